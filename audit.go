@@ -1,0 +1,31 @@
+package cairn
+
+import "time"
+
+// Audit actions. Memory and media operations, key rotations and
+// administrative acts on an agent are recorded with one of these.
+const (
+	AuditRead       = "read"
+	AuditWrite      = "write"
+	AuditDelete     = "delete"
+	AuditSearch     = "search"
+	AuditList       = "list"
+	AuditUpload     = "upload"
+	AuditPin        = "pin"
+	AuditImportance = "importance"
+	AuditRotateKey  = "rotate_key"
+	AuditRevoke     = "revoke"
+	AuditRegister   = "register"
+)
+
+// AuditEntry is one line of an agent's operation log.
+type AuditEntry struct {
+	ID        string         `json:"id"`
+	AgentID   string         `json:"agentId"`
+	Action    string         `json:"action"`
+	Resource  string         `json:"resource,omitempty"` // e.g. a memory id or key
+	Detail    map[string]any `json:"detail,omitempty"`
+	RequestID string         `json:"requestId,omitempty"`
+	IP        string         `json:"ip,omitempty"`
+	CreatedAt time.Time      `json:"createdAt"`
+}

@@ -1,0 +1,110 @@
+// Package store is the storage contract of cairn: small interfaces, one per
+// kind of record (accounts and agents, the credit ledger, the audit log,
+// settings), that every backend implements and that store/storetest checks.
+//
+// Multi-record changes that must be atomic are single methods here (for
+// example CreateAccount writes the developer, the agent, its key index and
+// the starter grant together); read-modify-write goes through an updater
+// function run inside the backend's transaction.
+//
+// It imports only the root package and the standard library: no backend, no
+// HTTP, no chain.
+package store
+
+import (
+	"context"
+
+	"github.com/cairn-dev/cairn"
+)
+
+// Store is everything a backend provides.
+type Store interface {
+	Accounts
+	Ledger
+	Audit
+	Settings
+	// Ping reports whether the backend is reachable and usable.
+	Ping(ctx context.Context) error
+	// Close releases the backend. No method may be called after it.
+	Close() error
+}
+
+// Accounts holds developer accounts and their agents. Agents are found by id
+// or by the SHA-256 of their API key.
+type Accounts interface {
+	// CreateAccount atomically creates dev, its first agent and, when grant
+	// is not nil, the ledger entry that gives the starter credits (the store
+	// sets grant's Seq and BalanceAfter and dev.Balance). It fails with
+	// ECONFLICT when an id, a key hash or a deposit index is already taken.
+	CreateAccount(ctx context.Context, dev *cairn.Developer, agent *cairn.Agent, grant *cairn.LedgerEntry) error
+
+	// EnsureDeveloper returns the developer with the id, creating it with a
+	// zero balance when it does not exist (developers known only from a JWT).
+	EnsureDeveloper(ctx context.Context, id string) (*cairn.Developer, error)
+
+	// CreateAgent atomically adds an agent to an existing developer and,
+	// when charge is not nil, applies that ledger entry (an EPAYMENT error
+	// when the balance does not cover it writes nothing).
+	CreateAgent(ctx context.Context, agent *cairn.Agent, charge *cairn.LedgerEntry) error
+
+	// Developer returns a developer by id (ENOTFOUND when unknown).
+	Developer(ctx context.Context, id string) (*cairn.Developer, error)
+
+	// Agent returns an agent by id (ENOTFOUND when unknown).
+	Agent(ctx context.Context, id string) (*cairn.Agent, error)
+
+	// AgentByKeyHash returns the agent whose current API key hashes to h
+	// (ENOTFOUND when none).
+	AgentByKeyHash(ctx context.Context, h []byte) (*cairn.Agent, error)
+
+	// UpdateAgent runs fn on the agent inside the backend's transaction and
+	// stores the result, with the audit entry when it is not nil, only when
+	// fn returns nil. A changed KeyHash moves the key index in the same
+	// commit: the old key stops resolving at once. ID and DeveloperID cannot
+	// change.
+	UpdateAgent(ctx context.Context, id string, fn func(*cairn.Agent) error, audit *cairn.AuditEntry) (*cairn.Agent, error)
+
+	// NextDepositIndex reserves the next unused HD derivation index. Indexes
+	// are never handed out twice, even across restarts.
+	NextDepositIndex(ctx context.Context) (uint32, error)
+}
+
+// Ledger is the credit ledger of developer accounts.
+type Ledger interface {
+	// Apply appends e to the ledger of e.DeveloperID and moves the balance
+	// by e.Amount in one atomic commit. It assigns e.Seq, e.BalanceAfter and
+	// e.CreatedAt when zero. An entry that would take the balance below zero
+	// fails with EPAYMENT (Details "required" and "available") and writes
+	// nothing; concurrent calls never overspend. An entry whose UniqueKey was
+	// already used fails with ECONFLICT. An unknown developer is ENOTFOUND.
+	Apply(ctx context.Context, e *cairn.LedgerEntry) error
+
+	// Transactions returns up to limit entries of the developer's ledger,
+	// newest first, with Seq below beforeSeq (0: from the newest).
+	Transactions(ctx context.Context, developerID string, beforeSeq uint64, limit int) ([]cairn.LedgerEntry, error)
+}
+
+// AuditFilter narrows an audit listing.
+type AuditFilter struct {
+	Action string // "" for all
+}
+
+// Audit is the per-agent operation log.
+type Audit interface {
+	// AppendAudit records e (the store assigns ID and CreatedAt when empty).
+	AppendAudit(ctx context.Context, e *cairn.AuditEntry) error
+
+	// ListAudit returns up to limit entries of the agent's log matching f,
+	// newest first, strictly older than the entry with id beforeID ("" :
+	// from the newest).
+	ListAudit(ctx context.Context, agentID string, f AuditFilter, beforeID string, limit int) ([]cairn.AuditEntry, error)
+}
+
+// Settings holds small named documents of service-wide configuration that
+// administrators change at run time (for example the live prices).
+type Settings interface {
+	// Setting returns the stored value (ENOTFOUND when never set).
+	Setting(ctx context.Context, name string) ([]byte, error)
+	// PutSetting stores the value durably.
+	PutSetting(ctx context.Context, name string, value []byte) error
+}
