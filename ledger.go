@@ -13,17 +13,17 @@ const (
 // LedgerEntry is one movement of credits on a developer account. The
 // account's balance is always the sum of the amounts of its entries.
 type LedgerEntry struct {
-	ID           string    `json:"id"`
-	DeveloperID  string    `json:"developerId"`
-	AgentID      string    `json:"agentId,omitempty"`
-	Seq          uint64    `json:"seq"` // 1, 2, 3... per developer, assigned by the store
-	Kind         string    `json:"kind"`
-	Operation    string    `json:"operation"` // e.g. memory.write, starter, admin.grant
-	Amount       int64     `json:"amount"`    // signed: charges are negative
-	BalanceAfter int64     `json:"balanceAfter"`
-	RequestID    string    `json:"requestId,omitempty"`
-	RefID        string    `json:"refId,omitempty"`  // a refund's charge id
-	Reason       string    `json:"reason,omitempty"` // free text for grants
+	ID           string `json:"id"`
+	DeveloperID  string `json:"developerId"`
+	AgentID      string `json:"agentId,omitempty"`
+	Seq          uint64 `json:"seq"` // 1, 2, 3... per developer, assigned by the store
+	Kind         string `json:"kind"`
+	Operation    string `json:"operation"` // e.g. memory.write, starter, admin.grant
+	Amount       int64  `json:"amount"`    // signed: charges are negative
+	BalanceAfter int64  `json:"balanceAfter"`
+	RequestID    string `json:"requestId,omitempty"`
+	RefID        string `json:"refId,omitempty"`  // a refund's charge id
+	Reason       string `json:"reason,omitempty"` // free text for grants
 	// UniqueKey, when set, may occur at most once across all ledgers (e.g. a
 	// deposit's transaction hash): a second entry with it fails with ECONFLICT.
 	UniqueKey string    `json:"uniqueKey,omitempty"`
