@@ -1,0 +1,147 @@
+package account
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/chain"
+	"github.com/cairn-dev/cairn/store"
+)
+
+// DefaultStarterCredits is what a self-registered account starts with.
+const DefaultStarterCredits = 100
+
+// MaxNameLen bounds an agent's display name, in characters.
+const MaxNameLen = 100
+
+// Service implements account operations over a store.
+type Service struct {
+	Store          store.Store
+	Deposits       chain.DepositAddresses
+	Clock          cairn.Clock
+	StarterCredits int64
+}
+
+// DepositInfo tells an agent where and how to top up.
+type DepositInfo struct {
+	Address         string   `json:"address"`
+	SupportedTokens []string `json:"supportedTokens"`
+	Network         string   `json:"network"`
+	Note            string   `json:"note"`
+}
+
+// Credentials are the secrets of an agent, returned once.
+type Credentials struct {
+	APIKey         string
+	RotationSecret string
+}
+
+// Registration is the outcome of a self-registration (spec 2.3).
+type Registration struct {
+	Agent       *cairn.Agent
+	Developer   *cairn.Developer
+	Credentials Credentials
+}
+
+// DepositInfo returns the deposit instructions for an agent.
+func (s *Service) DepositInfo(a *cairn.Agent) DepositInfo {
+	return DepositInfo{
+		Address:         a.DepositAddress,
+		SupportedTokens: s.Deposits.SupportedTokens(),
+		Network:         s.Deposits.Network(),
+		Note: "Send APT to this address, then call POST /v1/billing/agent/deposit with the transaction hash. " +
+			"The deposit is credited to the developer account once verified on chain; each transaction is credited at most once.",
+	}
+}
+
+// Register creates a developer account with its first agent and the
+// starter credits.
+func (s *Service) Register(ctx context.Context, name, requestID, ip string) (*Registration, error) {
+	name, err := cleanName(name)
+	if err != nil {
+		return nil, err
+	}
+	now := s.Clock.Now()
+	dev := &cairn.Developer{ID: cairn.NewID(), CreatedAt: now}
+	agent, creds, err := s.newAgent(ctx, dev.ID, name)
+	if err != nil {
+		return nil, err
+	}
+	var grant *cairn.LedgerEntry
+	if s.StarterCredits > 0 {
+		grant = &cairn.LedgerEntry{
+			ID: cairn.NewID(), DeveloperID: dev.ID, AgentID: agent.ID, Kind: cairn.LedgerGrant,
+			Operation: "starter", Amount: s.StarterCredits, RequestID: requestID, Reason: "starter credits", CreatedAt: now,
+		}
+	}
+	if err := s.Store.CreateAccount(ctx, dev, agent, grant); err != nil {
+		return nil, err
+	}
+	_ = s.Store.AppendAudit(ctx, &cairn.AuditEntry{AgentID: agent.ID, Action: cairn.AuditRegister, Resource: agent.ID, RequestID: requestID, IP: ip, CreatedAt: now})
+	return &Registration{Agent: agent, Developer: dev, Credentials: creds}, nil
+}
+
+// CreateAgent adds an agent to the developer account of parent. The charge
+// for it is taken by the caller's billing.
+func (s *Service) CreateAgent(ctx context.Context, parent *cairn.Agent, name, requestID, ip string) (*cairn.Agent, Credentials, error) {
+	name, err := cleanName(name)
+	if err != nil {
+		return nil, Credentials{}, err
+	}
+	agent, creds, err := s.newAgent(ctx, parent.DeveloperID, name)
+	if err != nil {
+		return nil, Credentials{}, err
+	}
+	if err := s.Store.CreateAgent(ctx, agent, nil); err != nil {
+		return nil, Credentials{}, err
+	}
+	_ = s.Store.AppendAudit(ctx, &cairn.AuditEntry{AgentID: agent.ID, Action: cairn.AuditRegister, Resource: agent.ID,
+		Detail: map[string]any{"createdBy": parent.ID}, RequestID: requestID, IP: ip, CreatedAt: s.Clock.Now()})
+	return agent, creds, nil
+}
+
+func (s *Service) newAgent(ctx context.Context, developerID, name string) (*cairn.Agent, Credentials, error) {
+	idx, err := s.Store.NextDepositIndex(ctx)
+	if err != nil {
+		return nil, Credentials{}, err
+	}
+	addr, err := s.Deposits.Address(idx)
+	if err != nil {
+		return nil, Credentials{}, err
+	}
+	key, keyHash := newSecret()
+	secret, secretHash := newSecret()
+	if name == "" {
+		name = generatedName()
+	}
+	a := &cairn.Agent{
+		ID: cairn.NewID(), DeveloperID: developerID, Name: name, KeyHash: keyHash, SecretHash: secretHash,
+		DepositIndex: idx, DepositAddress: addr, CreatedAt: s.Clock.Now(),
+	}
+	return a, Credentials{APIKey: key, RotationSecret: secret}, nil
+}
+
+// cleanName trims a requested display name and checks it.
+func cleanName(name string) (string, error) {
+	name = strings.TrimSpace(name)
+	if !utf8.ValidString(name) || utf8.RuneCountInString(name) > MaxNameLen {
+		return "", cairn.Errorf(cairn.EINVALID, "name must be valid UTF-8 of at most %d characters.", MaxNameLen)
+	}
+	for _, r := range name {
+		if unicode.IsControl(r) {
+			return "", cairn.Errorf(cairn.EINVALID, "name must not contain control characters.")
+		}
+	}
+	return name, nil
+}
+
+func generatedName() string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return "agent-" + hex.EncodeToString(b[:])
+}

@@ -1,0 +1,15 @@
+// Package aptos derives cairn's Aptos deposit addresses: one address per
+// agent, from one BIP-39 mnemonic, at the BIP-44 path m/44'/637'/{index}'/0'/0'
+// (SLIP-0010 ed25519, every level hardened, empty BIP-39 passphrase: the
+// scheme Petra and the Aptos SDKs use, so the operator can open any deposit
+// account in a standard wallet). The address is the single-signer ed25519
+// authentication key, sha3-256(public key || 0x00), written 0x + 64 lower-case
+// hex digits.
+//
+// It also keeps the mnemonic: given by the operator, or generated once and
+// stored in the data directory with mode 0600.
+//
+// It imports the root package, chain, the Aptos SDK (aptos-go-sdk: BIP-39
+// seed, SLIP-0010 derivation, keys, authentication key) and go-bip39 (word
+// list, mnemonic generation); never storage, HTTP or gin.
+package aptos

@@ -1,0 +1,57 @@
+// Package chain holds the contracts between cairn and the blockchains it
+// uses: where agents send deposits (DepositAddresses), how a deposit is
+// checked (DepositVerifier) and how a sanctions-list Merkle root is published
+// (Anchorer).
+//
+// It owns interfaces and plain values only. It imports the standard library
+// and the root package, never a chain SDK, storage, HTTP or gin: the
+// implementations live in chain/aptos and chain/evm, and only cmd wires them.
+package chain
+
+import "context"
+
+// DepositAddresses derives one deposit address per agent from a single HD
+// seed. The same seed and index always give the same address; two indexes
+// never give the same one.
+type DepositAddresses interface {
+	// Network names the network deposits are expected on, e.g. "mainnet".
+	Network() string
+	// SupportedTokens lists the token symbols accepted as deposits, e.g.
+	// ["APT"].
+	SupportedTokens() []string
+	// Address returns the deposit address of the given derivation index in
+	// the chain's canonical text form.
+	Address(index uint32) (string, error)
+}
+
+// Deposit is a verified transfer of the network's native token to a deposit
+// address.
+type Deposit struct {
+	TxHash  string // transaction hash, canonical lower-case form
+	To      string // the deposit address that was credited
+	Sender  string // the account that signed the transaction
+	Amount  uint64 // amount credited to To, in the token's smallest unit (octas for APT)
+	Version uint64 // ledger version (or block number) of the committed transaction
+}
+
+// DepositVerifier checks deposits on chain. (Declared here; implemented by
+// chain/aptos.)
+type DepositVerifier interface {
+	// VerifyDeposit looks txHash up and returns what it credited to address
+	// in the native token. It succeeds only for a committed, successful user
+	// transaction that moved a positive amount of the native token into
+	// address; transfers of other tokens are not deposits. Errors are
+	// *cairn.Error: ENOTFOUND for an unknown or pending transaction,
+	// EUNPROCESSABLE for one that is not such a deposit, EUPSTREAM when the
+	// node cannot be reached.
+	VerifyDeposit(ctx context.Context, txHash, address string) (Deposit, error)
+}
+
+// Anchorer publishes the Merkle root of a sanctions-list version on chain so
+// that third parties can check membership proofs against it. (Declared here;
+// implemented by chain/evm.)
+type Anchorer interface {
+	// Anchor publishes root as the root of list version listVersion and
+	// returns the hash of the transaction that did so once it is mined.
+	Anchor(ctx context.Context, root [32]byte, listVersion uint64) (txHash string, err error)
+}

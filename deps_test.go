@@ -1,0 +1,182 @@
+package cairn_test
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/cairn-dev/cairn"
+
+// pkgInfo is one package of the module: its non-test imports and how many
+// of its non-test files carry a package doc comment.
+type pkgInfo struct {
+	imports []string
+	docs    int
+}
+
+func modulePackages(t *testing.T) map[string]*pkgInfo {
+	t.Helper()
+	pkgs := map[string]*pkgInfo{}
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			name := d.Name()
+			if path != "." && (strings.HasPrefix(name, ".") || name == "testdata" || name == "node_modules" || name == "data") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly|parser.ParseComments)
+		if err != nil {
+			return err
+		}
+		dir := filepath.ToSlash(filepath.Dir(path))
+		p := pkgs[dir]
+		if p == nil {
+			p = &pkgInfo{}
+			pkgs[dir] = p
+		}
+		if f.Doc != nil {
+			p.docs++
+		}
+		for _, im := range f.Imports {
+			s, _ := strconv.Unquote(im.Path.Value)
+			p.imports = append(p.imports, s)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pkgs
+}
+
+// TestPackageDocs: every package has exactly one package doc comment.
+func TestPackageDocs(t *testing.T) {
+	for dir, p := range modulePackages(t) {
+		if p.docs != 1 {
+			t.Errorf("package %s has %d package doc comments, want 1", dir, p.docs)
+		}
+	}
+}
+
+// rule says what a package may not import: module-internal packages by
+// path prefix (relative to the module) and outside modules by prefix.
+type rule struct {
+	internal   []string // forbidden module packages ("" = the root package)
+	external   []string // forbidden import path prefixes
+	stdlibOnly bool     // besides the module's own allowed packages
+}
+
+var implementations = []string{"store/pebble", "store/postgres", "blob/fs", "blob/s3", "chain/evm", "chain/aptos"}
+var domain = []string{"account", "billing", "memory", "media", "screening", "ingest"}
+var frontAndMain = []string{"api", "cmd"}
+
+func rules(dir string) rule {
+	switch {
+	case dir == ".":
+		return rule{stdlibOnly: true, internal: []string{"*"}}
+	case dir == "store" || dir == "blob" || dir == "chain":
+		return rule{stdlibOnly: true, internal: append(append(append([]string{}, implementations...), domain...), frontAndMain...)}
+	case dir == "merkle" || dir == "screening":
+		return rule{
+			internal: append(append([]string{"store", "blob", "chain"}, implementations...), frontAndMain...),
+			external: []string{"github.com/gin-gonic", "github.com/robfig/cron", "github.com/cockroachdb/pebble", "github.com/jackc/pgx", "net/http", "database/sql"},
+		}
+	case slices.Contains(domain, dir):
+		return rule{internal: append(append([]string{}, implementations...), frontAndMain...), external: []string{"github.com/gin-gonic", "net/http/httptest"}}
+	case dir == "api" || strings.HasPrefix(dir, "api/"):
+		return rule{internal: append([]string{"cmd"}, implementations...)}
+	case slices.Contains(implementations, dir) || strings.HasSuffix(dir, "test") && (strings.HasPrefix(dir, "store/") || strings.HasPrefix(dir, "blob/")):
+		return rule{internal: append(append([]string{}, domain...), frontAndMain...)}
+	}
+	return rule{internal: []string{"cmd"}}
+}
+
+func TestDependencyDirection(t *testing.T) {
+	pkgs := modulePackages(t)
+	if _, ok := pkgs["cmd/cairn"]; !ok {
+		t.Fatal("walk found no cmd/cairn: run from the module root")
+	}
+	for dir, p := range pkgs {
+		for _, im := range p.imports {
+			if violates(dir, im) {
+				t.Errorf("%s must not import %s", dir, im)
+			}
+		}
+	}
+	if _, err := os.Stat("go.mod"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// violates reports whether package dir (relative to the module root) may
+// not import im.
+func violates(dir, im string) bool {
+	r := rules(dir)
+	internal, isInternal := strings.CutPrefix(im, module+"/")
+	if im == module {
+		internal, isInternal = "", true
+	}
+	switch {
+	case isInternal:
+		for _, f := range r.internal {
+			if f == "*" || internal == f || strings.HasPrefix(internal, f+"/") {
+				return true
+			}
+		}
+	case r.stdlibOnly && strings.Contains(strings.Split(im, "/")[0], "."):
+		return true
+	default:
+		for _, f := range r.external {
+			if strings.HasPrefix(im, f) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func TestDependencyRules(t *testing.T) {
+	for _, tc := range []struct {
+		dir, im string
+		bad     bool
+	}{
+		{".", "fmt", false},
+		{".", module + "/store", true},
+		{".", "github.com/google/uuid", true},
+		{"store", module, false},
+		{"store", module + "/store/pebble", true},
+		{"store", "github.com/cockroachdb/pebble/v2", true},
+		{"api", module + "/account", false},
+		{"api", module + "/store/pebble", true},
+		{"api", module + "/chain/aptos", true},
+		{"account", module + "/chain", false},
+		{"account", module + "/chain/aptos", true},
+		{"account", module + "/api", true},
+		{"account", "github.com/gin-gonic/gin", true},
+		{"screening", "github.com/ethereum/go-ethereum/crypto", false},
+		{"screening", "github.com/robfig/cron/v3", true},
+		{"merkle", module + "/store", true},
+		{"ingest", module + "/screening", false},
+		{"store/pebble", module + "/store", false},
+		{"store/pebble", module + "/api", true},
+		{"cmd/cairn", module + "/store/pebble", false},
+	} {
+		if got := violates(tc.dir, tc.im); got != tc.bad {
+			t.Errorf("violates(%q, %q) = %v, want %v", tc.dir, tc.im, got, tc.bad)
+		}
+	}
+}
