@@ -1,0 +1,96 @@
+package fs
+
+import (
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/blob"
+	"github.com/cairn-dev/cairn/blob/blobtest"
+)
+
+var epoch = time.Date(2025, 3, 4, 5, 6, 7, 8, time.UTC)
+
+// newTestStore returns a store under a fresh temp directory with a manual
+// clock.
+func newTestStore(t testing.TB) (*Store, *cairn.ManualClock) {
+	t.Helper()
+	clk := cairn.NewManualClock(epoch)
+	s, err := New(filepath.Join(t.TempDir(), "blobs"), Options{Clock: clk})
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	return s, clk
+}
+
+func TestConformance(t *testing.T) {
+	var clocks sync.Map // *Store -> *cairn.ManualClock
+	clock := func(s blob.Store) *cairn.ManualClock {
+		c, _ := clocks.Load(s.(*Store))
+		return c.(*cairn.ManualClock)
+	}
+	blobtest.RunTests(t, func(t *testing.T) blob.Store {
+		s, clk := newTestStore(t)
+		clocks.Store(s, clk)
+		return s
+	}, blobtest.Control{
+		Now:     func(s blob.Store) time.Time { return clock(s).Now() },
+		Advance: func(s blob.Store, d time.Duration) { clock(s).Advance(d) },
+		Corrupt: func(t *testing.T, s blob.Store, name string, off int64) {
+			corrupt(t, s.(*Store), name, off)
+		},
+	})
+}
+
+// corrupt flips the bits of the content byte at off, leaving the sidecar
+// as it was.
+func corrupt(t *testing.T, s *Store, name string, off int64) {
+	t.Helper()
+	f, err := os.OpenFile(contentPath(t, s, name), os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	b := make([]byte, 1)
+	if _, err := f.ReadAt(b, off); err != nil {
+		t.Fatal(err)
+	}
+	b[0] ^= 0xff
+	if _, err := f.WriteAt(b, off); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// contentPath is the content file the sidecar of name refers to.
+func contentPath(t *testing.T, s *Store, name string) string {
+	t.Helper()
+	l := s.locate(name)
+	rec, err := readRecord(l)
+	if err != nil {
+		t.Fatalf("sidecar of %q: %v", name, err)
+	}
+	return l.blobPath(rec.Gen)
+}
+
+// files lists every regular file under dir, relative to it.
+func files(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			rel, _ := filepath.Rel(dir, p)
+			out = append(out, rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}

@@ -1,0 +1,103 @@
+package fs
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/blob"
+)
+
+// Stat returns the blob's Info; ENOTFOUND when it is absent or expired.
+func (s *Store) Stat(ctx context.Context, name string) (blob.Info, error) {
+	if err := ValidateName(name); err != nil {
+		return blob.Info{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return blob.Info{}, err
+	}
+	l := s.locate(name)
+	lk := &s.locks[l.stripe]
+	lk.RLock()
+	rec, err := readRecord(l)
+	lk.RUnlock()
+	if err != nil {
+		return blob.Info{}, err
+	}
+	if rec.expired(s.clock.Now()) {
+		return blob.Info{}, cairn.Errorf(cairn.ENOTFOUND, "blob not found")
+	}
+	return rec.info(), nil
+}
+
+// Get returns a reader over length bytes of the blob from offset (length < 0:
+// to the end). The range must lie inside the blob (offset+length <= size),
+// else ERANGE. Every chunk the reader returns is verified first.
+func (s *Store) Get(ctx context.Context, name string, offset, length int64) (io.ReadCloser, blob.Info, error) {
+	rec, f, err := s.openContent(ctx, name)
+	if err != nil {
+		return nil, blob.Info{}, err
+	}
+	end := rec.Size
+	if length >= 0 {
+		end = offset + length
+	}
+	if offset < 0 || offset > rec.Size || end < offset || end > rec.Size {
+		f.Close()
+		return nil, blob.Info{}, cairn.Errorf(cairn.ERANGE,
+			"range offset %d length %d is outside the blob of %d bytes", offset, length, rec.Size)
+	}
+	return newReader(f, rec, offset, end), rec.info(), nil
+}
+
+// Open returns a verifying, seekable reader over the whole blob.
+func (s *Store) Open(ctx context.Context, name string) (blob.ReadSeekCloser, blob.Info, error) {
+	rec, f, err := s.openContent(ctx, name)
+	if err != nil {
+		return nil, blob.Info{}, err
+	}
+	return newReader(f, rec, 0, rec.Size), rec.info(), nil
+}
+
+// openContent reads the sidecar and opens the content file it names, under
+// the shared lock so that a concurrent Put cannot remove the file between
+// the two.
+func (s *Store) openContent(ctx context.Context, name string) (*record, *os.File, error) {
+	if err := ValidateName(name); err != nil {
+		return nil, nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	l := s.locate(name)
+	lk := &s.locks[l.stripe]
+	lk.RLock()
+	rec, err := readRecord(l)
+	if err != nil {
+		lk.RUnlock()
+		return nil, nil, err
+	}
+	if rec.expired(s.clock.Now()) {
+		lk.RUnlock()
+		return nil, nil, cairn.Errorf(cairn.ENOTFOUND, "blob not found")
+	}
+	f, err := os.Open(l.blobPath(rec.Gen))
+	lk.RUnlock()
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil, cairn.Errorf(cairn.EUPSTREAM, "stored blob content is missing")
+	} else if err != nil {
+		return nil, nil, upstream("reading blob failed", err)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, upstream("reading blob failed", err)
+	}
+	if fi.Size() != rec.Size {
+		f.Close()
+		return nil, nil, errCorrupt("size")
+	}
+	return rec, f, nil
+}

@@ -1,0 +1,144 @@
+package fs
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/blob"
+)
+
+const (
+	metaFormat   = 1
+	chunkSize    = 64 << 10 // bytes covered by one chunk digest
+	maxChunkSize = 16 << 20 // largest chunk size a sidecar may declare
+)
+
+// record is the sidecar of a blob, stored as JSON in <key>.meta.
+type record struct {
+	Format      int       `json:"format"`
+	Name        string    `json:"name"`
+	Gen         string    `json:"gen"` // content file generation
+	Size        int64     `json:"size"`
+	SHA256      string    `json:"sha256"` // hex digest of the whole content
+	ContentType string    `json:"contentType,omitempty"`
+	CreatedAt   time.Time `json:"createdAt"`
+	ExpiresAt   time.Time `json:"expiresAt,omitzero"`
+	ChunkSize   int64     `json:"chunkSize"`
+	Chunks      string    `json:"chunks"` // hex SHA-256 of each chunk, concatenated
+
+	sums []byte // Chunks decoded: sha256.Size bytes per chunk
+}
+
+func (r *record) info() blob.Info {
+	return blob.Info{
+		Name: r.Name, Size: r.Size, SHA256: r.SHA256, ContentType: r.ContentType,
+		CreatedAt: r.CreatedAt, ExpiresAt: r.ExpiresAt,
+	}
+}
+
+// expired reports whether the blob has expired at now: from its ExpiresAt
+// instant on.
+func (r *record) expired(now time.Time) bool {
+	return !r.ExpiresAt.IsZero() && !now.Before(r.ExpiresAt)
+}
+
+// chunkLen is the length of chunk i.
+func (r *record) chunkLen(i int64) int64 {
+	return min(r.ChunkSize, r.Size-i*r.ChunkSize)
+}
+
+// chunkSum is the recorded digest of chunk i.
+func (r *record) chunkSum(i int64) []byte {
+	return r.sums[i*sha256.Size : (i+1)*sha256.Size]
+}
+
+// decodeRecord parses and checks a sidecar. key is the file's key: the name
+// inside must hash to it.
+func decodeRecord(data []byte, key string) (*record, error) {
+	damaged := cairn.Errorf(cairn.EUPSTREAM, "stored blob metadata is damaged")
+	var r record
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, damaged
+	}
+	sum := sha256.Sum256([]byte(r.Name))
+	if r.Format != metaFormat || hex.EncodeToString(sum[:]) != key || !isHex(r.Gen, 16) ||
+		r.Size < 0 || !isHex(r.SHA256, 64) || r.ChunkSize <= 0 || r.ChunkSize > maxChunkSize {
+		return nil, damaged
+	}
+	n := (r.Size + r.ChunkSize - 1) / r.ChunkSize
+	sums, err := hex.DecodeString(r.Chunks)
+	if err != nil || int64(len(sums)) != n*sha256.Size {
+		return nil, damaged
+	}
+	r.sums = sums
+	return &r, nil
+}
+
+func isHex(s string, n int) bool {
+	if len(s) != n {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// readRecord reads the sidecar of name: ENOTFOUND when there is none.
+func readRecord(l loc) (*record, error) {
+	data, err := os.ReadFile(l.metaPath())
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, cairn.Errorf(cairn.ENOTFOUND, "blob not found")
+	} else if err != nil {
+		return nil, upstream("reading blob metadata failed", err)
+	}
+	return decodeRecord(data, l.key)
+}
+
+// writeRecord atomically replaces the sidecar of l with r: temp file, fsync,
+// rename, fsync of the directory. The caller holds l's lock. committed
+// tells whether the new sidecar replaced the old one, even if the final
+// directory sync then failed.
+func writeRecord(l loc, r *record) (committed bool, err error) {
+	r.Format = metaFormat
+	data, err := json.Marshal(r)
+	if err != nil {
+		return false, err
+	}
+	tmp := filepath.Join(l.dir, l.key+"."+newGen()+".meta.tmp")
+	if err := writeFileSync(tmp, data); err != nil {
+		os.Remove(tmp)
+		return false, upstream("writing blob metadata failed", err)
+	}
+	if err := os.Rename(tmp, l.metaPath()); err != nil {
+		os.Remove(tmp)
+		return false, upstream("writing blob metadata failed", err)
+	}
+	if err := syncDir(l.dir); err != nil {
+		return true, upstream("writing blob metadata failed", err)
+	}
+	return true, nil
+}
+
+func writeFileSync(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

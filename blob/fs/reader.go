@@ -1,0 +1,184 @@
+package fs
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"io"
+	"os"
+
+	"github.com/cairn-dev/cairn"
+)
+
+// reader reads the window [start, end) of a blob's content file and returns
+// only bytes whose chunk matched its recorded digest. It is an
+// io.ReadSeeker (positions relative to start) and an io.WriterTo.
+type reader struct {
+	f          *os.File
+	rec        *record
+	start, end int64
+	pos        int64 // absolute offset of the next byte
+
+	bufp     *[]byte // verified copy of chunk bufChunk
+	bufChunk int64   // -1: buf holds nothing
+}
+
+func newReader(f *os.File, rec *record, start, end int64) *reader {
+	return &reader{f: f, rec: rec, start: start, end: end, pos: start, bufChunk: -1}
+}
+
+// Read reads up to len(p) verified bytes. Whole chunks that fit in p are
+// read into p directly; anything else goes through the chunk buffer.
+func (r *reader) Read(p []byte) (int, error) {
+	if r.f == nil {
+		return 0, os.ErrClosed
+	}
+	if r.pos >= r.end {
+		return 0, io.EOF
+	}
+	if len(p) == 0 {
+		return 0, nil
+	}
+	cs := r.rec.ChunkSize
+	ci := r.pos / cs
+	if r.pos == ci*cs && ci != r.bufChunk {
+		if n, err := r.readDirect(p, ci); n > 0 || err != nil {
+			return n, err
+		}
+	}
+	buf, err := r.load(ci)
+	if err != nil {
+		return 0, err
+	}
+	n := copy(p, buf[r.pos-ci*cs:min(int64(len(buf)), r.end-ci*cs)])
+	r.pos += int64(n)
+	return n, nil
+}
+
+// readDirect reads the whole chunks from ci on that fit in p and end inside
+// the window, and verifies them in place. It returns the verified bytes; 0
+// and no error when not even one chunk fits.
+func (r *reader) readDirect(p []byte, ci int64) (int, error) {
+	var total int64
+	for c := ci; ; c++ {
+		n := r.rec.chunkLen(c)
+		if n <= 0 || c*r.rec.ChunkSize+n > r.end || total+n > int64(len(p)) {
+			break
+		}
+		total += n
+	}
+	if total == 0 {
+		return 0, nil
+	}
+	if _, err := r.f.ReadAt(p[:total], r.pos); err != nil {
+		return 0, r.readErr(err)
+	}
+	var done int64
+	for c := ci; done < total; c++ {
+		n := r.rec.chunkLen(c)
+		if sum := sha256.Sum256(p[done : done+n]); !bytes.Equal(sum[:], r.rec.chunkSum(c)) {
+			if done > 0 {
+				break // return the verified prefix; the next Read fails
+			}
+			return 0, errCorrupt("content")
+		}
+		done += n
+	}
+	r.pos += done
+	return int(done), nil
+}
+
+// load returns chunk ci, read into the chunk buffer and verified.
+func (r *reader) load(ci int64) ([]byte, error) {
+	n := r.rec.chunkLen(ci)
+	if r.bufp == nil {
+		if r.rec.ChunkSize == chunkSize {
+			r.bufp = chunkPool.Get().(*[]byte)
+		} else {
+			b := make([]byte, r.rec.ChunkSize)
+			r.bufp = &b
+		}
+	}
+	buf := (*r.bufp)[:n]
+	if ci == r.bufChunk {
+		return buf, nil
+	}
+	r.bufChunk = -1
+	if _, err := r.f.ReadAt(buf, ci*r.rec.ChunkSize); err != nil {
+		return nil, r.readErr(err)
+	}
+	if sum := sha256.Sum256(buf); !bytes.Equal(sum[:], r.rec.chunkSum(ci)) {
+		return nil, errCorrupt("content")
+	}
+	r.bufChunk = ci
+	return buf, nil
+}
+
+func (r *reader) readErr(err error) error {
+	if err == io.EOF {
+		return errCorrupt("size")
+	}
+	return upstream("reading blob failed", err)
+}
+
+// WriteTo writes the rest of the window to w, chunk by chunk, each verified
+// before it is written.
+func (r *reader) WriteTo(w io.Writer) (int64, error) {
+	if r.f == nil {
+		return 0, os.ErrClosed
+	}
+	var total int64
+	for r.pos < r.end {
+		ci := r.pos / r.rec.ChunkSize
+		buf, err := r.load(ci)
+		if err != nil {
+			return total, err
+		}
+		base := ci * r.rec.ChunkSize
+		n, err := w.Write(buf[r.pos-base : min(int64(len(buf)), r.end-base)])
+		total += int64(n)
+		r.pos += int64(n)
+		if err != nil {
+			return total, err
+		}
+	}
+	return total, nil
+}
+
+// Seek sets the position for the next Read, relative to the window's start.
+// Positions past the end are allowed (Read then returns io.EOF); a negative
+// position is EINVALID.
+func (r *reader) Seek(offset int64, whence int) (int64, error) {
+	if r.f == nil {
+		return 0, os.ErrClosed
+	}
+	var abs int64
+	switch whence {
+	case io.SeekStart:
+		abs = r.start + offset
+	case io.SeekCurrent:
+		abs = r.pos + offset
+	case io.SeekEnd:
+		abs = r.end + offset
+	default:
+		return 0, cairn.Errorf(cairn.EINVALID, "seek: invalid whence %d", whence)
+	}
+	if abs < r.start {
+		return 0, cairn.Errorf(cairn.EINVALID, "seek: negative position")
+	}
+	r.pos = abs
+	return abs - r.start, nil
+}
+
+// Close releases the file and the chunk buffer. Closing twice is harmless.
+func (r *reader) Close() error {
+	if r.f == nil {
+		return nil
+	}
+	if r.bufp != nil && len(*r.bufp) == chunkSize {
+		chunkPool.Put(r.bufp)
+	}
+	r.bufp = nil
+	err := r.f.Close()
+	r.f = nil
+	return err
+}

@@ -1,0 +1,164 @@
+package fs
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/blob"
+)
+
+// Options configure a Store. The zero value is usable.
+type Options struct {
+	// Clock decides when a blob has expired; nil means cairn.SystemClock.
+	Clock cairn.Clock
+	// BaseURL prefixes the escaped name in URL. Empty means the file: URL
+	// of the root directory ("file:///<abs-root>/").
+	BaseURL string
+}
+
+// Store is a blob.Store over files under one root directory.
+type Store struct {
+	root    string
+	clock   cairn.Clock
+	baseURL string
+
+	// locks serialise the changes to the blobs of one fan-out directory
+	// (indexed by the first byte of the key); readers hold them shared
+	// while they read a sidecar and open its content file.
+	locks [256]sync.RWMutex
+
+	mu       sync.Mutex
+	inflight map[string]struct{} // content temp files being written
+}
+
+var _ blob.Store = (*Store)(nil)
+
+// New opens the store rooted at root, creating the directory tree when
+// needed and removing the leftovers of an interrupted write.
+func New(root string, opts Options) (*Store, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("fs: root %q: %w", root, err)
+	}
+	if err := os.MkdirAll(abs, 0o700); err != nil {
+		return nil, fmt.Errorf("fs: create root: %w", err)
+	}
+	for i := range 256 {
+		err := os.Mkdir(filepath.Join(abs, fanout(i)), 0o700)
+		if err != nil && !errors.Is(err, os.ErrExist) {
+			return nil, fmt.Errorf("fs: create root: %w", err)
+		}
+	}
+	if err := syncDir(abs); err != nil {
+		return nil, fmt.Errorf("fs: sync root: %w", err)
+	}
+	s := &Store{root: abs, clock: opts.Clock, baseURL: opts.BaseURL, inflight: map[string]struct{}{}}
+	if s.clock == nil {
+		s.clock = cairn.SystemClock{}
+	}
+	if s.baseURL == "" {
+		p := filepath.ToSlash(abs)
+		if !strings.HasPrefix(p, "/") {
+			p = "/" + p
+		}
+		s.baseURL = "file://" + escapePath(strings.TrimSuffix(p, "/")) + "/"
+	}
+	if _, err := s.sweep(context.Background(), time.Time{}, false); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Root returns the absolute path of the root directory.
+func (s *Store) Root() string { return s.root }
+
+// URL returns BaseURL followed by name, each segment path-escaped.
+func (s *Store) URL(name string) string { return s.baseURL + escapePath(name) }
+
+func escapePath(p string) string {
+	segs := strings.Split(p, "/")
+	for i, seg := range segs {
+		segs[i] = url.PathEscape(seg)
+	}
+	return strings.Join(segs, "/")
+}
+
+// loc is where a blob's files live.
+type loc struct {
+	dir    string // fan-out directory
+	key    string // hex SHA-256 of the name
+	stripe int    // index into Store.locks
+}
+
+func (s *Store) locate(name string) loc {
+	sum := sha256.Sum256([]byte(name))
+	key := hex.EncodeToString(sum[:])
+	return loc{dir: filepath.Join(s.root, key[:2]), key: key, stripe: int(sum[0])}
+}
+
+func (l loc) metaPath() string { return filepath.Join(l.dir, l.key+".meta") }
+
+func (l loc) blobPath(gen string) string { return filepath.Join(l.dir, l.key+"."+gen+".blob") }
+
+func fanout(i int) string { return fmt.Sprintf("%02x", i) }
+
+// newGen returns a fresh random generation tag (16 hex digits).
+func newGen() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:]) // never fails
+	return hex.EncodeToString(b[:])
+}
+
+// track marks a temp file as being written (on) or done (off), so that a
+// concurrent sweep leaves it alone.
+func (s *Store) track(path string, on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if on {
+		s.inflight[path] = struct{}{}
+	} else {
+		delete(s.inflight, path)
+	}
+}
+
+func (s *Store) writing(path string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.inflight[path]
+	return ok
+}
+
+// syncDir makes the entries of dir (creations, renames, removals) durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// upstream reports an I/O failure of the store as EUPSTREAM, keeping the
+// cause in the chain for the logs.
+func upstream(msg string, err error) error {
+	return fmt.Errorf("%w: %w", cairn.Errorf(cairn.EUPSTREAM, "%s", msg), err)
+}
+
+// errCorrupt is returned when stored bytes no longer match their digest.
+func errCorrupt(what string) error {
+	return cairn.Errorf(cairn.EUPSTREAM, "stored blob %s does not match its digest", what)
+}
