@@ -1,0 +1,67 @@
+package merkle
+
+import "encoding/binary"
+
+// StandardLeafHash returns a StandardMerkleTree leaf:
+// keccak256(keccak256(abi.encode(types, values))).
+func StandardLeafHash(types []string, values []any) (Hash, error) {
+	k := hasherPool.Get().(*hasher)
+	defer hasherPool.Put(k)
+	return k.standardLeaf(types, values)
+}
+
+func (k *hasher) standardLeaf(types []string, values []any) (Hash, error) {
+	enc, err := AbiEncode(k.scratch[:0], types, values)
+	k.scratch = enc[:0]
+	if err != nil {
+		return Hash{}, err
+	}
+	return k.leaf(enc), nil
+}
+
+// LeafHashStrings2 returns StandardLeafHash([]string{"string", "string"},
+// []any{a, b}) without allocating: the leaf of cairn's address list, with a
+// the address family and b the canonical address.
+func LeafHashStrings2(a, b string) Hash {
+	k := hasherPool.Get().(*hasher)
+	h := k.strings2(a, b)
+	hasherPool.Put(k)
+	return h
+}
+
+// strings2 encodes (string a, string b) into the hasher's scratch buffer:
+// two offset words, then each string as a length word and its bytes padded
+// to a multiple of 32.
+func (k *hasher) strings2(a, b string) Hash {
+	pa, pb := pad32(len(a)), pad32(len(b))
+	size := 64 + 32 + pa + 32 + pb
+	if cap(k.scratch) < size {
+		k.scratch = make([]byte, size, max(size, 256))
+	}
+	e := k.scratch[:size]
+	clear(e)
+	binary.BigEndian.PutUint64(e[24:32], 64)
+	binary.BigEndian.PutUint64(e[56:64], uint64(64+32+pa))
+	binary.BigEndian.PutUint64(e[88:96], uint64(len(a)))
+	copy(e[96:], a)
+	o := 96 + pa
+	binary.BigEndian.PutUint64(e[o+24:o+32], uint64(len(b)))
+	copy(e[o+32:], b)
+	return k.leaf(e)
+}
+
+func pad32(n int) int { return (n + 31) &^ 31 }
+
+// LeafHashesStrings2 returns LeafHashStrings2 of every pair, hashed on all
+// CPUs for large inputs.
+func LeafHashesStrings2(pairs [][2]string) []Hash {
+	out := make([]Hash, len(pairs))
+	forChunks(0, len(pairs), parallelNodes, func(lo, hi int) {
+		k := hasherPool.Get().(*hasher)
+		for i := lo; i < hi; i++ {
+			out[i] = k.strings2(pairs[i][0], pairs[i][1])
+		}
+		hasherPool.Put(k)
+	})
+	return out
+}

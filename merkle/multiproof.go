@@ -1,0 +1,129 @@
+package merkle
+
+import (
+	"slices"
+
+	"github.com/cairn-dev/cairn"
+)
+
+// MultiProof proves several leaves at once, in the shape of OpenZeppelin's
+// getMultiProof and MerkleProof.sol's multiProofVerify: Leaves in
+// descending tree-index order, the Proof hashes, and one flag per hashing
+// step (true: combine two values from the working queue; false: combine
+// one with the next Proof hash).
+type MultiProof struct {
+	Leaves     []Hash `json:"leaves"`
+	Proof      []Hash `json:"proof"`
+	ProofFlags []bool `json:"proofFlags"`
+	// Indices holds the value index of each of Leaves, in the same order
+	// (not part of the proof; it tells the caller which values to send).
+	Indices []int `json:"-"`
+}
+
+// MultiProof returns the multiproof of the leaves with the given value
+// indices, in any order. Duplicates are EINVALID, as in OpenZeppelin. No
+// indices gives the proof [root] with no leaves and no flags.
+func (t *Tree) MultiProof(indices []int) (MultiProof, error) {
+	tis := make([]int, len(indices))
+	for k, i := range indices {
+		if i < 0 || i >= len(t.tidx) {
+			return MultiProof{}, errIndex(i, len(t.tidx))
+		}
+		tis[k] = int(t.tidx[i])
+	}
+	slices.SortFunc(tis, func(a, b int) int { return b - a })
+	for k := 1; k < len(tis); k++ {
+		if tis[k] == tis[k-1] {
+			return MultiProof{}, cairn.Errorf(cairn.EINVALID, "merkle: cannot prove a duplicated leaf index")
+		}
+	}
+	mp := MultiProof{
+		Leaves:     make([]Hash, len(tis)),
+		Indices:    make([]int, len(tis)),
+		Proof:      []Hash{},
+		ProofFlags: make([]bool, 0, len(tis)),
+	}
+	for k, ti := range tis {
+		mp.Leaves[k] = t.nodes[ti]
+		mp.Indices[k] = int(t.vidx[2*len(t.tidx)-2-ti])
+	}
+	// The queue only ever holds tree indices in descending order: parents
+	// of consumed nodes are pushed at the back and are smaller.
+	queue := slices.Clone(tis)
+	for head := 0; head < len(queue) && queue[head] > 0; {
+		j := queue[head]
+		head++
+		s := sibling(j)
+		if head < len(queue) && queue[head] == s {
+			mp.ProofFlags = append(mp.ProofFlags, true)
+			head++
+		} else {
+			mp.ProofFlags = append(mp.ProofFlags, false)
+			mp.Proof = append(mp.Proof, t.nodes[s])
+		}
+		queue = append(queue, (j-1)/2)
+	}
+	if len(tis) == 0 {
+		mp.Proof = append(mp.Proof, t.nodes[0])
+	}
+	return mp, nil
+}
+
+// ProcessMultiProof returns the root a multiproof implies, with
+// OpenZeppelin's checks: EINVALID when the proof has fewer hashes than
+// false flags, when leaves+proof != flags+1, or when the steps run out of
+// values or leave more than one.
+func ProcessMultiProof(mp MultiProof) (Hash, error) {
+	falses := 0
+	for _, f := range mp.ProofFlags {
+		if !f {
+			falses++
+		}
+	}
+	if len(mp.Proof) < falses {
+		return Hash{}, cairn.Errorf(cairn.EINVALID, "merkle: invalid multiproof format")
+	}
+	if len(mp.Leaves)+len(mp.Proof) != len(mp.ProofFlags)+1 {
+		return Hash{}, cairn.Errorf(cairn.EINVALID, "merkle: leaves and multiproof are not compatible")
+	}
+	queue := make([]Hash, len(mp.Leaves), len(mp.Leaves)+len(mp.ProofFlags))
+	copy(queue, mp.Leaves)
+	head, pi := 0, 0
+	broken := cairn.Errorf(cairn.EINVALID, "merkle: broken multiproof")
+	k := hasherPool.Get().(*hasher)
+	defer hasherPool.Put(k)
+	for _, flag := range mp.ProofFlags {
+		if head >= len(queue) {
+			return Hash{}, broken
+		}
+		a := &queue[head]
+		head++
+		var b *Hash
+		if flag {
+			if head >= len(queue) {
+				return Hash{}, broken
+			}
+			b = &queue[head]
+			head++
+		} else {
+			b = &mp.Proof[pi]
+			pi++
+		}
+		queue = append(queue, k.pair(a, b))
+	}
+	rest := len(queue) - head
+	if rest+len(mp.Proof)-pi != 1 {
+		return Hash{}, broken
+	}
+	if rest == 1 {
+		return queue[len(queue)-1], nil
+	}
+	return mp.Proof[pi], nil
+}
+
+// VerifyMultiProof reports whether mp proves its leaves under root. A
+// malformed multiproof does not verify.
+func VerifyMultiProof(root Hash, mp MultiProof) bool {
+	r, err := ProcessMultiProof(mp)
+	return err == nil && r == root
+}
