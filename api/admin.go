@@ -1,0 +1,73 @@
+package api
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/gin-gonic/gin"
+)
+
+// timestamp formats t as the service's ISO 8601 UTC timestamps.
+func timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+
+type pricingRequest struct {
+	OperationCosts map[string]int64 `json:"operationCosts"`
+}
+
+// setPricing is PUT /v1/admin/pricing: change live operation costs.
+func (s *Server) setPricing(c *gin.Context) error {
+	var req pricingRequest
+	if err := bindJSON(c, &req, false); err != nil {
+		return err
+	}
+	if _, err := s.Pricing.Set(c.Request.Context(), req.OperationCosts); err != nil {
+		return err
+	}
+	s.Logger.InfoContext(c.Request.Context(), "pricing changed", "changes", req.OperationCosts)
+	writeJSON(c, http.StatusOK, s.pricingBody())
+	return nil
+}
+
+// revokeAgent is POST /v1/admin/agents/:agentId/revoke.
+func (s *Server) revokeAgent(c *gin.Context) error {
+	a, err := s.Accounts.Revoke(c.Request.Context(), c.Param("agentId"), requestID(c))
+	if err != nil {
+		return err
+	}
+	writeJSON(c, http.StatusOK, gin.H{"agentId": a.ID, "revoked": true, "revokedAt": timestamp(a.RevokedAt)})
+	return nil
+}
+
+type grantRequest struct {
+	DeveloperID string `json:"developerId"`
+	Amount      *int64 `json:"amount"`
+	Reason      string `json:"reason"`
+}
+
+// grantCredits is POST /v1/admin/credits: add (or with a negative amount,
+// remove) credits on a developer account.
+func (s *Server) grantCredits(c *gin.Context) error {
+	var req grantRequest
+	if err := bindJSON(c, &req, false); err != nil {
+		return err
+	}
+	req.Reason = strings.TrimSpace(req.Reason)
+	switch {
+	case !cairn.ValidID(req.DeveloperID):
+		return cairn.Errorf(cairn.EINVALID, "developerId must be a developer id.").With("field", "developerId")
+	case req.Amount == nil:
+		return cairn.Errorf(cairn.EINVALID, "amount is required.").With("field", "amount")
+	case req.Reason == "" || len(req.Reason) > 500:
+		return cairn.Errorf(cairn.EINVALID, "reason is required (at most 500 bytes).").With("field", "reason")
+	}
+	e, err := s.Ledger.Grant(c.Request.Context(), req.DeveloperID, *req.Amount, req.Reason, requestID(c))
+	if cairn.IsCode(err, cairn.EPAYMENT) {
+		return cairn.Errorf(cairn.ECONFLICT, "The grant would make the balance negative.")
+	} else if err != nil {
+		return err
+	}
+	writeJSON(c, http.StatusOK, gin.H{"developerId": e.DeveloperID, "creditBalance": e.BalanceAfter, "transaction": toTransactionJSON(e)})
+	return nil
+}

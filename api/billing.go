@@ -1,0 +1,86 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/gin-gonic/gin"
+)
+
+const billKey = "cairn.bill"
+
+// bill is the billing state of one request: the charges taken so far. The
+// paid middleware settles it when the handler is done.
+type bill struct {
+	s       *Server
+	p       *principal
+	charges []*cairn.LedgerEntry
+}
+
+// charge takes amount credits for op now, before the effect.
+func (b *bill) charge(c *gin.Context, op string, amount int64) error {
+	if amount <= 0 {
+		return nil
+	}
+	agentID := ""
+	if b.p.Agent != nil {
+		agentID = b.p.Agent.ID
+	}
+	e, err := b.s.Ledger.Charge(c.Request.Context(), b.p.DeveloperID, agentID, op, amount, requestID(c))
+	if err != nil {
+		return err
+	}
+	b.charges = append(b.charges, e)
+	return nil
+}
+
+// refundable reports whether a response status returns the credits paid
+// for the request (spec 7: 5xx, 400, 413, 422; not 404, 409, 429).
+func refundable(status int) bool {
+	switch {
+	case status >= 500:
+		return true
+	case status == http.StatusBadRequest, status == http.StatusRequestEntityTooLarge, status == http.StatusUnprocessableEntity:
+		return true
+	}
+	return false
+}
+
+// settle refunds every charge of the request when its status says so.
+func (b *bill) settle(c *gin.Context) {
+	if !refundable(c.Writer.Status()) {
+		return
+	}
+	for _, ch := range b.charges {
+		if _, err := b.s.Ledger.Refund(c.Request.Context(), ch, 0, requestID(c)); err != nil {
+			b.s.Logger.ErrorContext(c.Request.Context(), "refund failed", "charge_id", ch.ID, "err", err)
+		}
+	}
+}
+
+// paid is the one billing mechanism: it charges the live cost of op before
+// the handler runs (402 when short) and refunds it afterwards when the
+// response status is refundable. Handlers with a variable cost call
+// chargeMore on the same bill.
+func (s *Server) paid(op string) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		b := &bill{s: s, p: principalOf(c)}
+		c.Set(billKey, b)
+		if err := b.charge(c, op, s.Pricing.Cost(op)); err != nil {
+			writeError(c, err)
+			return
+		}
+		c.Next()
+		b.settle(c)
+	}
+}
+
+// chargeMore takes a further amount within a paid request (for example per
+// billable address); it is refunded with the rest on a refundable status.
+func chargeMore(c *gin.Context, op string, amount int64) error {
+	v, ok := c.Get(billKey)
+	if !ok {
+		return cairn.Errorf(cairn.EINTERNAL, "api: chargeMore outside a paid route")
+	}
+	return v.(*bill).charge(c, op, amount)
+}

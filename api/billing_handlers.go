@@ -1,0 +1,113 @@
+package api
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/billing"
+	"github.com/gin-gonic/gin"
+)
+
+const pricingNote = "Costs are in credits per request. Pin and importance updates, TTL alerts, expiring checks, " +
+	"audit reads, media metadata and media listing are free. Screening: the first 10 addresses per hour per developer " +
+	"are free, then 1 credit per address. Failed requests (400, 413, 422, 5xx) are refunded."
+
+func (s *Server) pricingBody() gin.H {
+	return gin.H{"creditPriceUsd": billing.CreditPriceUSD, "operationCosts": s.Pricing.Costs(), "note": pricingNote}
+}
+
+// pricing is GET /v1/billing/pricing (spec 4.15).
+func (s *Server) pricing(c *gin.Context) error {
+	writeJSON(c, http.StatusOK, s.pricingBody())
+	return nil
+}
+
+// balance is GET /v1/billing/balance: the developer account's balance.
+func (s *Server) balance(c *gin.Context) error {
+	p := principalOf(c)
+	bal, err := s.Ledger.Balance(c.Request.Context(), p.DeveloperID)
+	if err != nil {
+		return err
+	}
+	writeJSON(c, http.StatusOK, gin.H{"developerId": p.DeveloperID, "creditBalance": bal})
+	return nil
+}
+
+// agentBalance is GET /v1/billing/agent/balance: the balance the agent
+// spends from, and where to deposit.
+func (s *Server) agentBalance(c *gin.Context) error {
+	a := agentOf(c)
+	bal, err := s.Ledger.Balance(c.Request.Context(), a.DeveloperID)
+	if err != nil {
+		return err
+	}
+	writeJSON(c, http.StatusOK, gin.H{
+		"agentId": a.ID, "developerId": a.DeveloperID, "creditBalance": bal,
+		"aptosAddress": a.DepositAddress, "depositInfo": s.Accounts.DepositInfo(a),
+	})
+	return nil
+}
+
+type transactionJSON struct {
+	ID           string `json:"id"`
+	Kind         string `json:"kind"`
+	Operation    string `json:"operation"`
+	Amount       int64  `json:"amount"`
+	BalanceAfter int64  `json:"balanceAfter"`
+	AgentID      string `json:"agentId,omitempty"`
+	RequestID    string `json:"requestId,omitempty"`
+	RefID        string `json:"refId,omitempty"`
+	Reason       string `json:"reason,omitempty"`
+	CreatedAt    string `json:"createdAt"`
+}
+
+func toTransactionJSON(e *cairn.LedgerEntry) transactionJSON {
+	return transactionJSON{
+		ID: e.ID, Kind: e.Kind, Operation: e.Operation, Amount: e.Amount, BalanceAfter: e.BalanceAfter,
+		AgentID: e.AgentID, RequestID: e.RequestID, RefID: e.RefID, Reason: e.Reason, CreatedAt: timestamp(e.CreatedAt),
+	}
+}
+
+// transactions is GET /v1/billing/transactions: the ledger, newest first,
+// cursor-paginated.
+func (s *Server) transactions(c *gin.Context) error {
+	limit, err := pageLimit(c)
+	if err != nil {
+		return err
+	}
+	p := principalOf(c)
+	page, err := s.Ledger.Transactions(c.Request.Context(), p.DeveloperID, c.Query("cursor"), limit)
+	if err != nil {
+		return err
+	}
+	out := make([]transactionJSON, len(page.Entries))
+	for i := range page.Entries {
+		out[i] = toTransactionJSON(&page.Entries[i])
+	}
+	var next any
+	if page.NextCursor != "" {
+		next = page.NextCursor
+	}
+	writeJSON(c, http.StatusOK, gin.H{"transactions": out, "limit": limit, "nextCursor": next, "hasMore": page.NextCursor != ""})
+	return nil
+}
+
+// Page sizes (spec 8).
+const (
+	DefaultPageSize = 50
+	MaxPageSize     = 100
+)
+
+// pageLimit reads ?limit (default 50, 1..100).
+func pageLimit(c *gin.Context) (int, error) {
+	v, ok := c.GetQuery("limit")
+	if !ok {
+		return DefaultPageSize, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > MaxPageSize {
+		return 0, cairn.Errorf(cairn.EINVALID, "limit must be an integer from 1 to %d.", MaxPageSize).With("field", "limit")
+	}
+	return n, nil
+}

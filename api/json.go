@@ -1,0 +1,103 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/gin-gonic/gin"
+)
+
+// jsonEncode writes v as JSON without HTML escaping.
+func jsonEncode(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+type jsonRender struct{ v any }
+
+func (r jsonRender) Render(w http.ResponseWriter) error {
+	r.WriteContentType(w)
+	return jsonEncode(w, r.v)
+}
+
+func (r jsonRender) WriteContentType(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+}
+
+// writeJSON writes a success response.
+func writeJSON(c *gin.Context, status int, v any) {
+	c.Render(status, jsonRender{v})
+}
+
+// bindJSON decodes the request body into v. An empty body is accepted when
+// optional is true. A body that is not application/json is 415, a body
+// over the limit 413, malformed JSON or a wrongly typed field 400.
+func bindJSON(c *gin.Context, v any, optional bool) error {
+	r := c.Request
+	if r.ContentLength == 0 && optional {
+		return nil
+	}
+	if ct := r.Header.Get("Content-Type"); ct != "" || !optional {
+		mt, _, err := mime.ParseMediaType(ct)
+		if err != nil || !(mt == "application/json" || strings.HasSuffix(mt, "+json")) {
+			return cairn.Errorf(cairn.EUNSUPPORTEDMEDIA, "Content-Type must be application/json.")
+		}
+	}
+	dec := json.NewDecoder(r.Body)
+	if err := dec.Decode(v); err != nil {
+		if errors.Is(err, io.EOF) && optional {
+			return nil
+		}
+		return decodeError(err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return decodeError(err)
+		}
+		return cairn.Errorf(cairn.EINVALID, "Request body must hold exactly one JSON value.")
+	}
+	return nil
+}
+
+func decodeError(err error) error {
+	var (
+		mbe *http.MaxBytesError
+		se  *json.SyntaxError
+		ute *json.UnmarshalTypeError
+	)
+	switch {
+	case errors.As(err, &mbe):
+		return cairn.Errorf(cairn.ETOOLARGE, "Request body exceeds %d bytes.", mbe.Limit).With("limit", mbe.Limit)
+	case errors.As(err, &se):
+		return cairn.Errorf(cairn.EINVALID, "Malformed JSON at byte %d.", se.Offset)
+	case errors.As(err, &ute):
+		field := ute.Field
+		if field == "" {
+			return cairn.Errorf(cairn.EINVALID, "Request body must be a JSON %s.", "object")
+		}
+		return cairn.Errorf(cairn.EINVALID, "Field %q must be of type %s.", field, ute.Type.String()).With("field", field)
+	case errors.Is(err, io.EOF):
+		return cairn.Errorf(cairn.EINVALID, "Request body is empty; a JSON object is required.")
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return cairn.Errorf(cairn.EINVALID, "Malformed JSON: unexpected end of input.")
+	default:
+		return cairn.Errorf(cairn.EINVALID, "Malformed JSON: %s", sanitize(err.Error()))
+	}
+}
+
+// sanitize bounds an error text taken from a decoder before it is shown.
+func sanitize(s string) string {
+	s = strings.TrimPrefix(s, "json: ")
+	if len(s) > 200 {
+		s = s[:200]
+	}
+	return fmt.Sprintf("%s.", strings.TrimSuffix(s, "."))
+}

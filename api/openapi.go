@@ -1,0 +1,157 @@
+package api
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/gin-gonic/gin"
+	"github.com/oasdiff/yaml"
+)
+
+// document is the parsed OpenAPI document and every representation served
+// from it, built once when the package is initialised.
+type document struct {
+	doc      *openapi3.T
+	json     asset // GET /v1/openapi.json
+	skill    asset // GET /v1/skill, JSON
+	skillMD  asset // GET /v1/skill, Markdown
+	skillObj *skillDoc
+}
+
+// asset is a fixed response body with its validator.
+type asset struct {
+	body        []byte
+	contentType string
+	etag        string
+}
+
+func newAsset(body []byte, contentType string) asset {
+	sum := sha256.Sum256(body)
+	return asset{body: body, contentType: contentType, etag: `"` + hex.EncodeToString(sum[:16]) + `"`}
+}
+
+// apiDoc is built at init. The document is embedded, so one that does not
+// load is a build defect: the package's tests report loadErr, and the two
+// routes answer 500 rather than the whole service refusing to start.
+var apiDoc, loadErr = loadFragments()
+
+// loadFragments merges the embedded fragments and loads the result.
+func loadFragments() (*document, error) {
+	src, err := mergedSource()
+	if err != nil {
+		return nil, err
+	}
+	return loadDocument(src)
+}
+
+// loadDocument parses the YAML source and derives every representation.
+// The JSON is converted from the source itself, so that it holds exactly
+// what the source says (extensions and JSON Schema 2020-12 keywords
+// included), not what a Go model of OpenAPI retains.
+func loadDocument(src []byte) (*document, error) {
+	loader := openapi3.NewLoader()
+	doc, err := loader.LoadFromData(src)
+	if err != nil {
+		return nil, fmt.Errorf("load: %w", err)
+	}
+	if !doc.IsOpenAPI31OrLater() {
+		return nil, fmt.Errorf("openapi is %q, want 3.1.x", doc.OpenAPI)
+	}
+	js, err := yaml.YAMLToJSON(src)
+	if err != nil {
+		return nil, fmt.Errorf("convert to JSON: %w", err)
+	}
+	sk, err := buildSkill(doc)
+	if err != nil {
+		return nil, fmt.Errorf("skill: %w", err)
+	}
+	skJSON, err := marshalCompact(sk)
+	if err != nil {
+		return nil, fmt.Errorf("skill: %w", err)
+	}
+	return &document{
+		doc:      doc,
+		json:     newAsset(js, "application/json; charset=utf-8"),
+		skill:    newAsset(skJSON, "application/json; charset=utf-8"),
+		skillMD:  newAsset(renderSkillMarkdown(sk), "text/markdown; charset=utf-8"),
+		skillObj: sk,
+	}, nil
+}
+
+// OpenAPIDocument returns the OpenAPI 3.1 document served at
+// GET /v1/openapi.json, as JSON. The caller must not modify it. It panics
+// when the embedded document does not load, which the package's tests rule
+// out.
+func OpenAPIDocument() []byte {
+	if loadErr != nil {
+		panic("api: embedded OpenAPI document: " + loadErr.Error())
+	}
+	return apiDoc.json.body
+}
+
+// openAPI is GET /v1/openapi.json.
+func (s *Server) openAPI(c *gin.Context) error {
+	if loadErr != nil {
+		return fmt.Errorf("openapi document: %w", loadErr)
+	}
+	serveAsset(c, apiDoc.json)
+	return nil
+}
+
+// skill is GET /v1/skill: JSON unless the Accept header prefers Markdown.
+func (s *Server) skill(c *gin.Context) error {
+	c.Header("Vary", "Accept")
+	if loadErr != nil {
+		return fmt.Errorf("openapi document: %w", loadErr)
+	}
+	if negotiate(c.GetHeader("Accept"), skillOffers) == "text/markdown" {
+		serveAsset(c, apiDoc.skillMD)
+	} else {
+		serveAsset(c, apiDoc.skill)
+	}
+	return nil
+}
+
+// serveAsset writes a with its ETag and caching headers, or 304 when the
+// request's If-None-Match names the ETag.
+func serveAsset(c *gin.Context, a asset) {
+	h := c.Writer.Header()
+	h.Set("ETag", a.etag)
+	h.Set("Cache-Control", "public, max-age=300, must-revalidate")
+	if etagMatch(c.GetHeader("If-None-Match"), a.etag) {
+		c.Status(http.StatusNotModified)
+		c.Writer.WriteHeaderNow()
+		return
+	}
+	c.Data(http.StatusOK, a.contentType, a.body)
+}
+
+// etagMatch reports whether an If-None-Match value matches etag, with the
+// weak comparison RFC 9110 section 13.1.2 prescribes for it.
+func etagMatch(header, etag string) bool {
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimSpace(t)
+		if t == "*" || strings.TrimPrefix(t, "W/") == etag {
+			return true
+		}
+	}
+	return false
+}
+
+// marshalCompact encodes v as JSON without HTML escaping, ending in a
+// newline.
+func marshalCompact(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}

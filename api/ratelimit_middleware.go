@@ -1,0 +1,71 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/gin-gonic/gin"
+)
+
+// policy names one limit in the RateLimit and RateLimit-Policy headers
+// (IETF draft-ietf-httpapi-ratelimit-headers).
+type policy struct {
+	name string
+	l    *limiter
+	key  func(c *gin.Context) string
+	// when reports whether the limit applies to this request.
+	when func(c *gin.Context) bool
+}
+
+func isWrite(c *gin.Context) bool {
+	switch c.Request.Method {
+	case http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete:
+		return true
+	}
+	return false
+}
+
+func always(*gin.Context) bool { return true }
+
+// rateLimit enforces the policies in order. Every response carries the
+// headers of the policy closest to exhaustion; a denied request gets 429
+// with Retry-After and is never charged (billing runs after this).
+func (s *Server) rateLimit(policies ...policy) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		now := s.Clock.Now()
+		var (
+			tightest  decision
+			tightName string
+			policyHdr string
+		)
+		for i, p := range policies {
+			if !p.l.enabled() || !p.when(c) {
+				continue
+			}
+			d := p.l.allow(p.name+"\x00"+p.key(c), now)
+			if policyHdr != "" {
+				policyHdr += ", "
+			}
+			policyHdr += fmt.Sprintf("%q;q=%d;w=%d", p.name, p.l.limit, int(p.l.period.Seconds()))
+			if !d.allowed {
+				c.Header("RateLimit-Policy", policyHdr)
+				c.Header("RateLimit", fmt.Sprintf("%q;r=0;t=%s", p.name, seconds(d.retryAfter)))
+				c.Header("Retry-After", seconds(d.retryAfter))
+				writeError(c, cairn.Errorf(cairn.ERATELIMIT, "Rate limit %q exceeded: %d requests per %s. Retry in %s s.",
+					p.name, p.l.limit, p.l.period, seconds(d.retryAfter)).With("limit", p.l.limit).With("policy", p.name))
+				return
+			}
+			if i == 0 || tightName == "" || d.remaining < tightest.remaining {
+				tightest, tightName = d, p.name
+			}
+		}
+		if tightName != "" {
+			c.Header("RateLimit-Policy", policyHdr)
+			c.Header("RateLimit", fmt.Sprintf("%q;r=%d;t=%s", tightName, tightest.remaining, seconds(tightest.reset)))
+		}
+		c.Next()
+	}
+}
+
+func clientIP(c *gin.Context) string { return c.ClientIP() }

@@ -1,0 +1,45 @@
+package api
+
+import "github.com/cairn-dev/cairn/billing"
+
+// routes registers every route of the service. The OpenAPI document
+// (api/openapi/*.yaml) describes exactly these; a test keeps the two equal.
+func (s *Server) routes() {
+	e := s.engine
+	e.GET("/healthz", h(s.healthz))
+	e.GET("/readyz", h(s.readyz))
+	e.GET("/metrics", s.metrics.handler)
+
+	v1 := e.Group("/v1")
+	v1.GET("/openapi.json", h(s.openAPI))
+	v1.GET("/skill", h(s.skill))
+
+	// No authentication.
+	v1.POST("/auth/agent-register",
+		s.rateLimit(policy{name: "registrations", l: s.registerLimit, key: clientIP, when: always}),
+		h(s.register))
+	v1.GET("/billing/pricing", h(s.pricing))
+
+	// Agent API key.
+	agent := v1.Group("", s.agentAuth, s.limited())
+	agent.GET("/agents/self", h(s.self))
+	agent.POST("/agents", s.paid(billing.OpAgentCreate), h(s.createAgent))
+	agent.GET("/billing/agent/balance", h(s.agentBalance))
+
+	// Agent API key or developer JWT: account-level views.
+	account := v1.Group("", s.agentOrDeveloperAuth, s.limited())
+	account.GET("/billing/balance", h(s.balance))
+	account.GET("/billing/transactions", h(s.transactions))
+
+	// Rotation counts attempts per client IP before anything else, so that
+	// guessing secrets is bounded whatever the key.
+	v1.POST("/agents/self/rotate-key",
+		s.rateLimit(policy{name: "rotations", l: s.rotateLimit, key: clientIP, when: always}),
+		s.agentAuth, s.limited(), h(s.rotateKey))
+
+	// Administrator token.
+	admin := v1.Group("/admin", s.adminAuth)
+	admin.PUT("/pricing", h(s.setPricing))
+	admin.POST("/agents/:agentId/revoke", h(s.revokeAgent))
+	admin.POST("/credits", h(s.grantCredits))
+}

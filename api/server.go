@@ -1,0 +1,136 @@
+package api
+
+import (
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/account"
+	"github.com/cairn-dev/cairn/billing"
+	"github.com/cairn-dev/cairn/blob"
+	"github.com/cairn-dev/cairn/store"
+	"github.com/gin-gonic/gin"
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// Limits are the request limits of spec 8, each settable by a flag.
+type Limits struct {
+	RequestsPerKey     int           // per minute per API key (all requests)
+	WritesPerAgent     int           // per minute per agent (POST, PUT, PATCH, DELETE)
+	RotationsPerIP     int           // per RotationWindow per client IP
+	RotationWindow     time.Duration // 15 minutes
+	RegistrationsPerIP int           // per hour per client IP
+	MaxBodyBytes       int64         // JSON request bodies
+}
+
+// DefaultLimits returns the spec's values (and the documented choices where
+// the spec is silent: 10 registrations per hour per IP, 1 MiB JSON bodies).
+func DefaultLimits() Limits {
+	return Limits{
+		RequestsPerKey: 300, WritesPerAgent: 30,
+		RotationsPerIP: 3, RotationWindow: 15 * time.Minute,
+		RegistrationsPerIP: 10,
+		MaxBodyBytes:       1 << 20,
+	}
+}
+
+// Deps are the services the front end calls.
+type Deps struct {
+	Store    store.Store
+	Blobs    blob.Store
+	Accounts *account.Service
+	Tokens   *account.Tokens
+	Pricing  *billing.Pricing
+	Ledger   *billing.Ledger
+	Clock    cairn.Clock
+	Logger   *slog.Logger
+	// Registry receives the metrics; nil: a private registry.
+	Registry *prometheus.Registry
+	// AdminToken enables the admin API when non-empty.
+	AdminToken string
+	// TrustedProxies are the proxies whose X-Forwarded-For is believed when
+	// finding a client's IP (none by default: the peer address is used).
+	TrustedProxies []string
+	Limits         Limits
+}
+
+// Server is the HTTP front end.
+type Server struct {
+	Deps
+	engine  *gin.Engine
+	metrics *metrics
+
+	keyLimit, writeLimit, rotateLimit, registerLimit *limiter
+}
+
+// New builds the front end with every route registered.
+func New(d Deps) (*Server, error) {
+	if d.Clock == nil {
+		d.Clock = cairn.SystemClock{}
+	}
+	if d.Logger == nil {
+		d.Logger = slog.Default()
+	}
+	if d.Registry == nil {
+		d.Registry = prometheus.NewRegistry()
+	}
+	gin.SetMode(gin.ReleaseMode)
+	e := gin.New()
+	e.HandleMethodNotAllowed = true
+	e.ContextWithFallback = true
+	if err := e.SetTrustedProxies(d.TrustedProxies); err != nil {
+		return nil, cairn.Errorf(cairn.EINVALID, "invalid trusted proxies: %v", err)
+	}
+	s := &Server{
+		Deps:          d,
+		engine:        e,
+		metrics:       newMetrics(d.Registry),
+		keyLimit:      newLimiter(d.Limits.RequestsPerKey, time.Minute),
+		writeLimit:    newLimiter(d.Limits.WritesPerAgent, time.Minute),
+		rotateLimit:   newLimiter(d.Limits.RotationsPerIP, d.Limits.RotationWindow),
+		registerLimit: newLimiter(d.Limits.RegistrationsPerIP, time.Hour),
+	}
+	if d.Ledger.OnCharge == nil {
+		d.Ledger.OnCharge = s.metrics.charged
+		d.Ledger.OnRefund = s.metrics.refunded
+	}
+	e.Use(s.requestIDMiddleware, s.logMiddleware, s.metricsMiddleware, s.bodyLimitMiddleware)
+	e.NoRoute(h(func(c *gin.Context) error {
+		return cairn.Errorf(cairn.ENOTFOUND, "No route for %s %s.", c.Request.Method, c.Request.URL.Path)
+	}))
+	e.NoMethod(h(func(c *gin.Context) error {
+		return cairn.Errorf(cairn.EMETHOD, "Method %s is not allowed on %s.", c.Request.Method, c.Request.URL.Path)
+	}))
+	s.routes()
+	return s, nil
+}
+
+// Handler returns the http.Handler serving every route.
+func (s *Server) Handler() http.Handler { return s.engine }
+
+// Routes lists the registered routes as "METHOD path" with gin's :param
+// syntax.
+func (s *Server) Routes() []gin.RouteInfo { return s.engine.Routes() }
+
+// handlerFunc is a handler that returns its error instead of writing it.
+type handlerFunc func(c *gin.Context) error
+
+// h adapts a handlerFunc: a returned error, or a panic, becomes a problem
+// document through the one error table.
+func h(f handlerFunc) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		defer func() {
+			if r := recover(); r != nil {
+				if r == http.ErrAbortHandler {
+					panic(r)
+				}
+				slog.ErrorContext(c.Request.Context(), "panic in handler", "panic", r)
+				writeError(c, cairn.Errorf(cairn.EINTERNAL, "internal error"))
+			}
+		}()
+		if err := f(c); err != nil {
+			writeError(c, err)
+		}
+	}
+}

@@ -1,0 +1,125 @@
+package billing
+
+import (
+	"context"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/store"
+)
+
+// Ledger moves credits. Every movement is one ledger entry; the balance is
+// the sum of the entries, kept by the store in the same commit.
+type Ledger struct {
+	Store   store.Store
+	Clock   cairn.Clock
+	Cursors *cairn.Cursors
+	// OnCharge and OnRefund, when set, observe committed movements (metrics).
+	OnCharge func(op string, amount int64)
+	OnRefund func(op string, amount int64)
+}
+
+// Charge takes amount credits for op from the developer account, before
+// the effect it pays for. EPAYMENT (with "required" and "available") when
+// the balance does not cover it; nothing is written then.
+func (l *Ledger) Charge(ctx context.Context, developerID, agentID, op string, amount int64, requestID string) (*cairn.LedgerEntry, error) {
+	if amount <= 0 {
+		return nil, cairn.Errorf(cairn.EINTERNAL, "billing: non-positive charge")
+	}
+	e := &cairn.LedgerEntry{
+		ID: cairn.NewID(), DeveloperID: developerID, AgentID: agentID, Kind: cairn.LedgerCharge,
+		Operation: op, Amount: -amount, RequestID: requestID, CreatedAt: l.Clock.Now(),
+	}
+	if err := l.Store.Apply(ctx, e); err != nil {
+		return nil, err
+	}
+	if l.OnCharge != nil {
+		l.OnCharge(op, amount)
+	}
+	return e, nil
+}
+
+// Refund returns amount credits of charge (at most what it took) as a new
+// entry that references it.
+func (l *Ledger) Refund(ctx context.Context, charge *cairn.LedgerEntry, amount int64, requestID string) (*cairn.LedgerEntry, error) {
+	if amount <= 0 || amount > -charge.Amount {
+		amount = -charge.Amount
+	}
+	e := &cairn.LedgerEntry{
+		ID: cairn.NewID(), DeveloperID: charge.DeveloperID, AgentID: charge.AgentID, Kind: cairn.LedgerRefund,
+		Operation: charge.Operation, Amount: amount, RequestID: requestID, RefID: charge.ID, CreatedAt: l.Clock.Now(),
+	}
+	// A refund can only raise the balance; retry transient failures a little
+	// so that a failed operation is not left paid for.
+	var err error
+	for range 3 {
+		if err = l.Store.Apply(context.WithoutCancel(ctx), e); err == nil {
+			if l.OnRefund != nil {
+				l.OnRefund(charge.Operation, amount)
+			}
+			return e, nil
+		}
+	}
+	return nil, err
+}
+
+// Grant adds (or, negative, removes) credits by administrative decision.
+func (l *Ledger) Grant(ctx context.Context, developerID string, amount int64, reason, requestID string) (*cairn.LedgerEntry, error) {
+	if amount == 0 || amount > 1e12 || amount < -1e12 {
+		return nil, cairn.Errorf(cairn.EINVALID, "amount must be a non-zero integer of at most 10^12 in size.")
+	}
+	e := &cairn.LedgerEntry{
+		ID: cairn.NewID(), DeveloperID: developerID, Kind: cairn.LedgerGrant, Operation: "admin.grant",
+		Amount: amount, RequestID: requestID, Reason: reason, CreatedAt: l.Clock.Now(),
+	}
+	if err := l.Store.Apply(ctx, e); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// Balance returns the developer's balance.
+func (l *Ledger) Balance(ctx context.Context, developerID string) (int64, error) {
+	d, err := l.Store.Developer(ctx, developerID)
+	if err != nil {
+		return 0, err
+	}
+	return d.Balance, nil
+}
+
+type txCursor struct {
+	Dev    string `json:"d"`
+	Before uint64 `json:"b"`
+}
+
+// Page is one page of ledger entries, newest first.
+type Page struct {
+	Entries    []cairn.LedgerEntry
+	NextCursor string // "" on the last page
+}
+
+// Transactions returns a page of the developer's ledger. cursor is "" for
+// the first page or a previous page's NextCursor (EINVALID when tampered
+// with or minted for another account).
+func (l *Ledger) Transactions(ctx context.Context, developerID, cursor string, limit int) (*Page, error) {
+	var before uint64
+	if cursor != "" {
+		var c txCursor
+		if err := l.Cursors.Decode(cursor, &c); err != nil {
+			return nil, err
+		}
+		if c.Dev != developerID || c.Before == 0 {
+			return nil, cairn.Errorf(cairn.EINVALID, "Invalid cursor.")
+		}
+		before = c.Before
+	}
+	entries, err := l.Store.Transactions(ctx, developerID, before, limit+1)
+	if err != nil {
+		return nil, err
+	}
+	p := &Page{Entries: entries}
+	if len(entries) > limit {
+		p.Entries = entries[:limit]
+		p.NextCursor = l.Cursors.Encode(txCursor{Dev: developerID, Before: p.Entries[limit-1].Seq})
+	}
+	return p, nil
+}

@@ -1,0 +1,114 @@
+package billing
+
+import (
+	"context"
+	"encoding/json"
+	"maps"
+	"slices"
+	"sync"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/store"
+)
+
+// Operations with a price, and their default costs in credits (spec 4.15).
+const (
+	OpMemoryWrite  = "memory.write"
+	OpMemoryRead   = "memory.read"
+	OpMemoryUpdate = "memory.update"
+	OpMemoryDelete = "memory.delete"
+	OpMediaUpload  = "media.upload"
+	OpMediaStream  = "media.stream"
+	OpMediaDelete  = "media.delete"
+	OpAgentCreate  = "agent.create"
+	OpBulkWrite    = "bulk.write"
+	OpSearch       = "search"
+	// OpScreen is charged per billable address of a screening request
+	// (spec 8); it is not one of the administrator-priced operations.
+	OpScreen = "compliance.screen"
+)
+
+// DefaultCosts returns the default price list.
+func DefaultCosts() map[string]int64 {
+	return map[string]int64{
+		OpMemoryWrite: 5, OpMemoryRead: 1, OpMemoryUpdate: 5, OpMemoryDelete: 2,
+		OpMediaUpload: 5, OpMediaStream: 1, OpMediaDelete: 2,
+		OpAgentCreate: 10, OpBulkWrite: 5, OpSearch: 1,
+	}
+}
+
+// CreditPriceUSD is what one credit costs.
+const CreditPriceUSD = 0.01
+
+// MaxCost bounds a configured price, to keep arithmetic far from overflow.
+const MaxCost = 1_000_000
+
+const pricingSetting = "pricing"
+
+// Pricing is the live price list. It is read on every priced request, so it
+// is cached in memory and written through to the store.
+type Pricing struct {
+	store store.Settings
+	mu    sync.RWMutex
+	costs map[string]int64
+}
+
+// NewPricing loads the stored price list, or the defaults when none was set.
+func NewPricing(ctx context.Context, s store.Settings) (*Pricing, error) {
+	p := &Pricing{store: s, costs: DefaultCosts()}
+	b, err := s.Setting(ctx, pricingSetting)
+	switch {
+	case cairn.IsCode(err, cairn.ENOTFOUND):
+	case err != nil:
+		return nil, err
+	default:
+		var stored map[string]int64
+		if err := json.Unmarshal(b, &stored); err != nil {
+			return nil, err
+		}
+		maps.Copy(p.costs, stored)
+	}
+	return p, nil
+}
+
+// Cost returns the live cost of op (0 for an unpriced operation).
+func (p *Pricing) Cost(op string) int64 {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	return p.costs[op]
+}
+
+// Costs returns a copy of the live price list.
+func (p *Pricing) Costs() map[string]int64 {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	return maps.Clone(p.costs)
+}
+
+// Set changes the price of the named operations; others keep their price.
+// Unknown operations and costs outside 0..MaxCost are EINVALID and change
+// nothing.
+func (p *Pricing) Set(ctx context.Context, changes map[string]int64) (map[string]int64, error) {
+	if len(changes) == 0 {
+		return nil, cairn.Errorf(cairn.EINVALID, "operationCosts must name at least one operation.")
+	}
+	known := DefaultCosts()
+	for _, op := range slices.Sorted(maps.Keys(changes)) {
+		if _, ok := known[op]; !ok {
+			return nil, cairn.Errorf(cairn.EINVALID, "Unknown operation %q.", op).With("operation", op)
+		}
+		if c := changes[op]; c < 0 || c > MaxCost {
+			return nil, cairn.Errorf(cairn.EINVALID, "Cost of %q must be between 0 and %d.", op, MaxCost).With("operation", op)
+		}
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	next := maps.Clone(p.costs)
+	maps.Copy(next, changes)
+	b, _ := json.Marshal(next)
+	if err := p.store.PutSetting(ctx, pricingSetting, b); err != nil {
+		return nil, err
+	}
+	p.costs = next
+	return maps.Clone(next), nil
+}

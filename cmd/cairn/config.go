@@ -1,0 +1,105 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Config is everything `cairn serve` can be told. Every flag --some-name
+// can also be given as the environment variable CAIRN_SOME_NAME; a flag on
+// the command line wins over the environment.
+type Config struct {
+	Listen           string
+	DataDir          string
+	AdminToken       string
+	JWTSecret        string
+	TTLSweepInterval time.Duration
+	DepositMnemonic  string
+	AptosNetwork     string
+	ShutdownTimeout  time.Duration
+	LogLevel         string
+	LogFormat        string
+	TrustedProxies   string
+
+	RateLimitPerKey    int
+	WriteLimitPerAgent int
+	RotateLimitPerIP   int
+	RegisterLimitPerIP int
+	MaxBodyBytes       int64
+	StarterCredits     int64
+}
+
+// DefaultConfig returns the defaults of every flag.
+func DefaultConfig() Config {
+	return Config{
+		Listen:             "127.0.0.1:8080",
+		DataDir:            "./data",
+		TTLSweepInterval:   time.Minute,
+		AptosNetwork:       "mainnet",
+		ShutdownTimeout:    30 * time.Second,
+		LogLevel:           "info",
+		LogFormat:          "json",
+		RateLimitPerKey:    300,
+		WriteLimitPerAgent: 30,
+		RotateLimitPerIP:   3,
+		RegisterLimitPerIP: 10,
+		MaxBodyBytes:       1 << 20,
+		StarterCredits:     100,
+	}
+}
+
+// newServeFlagSet declares the flags of `cairn serve`, bound to c.
+func newServeFlagSet(c *Config) *flag.FlagSet {
+	fs := flag.NewFlagSet("cairn serve", flag.ContinueOnError)
+	fs.StringVar(&c.Listen, "listen", c.Listen, "address to serve HTTP on")
+	fs.StringVar(&c.DataDir, "data-dir", c.DataDir, "directory of the embedded store, blobs and keys")
+	fs.StringVar(&c.AdminToken, "admin-token", c.AdminToken, "bearer token of the admin API (empty: admin API disabled)")
+	fs.StringVar(&c.JWTSecret, "jwt-secret", c.JWTSecret, "HS256 secret of developer JWTs (empty: derived from the data dir's service key)")
+	fs.DurationVar(&c.TTLSweepInterval, "ttl-sweep-interval", c.TTLSweepInterval, "how often expired items are removed")
+	fs.StringVar(&c.DepositMnemonic, "deposit-mnemonic", c.DepositMnemonic, "BIP-39 mnemonic of the deposit HD seed (empty: generated once and kept in the data dir)")
+	fs.StringVar(&c.AptosNetwork, "aptos-network", c.AptosNetwork, "Aptos network deposits are expected on")
+	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", c.ShutdownTimeout, "how long in-flight requests may take after a stop signal")
+	fs.StringVar(&c.LogLevel, "log-level", c.LogLevel, "debug, info, warn or error")
+	fs.StringVar(&c.LogFormat, "log-format", c.LogFormat, "json or text")
+	fs.StringVar(&c.TrustedProxies, "trusted-proxies", c.TrustedProxies, "comma-separated proxy addresses/CIDRs whose X-Forwarded-For is trusted")
+	fs.IntVar(&c.RateLimitPerKey, "rate-limit-per-key", c.RateLimitPerKey, "requests per minute per API key (0: unlimited)")
+	fs.IntVar(&c.WriteLimitPerAgent, "write-limit-per-agent", c.WriteLimitPerAgent, "writes (POST, PUT, PATCH, DELETE) per minute per agent (0: unlimited)")
+	fs.IntVar(&c.RotateLimitPerIP, "rotate-limit-per-ip", c.RotateLimitPerIP, "key rotation attempts per 15 minutes per client IP (0: unlimited)")
+	fs.IntVar(&c.RegisterLimitPerIP, "register-limit-per-ip", c.RegisterLimitPerIP, "registrations per hour per client IP (0: unlimited)")
+	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", c.MaxBodyBytes, "largest JSON request body")
+	fs.Int64Var(&c.StarterCredits, "starter-credits", c.StarterCredits, "credits a self-registered account starts with")
+	return fs
+}
+
+// parseWithEnv parses args after applying CAIRN_* environment variables to
+// the flags not given on the command line.
+func parseWithEnv(fs *flag.FlagSet, args []string, getenv func(string) string) error {
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	var err error
+	fs.VisitAll(func(f *flag.Flag) {
+		if given[f.Name] || err != nil {
+			return
+		}
+		env := EnvName(f.Name)
+		if v := getenv(env); v != "" {
+			if e := f.Value.Set(v); e != nil {
+				err = fmt.Errorf("invalid %s=%q: %v", env, v, e)
+			}
+		}
+	})
+	if err == nil && fs.NArg() > 0 {
+		err = fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+	}
+	return err
+}
+
+// EnvName returns the environment variable of a flag: CAIRN_ + upper snake.
+func EnvName(flagName string) string {
+	return "CAIRN_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}

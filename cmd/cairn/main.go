@@ -1,0 +1,61 @@
+// Command cairn runs the cairn service and its operator tools.
+//
+//	cairn serve [flags]          run the HTTP service
+//	cairn token --developer-id   print a developer JWT
+//
+// It is the only package that knows every implementation: it reads flags and
+// environment into a Config, opens the stores, derives keys and wires the
+// HTTP front end.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(Run(ctx, os.Args[1:], os.Stdout, os.Stderr, os.Getenv))
+}
+
+const usage = `cairn: persistent agent memory, media storage and address screening.
+
+Usage:
+  cairn serve [flags]                       run the service (cairn serve -h lists the flags)
+  cairn token --developer-id ID [--ttl 24h] print a developer JWT signed with the JWT secret
+
+Every flag --some-name may also be set as the environment variable CAIRN_SOME_NAME.
+`
+
+// Run runs the command line args and returns the exit status.
+func Run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	var err error
+	switch args[0] {
+	case "serve":
+		err = runServe(ctx, args[1:], stdout, stderr, getenv)
+	case "token":
+		err = runToken(args[1:], stdout, stderr, getenv)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	default:
+		fmt.Fprintf(stderr, "cairn: unknown command %q\n\n%s", args[0], usage)
+		return 2
+	}
+	if err == errUsage {
+		return 2
+	} else if err != nil {
+		fmt.Fprintf(stderr, "cairn %s: %v\n", args[0], err)
+		return 1
+	}
+	return 0
+}

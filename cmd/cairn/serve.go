@@ -1,0 +1,238 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/account"
+	"github.com/cairn-dev/cairn/api"
+	"github.com/cairn-dev/cairn/billing"
+	blobfs "github.com/cairn-dev/cairn/blob/fs"
+	"github.com/cairn-dev/cairn/chain/aptos"
+	"github.com/cairn-dev/cairn/store/pebble"
+)
+
+var errUsage = errors.New("usage")
+
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) error {
+	cfg := DefaultConfig()
+	fs := newServeFlagSet(&cfg)
+	fs.SetOutput(stderr)
+	if err := parseWithEnv(fs, args, getenv); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		fmt.Fprintln(stderr, err)
+		return errUsage
+	}
+	m := NewMain(cfg, stdout, stderr)
+	if err := m.Open(ctx); err != nil {
+		_ = m.Close()
+		return err
+	}
+	runErr := m.Run(ctx)
+	if err := m.Close(); err != nil && runErr == nil {
+		runErr = err
+	}
+	return runErr
+}
+
+// Main is the running service: opened, run until its context ends, closed.
+// Tests drive it exactly as the binary does.
+type Main struct {
+	Config Config
+	Stdout io.Writer
+	Stderr io.Writer
+	Clock  cairn.Clock
+	Logger *slog.Logger
+
+	store    *pebble.DB
+	blobs    *blobfs.Store
+	server   *api.Server
+	sweepers []sweeper
+	http     *http.Server
+	ln       net.Listener
+	wg       sync.WaitGroup
+}
+
+// NewMain returns a Main for cfg.
+func NewMain(cfg Config, stdout, stderr io.Writer) *Main {
+	return &Main{Config: cfg, Stdout: stdout, Stderr: stderr, Clock: cairn.SystemClock{}}
+}
+
+// Open opens the stores under the data dir, builds the front end and binds
+// the listener. Nothing is served until Run.
+func (m *Main) Open(ctx context.Context) error {
+	cfg := m.Config
+	if m.Logger == nil {
+		l, err := newLogger(m.Stderr, cfg.LogLevel, cfg.LogFormat)
+		if err != nil {
+			return err
+		}
+		m.Logger = l
+	}
+	if cfg.DataDir == "" {
+		return errors.New("--data-dir is required")
+	}
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return fmt.Errorf("data dir: %w", err)
+	}
+	serviceKey, err := loadOrCreateServiceKey(cfg.DataDir)
+	if err != nil {
+		return fmt.Errorf("service key: %w", err)
+	}
+	mnemonic, _, err := aptos.LoadOrCreateMnemonic(cfg.DataDir, cfg.DepositMnemonic, m.Logger)
+	if err != nil {
+		return fmt.Errorf("deposit seed: %w", err)
+	}
+	hd, err := aptos.NewHD(mnemonic, cfg.AptosNetwork)
+	if err != nil {
+		return fmt.Errorf("deposit seed: %w", err)
+	}
+	if m.store, err = pebble.Open(filepath.Join(cfg.DataDir, "store"), pebble.Options{Clock: m.Clock}); err != nil {
+		return fmt.Errorf("open store: %w", err)
+	}
+	if m.blobs, err = blobfs.New(filepath.Join(cfg.DataDir, "blobs"), blobfs.Options{Clock: m.Clock}); err != nil {
+		return fmt.Errorf("open blob store: %w", err)
+	}
+	m.sweepers = append(m.sweepers, sweeper{"blobs", m.blobs.DeleteExpired})
+	pricing, err := billing.NewPricing(ctx, m.store)
+	if err != nil {
+		return fmt.Errorf("load pricing: %w", err)
+	}
+	var proxies []string
+	for _, p := range strings.Split(cfg.TrustedProxies, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			proxies = append(proxies, p)
+		}
+	}
+	limits := api.DefaultLimits()
+	limits.RequestsPerKey = cfg.RateLimitPerKey
+	limits.WritesPerAgent = cfg.WriteLimitPerAgent
+	limits.RotationsPerIP = cfg.RotateLimitPerIP
+	limits.RegistrationsPerIP = cfg.RegisterLimitPerIP
+	limits.MaxBodyBytes = cfg.MaxBodyBytes
+	m.server, err = api.New(api.Deps{
+		Store:    m.store,
+		Blobs:    m.blobs,
+		Accounts: &account.Service{Store: m.store, Deposits: hd, Clock: m.Clock, StarterCredits: cfg.StarterCredits},
+		Tokens:   &account.Tokens{Secret: jwtSecret(cfg.JWTSecret, serviceKey), Clock: m.Clock},
+		Pricing:  pricing,
+		Ledger: &billing.Ledger{Store: m.store, Clock: m.Clock,
+			Cursors: cairn.NewCursors(deriveKey(serviceKey, "cursor"))},
+		Clock:          m.Clock,
+		Logger:         m.Logger,
+		AdminToken:     cfg.AdminToken,
+		TrustedProxies: proxies,
+		Limits:         limits,
+	})
+	if err != nil {
+		return err
+	}
+	if m.ln, err = net.Listen("tcp", cfg.Listen); err != nil {
+		return err
+	}
+	m.http = &http.Server{
+		Handler:           m.server.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(m.Logger.Handler(), slog.LevelWarn),
+	}
+	return nil
+}
+
+// Addr is the address the service listens on (after Open).
+func (m *Main) Addr() string { return m.ln.Addr().String() }
+
+// Run serves until ctx ends, then stops accepting, lets in-flight requests
+// finish within the shutdown timeout, and returns.
+func (m *Main) Run(ctx context.Context) error {
+	m.Logger.Info("cairn serving", "addr", m.Addr(), "data_dir", m.Config.DataDir)
+	sweepCtx, stopSweep := context.WithCancel(context.Background())
+	m.wg.Add(1)
+	go func() { defer m.wg.Done(); m.sweep(sweepCtx) }()
+
+	errc := make(chan error, 1)
+	go func() { errc <- m.http.Serve(m.ln) }()
+	var err error
+	select {
+	case err = <-errc:
+	case <-ctx.Done():
+		m.Logger.Info("shutting down", "timeout", m.Config.ShutdownTimeout.String())
+		sctx, cancel := context.WithTimeout(context.Background(), m.Config.ShutdownTimeout)
+		err = m.http.Shutdown(sctx)
+		cancel()
+		if e := <-errc; !errors.Is(e, http.ErrServerClosed) && err == nil {
+			err = e
+		}
+	}
+	stopSweep()
+	m.wg.Wait()
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	return err
+}
+
+// sweeper removes expired items of one kind; Main runs every sweeper each
+// TTL sweep interval. Records go before blobs so that a record never points
+// at a blob the sweep already removed.
+type sweeper struct {
+	name  string
+	sweep func(ctx context.Context, now time.Time) (int, error)
+}
+
+// sweep runs the sweepers every TTL sweep interval until ctx ends.
+func (m *Main) sweep(ctx context.Context) {
+	if m.Config.TTLSweepInterval <= 0 {
+		return
+	}
+	t := time.NewTicker(m.Config.TTLSweepInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			m.sweepOnce(ctx)
+		}
+	}
+}
+
+// sweepOnce runs every sweeper once.
+func (m *Main) sweepOnce(ctx context.Context) {
+	now := m.Clock.Now()
+	for _, s := range m.sweepers {
+		n, err := s.sweep(ctx, now)
+		if err != nil && ctx.Err() == nil {
+			m.Logger.Error("ttl sweep failed", "kind", s.name, "err", err)
+		} else if n > 0 {
+			m.Logger.Info("ttl sweep", "kind", s.name, "removed", n)
+		}
+	}
+}
+
+// Close releases the stores. It is safe after a failed Open.
+func (m *Main) Close() error {
+	var errs []error
+	if m.ln != nil && m.http == nil {
+		errs = append(errs, m.ln.Close())
+	}
+	if m.store != nil {
+		errs = append(errs, m.store.Close())
+		m.store = nil
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,154 @@
+package pebble
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// Apply appends e to its developer's ledger and moves the balance in one
+// synced batch. Seq and BalanceAfter are always the store's; ID and
+// CreatedAt are assigned when empty. e is changed only on success.
+//
+// The developer's stripe is held until the batch is in the memtable, not
+// until the WAL sync: the next entry of the same developer then joins the
+// same group commit (see commitUnlock).
+func (db *DB) Apply(ctx context.Context, e *cairn.LedgerEntry) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if e == nil {
+		return cairn.Errorf(cairn.EINVALID, "Missing ledger entry.")
+	}
+	var uniq *stripe
+	if e.UniqueKey != "" {
+		uniq = db.lock(&db.uniqs, e.UniqueKey)
+	}
+	dev := db.lock(&db.devs, e.DeveloperID)
+	unlock := func() {
+		dev.Unlock()
+		if uniq != nil {
+			uniq.Unlock()
+		}
+	}
+	entry, b, err := db.stageApply(e)
+	if err != nil {
+		unlock()
+		return err
+	}
+	defer b.Close()
+	if err := db.commitUnlock(b, unlock); err != nil {
+		return err
+	}
+	*e = entry
+	return nil
+}
+
+// stageApply reads e's developer and returns the batch that applies e.
+func (db *DB) stageApply(e *cairn.LedgerEntry) (cairn.LedgerEntry, *pebble.Batch, error) {
+	var dev cairn.Developer
+	if ok, err := db.getJSON(devKey(e.DeveloperID), &dev); err != nil {
+		return *e, nil, err
+	} else if !ok {
+		return *e, nil, cairn.Errorf(cairn.ENOTFOUND, "Developer account not found.")
+	}
+	b := db.db.NewBatch()
+	entry, err := db.stageEntry(b, &dev, e)
+	if err == nil {
+		err = setJSON(b, devKey(dev.ID), &dev)
+	}
+	if err != nil {
+		b.Close()
+		return entry, nil, err
+	}
+	return entry, b, nil
+}
+
+// stageEntry checks e against dev, stages it in b and moves dev's balance
+// and sequence. It returns the entry as stored. The caller holds the
+// developer's stripe and, when e has a UniqueKey, that key's stripe, and
+// stages dev itself.
+func (db *DB) stageEntry(b *pebble.Batch, dev *cairn.Developer, e *cairn.LedgerEntry) (cairn.LedgerEntry, error) {
+	entry := *e
+	if entry.DeveloperID != dev.ID {
+		return entry, cairn.Errorf(cairn.EINVALID, "Ledger entry names another developer.")
+	}
+	if entry.UniqueKey != "" {
+		if taken, err := db.has(uniqueKey(entry.UniqueKey)); err != nil {
+			return entry, err
+		} else if taken {
+			return entry, cairn.Errorf(cairn.ECONFLICT, "This ledger entry was already recorded.")
+		}
+	}
+	if (entry.Amount > 0 && dev.Balance > math.MaxInt64-entry.Amount) ||
+		(entry.Amount < 0 && dev.Balance < math.MinInt64-entry.Amount) {
+		return entry, cairn.Errorf(cairn.EINVALID, "Ledger amount out of range.")
+	}
+	after := dev.Balance + entry.Amount
+	if after < 0 {
+		return entry, cairn.Errorf(cairn.EPAYMENT,
+			"Insufficient credits: %d required, %d available.", -entry.Amount, dev.Balance).
+			With("required", -entry.Amount).With("available", dev.Balance)
+	}
+	entry.Seq = dev.LedgerSeq + 1
+	entry.BalanceAfter = after
+	if entry.ID == "" {
+		entry.ID = cairn.NewID()
+	}
+	if entry.CreatedAt.IsZero() {
+		entry.CreatedAt = db.clock.Now()
+	}
+	if err := setJSON(b, ledgerKey(dev.ID, entry.Seq), &entry); err != nil {
+		return entry, err
+	}
+	if entry.UniqueKey != "" {
+		ref := fmt.Appendf(nil, "%s/%d", dev.ID, entry.Seq)
+		if err := b.Set(uniqueKey(entry.UniqueKey), ref, nil); err != nil {
+			return entry, err
+		}
+	}
+	dev.Balance = after
+	dev.LedgerSeq = entry.Seq
+	return entry, nil
+}
+
+// Transactions lists the developer's ledger newest first with a reverse
+// seek from beforeSeq. An unknown developer has an empty ledger.
+func (db *DB) Transactions(ctx context.Context, developerID string, beforeSeq uint64, limit int) ([]cairn.LedgerEntry, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	out := []cairn.LedgerEntry{}
+	if limit <= 0 {
+		return out, nil
+	}
+	lower := ledgerPrefix(developerID)
+	upper := prefixEnd(lower)
+	if beforeSeq > 0 {
+		upper = ledgerKey(developerID, beforeSeq)
+	}
+	it, err := db.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upper})
+	if err != nil {
+		return nil, fmt.Errorf("pebble: iterate ledger: %w", err)
+	}
+	defer it.Close()
+	for ok := it.Last(); ok && len(out) < limit; ok = it.Prev() {
+		val, err := it.ValueAndErr()
+		if err != nil {
+			return nil, fmt.Errorf("pebble: read ledger: %w", err)
+		}
+		var e cairn.LedgerEntry
+		if err := json.Unmarshal(val, &e); err != nil {
+			return nil, fmt.Errorf("pebble: decode ledger entry: %w", err)
+		}
+		out = append(out, e)
+	}
+	if err := it.Error(); err != nil {
+		return nil, fmt.Errorf("pebble: iterate ledger: %w", err)
+	}
+	return out, nil
+}

@@ -1,0 +1,82 @@
+package pebble
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// getJSON decodes the value at k into v and reports whether it exists.
+func (db *DB) getJSON(k []byte, v any) (bool, error) {
+	val, closer, err := db.db.Get(k)
+	if errors.Is(err, pebble.ErrNotFound) {
+		return false, nil
+	} else if err != nil {
+		return false, fmt.Errorf("pebble: get: %w", err)
+	}
+	defer closer.Close()
+	if err := json.Unmarshal(val, v); err != nil {
+		return false, fmt.Errorf("pebble: decode %q: %w", k, err)
+	}
+	return true, nil
+}
+
+// getBytes returns a copy of the value at k, or nil when it does not exist.
+func (db *DB) getBytes(k []byte) ([]byte, error) {
+	val, closer, err := db.db.Get(k)
+	if errors.Is(err, pebble.ErrNotFound) {
+		return nil, nil
+	} else if err != nil {
+		return nil, fmt.Errorf("pebble: get: %w", err)
+	}
+	defer closer.Close()
+	return append(make([]byte, 0, len(val)), val...), nil
+}
+
+func (db *DB) has(k []byte) (bool, error) {
+	_, closer, err := db.db.Get(k)
+	if errors.Is(err, pebble.ErrNotFound) {
+		return false, nil
+	} else if err != nil {
+		return false, fmt.Errorf("pebble: get: %w", err)
+	}
+	closer.Close()
+	return true, nil
+}
+
+// setJSON stages v encoded at k in b.
+func setJSON(b *pebble.Batch, k []byte, v any) error {
+	val, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("pebble: encode %q: %w", k, err)
+	}
+	return b.Set(k, val, nil)
+}
+
+// commitUnlock commits b durably, calling unlock once b is applied and
+// visible but before waiting for the WAL sync, so that writers serialized by
+// the lock share one fsync. This does not weaken durability: pebble makes a
+// synced batch visible before its sync in any case, the WAL is synced in
+// commit order (a later batch is never durable without the earlier ones),
+// and the caller returns only after the sync. The caller closes b.
+func (db *DB) commitUnlock(b *pebble.Batch, unlock func()) error {
+	err := db.db.ApplyNoSyncWait(b, pebble.Sync)
+	unlock()
+	if err != nil {
+		return fmt.Errorf("pebble: commit: %w", err)
+	}
+	if err := b.SyncWait(); err != nil {
+		return fmt.Errorf("pebble: sync: %w", err)
+	}
+	return nil
+}
+
+// commit commits b durably. The caller closes b.
+func commit(b *pebble.Batch) error {
+	if err := b.Commit(pebble.Sync); err != nil {
+		return fmt.Errorf("pebble: commit: %w", err)
+	}
+	return nil
+}
