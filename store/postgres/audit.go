@@ -1,0 +1,97 @@
+package postgres
+
+import (
+	"context"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/store"
+)
+
+// AppendAudit inserts e. An id already used by the agent is ECONFLICT.
+func (db *DB) AppendAudit(ctx context.Context, e *cairn.AuditEntry) error {
+	if e == nil || e.AgentID == "" {
+		return cairn.Errorf(cairn.EINVALID, "Missing agent id.")
+	}
+	entry := db.prepareAudit(e)
+	if err := insertAudit(ctx, db.pool, &entry); err != nil {
+		return err
+	}
+	*e = entry
+	return nil
+}
+
+// prepareAudit returns the copy of e to store, with its ID and CreatedAt.
+func (db *DB) prepareAudit(e *cairn.AuditEntry) cairn.AuditEntry {
+	entry := *e
+	if entry.ID == "" {
+		entry.ID = cairn.NewID()
+	}
+	entry.CreatedAt = db.stamp(entry.CreatedAt)
+	return entry
+}
+
+// insertAudit inserts e as prepared by prepareAudit.
+func insertAudit(ctx context.Context, q querier, e *cairn.AuditEntry) error {
+	var detail any
+	if e.Detail != nil {
+		detail = e.Detail
+	}
+	var one int
+	err := q.QueryRow(ctx, `INSERT INTO audit (agent_id, id, action, resource, detail, request_id, ip, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING 1`,
+		e.AgentID, e.ID, e.Action, e.Resource, detail, e.RequestID, e.IP, e.CreatedAt).Scan(&one)
+	return mapErr(err, "insert audit entry")
+}
+
+// auditQueries are the four shapes of a listing (action filter or not,
+// first page or not), each a backward range scan of an index: the primary
+// key (agent_id, id) or audit_action_idx (agent_id, action, id).
+var auditQueries = [2][2]string{
+	{
+		`SELECT ` + auditColumns + ` FROM audit WHERE agent_id = $1 ORDER BY id DESC LIMIT $2`,
+		`SELECT ` + auditColumns + ` FROM audit WHERE agent_id = $1 AND id < $3 ORDER BY id DESC LIMIT $2`,
+	},
+	{
+		`SELECT ` + auditColumns + ` FROM audit WHERE agent_id = $1 AND action = $3 ORDER BY id DESC LIMIT $2`,
+		`SELECT ` + auditColumns + ` FROM audit WHERE agent_id = $1 AND action = $3 AND id < $4 ORDER BY id DESC LIMIT $2`,
+	},
+}
+
+const auditColumns = `agent_id, id, action, resource, detail, request_id, ip, created_at`
+
+// ListAudit lists the agent's log newest first (ids are UUIDv7, so by
+// time), strictly before beforeID.
+func (db *DB) ListAudit(ctx context.Context, agentID string, f store.AuditFilter, beforeID string, limit int) ([]cairn.AuditEntry, error) {
+	out := []cairn.AuditEntry{}
+	if limit <= 0 {
+		return out, nil
+	}
+	args := []any{agentID, limit}
+	var filtered, paged int
+	if f.Action != "" {
+		filtered = 1
+		args = append(args, f.Action)
+	}
+	if beforeID != "" {
+		paged = 1
+		args = append(args, beforeID)
+	}
+	rows, err := db.pool.Query(ctx, auditQueries[filtered][paged], args...)
+	if err != nil {
+		return nil, mapErr(err, "list audit")
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var e cairn.AuditEntry
+		if err := rows.Scan(&e.AgentID, &e.ID, &e.Action, &e.Resource, &e.Detail, &e.RequestID, &e.IP,
+			&e.CreatedAt); err != nil {
+			return nil, mapErr(err, "read audit entry")
+		}
+		e.CreatedAt = e.CreatedAt.UTC()
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, mapErr(err, "list audit")
+	}
+	return out, nil
+}

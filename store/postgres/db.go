@@ -1,0 +1,167 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/store"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Options configures Open.
+type Options struct {
+	// Clock stamps records whose time the caller left zero (nil: the
+	// system clock).
+	Clock cairn.Clock
+	// Schema is the schema that holds cairn's tables; it becomes the
+	// connections' search_path and is created when absent. "" keeps the
+	// search_path of the URL (by default "public").
+	Schema string
+	// MaxConns caps the pool (0: the pgxpool default, or pool_max_conns
+	// in the URL).
+	MaxConns int32
+}
+
+// DB is a store.Store on a PostgreSQL database. It is safe for concurrent
+// use.
+type DB struct {
+	pool   *pgxpool.Pool
+	clock  cairn.Clock
+	closed atomic.Bool
+}
+
+var _ store.Store = (*DB)(nil)
+
+// Open connects to the database at url (a postgres:// URL or a key=value
+// DSN), creates the schema when needed and applies the migrations this
+// binary embeds that the database lacks.
+func Open(ctx context.Context, url string, opts Options) (*DB, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: parse url: %w", err)
+	}
+	if opts.Schema != "" {
+		cfg.ConnConfig.RuntimeParams["search_path"] = pgx.Identifier{opts.Schema}.Sanitize()
+	}
+	if opts.MaxConns > 0 {
+		cfg.MaxConns = opts.MaxConns
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: connect: %w", err)
+	}
+	if err := migrate(ctx, pool, opts.Schema); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	clock := opts.Clock
+	if clock == nil {
+		clock = cairn.SystemClock{}
+	}
+	return &DB{pool: pool, clock: clock}, nil
+}
+
+// Pool returns the connection pool, for the packages that keep their own
+// tables beside these and for tools.
+func (db *DB) Pool() *pgxpool.Pool { return db.pool }
+
+// Ping reports whether the database answers.
+func (db *DB) Ping(ctx context.Context) error {
+	if db.closed.Load() {
+		return cairn.Errorf(cairn.EUNAVAILABLE, "The store is closed.")
+	}
+	if err := db.pool.Ping(ctx); err != nil {
+		return fmt.Errorf("%w (%v)", cairn.Errorf(cairn.EUNAVAILABLE, "The store is unreachable."), err)
+	}
+	return nil
+}
+
+// Close closes every connection of the pool, waiting for the ones in use.
+// Closing a closed DB does nothing.
+func (db *DB) Close() error {
+	if db.closed.CompareAndSwap(false, true) {
+		db.pool.Close()
+	}
+	return nil
+}
+
+// now returns the clock's time as stored: timestamptz keeps microseconds.
+func (db *DB) now() time.Time { return dbTime(db.clock.Now()) }
+
+// dbTime returns t in UTC truncated to what timestamptz keeps.
+func dbTime(t time.Time) time.Time { return t.Truncate(time.Microsecond).UTC() }
+
+// nullTime is the parameter for an optional time: NULL when zero.
+func nullTime(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t
+}
+
+// nullBytes is the parameter for optional bytes: NULL when empty.
+func nullBytes(b []byte) any {
+	if len(b) == 0 {
+		return nil
+	}
+	return b
+}
+
+// inTx runs fn in a transaction, committed when fn returns nil and rolled
+// back otherwise.
+func (db *DB) inTx(ctx context.Context, fn func(pgx.Tx) error) error {
+	tx, err := db.pool.Begin(ctx)
+	if err != nil {
+		return fmt.Errorf("postgres: begin: %w", err)
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx)) // no-op after Commit
+	if err := fn(tx); err != nil {
+		return err
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return mapErr(err, "commit")
+	}
+	return nil
+}
+
+// conflicts maps the unique constraints to the message of their ECONFLICT.
+var conflicts = map[string]string{
+	"developers_pkey":          "Developer account already exists.",
+	"agents_pkey":              "Agent id already exists.",
+	"agents_key_hash_key":      "API key already in use.",
+	"agents_deposit_index_key": "Deposit index already in use.",
+	"ledger_unique_key_key":    "This ledger entry was already recorded.",
+	"audit_pkey":               "Audit entry already exists.",
+}
+
+// mapErr turns a unique violation into ECONFLICT and an out-of-range
+// number into EINVALID, and returns a *cairn.Error or nil unchanged; any
+// other error is wrapped as internal with what was being done.
+func mapErr(err error, what string) error {
+	if err == nil {
+		return nil
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		switch pe.Code {
+		case "23505": // unique_violation
+			if msg, ok := conflicts[pe.ConstraintName]; ok {
+				return cairn.Errorf(cairn.ECONFLICT, "%s", msg)
+			}
+			return cairn.Errorf(cairn.ECONFLICT, "Already exists.")
+		case "22003": // numeric_value_out_of_range
+			return cairn.Errorf(cairn.EINVALID, "Ledger amount out of range.")
+		}
+	}
+	var ce *cairn.Error
+	if errors.As(err, &ce) {
+		return err
+	}
+	return fmt.Errorf("postgres: %s: %w", what, err)
+}

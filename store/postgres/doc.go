@@ -1,0 +1,21 @@
+// Package postgres is the scale-out storage backend of cairn: every store
+// interface implemented on PostgreSQL through jackc/pgx/v5 (pgxpool), so
+// that several cairn processes can share one database.
+//
+// The schema lives in embedded SQL migrations (migrations/NNNN_name.sql),
+// applied by Open in one transaction under an advisory lock and recorded in
+// schema_migrations, so that processes starting together never race. All
+// tables live in one schema (Options.Schema), which Open creates if absent.
+//
+// Every method that writes more than one row does so in one transaction, or
+// in one statement: a ledger entry is a single conditional UPDATE of the
+// developer row joined to the INSERT of the entry, so the balance check, the
+// balance, the per-developer sequence and the entry commit together and
+// concurrent charges never overspend. Uniqueness (agent ids, key hashes,
+// deposit indexes, ledger unique keys) is enforced by unique indexes and a
+// violation becomes ECONFLICT.
+//
+// The package imports the root package, store and pgx; it must not import
+// the HTTP front end, the domain services, the chain packages or another
+// backend.
+package postgres
