@@ -48,10 +48,7 @@ func (m *metrics) refunded(op string, n int64) { m.refunds.WithLabelValues(op).A
 func (s *Server) metricsMiddleware(c *gin.Context) {
 	start := time.Now()
 	c.Next()
-	route := c.FullPath()
-	if route == "" {
-		route = "unmatched"
-	}
+	route := routeLabel(c)
 	status := strconv.Itoa(c.Writer.Status())
 	s.metrics.requests.WithLabelValues(route, c.Request.Method, status).Inc()
 	s.metrics.latency.WithLabelValues(route, c.Request.Method, status).Observe(time.Since(start).Seconds())

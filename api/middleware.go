@@ -48,15 +48,21 @@ func (s *Server) requestIDMiddleware(c *gin.Context) {
 	c.Next()
 }
 
+// routeLabel is the route pattern of the request for logs and metrics
+// ("unmatched" for a request no route took), never the raw path, so that
+// ids in paths do not explode label sets.
+func routeLabel(c *gin.Context) string {
+	if r := c.FullPath(); r != "" {
+		return r
+	}
+	return "unmatched"
+}
+
 func (s *Server) logMiddleware(c *gin.Context) {
 	start := time.Now()
 	c.Next()
-	route := c.FullPath()
-	if route == "" {
-		route = "unmatched"
-	}
 	attrs := []any{
-		"method", c.Request.Method, "route", route, "status", c.Writer.Status(),
+		"method", c.Request.Method, "route", routeLabel(c), "status", c.Writer.Status(),
 		"bytes", c.Writer.Size(), "duration_ms", float64(time.Since(start).Microseconds()) / 1000, "ip", c.ClientIP(),
 	}
 	if p, ok := c.Get(principalKey); ok {
