@@ -13,6 +13,8 @@ import (
 type Config struct {
 	Listen           string
 	DataDir          string
+	Store            string
+	PostgresSchema   string
 	AdminToken       string
 	JWTSecret        string
 	TTLSweepInterval time.Duration
@@ -36,6 +38,8 @@ func DefaultConfig() Config {
 	return Config{
 		Listen:             "127.0.0.1:8080",
 		DataDir:            "./data",
+		Store:              "pebble",
+		PostgresSchema:     "cairn",
 		TTLSweepInterval:   time.Minute,
 		AptosNetwork:       "mainnet",
 		ShutdownTimeout:    30 * time.Second,
@@ -55,6 +59,8 @@ func newServeFlagSet(c *Config) *flag.FlagSet {
 	fs := flag.NewFlagSet("cairn serve", flag.ContinueOnError)
 	fs.StringVar(&c.Listen, "listen", c.Listen, "address to serve HTTP on")
 	fs.StringVar(&c.DataDir, "data-dir", c.DataDir, "directory of the embedded store, blobs and keys")
+	fs.StringVar(&c.Store, "store", c.Store, "pebble (embedded, in the data dir) or a postgres:// URL for accounts, keys, ledger, audit and settings")
+	fs.StringVar(&c.PostgresSchema, "postgres-schema", c.PostgresSchema, "schema of the Postgres store (created if absent)")
 	fs.StringVar(&c.AdminToken, "admin-token", c.AdminToken, "bearer token of the admin API (empty: admin API disabled)")
 	fs.StringVar(&c.JWTSecret, "jwt-secret", c.JWTSecret, "HS256 secret of developer JWTs (empty: derived from the data dir's service key)")
 	fs.DurationVar(&c.TTLSweepInterval, "ttl-sweep-interval", c.TTLSweepInterval, "how often expired items are removed")

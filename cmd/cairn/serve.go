@@ -21,7 +21,9 @@ import (
 	"github.com/cairn-dev/cairn/billing"
 	blobfs "github.com/cairn-dev/cairn/blob/fs"
 	"github.com/cairn-dev/cairn/chain/aptos"
+	"github.com/cairn-dev/cairn/store"
 	"github.com/cairn-dev/cairn/store/pebble"
+	"github.com/cairn-dev/cairn/store/postgres"
 )
 
 var errUsage = errors.New("usage")
@@ -58,7 +60,9 @@ type Main struct {
 	Clock  cairn.Clock
 	Logger *slog.Logger
 
-	store    *pebble.DB
+	store    *pebble.DB  // the embedded store, always open
+	core     store.Store // accounts, keys, ledger, audit, settings: store or pg
+	pg       *postgres.DB
 	blobs    *blobfs.Store
 	server   *api.Server
 	sweepers []sweeper
@@ -107,8 +111,11 @@ func (m *Main) Open(ctx context.Context) error {
 	if m.blobs, err = blobfs.New(filepath.Join(cfg.DataDir, "blobs"), blobfs.Options{Clock: m.Clock}); err != nil {
 		return fmt.Errorf("open blob store: %w", err)
 	}
+	if m.core, err = m.openCore(ctx); err != nil {
+		return err
+	}
 	m.sweepers = append(m.sweepers, sweeper{"blobs", m.blobs.DeleteExpired})
-	pricing, err := billing.NewPricing(ctx, m.store)
+	pricing, err := billing.NewPricing(ctx, m.core)
 	if err != nil {
 		return fmt.Errorf("load pricing: %w", err)
 	}
@@ -125,12 +132,12 @@ func (m *Main) Open(ctx context.Context) error {
 	limits.RegistrationsPerIP = cfg.RegisterLimitPerIP
 	limits.MaxBodyBytes = cfg.MaxBodyBytes
 	m.server, err = api.New(api.Deps{
-		Store:    m.store,
+		Store:    m.core,
 		Blobs:    m.blobs,
-		Accounts: &account.Service{Store: m.store, Deposits: hd, Clock: m.Clock, StarterCredits: cfg.StarterCredits},
+		Accounts: &account.Service{Store: m.core, Deposits: hd, Clock: m.Clock, StarterCredits: cfg.StarterCredits},
 		Tokens:   &account.Tokens{Secret: jwtSecret(cfg.JWTSecret, serviceKey), Clock: m.Clock},
 		Pricing:  pricing,
-		Ledger: &billing.Ledger{Store: m.store, Clock: m.Clock,
+		Ledger: &billing.Ledger{Store: m.core, Clock: m.Clock,
 			Cursors: cairn.NewCursors(deriveKey(serviceKey, "cursor"))},
 		Clock:          m.Clock,
 		Logger:         m.Logger,
@@ -230,9 +237,32 @@ func (m *Main) Close() error {
 	if m.ln != nil && m.http == nil {
 		errs = append(errs, m.ln.Close())
 	}
+	if m.pg != nil {
+		errs = append(errs, m.pg.Close())
+		m.pg = nil
+	}
 	if m.store != nil {
 		errs = append(errs, m.store.Close())
 		m.store = nil
 	}
 	return errors.Join(errs...)
+}
+
+// openCore returns the store of accounts, keys, the ledger, audit and
+// settings: PostgreSQL when --store is a postgres:// URL, else the embedded
+// store.
+func (m *Main) openCore(ctx context.Context) (store.Store, error) {
+	u := m.Config.Store
+	switch {
+	case u == "" || u == "pebble":
+		return m.store, nil
+	case strings.HasPrefix(u, "postgres://") || strings.HasPrefix(u, "postgresql://"):
+		pg, err := postgres.Open(ctx, u, postgres.Options{Clock: m.Clock, Schema: m.Config.PostgresSchema})
+		if err != nil {
+			return nil, fmt.Errorf("open postgres store: %w", err)
+		}
+		m.pg = pg
+		return pg, nil
+	}
+	return nil, fmt.Errorf("--store must be pebble or a postgres:// URL")
 }

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"os"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// postgresURL returns the test server's URL, skipping the test when none is
+// configured (a failure instead when CAIRN_REQUIRE_POSTGRES=1).
+func postgresURL(t *testing.T) string {
+	t.Helper()
+	u := os.Getenv("CAIRN_TEST_POSTGRES_URL")
+	if u == "" {
+		if os.Getenv("CAIRN_REQUIRE_POSTGRES") == "1" {
+			t.Fatal("CAIRN_REQUIRE_POSTGRES=1 but CAIRN_TEST_POSTGRES_URL is not set")
+		}
+		t.Skip("CAIRN_TEST_POSTGRES_URL not set")
+	}
+	return u
+}
+
+// TestE2EPostgresStore runs the service with --store postgres://... and
+// checks registration, charges, refunds and a restart against it.
+func TestE2EPostgresStore(t *testing.T) {
+	url := postgresURL(t)
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	schema := "cairn_e2e_" + hex.EncodeToString(b[:])
+	t.Cleanup(func() {
+		conn, err := pgx.Connect(context.Background(), url)
+		if err != nil {
+			t.Errorf("cleanup: %v", err)
+			return
+		}
+		defer conn.Close(context.Background())
+		if _, err := conn.Exec(context.Background(), "DROP SCHEMA IF EXISTS "+pgx.Identifier{schema}.Sanitize()+" CASCADE"); err != nil {
+			t.Errorf("drop schema: %v", err)
+		}
+	})
+	cfg := testConfig(t, t.TempDir())
+	cfg.Store, cfg.PostgresSchema = url, schema
+	ts := startServer(t, cfg)
+	if ts.m.pg == nil || ts.m.core != ts.m.pg {
+		t.Fatal("the service did not open the Postgres store")
+	}
+	a := ts.register("pg")
+	ts.do("POST", "/v1/agents", a.Key, nil).must(t, 201)
+	ts.do("POST", "/v1/agents", a.Key, map[string]any{"name": "bad\x01name"}).must(t, 400)
+	if bal := ts.balance(a.Key); bal != 90 {
+		t.Fatalf("balance %d, want 90", bal)
+	}
+	ts.do("GET", "/readyz", "", nil).must(t, 200)
+	ts.stop()
+
+	ts2 := startServer(t, cfg)
+	if bal := ts2.balance(a.Key); bal != 90 {
+		t.Fatalf("balance %d after restart, want 90", bal)
+	}
+	r := ts2.do("GET", "/v1/billing/transactions", a.Key, nil).must(t, 200)
+	if n := len(r.JSON["transactions"].([]any)); n != 4 { // grant, charge, charge, refund
+		t.Fatalf("%d ledger entries, want 4: %s", n, r.Body)
+	}
+}
+
+func TestStoreFlagRejectsUnknown(t *testing.T) {
+	cfg := testConfig(t, t.TempDir())
+	cfg.Store = "mysql://x"
+	m := NewMain(cfg, nil, &syncBuffer{})
+	if err := m.Open(context.Background()); err == nil {
+		t.Fatal("unknown --store accepted")
+	}
+	_ = m.Close()
+}
