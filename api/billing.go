@@ -35,12 +35,15 @@ func (b *bill) charge(c *gin.Context, op string, amount int64) error {
 }
 
 // refundable reports whether a response status returns the credits paid
-// for the request (spec 7: 5xx, 400, 413, 422; not 404, 409, 429).
+// for the request (spec 7: 5xx, 400, 413, 422; not 404, 409, 429). A 415
+// (wrong Content-Type) is a malformed request like a 400, and a 416
+// delivers nothing the client could use: both are refunded too.
 func refundable(status int) bool {
 	switch {
 	case status >= 500:
 		return true
-	case status == http.StatusBadRequest, status == http.StatusRequestEntityTooLarge, status == http.StatusUnprocessableEntity:
+	case status == http.StatusBadRequest, status == http.StatusRequestEntityTooLarge, status == http.StatusUnprocessableEntity,
+		status == http.StatusUnsupportedMediaType, status == http.StatusRequestedRangeNotSatisfiable:
 		return true
 	}
 	return false

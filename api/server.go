@@ -9,6 +9,7 @@ import (
 	"github.com/cairn-dev/cairn/account"
 	"github.com/cairn-dev/cairn/billing"
 	"github.com/cairn-dev/cairn/blob"
+	"github.com/cairn-dev/cairn/media"
 	"github.com/cairn-dev/cairn/store"
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
@@ -43,8 +44,11 @@ type Deps struct {
 	Tokens   *account.Tokens
 	Pricing  *billing.Pricing
 	Ledger   *billing.Ledger
-	Clock    cairn.Clock
-	Logger   *slog.Logger
+	Media    *media.Service
+	// Cursors signs the pagination cursors of listings.
+	Cursors *cairn.Cursors
+	Clock   cairn.Clock
+	Logger  *slog.Logger
 	// Registry receives the metrics; nil: a private registry.
 	Registry *prometheus.Registry
 	// AdminToken enables the admin API when non-empty.

@@ -130,9 +130,16 @@ func (ts *testServer) do(method, path, token string, body any, hdr ...string) *r
 	for i := 0; i+1 < len(hdr); i += 2 {
 		req.Header.Set(hdr[i], hdr[i+1])
 	}
+	return ts.send(req)
+}
+
+// send sends a prepared request and validates the response against the
+// OpenAPI document.
+func (ts *testServer) send(req *http.Request) *response {
+	ts.t.Helper()
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		ts.t.Fatalf("%s %s: %v", method, path, err)
+		ts.t.Fatalf("%s %s: %v", req.Method, req.URL.Path, err)
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(resp.Body)

@@ -21,6 +21,7 @@ import (
 	"github.com/cairn-dev/cairn/billing"
 	blobfs "github.com/cairn-dev/cairn/blob/fs"
 	"github.com/cairn-dev/cairn/chain/aptos"
+	"github.com/cairn-dev/cairn/media"
 	"github.com/cairn-dev/cairn/store"
 	"github.com/cairn-dev/cairn/store/pebble"
 	"github.com/cairn-dev/cairn/store/postgres"
@@ -114,7 +115,9 @@ func (m *Main) Open(ctx context.Context) error {
 	if m.core, err = m.openCore(ctx); err != nil {
 		return err
 	}
-	m.sweepers = append(m.sweepers, sweeper{"blobs", m.blobs.DeleteExpired})
+	mediaSvc := &media.Service{Store: m.store, Blobs: m.blobs, Clock: m.Clock}
+	m.sweepers = append(m.sweepers, sweeper{"media", mediaSvc.Sweep}, sweeper{"blobs", m.blobs.DeleteExpired})
+	cursors := cairn.NewCursors(deriveKey(serviceKey, "cursor"))
 	pricing, err := billing.NewPricing(ctx, m.core)
 	if err != nil {
 		return fmt.Errorf("load pricing: %w", err)
@@ -132,13 +135,14 @@ func (m *Main) Open(ctx context.Context) error {
 	limits.RegistrationsPerIP = cfg.RegisterLimitPerIP
 	limits.MaxBodyBytes = cfg.MaxBodyBytes
 	m.server, err = api.New(api.Deps{
-		Store:    m.core,
-		Blobs:    m.blobs,
-		Accounts: &account.Service{Store: m.core, Deposits: hd, Clock: m.Clock, StarterCredits: cfg.StarterCredits},
-		Tokens:   &account.Tokens{Secret: jwtSecret(cfg.JWTSecret, serviceKey), Clock: m.Clock},
-		Pricing:  pricing,
-		Ledger: &billing.Ledger{Store: m.core, Clock: m.Clock,
-			Cursors: cairn.NewCursors(deriveKey(serviceKey, "cursor"))},
+		Store:          m.core,
+		Blobs:          m.blobs,
+		Accounts:       &account.Service{Store: m.core, Deposits: hd, Clock: m.Clock, StarterCredits: cfg.StarterCredits},
+		Tokens:         &account.Tokens{Secret: jwtSecret(cfg.JWTSecret, serviceKey), Clock: m.Clock},
+		Pricing:        pricing,
+		Ledger:         &billing.Ledger{Store: m.core, Clock: m.Clock, Cursors: cursors},
+		Media:          mediaSvc,
+		Cursors:        cursors,
 		Clock:          m.Clock,
 		Logger:         m.Logger,
 		AdminToken:     cfg.AdminToken,

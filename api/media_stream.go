@@ -1,0 +1,97 @@
+package api
+
+import (
+	"mime"
+	"net/http"
+	"strings"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/gin-gonic/gin"
+)
+
+// streamMedia is GET and HEAD /v1/media/:id/stream: the bytes, with Range
+// (single, suffix, open and multiple ranges), If-Range, ETag and
+// Last-Modified handled by http.ServeContent over a seekable blob reader.
+// Its 412 and 416 answers are rewritten as problem documents.
+func (s *Server) streamMedia(c *gin.Context) error {
+	m, rc, err := s.Media.Open(c.Request.Context(), agentOf(c).ID, c.Param("id"))
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	h := c.Writer.Header()
+	h.Set("Content-Type", m.MimeType)
+	h.Set("Content-Disposition", contentDisposition("inline", m.Filename))
+	h.Set("ETag", `"`+m.SHA256+`"`)
+	h.Set("Accept-Ranges", "bytes")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Cache-Control", "private, no-cache")
+	w := &problemCatcher{ResponseWriter: c.Writer}
+	http.ServeContent(w, c.Request, "", m.CreatedAt, rc)
+	if w.status == 0 {
+		return nil
+	}
+	for _, k := range []string{"Content-Type", "Content-Disposition", "Content-Length", "X-Content-Type-Options", "ETag", "Cache-Control"} {
+		h.Del(k)
+	}
+	if w.status == http.StatusRequestedRangeNotSatisfiable {
+		return cairn.Errorf(cairn.ERANGE, "The requested range is not satisfiable for %d bytes.", m.SizeBytes).
+			With("sizeBytes", m.SizeBytes)
+	}
+	return cairn.Errorf(cairn.EPRECONDITION, "A precondition of the request failed.")
+}
+
+// problemCatcher holds back the 412 and 416 answers of http.ServeContent
+// (plain text) so that the handler can write problem documents instead.
+type problemCatcher struct {
+	gin.ResponseWriter
+	status int
+}
+
+func (w *problemCatcher) WriteHeader(code int) {
+	if code == http.StatusRequestedRangeNotSatisfiable || code == http.StatusPreconditionFailed {
+		w.status = code
+		return
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *problemCatcher) Write(b []byte) (int, error) {
+	if w.status != 0 {
+		return len(b), nil
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// contentDisposition returns the header with an ASCII fallback filename and
+// the exact name as RFC 8187 filename* (RFC 6266).
+func contentDisposition(kind, filename string) string {
+	fallback := strings.Map(func(r rune) rune {
+		if r < 0x20 || r > 0x7e || r == '"' || r == '\\' || r == '%' || r == ';' {
+			return '_'
+		}
+		return r
+	}, filename)
+	v := mime.FormatMediaType(kind, map[string]string{"filename": filename})
+	if v == "" { // not representable: fall back to ASCII only
+		return kind + `; filename="` + fallback + `"`
+	}
+	return kind + `; filename="` + fallback + `"; filename*=UTF-8''` + rfc8187(filename)
+}
+
+// rfc8187 percent-encodes s as an RFC 8187 value (attr-char kept).
+func rfc8187(s string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("!#$&+-.^_`|~", c) >= 0 {
+			b.WriteByte(c)
+		} else {
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
+		}
+	}
+	return b.String()
+}
