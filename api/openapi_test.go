@@ -19,6 +19,8 @@ import (
 	"github.com/cairn-dev/cairn/api"
 	"github.com/cairn-dev/cairn/api/apitest"
 	"github.com/cairn-dev/cairn/billing"
+	blobfs "github.com/cairn-dev/cairn/blob/fs"
+	"github.com/cairn-dev/cairn/media"
 	"github.com/cairn-dev/cairn/store/pebble"
 	"github.com/getkin/kin-openapi/openapi3"
 )
@@ -37,6 +39,12 @@ func (deposits) Address(i uint32) (string, error) {
 // newServer is the real front end over an in-memory Pebble store.
 func newServer(t testing.TB) *api.Server {
 	t.Helper()
+	return newServerLimits(t, api.DefaultLimits())
+}
+
+// newServerLimits is newServer with the given request limits.
+func newServerLimits(t testing.TB, limits api.Limits) *api.Server {
+	t.Helper()
 	db, err := pebble.Open("", pebble.Options{InMemory: true})
 	if err != nil {
 		t.Fatalf("open store: %v", err)
@@ -48,16 +56,24 @@ func newServer(t testing.TB) *api.Server {
 		t.Fatalf("pricing: %v", err)
 	}
 	clock := cairn.SystemClock{}
+	blobs, err := blobfs.New(t.TempDir(), blobfs.Options{Clock: clock})
+	if err != nil {
+		t.Fatalf("blob store: %v", err)
+	}
+	cursors := cairn.NewCursors([]byte("cursor-key-for-tests-0123456789ab"))
 	srv, err := api.New(api.Deps{
 		Store:      db,
+		Blobs:      blobs,
+		Media:      &media.Service{Store: db, Blobs: blobs, Clock: clock},
+		Cursors:    cursors,
 		Accounts:   &account.Service{Store: db, Deposits: deposits{}, Clock: clock, StarterCredits: account.DefaultStarterCredits},
 		Tokens:     &account.Tokens{Secret: []byte("0123456789abcdef0123456789abcdef"), Clock: clock},
 		Pricing:    pricing,
-		Ledger:     &billing.Ledger{Store: db, Clock: clock, Cursors: cairn.NewCursors([]byte("cursor-key-for-tests-0123456789ab"))},
+		Ledger:     &billing.Ledger{Store: db, Clock: clock, Cursors: cursors},
 		Clock:      clock,
 		Logger:     slog.New(slog.NewTextHandler(io.Discard, nil)),
 		AdminToken: adminToken,
-		Limits:     api.DefaultLimits(),
+		Limits:     limits,
 	})
 	if err != nil {
 		t.Fatalf("api.New: %v", err)
