@@ -116,4 +116,3 @@ func post(t testing.TB, h http.Handler, method, path, token string, body any) []
 	}
 	return rec.Body.Bytes()
 }
-
