@@ -1,0 +1,86 @@
+package ingest
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/cairn-dev/cairn/screening"
+)
+
+// parseSource runs the parser a source name calls for over its files.
+func parseSource(name string, files []*fetched, emit func(Record) error) error {
+	open := func(i int) (*os.File, error) { return os.Open(files[i].path) }
+	f, err := open(0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	switch {
+	case name == SourceGovSDN:
+		head := make([]byte, 512)
+		n, _ := f.Read(head)
+		if _, err := f.Seek(0, 0); err != nil {
+			return err
+		}
+		text := string(head[:n])
+		switch {
+		case strings.Contains(text, "<sanctionsData"):
+			_, err = ParseSDNEnhanced(f, emit)
+		case strings.Contains(text, "<"):
+			_, err = ParseSDNAdvanced(f, emit)
+		default:
+			var comments *os.File
+			if len(files) > 1 {
+				if comments, err = open(1); err != nil {
+					return err
+				}
+				defer comments.Close()
+				_, err = ParseSDNCSV(f, comments, emit)
+			} else {
+				_, err = ParseSDNCSV(f, nil, emit)
+			}
+		}
+	case name == SourceAggregated:
+		_, err = ParseFtM(f, emit)
+	case strings.HasPrefix(name, sourceListPrefix):
+		_, err = ParsePlainList(f, strings.TrimPrefix(name, sourceListPrefix), emit)
+	default:
+		err = fmt.Errorf("unknown source %q", name)
+	}
+	return err
+}
+
+// severity of a match by source.
+func severity(source string) string {
+	if source == SourceAggregated {
+		return "high"
+	}
+	return "critical"
+}
+
+// toListing normalises a parsed record into a listing; records whose
+// address fits no family of its ticker are dropped (counted by the
+// parser's stats, logged by the caller).
+func toListing(source string, r Record) (screening.Listing, bool) {
+	fam, canon, err := screening.NormalizeForTicker(r.Ticker, r.Address)
+	if err != nil {
+		// A plain list may be named by chain rather than ticker.
+		f, cerr := screening.ChainFamily(r.Ticker)
+		if cerr != nil {
+			return screening.Listing{}, false
+		}
+		c, st := screening.Normalize(f, r.Address)
+		if st == screening.StatusInvalid {
+			return screening.Listing{}, false
+		}
+		fam, canon = f, c
+	}
+	cat := r.Category
+	if cat == "" {
+		cat = CategorySanctions
+	}
+	return screening.Listing{Family: fam, Address: canon, Match: screening.Match{
+		EntityID: r.EntityID, EntityName: r.EntityName, Source: source, Category: cat, Severity: severity(source),
+	}}, true
+}

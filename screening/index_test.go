@@ -1,0 +1,76 @@
+package screening
+
+import (
+	"testing"
+	"time"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/merkle"
+)
+
+func TestIndexScreen(t *testing.T) {
+	const evmAddr = "0x8589427373d6d84e98730d7795d8f6f8731fda16" // Tornado Cash, OFAC-listed
+	sdn := Match{EntityID: "1", EntityName: "TORNADO CASH", Source: SourceGovSDN, Category: "sanctions", Severity: "critical"}
+	comm := Match{EntityID: "r", Source: SourceCommunity, Category: "scam", Severity: "medium"}
+	ix, err := Build(3, time.Unix(0, 0), []Listing{
+		{Family: EVM, Address: evmAddr, Match: sdn},
+		{Family: Bitcoin, Address: "12QtD5BFwRsdNsAZY76UVE1xyCGNTojH9h", Match: sdn},
+		{Family: Tron, Address: "TA3941uFAvmVibSkQ6fMJXxmaSNovX86mz", Match: comm},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := ix.Screen([]Query{
+		{Address: evmAddr, Chain: "ethereum"},
+		{Address: "0x8589427373D6D84E98730D7795D8F6F8731FDA16", Chain: "polygon"},
+		{Address: "0x8589427373D6D84E98730D7795D8F6F8731FdA16", Chain: "bsc"}, // wrong checksum case
+		{Address: "12QtD5BFwRsdNsAZY76UVE1xyCGNTojH9h", Chain: "bitcoin"},
+		{Address: "TA3941uFAvmVibSkQ6fMJXxmaSNovX86mz", Chain: "tron"},
+		{Address: "0x0000000000000000000000000000000000000001", Chain: "base"},
+		{Address: "not an address", Chain: "ethereum"},
+	}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{StatusSanctioned, StatusSanctioned, StatusSanctioned, StatusSanctioned, StatusFlagged, StatusClear, StatusInvalidAddress}
+	for i, r := range res {
+		if r.Status != want[i] {
+			t.Errorf("result %d (%s on %s) = %s, want %s", i, r.Address, r.Chain, r.Status, want[i])
+		}
+	}
+	if res[2].Checksum != "invalid" || res[0].Checksum != "none" || res[1].Checksum != "none" {
+		t.Errorf("checksums: %q %q %q", res[0].Checksum, res[1].Checksum, res[2].Checksum)
+	}
+	res, _ = ix.Screen([]Query{{Address: "TA3941uFAvmVibSkQ6fMJXxmaSNovX86mz", Chain: "trx"}}, false)
+	if res[0].Status != StatusClear || len(res[0].Matches) != 0 {
+		t.Errorf("includeCommunity false: %+v", res[0])
+	}
+	if _, err := ix.Screen([]Query{{Address: evmAddr, Chain: "narnia"}}, true); !cairn.IsCode(err, cairn.EINVALID) {
+		t.Errorf("unknown chain: %v", err)
+	}
+	leaf, proof, ok := ix.Proof(EVM, evmAddr)
+	if !ok {
+		t.Fatal("no proof for a listed address")
+	}
+	if v, err := merkle.VerifyStandard(ix.Root(), []string{"string", "string"}, []any{"evm", evmAddr}, proof); err != nil || !v {
+		t.Fatalf("proof does not verify: %v", err)
+	}
+	if leaf != merkle.LeafHashStrings2("evm", evmAddr) {
+		t.Fatal("leaf hash")
+	}
+	if _, _, ok := ix.Proof(EVM, "0x0000000000000000000000000000000000000001"); ok {
+		t.Fatal("proof for an unlisted address")
+	}
+}
+
+func TestHolder(t *testing.T) {
+	var h Holder
+	if h.Current().Len() != 0 || h.Current().Version != 0 {
+		t.Fatal("empty holder")
+	}
+	ix, _ := Build(1, time.Now(), []Listing{{Family: EVM, Address: "0x0000000000000000000000000000000000000001"}})
+	h.Swap(ix)
+	if h.Current() != ix {
+		t.Fatal("swap")
+	}
+}
