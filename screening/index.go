@@ -105,7 +105,9 @@ func (ix *Index) Root() merkle.Hash {
 }
 
 // Lookup returns the matches of a canonical address.
-func (ix *Index) Lookup(f Family, canonical string) []Match { return ix.entries[entryKey(f, canonical)] }
+func (ix *Index) Lookup(f Family, canonical string) []Match {
+	return ix.entries[entryKey(f, canonical)]
+}
 
 // Proof returns the leaf hash and Merkle proof of a listed address, and
 // false when it is not listed.
