@@ -71,3 +71,20 @@ func (s *Server) grantCredits(c *gin.Context) error {
 	writeJSON(c, http.StatusOK, gin.H{"developerId": e.DeveloperID, "creditBalance": e.BalanceAfter, "transaction": toTransactionJSON(e)})
 	return nil
 }
+
+// runIngest is POST /v1/admin/ingest: ingest every source now.
+func (s *Server) runIngest(c *gin.Context) error {
+	if s.Ingest == nil {
+		return cairn.Errorf(cairn.EINVALID, "No sources are configured: start the server with --source NAME=PATH_OR_URL.")
+	}
+	res, err := s.Ingest.Run(c.Request.Context())
+	if err != nil {
+		return err
+	}
+	failures := map[string]string{}
+	for k, v := range res.Failures {
+		failures[k] = v
+	}
+	writeJSON(c, http.StatusOK, gin.H{"listVersion": res.Version, "root": res.Root, "leafCount": res.Leaves, "failures": failures})
+	return nil
+}

@@ -38,9 +38,12 @@ func (s *Server) routes() {
 		s.rateLimit(policy{name: "rotations", l: s.rotateLimit, key: clientIP, when: always}),
 		s.agentAuth, s.limited(), h(s.rotateKey))
 
+	s.complianceRoutes(v1)
+
 	// Administrator token.
 	admin := v1.Group("/admin", s.adminAuth)
 	admin.PUT("/pricing", h(s.setPricing))
 	admin.POST("/agents/:agentId/revoke", h(s.revokeAgent))
 	admin.POST("/credits", h(s.grantCredits))
+	admin.POST("/ingest", h(s.runIngest))
 }

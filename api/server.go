@@ -10,6 +10,7 @@ import (
 	"github.com/cairn-dev/cairn/billing"
 	"github.com/cairn-dev/cairn/blob"
 	"github.com/cairn-dev/cairn/media"
+	"github.com/cairn-dev/cairn/screening"
 	"github.com/cairn-dev/cairn/store"
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
@@ -45,6 +46,10 @@ type Deps struct {
 	Pricing  *billing.Pricing
 	Ledger   *billing.Ledger
 	Media    *media.Service
+	// Screening holds the current sanctions list version; Ingest runs an
+	// ingestion on demand (POST /v1/admin/ingest) and reports snapshots.
+	Screening *screening.Holder
+	Ingest    Ingester
 	// Cursors signs the pagination cursors of listings.
 	Cursors *cairn.Cursors
 	Clock   cairn.Clock
@@ -66,6 +71,7 @@ type Server struct {
 	metrics *metrics
 
 	keyLimit, writeLimit, rotateLimit, registerLimit *limiter
+	free                                             *freeTier
 }
 
 // New builds the front end with every route registered.
@@ -75,6 +81,9 @@ func New(d Deps) (*Server, error) {
 	}
 	if d.Logger == nil {
 		d.Logger = slog.Default()
+	}
+	if d.Screening == nil {
+		d.Screening = &screening.Holder{}
 	}
 	if d.Registry == nil {
 		d.Registry = prometheus.NewRegistry()
@@ -94,6 +103,7 @@ func New(d Deps) (*Server, error) {
 		writeLimit:    newLimiter(d.Limits.WritesPerAgent, time.Minute),
 		rotateLimit:   newLimiter(d.Limits.RotationsPerIP, d.Limits.RotationWindow),
 		registerLimit: newLimiter(d.Limits.RegistrationsPerIP, time.Hour),
+		free:          newFreeTier(FreeScreensPerHour, time.Hour),
 	}
 	if d.Ledger.OnCharge == nil {
 		d.Ledger.OnCharge = s.metrics.charged

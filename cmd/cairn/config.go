@@ -24,6 +24,8 @@ type Config struct {
 	LogLevel         string
 	LogFormat        string
 	TrustedProxies   string
+	Sources          stringList
+	IngestSchedule   string
 
 	RateLimitPerKey    int
 	WriteLimitPerAgent int
@@ -51,6 +53,7 @@ func DefaultConfig() Config {
 		RegisterLimitPerIP: 10,
 		MaxBodyBytes:       1 << 20,
 		StarterCredits:     100,
+		IngestSchedule:     "@every 6h",
 	}
 }
 
@@ -75,6 +78,8 @@ func newServeFlagSet(c *Config) *flag.FlagSet {
 	fs.IntVar(&c.RotateLimitPerIP, "rotate-limit-per-ip", c.RotateLimitPerIP, "key rotation attempts per 15 minutes per client IP (0: unlimited)")
 	fs.IntVar(&c.RegisterLimitPerIP, "register-limit-per-ip", c.RegisterLimitPerIP, "registrations per hour per client IP (0: unlimited)")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", c.MaxBodyBytes, "largest JSON request body")
+	fs.Var(&c.Sources, "source", "sanctions source NAME=PATH_OR_URL (gov_sdn, aggregated_sanctions, list:<chain>); repeatable, \";\"-separated in the environment")
+	fs.StringVar(&c.IngestSchedule, "ingest-schedule", c.IngestSchedule, "when to ingest the sources again (cron spec or @every d)")
 	fs.Int64Var(&c.StarterCredits, "starter-credits", c.StarterCredits, "credits a self-registered account starts with")
 	return fs
 }

@@ -21,10 +21,13 @@ import (
 	"github.com/cairn-dev/cairn/billing"
 	blobfs "github.com/cairn-dev/cairn/blob/fs"
 	"github.com/cairn-dev/cairn/chain/aptos"
+	"github.com/cairn-dev/cairn/ingest"
 	"github.com/cairn-dev/cairn/media"
+	"github.com/cairn-dev/cairn/screening"
 	"github.com/cairn-dev/cairn/store"
 	"github.com/cairn-dev/cairn/store/pebble"
 	"github.com/cairn-dev/cairn/store/postgres"
+	"github.com/robfig/cron/v3"
 )
 
 var errUsage = errors.New("usage")
@@ -67,6 +70,7 @@ type Main struct {
 	blobs    *blobfs.Store
 	server   *api.Server
 	sweepers []sweeper
+	pipeline *ingest.Pipeline
 	http     *http.Server
 	ln       net.Listener
 	wg       sync.WaitGroup
@@ -118,6 +122,24 @@ func (m *Main) Open(ctx context.Context) error {
 	mediaSvc := &media.Service{Store: m.store, Blobs: m.blobs, Clock: m.Clock}
 	m.sweepers = append(m.sweepers, sweeper{"media", mediaSvc.Sweep}, sweeper{"blobs", m.blobs.DeleteExpired})
 	cursors := cairn.NewCursors(deriveKey(serviceKey, "cursor"))
+	sources, err := parseSources(cfg.Sources)
+	if err != nil {
+		return err
+	}
+	holder := &screening.Holder{}
+	var ingester api.Ingester
+	if len(sources) > 0 {
+		if _, err := cron.ParseStandard(cfg.IngestSchedule); err != nil {
+			return fmt.Errorf("--ingest-schedule %q: %w", cfg.IngestSchedule, err)
+		}
+		m.pipeline = &ingest.Pipeline{Sources: sources, Blobs: m.blobs, Holder: holder, Clock: m.Clock, Logger: m.Logger}
+		res, err := m.pipeline.Run(ctx)
+		if err != nil {
+			return fmt.Errorf("ingest: %w", err)
+		}
+		m.Logger.Info("sanctions list ready", "version", res.Version, "root", res.Root, "leaves", res.Leaves, "failures", len(res.Failures))
+		ingester = m.pipeline
+	}
 	pricing, err := billing.NewPricing(ctx, m.core)
 	if err != nil {
 		return fmt.Errorf("load pricing: %w", err)
@@ -142,6 +164,8 @@ func (m *Main) Open(ctx context.Context) error {
 		Pricing:        pricing,
 		Ledger:         &billing.Ledger{Store: m.core, Clock: m.Clock, Cursors: cursors},
 		Media:          mediaSvc,
+		Screening:      holder,
+		Ingest:         ingester,
 		Cursors:        cursors,
 		Clock:          m.Clock,
 		Logger:         m.Logger,
@@ -175,6 +199,14 @@ func (m *Main) Run(ctx context.Context) error {
 	m.wg.Add(1)
 	go func() { defer m.wg.Done(); m.sweep(sweepCtx) }()
 
+	var stopCron func()
+	if m.pipeline != nil {
+		var err error
+		if stopCron, err = m.startSchedule(sweepCtx, m.pipeline); err != nil {
+			stopSweep()
+			return fmt.Errorf("--ingest-schedule: %w", err)
+		}
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- m.http.Serve(m.ln) }()
 	var err error
@@ -190,6 +222,9 @@ func (m *Main) Run(ctx context.Context) error {
 		}
 	}
 	stopSweep()
+	if stopCron != nil {
+		stopCron()
+	}
 	m.wg.Wait()
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
