@@ -75,7 +75,7 @@ func (s *Server) grantCredits(c *gin.Context) error {
 // runIngest is POST /v1/admin/ingest: ingest every source now.
 func (s *Server) runIngest(c *gin.Context) error {
 	if s.Ingest == nil {
-		return cairn.Errorf(cairn.EINVALID, "No sources are configured: start the server with --source NAME=PATH_OR_URL.")
+		return cairn.Errorf(cairn.EUNAVAILABLE, "Ingestion is not available.")
 	}
 	res, err := s.Ingest.Run(c.Request.Context())
 	if err != nil {

@@ -27,6 +27,7 @@ const (
 // Ingester runs an ingestion and reports its sources (ingest.Pipeline).
 type Ingester interface {
 	Run(ctx context.Context) (*ingest.Result, error)
+	Rebuild(ctx context.Context) (*screening.Index, error)
 	States() map[string]ingest.SourceState
 }
 
@@ -37,6 +38,8 @@ func (s *Server) complianceRoutes(v1 *gin.RouterGroup) {
 	g.GET("/merkle-proof", h(s.merkleProof))
 	g.GET("/merkle-root", h(s.merkleRoot))
 	g.GET("/proofs/:screeningId", h(s.getProof))
+	v1.POST("/compliance/report", s.agentAuth, s.limited(), h(s.report))
+	v1.GET("/compliance/stats", h(s.stats))
 }
 
 type screenRequest struct {
@@ -83,6 +86,7 @@ func (s *Server) screen(c *gin.Context) error {
 		s.free.giveBack(dev, free)
 		return err
 	}
+	s.screenings.Add(1)
 	at := timestamp(now)
 	out := make([]screenResult, n)
 	for i, r := range results {

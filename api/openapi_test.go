@@ -65,6 +65,7 @@ func newServerLimits(t testing.TB, limits api.Limits) *api.Server {
 		Store:      db,
 		Blobs:      blobs,
 		Media:      &media.Service{Store: db, Blobs: blobs, Clock: clock},
+		Reports:    db,
 		Cursors:    cursors,
 		Accounts:   &account.Service{Store: db, Deposits: deposits{}, Clock: clock, StarterCredits: account.DefaultStarterCredits},
 		Tokens:     &account.Tokens{Secret: []byte("0123456789abcdef0123456789abcdef"), Clock: clock},

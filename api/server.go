@@ -3,6 +3,7 @@ package api
 import (
 	"log/slog"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/cairn-dev/cairn"
@@ -50,6 +51,7 @@ type Deps struct {
 	// ingestion on demand (POST /v1/admin/ingest) and reports snapshots.
 	Screening *screening.Holder
 	Ingest    Ingester
+	Reports   store.Reports
 	// Cursors signs the pagination cursors of listings.
 	Cursors *cairn.Cursors
 	Clock   cairn.Clock
@@ -72,6 +74,8 @@ type Server struct {
 
 	keyLimit, writeLimit, rotateLimit, registerLimit *limiter
 	free                                             *freeTier
+	reportLimit                                      *limiter
+	screenings                                       atomic.Int64
 }
 
 // New builds the front end with every route registered.
@@ -104,6 +108,7 @@ func New(d Deps) (*Server, error) {
 		rotateLimit:   newLimiter(d.Limits.RotationsPerIP, d.Limits.RotationWindow),
 		registerLimit: newLimiter(d.Limits.RegistrationsPerIP, time.Hour),
 		free:          newFreeTier(FreeScreensPerHour, time.Hour),
+		reportLimit:   newLimiter(ReportsPerHour, time.Hour),
 	}
 	if d.Ledger.OnCharge == nil {
 		d.Ledger.OnCharge = s.metrics.charged

@@ -48,6 +48,9 @@ type Pipeline struct {
 	Logger  *slog.Logger
 	Client  *http.Client
 	MaxDrop float64
+	// Community, when set, returns the escalated community listings that
+	// every list version includes as the community source.
+	Community func(ctx context.Context) ([]screening.Listing, error)
 
 	run     sync.Mutex
 	mu      sync.Mutex
@@ -97,8 +100,34 @@ func (p *Pipeline) Run(ctx context.Context) (*Result, error) {
 		}
 		p.mu.Unlock()
 	}
-	p.mu.Lock()
+	ix, err := p.rebuild(ctx)
+	if err != nil {
+		return nil, err
+	}
+	root := ix.Root()
+	res.Version, res.Root, res.Leaves = ix.Version, "0x"+fmt.Sprintf("%x", root[:]), ix.Len()
+	return res, nil
+}
+
+// Rebuild makes a new list version from the sources' current versions and
+// the community listings, without fetching anything: a community
+// escalation takes effect at once, not at the next scheduled run.
+func (p *Pipeline) Rebuild(ctx context.Context) (*screening.Index, error) {
+	p.run.Lock()
+	defer p.run.Unlock()
+	return p.rebuild(ctx)
+}
+
+func (p *Pipeline) rebuild(ctx context.Context) (*screening.Index, error) {
 	var all []screening.Listing
+	if p.Community != nil {
+		c, err := p.Community(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("community listings: %w", err)
+		}
+		all = append(all, c...)
+	}
+	p.mu.Lock()
 	for _, st := range p.state {
 		all = append(all, st.Listings...)
 	}
@@ -110,9 +139,7 @@ func (p *Pipeline) Run(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	p.Holder.Swap(ix)
-	root := ix.Root()
-	res.Version, res.Root, res.Leaves = v, "0x"+fmt.Sprintf("%x", root[:]), ix.Len()
-	return res, nil
+	return ix, nil
 }
 
 func (p *Pipeline) maxDrop() float64 {

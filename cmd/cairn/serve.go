@@ -126,20 +126,17 @@ func (m *Main) Open(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	holder := &screening.Holder{}
-	var ingester api.Ingester
-	if len(sources) > 0 {
-		if _, err := cron.ParseStandard(cfg.IngestSchedule); err != nil {
-			return fmt.Errorf("--ingest-schedule %q: %w", cfg.IngestSchedule, err)
-		}
-		m.pipeline = &ingest.Pipeline{Sources: sources, Blobs: m.blobs, Holder: holder, Clock: m.Clock, Logger: m.Logger}
-		res, err := m.pipeline.Run(ctx)
-		if err != nil {
-			return fmt.Errorf("ingest: %w", err)
-		}
-		m.Logger.Info("sanctions list ready", "version", res.Version, "root", res.Root, "leaves", res.Leaves, "failures", len(res.Failures))
-		ingester = m.pipeline
+	if _, err := cron.ParseStandard(cfg.IngestSchedule); err != nil {
+		return fmt.Errorf("--ingest-schedule %q: %w", cfg.IngestSchedule, err)
 	}
+	holder := &screening.Holder{}
+	m.pipeline = &ingest.Pipeline{Sources: sources, Blobs: m.blobs, Holder: holder, Clock: m.Clock, Logger: m.Logger,
+		Community: api.CommunityListings(m.store)}
+	res, err := m.pipeline.Run(ctx)
+	if err != nil {
+		return fmt.Errorf("ingest: %w", err)
+	}
+	m.Logger.Info("sanctions list ready", "version", res.Version, "root", res.Root, "leaves", res.Leaves, "failures", len(res.Failures))
 	pricing, err := billing.NewPricing(ctx, m.core)
 	if err != nil {
 		return fmt.Errorf("load pricing: %w", err)
@@ -165,7 +162,8 @@ func (m *Main) Open(ctx context.Context) error {
 		Ledger:         &billing.Ledger{Store: m.core, Clock: m.Clock, Cursors: cursors},
 		Media:          mediaSvc,
 		Screening:      holder,
-		Ingest:         ingester,
+		Ingest:         m.pipeline,
+		Reports:        m.store,
 		Cursors:        cursors,
 		Clock:          m.Clock,
 		Logger:         m.Logger,
@@ -200,7 +198,7 @@ func (m *Main) Run(ctx context.Context) error {
 	go func() { defer m.wg.Done(); m.sweep(sweepCtx) }()
 
 	var stopCron func()
-	if m.pipeline != nil {
+	if len(m.pipeline.Sources) > 0 {
 		var err error
 		if stopCron, err = m.startSchedule(sweepCtx, m.pipeline); err != nil {
 			stopSweep()

@@ -18,3 +18,14 @@ func TestMediaConformance(t *testing.T) {
 		return db
 	})
 }
+
+func TestReportConformance(t *testing.T) {
+	storetest.RunReportTests(t, func(t *testing.T) store.Reports {
+		db, err := pebble.Open(t.TempDir(), pebble.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return db
+	})
+}

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/cairn-dev/cairn"
+)
+
+func TestE2ECommunityReports(t *testing.T) {
+	ts, _ := complianceServer(t)
+	const suspect = "0x00000000000000000000000000000000deadbeef"
+	screen := func(key string, include bool) map[string]any {
+		t.Helper()
+		r := ts.do("POST", "/v1/compliance/screen", key, map[string]any{
+			"addresses": []map[string]any{{"address": suspect, "chain": "ethereum"}}, "includeCommunity": include}).must(t, 200)
+		return r.JSON["results"].([]any)[0].(map[string]any)
+	}
+	reporters := []agent{ts.register(""), ts.register(""), ts.register("")}
+	body := map[string]any{"address": suspect, "chain": "ethereum", "category": "scam", "reason": "drained a wallet",
+		"evidence": []string{"https://example.org/incident"}}
+
+	t.Run("Validation", func(t *testing.T) {
+		k := reporters[0].Key
+		for _, bad := range []map[string]any{
+			{"chain": "ethereum", "category": "scam", "reason": "x"},
+			{"address": suspect, "category": "gossip", "reason": "x"},
+			{"address": suspect, "category": "scam"},
+			{"address": suspect, "category": "scam", "reason": "x", "chain": "narnia"},
+			{"address": "nope", "category": "scam", "reason": "x", "chain": "ethereum"},
+			{"address": suspect, "category": "scam", "reason": "x", "evidence": []string{"javascript:alert(1)"}},
+		} {
+			ts.do("POST", "/v1/compliance/report", k, bad).problem(t, 400, cairn.EINVALID)
+		}
+		ts.do("POST", "/v1/compliance/report", "", body).problem(t, 401, cairn.EUNAUTHORIZED)
+	})
+	for i, a := range reporters {
+		r := ts.do("POST", "/v1/compliance/report", a.Key, body).must(t, 201)
+		if r.str("status") != "pending" || r.JSON["autoEscalated"] != (i == 2) || r.str("disclaimer") == "" || !cairn.ValidID(r.str("reportId")) {
+			t.Fatalf("report %d: %s", i, r.Body)
+		}
+		if i == 0 {
+			ts.do("POST", "/v1/compliance/report", a.Key, body).problem(t, 409, cairn.ECONFLICT)
+			// Another agent of the same account does not count as a second reporter.
+			kid := ts.do("POST", "/v1/agents", a.Key, nil).must(t, 201)
+			ts.do("POST", "/v1/compliance/report", kid.str("apiKey"), body).problem(t, 409, cairn.ECONFLICT)
+		}
+		if i < 2 && screen(a.Key, true)["status"] != "clear" {
+			t.Fatalf("escalated after %d reports", i+1)
+		}
+	}
+	got := screen(reporters[0].Key, true)
+	m := got["matches"].([]any)[0].(map[string]any)
+	if got["status"] != "flagged" || m["source"] != "community" || m["category"] != "scam" {
+		t.Fatalf("after escalation: %v", got)
+	}
+	if screen(reporters[0].Key, false)["status"] != "clear" {
+		t.Fatal("includeCommunity false still reports the community listing")
+	}
+	// The report without chain detects the family.
+	r := ts.do("POST", "/v1/compliance/report", reporters[1].Key, map[string]any{"address": "12QtD5BFwRsdNsAZY76UVE1xyCGNTojH9h",
+		"category": "theft", "reason": "x"}).must(t, 201)
+	if r.JSON["autoEscalated"] != false {
+		t.Fatal(r.Body)
+	}
+	st := ts.do("GET", "/v1/compliance/stats", "", nil).must(t, 200)
+	comp, comm := st.JSON["compliance"].(map[string]any), st.JSON["community"].(map[string]any)
+	if comm["totalReports"] != float64(4) || comm["byCategory"].(map[string]any)["scam"] != float64(3) ||
+		comp["bySource"].(map[string]any)["community"] != float64(1) || comp["totalScreenings"].(float64) < 4 ||
+		!strings.HasPrefix(comp["lastIngestion"].(map[string]any)["source"].(string), "list:") {
+		t.Fatalf("stats: %s", st.Body)
+	}
+}
+
+func TestE2EReportLimit(t *testing.T) {
+	ts, _ := complianceServer(t)
+	a := ts.register("")
+	ts.do("POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": 1000, "reason": "t"}).must(t, 200)
+	k := a.Key
+	sent := 0
+	for i := 0; sent < 20; i++ {
+		if i%15 == 14 { // fresh agent of the same account: the per-agent write limit is not what is tested
+			k = ts.do("POST", "/v1/agents", a.Key, nil).must(t, 201).str("apiKey")
+		}
+		addr := "0x" + strings.Repeat("0", 36) + hex4(i)
+		ts.do("POST", "/v1/compliance/report", k, map[string]any{"address": addr, "chain": "ethereum", "category": "other", "reason": "x"}).must(t, 201)
+		sent++
+	}
+	ts.do("POST", "/v1/compliance/report", k, map[string]any{"address": "0x" + strings.Repeat("f", 40), "chain": "ethereum", "category": "other", "reason": "x"}).
+		problem(t, 429, cairn.ERATELIMIT)
+}
+
+func hex4(i int) string {
+	const digits = "0123456789abcdef"
+	return string([]byte{digits[i>>12&15], digits[i>>8&15], digits[i>>4&15], digits[i&15]})
+}
