@@ -36,6 +36,7 @@ func (s *Server) complianceRoutes(v1 *gin.RouterGroup) {
 	g := v1.Group("/compliance", s.agentOrDeveloperAuth, s.limited())
 	g.POST("/screen", s.paid(billing.OpScreen), h(s.screen))
 	g.GET("/merkle-proof", h(s.merkleProof))
+	g.POST("/merkle-proof/batch", h(s.merkleProofBatch))
 	g.GET("/merkle-root", h(s.merkleRoot))
 	g.GET("/proofs/:screeningId", h(s.getProof))
 	v1.POST("/compliance/report", s.agentAuth, s.limited(), h(s.report))
@@ -198,5 +199,56 @@ func (s *Server) merkleRoot(c *gin.Context) error {
 		"root": "0x" + hex.EncodeToString(root[:]), "listVersion": ix.Version, "leafCount": ix.Len(), "builtAt": built,
 		"anchor": gin.H{"status": "disabled"},
 	})
+	return nil
+}
+
+type batchProofRequest struct {
+	Addresses  []screening.Query `json:"addresses"`
+	Multiproof bool              `json:"multiproof"`
+}
+
+// merkleProofBatch is POST /v1/compliance/merkle-proof/batch: a proof per
+// address and, with multiproof, one OpenZeppelin multiproof of all the
+// listed ones.
+func (s *Server) merkleProofBatch(c *gin.Context) error {
+	var req batchProofRequest
+	if err := bindJSON(c, &req, false); err != nil {
+		return err
+	}
+	if n := len(req.Addresses); n == 0 || n > MaxScreenAddresses {
+		return cairn.Errorf(cairn.EINVALID, "addresses must hold 1 to %d items.", MaxScreenAddresses).With("field", "addresses")
+	}
+	ix := s.Screening.Current()
+	results := make([]gin.H, len(req.Addresses))
+	var listed [][2]string
+	for i, q := range req.Addresses {
+		fam, err := screening.ChainFamily(q.Chain)
+		if err != nil {
+			return cairn.Errorf(cairn.EINVALID, "addresses[%d]: unknown chain %q.", i, q.Chain).With("chain", q.Chain)
+		}
+		canon, st := screening.Normalize(fam, q.Address)
+		r := gin.H{"address": q.Address, "chain": q.Chain, "family": fam, "canonicalAddress": canon,
+			"valid": st != screening.StatusInvalid, "sanctioned": false, "leaf": nil, "proof": []string{}}
+		if st != screening.StatusInvalid {
+			leaf, proof, ok := ix.Proof(fam, canon)
+			if !ok {
+				leaf = merkle.LeafHashStrings2(string(fam), canon)
+			} else {
+				listed = append(listed, [2]string{string(fam), canon})
+			}
+			r["sanctioned"], r["leaf"], r["proof"] = ok, "0x"+hex.EncodeToString(leaf[:]), hexHashes(proof)
+		}
+		results[i] = r
+	}
+	root := ix.Root()
+	out := gin.H{"root": "0x" + hex.EncodeToString(root[:]), "listVersion": ix.Version, "leafEncoding": []string{"string", "string"}, "results": results}
+	if req.Multiproof {
+		mp, values, err := ix.MultiProof(listed)
+		if err != nil {
+			return err
+		}
+		out["multiproof"] = gin.H{"leaves": hexHashes(mp.Leaves), "values": values, "proof": hexHashes(mp.Proof), "proofFlags": mp.ProofFlags}
+	}
+	writeJSON(c, http.StatusOK, out)
 	return nil
 }

@@ -216,3 +216,34 @@ func (h *Holder) Current() *Index {
 func (h *Holder) Swap(ix *Index) { h.p.Store(ix) }
 
 var emptyIndex, _ = Build(0, time.Time{}, nil)
+
+// MultiProof returns the OpenZeppelin multiproof of the listed (family,
+// canonical) pairs, each at most once, with the values in the order of the
+// proof's leaves. Pairs that are not listed are skipped.
+func (ix *Index) MultiProof(pairs [][2]string) (merkle.MultiProof, [][2]string, error) {
+	if ix.tree == nil {
+		return merkle.MultiProof{Leaves: []merkle.Hash{}, Proof: []merkle.Hash{}, ProofFlags: []bool{}}, [][2]string{}, nil
+	}
+	seen := map[int]bool{}
+	var idx []int
+	for _, p := range pairs {
+		if _, ok := ix.entries[entryKey(Family(p[0]), p[1])]; !ok {
+			continue
+		}
+		i, ok := ix.tree.Tree().LeafIndex(merkle.LeafHashStrings2(p[0], p[1]))
+		if ok && !seen[i] {
+			seen[i] = true
+			idx = append(idx, i)
+		}
+	}
+	mp, err := ix.tree.MultiProof(idx)
+	if err != nil {
+		return merkle.MultiProof{}, nil, err
+	}
+	values := make([][2]string, len(mp.Indices))
+	for k, i := range mp.Indices {
+		v := ix.tree.Value(i)
+		values[k] = [2]string{v[0].(string), v[1].(string)}
+	}
+	return mp, values, nil
+}

@@ -209,3 +209,59 @@ func TestIngestFlags(t *testing.T) {
 		t.Fatalf("env list %v", l)
 	}
 }
+
+func TestE2EMerkleProofBatch(t *testing.T) {
+	ts, _ := complianceServer(t)
+	a := ts.register("")
+	batch := []map[string]any{
+		{"address": tornado, "chain": "ethereum"},
+		{"address": "12QtD5BFwRsdNsAZY76UVE1xyCGNTojH9h", "chain": "bitcoin"},
+		{"address": "0x0000000000000000000000000000000000000001", "chain": "ethereum"},
+		{"address": "bogus", "chain": "bitcoin"},
+		{"address": strings.ToLower(tornado), "chain": "base"}, // the same leaf again
+	}
+	r := ts.do("POST", "/v1/compliance/merkle-proof/batch", a.Key, map[string]any{"addresses": batch, "multiproof": true}).must(t, 200)
+	root := hexBytes32(t, r.str("root"))
+	res := r.JSON["results"].([]any)
+	enc := []string{"string", "string"}
+	for i, want := range []bool{true, true, false, false, true} {
+		item := res[i].(map[string]any)
+		if item["sanctioned"] != want {
+			t.Fatalf("item %d: %v", i, item)
+		}
+		if want {
+			var proof []merkle.Hash
+			for _, p := range item["proof"].([]any) {
+				proof = append(proof, hexBytes32(t, p.(string)))
+			}
+			ok, err := merkle.VerifyStandard(root, enc, []any{item["family"], item["canonicalAddress"]}, proof)
+			if err != nil || !ok {
+				t.Fatalf("item %d proof does not verify", i)
+			}
+		}
+	}
+	if res[3].(map[string]any)["valid"] != false {
+		t.Fatal("invalid address not marked")
+	}
+	mp := r.JSON["multiproof"].(map[string]any)
+	var values [][]any
+	for _, v := range mp["values"].([]any) {
+		values = append(values, v.([]any))
+	}
+	var proof []merkle.Hash
+	for _, p := range mp["proof"].([]any) {
+		proof = append(proof, hexBytes32(t, p.(string)))
+	}
+	var flags []bool
+	for _, f := range mp["proofFlags"].([]any) {
+		flags = append(flags, f.(bool))
+	}
+	if len(values) != 2 {
+		t.Fatalf("multiproof covers %d values, want the 2 distinct listed ones", len(values))
+	}
+	if ok, err := merkle.VerifyStandardMultiProof(root, enc, values, proof, flags); err != nil || !ok {
+		t.Fatalf("multiproof does not verify: %v", err)
+	}
+	ts.do("POST", "/v1/compliance/merkle-proof/batch", a.Key, map[string]any{"addresses": []any{}}).problem(t, 400, cairn.EINVALID)
+	ts.do("POST", "/v1/compliance/merkle-proof/batch", a.Key, map[string]any{"addresses": []map[string]any{{"address": tornado, "chain": "narnia"}}}).problem(t, 400, cairn.EINVALID)
+}
