@@ -265,3 +265,36 @@ func TestE2EMerkleProofBatch(t *testing.T) {
 	ts.do("POST", "/v1/compliance/merkle-proof/batch", a.Key, map[string]any{"addresses": []any{}}).problem(t, 400, cairn.EINVALID)
 	ts.do("POST", "/v1/compliance/merkle-proof/batch", a.Key, map[string]any{"addresses": []map[string]any{{"address": tornado, "chain": "narnia"}}}).problem(t, 400, cairn.EINVALID)
 }
+
+func TestE2EVerifyProofCommand(t *testing.T) {
+	ts, _ := complianceServer(t)
+	a := ts.register("")
+	dir := t.TempDir()
+	check := func(name string, body []byte) (int, string) {
+		path := filepath.Join(dir, name)
+		os.WriteFile(path, body, 0o600)
+		var out, errOut strings.Builder
+		code := Run(t.Context(), []string{"verify-proof", path}, &out, &errOut, func(string) string { return "" })
+		return code, out.String() + errOut.String()
+	}
+	mp := ts.do("GET", "/v1/compliance/merkle-proof?chain=ethereum&address="+tornado, a.Key, nil).must(t, 200)
+	if code, out := check("proof.json", mp.Body); code != 0 || !strings.Contains(out, "OK: (evm, ") {
+		t.Fatalf("valid proof: %d %s", code, out)
+	}
+	tampered := strings.Replace(string(mp.Body), strings.ToLower(tornado[2:]), "0000000000000000000000000000000000000001", 1)
+	if code, out := check("tampered.json", []byte(tampered)); code != 1 || !strings.Contains(out, "FAIL") {
+		t.Fatalf("tampered proof accepted: %d %s", code, out)
+	}
+	s := ts.do("POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": []map[string]any{{"address": tornado, "chain": "ethereum"}}}).must(t, 200)
+	doc := ts.do("GET", "/v1/compliance/proofs/"+s.JSON["proof"].(map[string]any)["screeningId"].(string), a.Key, nil).must(t, 200)
+	if code, out := check("screening.json", doc.Body); code != 0 || !strings.Contains(out, "OK: resultsHash") {
+		t.Fatalf("screening proof: %d %s", code, out)
+	}
+	forged := strings.Replace(string(doc.Body), `"status":"sanctioned"`, `"status":"clear"`, 1)
+	if code, _ := check("forged.json", []byte(forged)); code != 1 {
+		t.Fatal("a forged screening result verified")
+	}
+	if code, _ := check("empty.json", []byte(`{}`)); code != 1 {
+		t.Fatal("an empty document verified")
+	}
+}

@@ -2,6 +2,7 @@
 //
 //	cairn serve [flags]          run the HTTP service
 //	cairn token --developer-id   print a developer JWT
+//	cairn verify-proof FILE|-    check a proof offline
 //
 // It is the only package that knows every implementation: it reads flags and
 // environment into a Config, opens the stores, derives keys and wires the
@@ -28,6 +29,7 @@ const usage = `cairn: persistent agent memory, media storage and address screeni
 Usage:
   cairn serve [flags]                       run the service (cairn serve -h lists the flags)
   cairn token --developer-id ID [--ttl 24h] print a developer JWT signed with the JWT secret
+  cairn verify-proof FILE|-                 check a Merkle proof or a screening proof offline
 
 Every flag --some-name may also be set as the environment variable CAIRN_SOME_NAME.
 `
@@ -44,6 +46,8 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		err = runServe(ctx, args[1:], stdout, stderr, getenv)
 	case "token":
 		err = runToken(args[1:], stdout, stderr, getenv)
+	case "verify-proof":
+		err = runVerifyProof(args[1:], os.Stdin, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
