@@ -1,0 +1,75 @@
+package screening
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"runtime"
+	"testing"
+	"time"
+)
+
+// syntheticListings makes n EVM listings with deterministic addresses.
+func syntheticListings(n int) []Listing {
+	out := make([]Listing, n)
+	var b [20]byte
+	for i := range out {
+		binary.BigEndian.PutUint64(b[12:], uint64(i)*0x9E3779B97F4A7C15)
+		binary.BigEndian.PutUint32(b[8:], uint32(i))
+		out[i] = Listing{Family: EVM, Address: "0x" + hex.EncodeToString(b[:]),
+			Match: Match{EntityID: "e", EntityName: "synthetic", Source: SourceGovSDN, Category: "sanctions", Severity: "critical"}}
+	}
+	return out
+}
+
+// BenchmarkBuildIndex builds the index and Merkle tree of n listings and
+// reports the heap the index keeps per listed address.
+func BenchmarkBuildIndex(b *testing.B) {
+	for _, n := range []int{100_000, 1_000_000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			ls := syntheticListings(n)
+			for b.Loop() {
+				var before, after runtime.MemStats
+				runtime.GC()
+				runtime.ReadMemStats(&before)
+				ix, err := Build(1, time.Now(), ls)
+				if err != nil {
+					b.Fatal(err)
+				}
+				runtime.GC()
+				runtime.ReadMemStats(&after)
+				b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/float64(n), "heapB/addr")
+				runtime.KeepAlive(ix)
+			}
+		})
+	}
+}
+
+// BenchmarkScreen100 screens a batch of 100 addresses (half listed, mixed
+// case, several chains) against an index of n addresses.
+func BenchmarkScreen100(b *testing.B) {
+	for _, n := range []int{100_000, 1_000_000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			ls := syntheticListings(n)
+			ix, err := Build(1, time.Now(), ls)
+			if err != nil {
+				b.Fatal(err)
+			}
+			chains := []string{"ethereum", "polygon", "bsc", "base"}
+			qs := make([]Query, 100)
+			for i := range qs {
+				addr := ls[i*(n/100)].Address
+				if i%2 == 1 {
+					addr = "0x" + fmt.Sprintf("%040x", i+7)
+				}
+				qs[i] = Query{Address: addr, Chain: chains[i%len(chains)]}
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := ix.Screen(qs, true); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
