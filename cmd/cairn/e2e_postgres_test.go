@@ -2,46 +2,16 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"os"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/cairn-dev/cairn/store/postgres/pgtest"
 )
-
-// postgresURL returns the test server's URL, skipping the test when none is
-// configured (a failure instead when CAIRN_REQUIRE_POSTGRES=1).
-func postgresURL(t *testing.T) string {
-	t.Helper()
-	u := os.Getenv("CAIRN_TEST_POSTGRES_URL")
-	if u == "" {
-		if os.Getenv("CAIRN_REQUIRE_POSTGRES") == "1" {
-			t.Fatal("CAIRN_REQUIRE_POSTGRES=1 but CAIRN_TEST_POSTGRES_URL is not set")
-		}
-		t.Skip("CAIRN_TEST_POSTGRES_URL not set")
-	}
-	return u
-}
 
 // TestE2EPostgresStore runs the service with --store postgres://... and
 // checks registration, charges, refunds and a restart against it.
 func TestE2EPostgresStore(t *testing.T) {
-	url := postgresURL(t)
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	schema := "cairn_e2e_" + hex.EncodeToString(b[:])
-	t.Cleanup(func() {
-		conn, err := pgx.Connect(context.Background(), url)
-		if err != nil {
-			t.Errorf("cleanup: %v", err)
-			return
-		}
-		defer conn.Close(context.Background())
-		if _, err := conn.Exec(context.Background(), "DROP SCHEMA IF EXISTS "+pgx.Identifier{schema}.Sanitize()+" CASCADE"); err != nil {
-			t.Errorf("drop schema: %v", err)
-		}
-	})
+	url := pgtest.URL(t)
+	schema := pgtest.Schema(t, url)
 	cfg := testConfig(t, t.TempDir())
 	cfg.Store, cfg.PostgresSchema = url, schema
 	ts := startServer(t, cfg)
