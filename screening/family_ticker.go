@@ -2,7 +2,7 @@ package screening
 
 import "github.com/cairn-dev/cairn"
 
-// tickerFamilies maps each OFAC "Digital Currency Address - XXX" ticker to
+// tickerFamilies maps each OFAC "Digital Currency Address - <ticker>" ticker to
 // the families its addresses may belong to, most likely first. Where a ticker
 // spans chains the address format decides (NormalizeForTicker).
 var tickerFamilies = map[string][]Family{
