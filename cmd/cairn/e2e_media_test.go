@@ -10,6 +10,8 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/textproto"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -309,4 +311,41 @@ func TestE2EMediaListAndExpiry(t *testing.T) {
 			t.Fatalf("pinned record swept: %v", err)
 		}
 	})
+}
+
+// TestE2EMediaUploadStorageFailure breaks the blob store under the running
+// service (every fan-out directory replaced by a file) and checks that an
+// upload is a refunded 502 that leaves no record behind.
+func TestE2EMediaUploadStorageFailure(t *testing.T) {
+	dir := t.TempDir()
+	ts := startServer(t, testConfig(t, dir))
+	a := ts.register("")
+	root := filepath.Join(dir, "blobs")
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := 0
+	for _, e := range entries {
+		if e.IsDir() {
+			p := filepath.Join(root, e.Name())
+			if err := os.RemoveAll(p); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte("not a directory"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			broken++
+		}
+	}
+	if broken == 0 {
+		t.Fatal("no blob directories to break")
+	}
+	ts.upload(a.Key, part{name: "file", filename: "x.txt", body: []byte("x")}).problem(t, 502, cairn.EUPSTREAM)
+	if ts.balance(a.Key) != 100 {
+		t.Fatal("a failed upload was not refunded")
+	}
+	if r := ts.do("GET", "/v1/media", a.Key, nil).must(t, 200); len(r.JSON["media"].([]any)) != 0 {
+		t.Fatal("a failed upload left a record")
+	}
 }
