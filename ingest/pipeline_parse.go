@@ -59,22 +59,18 @@ func severity(source string) string {
 	return "critical"
 }
 
-// toListing normalises a parsed record into a listing; records whose
-// address fits no family of its ticker are dropped (counted by the
-// parser's stats, logged by the caller).
+// toListing normalises a parsed record into a listing. A record whose
+// ticker is unknown (a currency OFAC added since this build, or a list
+// named by chain) is not dropped: its family is the chain's, or else the
+// first family whose address format it fits, so that a new listing can
+// never screen clear. Only an address no family accepts is dropped.
 func toListing(source string, r Record) (screening.Listing, bool) {
 	fam, canon, err := screening.NormalizeForTicker(r.Ticker, r.Address)
 	if err != nil {
-		// A plain list may be named by chain rather than ticker.
-		f, cerr := screening.ChainFamily(r.Ticker)
-		if cerr != nil {
+		var ok bool
+		if fam, canon, ok = detectFamily(r.Ticker, r.Address); !ok {
 			return screening.Listing{}, false
 		}
-		c, st := screening.Normalize(f, r.Address)
-		if st == screening.StatusInvalid {
-			return screening.Listing{}, false
-		}
-		fam, canon = f, c
 	}
 	cat := r.Category
 	if cat == "" {
@@ -83,4 +79,20 @@ func toListing(source string, r Record) (screening.Listing, bool) {
 	return screening.Listing{Family: fam, Address: canon, Match: screening.Match{
 		EntityID: r.EntityID, EntityName: r.EntityName, Source: source, Category: cat, Severity: severity(source),
 	}}, true
+}
+
+// detectFamily finds the family of an address listed under a ticker the
+// ticker table does not know: the family of the ticker read as a chain
+// name, else the first family (EVM first) that accepts the address.
+func detectFamily(ticker, address string) (screening.Family, string, bool) {
+	candidates := screening.Families()
+	if f, err := screening.ChainFamily(ticker); err == nil {
+		candidates = append([]screening.Family{f}, candidates...)
+	}
+	for _, f := range candidates {
+		if c, st := screening.Normalize(f, address); st != screening.StatusInvalid {
+			return f, c, true
+		}
+	}
+	return "", "", false
 }

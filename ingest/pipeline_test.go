@@ -179,3 +179,37 @@ func TestParseSourceFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownTickerNeverDropsAListing: an address listed under a currency
+// the ticker table does not know (say OFAC adds "Digital Currency Address -
+// USDE") is indexed under the family its format fits.
+func TestUnknownTickerNeverDropsAListing(t *testing.T) {
+	for _, tc := range []struct {
+		ticker, addr string
+		fam          screening.Family
+	}{
+		{"USDE", "0x8589427373D6D84E98730D7795D8f6f8731FDA16", screening.EVM},
+		{"NEWCOIN", "12QtD5BFwRsdNsAZY76UVE1xyCGNTojH9h", screening.Bitcoin},
+		{"TRC20X", "TA3941uFAvmVibSkQ6fMJXxmaSNovX86mz", screening.Tron},
+		{"polygon", "0x8589427373d6d84e98730d7795d8f6f8731fda16", screening.EVM},
+	} {
+		l, ok := toListing(SourceGovSDN, Record{Ticker: tc.ticker, Address: tc.addr, EntityID: "1"})
+		if !ok || l.Family != tc.fam {
+			t.Errorf("%s %s: listing %+v, kept %v; want family %s", tc.ticker, tc.addr, l, ok, tc.fam)
+		}
+	}
+	if _, ok := toListing(SourceGovSDN, Record{Ticker: "TON", Address: "EQ-not-an-address-we-know"}); ok {
+		t.Error("an address no family accepts was indexed")
+	}
+	dir := t.TempDir()
+	list := filepath.Join(dir, "usde.txt")
+	os.WriteFile(list, []byte("0x8589427373D6D84E98730D7795D8f6f8731FDA16\n"), 0o600)
+	p, h := newPipeline(t, Source{Name: "list:USDE", Location: list})
+	if _, err := p.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := h.Current().Screen([]screening.Query{{Address: "0x8589427373d6d84e98730d7795d8f6f8731fda16", Chain: "arbitrum"}}, true)
+	if r[0].Status != screening.StatusSanctioned {
+		t.Fatalf("listed under an unknown ticker, screens %s", r[0].Status)
+	}
+}
