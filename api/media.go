@@ -1,21 +1,12 @@
 package api
 
 import (
-	"errors"
 	"net/http"
-	"strings"
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/billing"
-	"github.com/cairn-dev/cairn/media"
 	"github.com/gin-gonic/gin"
 )
-
-// multipartOverhead is what a media upload body may carry besides the file
-// (form fields, part headers, boundaries).
-const multipartOverhead = 1 << 20
-
-func init() { uploadRoutes["/v1/media/upload"] = struct{}{} }
 
 // mediaRoutes registers the media endpoints on the agent group.
 func (s *Server) mediaRoutes(agent *gin.RouterGroup) {
@@ -48,73 +39,6 @@ func toMediaJSON(m *cairn.Media) mediaJSON {
 		SizeBytes: m.SizeBytes, Title: m.Title, Description: m.Description, Metadata: m.Metadata, Pinned: m.Pinned,
 		ExpiresAt: timestamp(m.ExpiresAt), CreatedAt: timestamp(m.CreatedAt),
 	}
-}
-
-// uploadMedia is POST /v1/media/upload (spec 4.12).
-func (s *Server) uploadMedia(c *gin.Context) error {
-	r := c.Request
-	if mt := r.Header.Get("Content-Type"); !strings.HasPrefix(strings.ToLower(mt), "multipart/form-data") {
-		return cairn.Errorf(cairn.EUNSUPPORTEDMEDIA, "Content-Type must be multipart/form-data.")
-	}
-	r.Body = http.MaxBytesReader(c.Writer, r.Body, media.MaxFileSize+multipartOverhead)
-	if err := r.ParseMultipartForm(1 << 20); err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return cairn.Errorf(cairn.ETOOLARGE, "The file exceeds %d bytes.", media.MaxFileSize).With("limit", media.MaxFileSize)
-		}
-		return cairn.Errorf(cairn.EINVALID, "Malformed multipart body.")
-	}
-	defer r.MultipartForm.RemoveAll()
-	files := r.MultipartForm.File["file"]
-	if len(files) != 1 {
-		return cairn.Errorf(cairn.EINVALID, "Exactly one file part named \"file\" is required.").With("field", "file")
-	}
-	fh := files[0]
-	if fh.Size > media.MaxFileSize {
-		return cairn.Errorf(cairn.ETOOLARGE, "The file exceeds %d bytes.", media.MaxFileSize).With("limit", media.MaxFileSize)
-	}
-	u := media.Upload{Filename: fh.Filename, MimeType: fh.Header.Get("Content-Type"), RequestID: requestID(c),
-		ExpiresIn: r.FormValue("expiresIn")}
-	if v, ok := formValue(r, "title"); ok {
-		u.Title = &v
-	}
-	if v, ok := formValue(r, "description"); ok {
-		u.Description = &v
-	}
-	switch v := r.FormValue("pinned"); v {
-	case "true":
-		u.Pinned = true
-	case "", "false":
-	default:
-		return cairn.Errorf(cairn.EINVALID, "pinned must be \"true\" or \"false\".").With("field", "pinned")
-	}
-	if v, ok := formValue(r, "metadata"); ok {
-		md, err := media.ParseMetadata(v)
-		if err != nil {
-			return err
-		}
-		u.Metadata = md
-	}
-	f, err := fh.Open()
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	u.Body = f
-	m, err := s.Media.Upload(c.Request.Context(), agentOf(c).ID, u)
-	if err != nil {
-		return err
-	}
-	writeJSON(c, http.StatusCreated, toMediaJSON(m))
-	return nil
-}
-
-func formValue(r *http.Request, k string) (string, bool) {
-	vs, ok := r.MultipartForm.Value[k]
-	if !ok || len(vs) == 0 {
-		return "", false
-	}
-	return vs[0], true
 }
 
 // getMedia is GET /v1/media/:id (free).

@@ -15,21 +15,22 @@ import (
 )
 
 // FuzzMediaUpload drives POST /v1/media/upload with generated file names,
-// MIME types, metadata, TTLs, pin flags and bodies. Whatever comes in: no
-// 5xx, every response matches the OpenAPI document, a 201 costs exactly
-// media.upload and stores what it reports, and a failure costs nothing.
+// MIME types, metadata, TTLs, pin flags and bodies, with the fields before
+// or after the file. Whatever comes in: no 5xx, every response matches the
+// OpenAPI document, a 201 costs exactly media.upload and reports the size
+// sent, and a failure costs nothing.
 func FuzzMediaUpload(f *testing.F) {
-	f.Add("cat.png", "image/png", `{"tags":["a"]}`, "7d", "true", []byte("\x89PNG\r\n\x1a\n"))
-	f.Add("../../etc/passwd", "", `[]`, "0d", "maybe", []byte("root:x:0:0"))
-	f.Add("a\x00b.txt", "application/octet-stream", `{`, "", "", []byte{})
-	f.Add("\u202egnp.exe", "text/plain; charset=latin1", `null`, "1y", "false", []byte("MZ"))
+	f.Add("cat.png", "image/png", `{"tags":["a"]}`, "7d", "true", false, []byte("\x89PNG\r\n\x1a\n"))
+	f.Add("../../etc/passwd", "", `[]`, "0d", "maybe", true, []byte("root:x:0:0"))
+	f.Add("a\x00b.txt", "application/octet-stream", `{`, "", "", false, []byte{})
+	f.Add("\u202egnp.exe", "text/plain; charset=latin1", `null`, "1y", "false", true, []byte("MZ"))
 	limits := api.DefaultLimits()
 	limits.RequestsPerKey, limits.WritesPerAgent = 0, 0 // the fuzzer sends far more than a client may
 	srv := newServerLimits(f, limits)
 	h := srv.Handler()
 	key, dev := register(f, h)
 	post(f, h, "POST", "/v1/admin/credits", adminToken, map[string]any{"developerId": dev, "amount": 1_000_000_000, "reason": "fuzz"})
-	f.Fuzz(func(t *testing.T, filename, contentType, metadata, expiresIn, pinned string, body []byte) {
+	f.Fuzz(func(t *testing.T, filename, contentType, metadata, expiresIn, pinned string, fieldsFirst bool, body []byte) {
 		before := balance(t, h, key)
 		var buf bytes.Buffer
 		w := multipart.NewWriter(&buf)
@@ -38,12 +39,20 @@ func FuzzMediaUpload(f *testing.F) {
 		if ct := strings.NewReplacer("\r", "", "\n", "").Replace(contentType); ct != "" {
 			hdr.Set("Content-Type", ct)
 		}
+		fields := func() {
+			for k, v := range map[string]string{"metadata": metadata, "expiresIn": expiresIn, "pinned": pinned} {
+				if v != "" {
+					_ = w.WriteField(k, v)
+				}
+			}
+		}
+		if fieldsFirst { // fields before the file are checked before it is stored, after it before the record
+			fields()
+		}
 		pw, _ := w.CreatePart(hdr)
 		pw.Write(body)
-		for k, v := range map[string]string{"metadata": metadata, "expiresIn": expiresIn, "pinned": pinned} {
-			if v != "" {
-				_ = w.WriteField(k, v)
-			}
+		if !fieldsFirst {
+			fields()
 		}
 		w.Close()
 		req := httptest.NewRequest("POST", "/v1/media/upload", &buf)

@@ -25,13 +25,14 @@ func (s *Server) streamMedia(c *gin.Context) error {
 	h.Set("ETag", `"`+m.SHA256+`"`)
 	h.Set("Accept-Ranges", "bytes")
 	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Security-Policy", "default-src 'none'; sandbox") // stored HTML or SVG never runs
 	h.Set("Cache-Control", "private, no-cache")
 	w := &problemCatcher{ResponseWriter: c.Writer}
 	http.ServeContent(w, c.Request, "", m.CreatedAt, rc)
 	if w.status == 0 {
 		return nil
 	}
-	for _, k := range []string{"Content-Type", "Content-Disposition", "Content-Length", "X-Content-Type-Options", "ETag", "Cache-Control"} {
+	for _, k := range []string{"Content-Type", "Content-Disposition", "Content-Length", "X-Content-Type-Options", "Content-Security-Policy", "ETag", "Cache-Control"} {
 		h.Del(k)
 	}
 	if w.status == http.StatusRequestedRangeNotSatisfiable {
