@@ -85,6 +85,7 @@ func (s *Server) runIngest(c *gin.Context) error {
 	for k, v := range res.Failures {
 		failures[k] = v
 	}
-	writeJSON(c, http.StatusOK, gin.H{"listVersion": res.Version, "root": res.Root, "leafCount": res.Leaves, "failures": failures})
+	writeJSON(c, http.StatusOK, gin.H{"listVersion": res.Version, "root": res.Root, "leafCount": res.Leaves,
+		"added": res.Added, "removed": res.Removed, "failures": failures})
 	return nil
 }

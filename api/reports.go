@@ -98,7 +98,7 @@ func (s *Server) report(c *gin.Context) error {
 		return err
 	}
 	if r.AutoEscalated && s.Ingest != nil {
-		if _, err := s.Ingest.Rebuild(context.WithoutCancel(c.Request.Context())); err != nil {
+		if err := s.Ingest.Escalated(context.WithoutCancel(c.Request.Context())); err != nil {
 			s.Logger.ErrorContext(c.Request.Context(), "rebuild after escalation failed", "err", err)
 		}
 	}
@@ -127,17 +127,22 @@ func CommunityListings(rs store.Reports) func(ctx context.Context) ([]screening.
 func (s *Server) stats(c *gin.Context) error {
 	ix := s.Screening.Current()
 	var last any
+	sources := gin.H{}
 	if s.Ingest != nil {
 		var at time.Time
 		src := ""
+		states := map[string]store.SourceVersion{}
 		for name, st := range s.Ingest.States() {
 			if st.IngestAt.After(at) {
 				at, src = st.IngestAt, name
 			}
+			states[name] = store.SourceVersion{SHA256: st.Snapshot.SHA256, BlobName: st.Snapshot.BlobName,
+				FetchedAt: st.IngestAt, Entries: st.Entries, LastError: st.LastError, FailedAt: st.FailedAt}
 		}
 		if src != "" {
 			last = gin.H{"source": src, "at": timestamp(at)}
 		}
+		sources = sourcesJSON(states)
 	}
 	rs, err := s.Reports.CountReports(c.Request.Context())
 	if err != nil {
@@ -145,7 +150,7 @@ func (s *Server) stats(c *gin.Context) error {
 	}
 	writeJSON(c, http.StatusOK, gin.H{
 		"compliance": gin.H{"totalAddresses": ix.Len(), "bySource": ix.BySource(), "lastIngestion": last,
-			"totalScreenings": s.screenings.Load(), "listVersion": ix.Version},
+			"totalScreenings": s.screenings.Load(), "listVersion": ix.Version, "sources": sources},
 		"community": gin.H{"totalReports": rs.Total, "byStatus": rs.ByStatus, "byCategory": rs.ByCategory},
 	})
 	return nil

@@ -5,15 +5,14 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"os"
-	"sort"
-	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/blob"
 	"github.com/cairn-dev/cairn/screening"
+	"github.com/cairn-dev/cairn/store"
 )
 
 // DefaultMaxDrop is the share of a source's entries a new version may drop
@@ -22,12 +21,7 @@ const DefaultMaxDrop = 0.20
 
 // Snapshot is the stored raw copy of a source version (spec 2.4
 // dataSnapshots).
-type Snapshot struct {
-	BlobName   string    `json:"blobName"`
-	StorageURL string    `json:"storageUrl"`
-	SHA256     string    `json:"sha256"`
-	FetchedAt  time.Time `json:"fetchedAt"`
-}
+type Snapshot = screening.Snapshot
 
 // SourceState is what the last runs of a source left: its listings in use,
 // its snapshot, and the last failure, if any.
@@ -35,14 +29,29 @@ type SourceState struct {
 	Listings  []screening.Listing
 	Snapshot  Snapshot
 	IngestAt  time.Time
+	Entries   int
 	LastError string
+	FailedAt  time.Time
 }
 
-// Pipeline ingests the configured sources into list versions and swaps
-// each new version into the screening index. Runs never overlap.
+// Progress is reported once per source and run.
+type Progress struct {
+	Source  string
+	Entries int           // entries in use after the run
+	Took    time.Duration // fetch, snapshot and parse
+	Err     error         // why the previous version was kept
+}
+
+// Pipeline ingests the configured sources into list versions, stores each
+// version (when Store is set) and swaps it into the screening index. Runs
+// and rebuilds never overlap.
 type Pipeline struct {
 	Sources []Source
 	Blobs   blob.Store
+	// Store keeps every list version, the current entries and the listing
+	// history; Restore reads the last version back without any fetch. Nil:
+	// versions live in memory only.
+	Store   store.Compliance
 	Holder  *screening.Holder
 	Clock   cairn.Clock
 	Logger  *slog.Logger
@@ -51,11 +60,16 @@ type Pipeline struct {
 	// Community, when set, returns the escalated community listings that
 	// every list version includes as the community source.
 	Community func(ctx context.Context) ([]screening.Listing, error)
+	// OnProgress, when set, is called after each source of a run.
+	OnProgress func(Progress)
 
-	run     sync.Mutex
-	mu      sync.Mutex
+	run     sync.Mutex     // one run or rebuild at a time
+	waiting atomic.Bool    // a background rebuild waits for run (Escalated)
+	bg      sync.WaitGroup // background rebuilds
+	mu      sync.Mutex     // guards the fields below
 	version uint64
 	state   map[string]*SourceState
+	last    []screening.Listing // the current version's listings, sorted by key
 }
 
 // Result is the outcome of a run.
@@ -63,6 +77,8 @@ type Result struct {
 	Version  uint64
 	Root     string
 	Leaves   int
+	Added    int
+	Removed  int
 	Failures map[string]string // source -> why its previous version was kept
 }
 
@@ -73,39 +89,35 @@ type Result struct {
 func (p *Pipeline) Run(ctx context.Context) (*Result, error) {
 	p.run.Lock()
 	defer p.run.Unlock()
-	p.mu.Lock()
-	if p.state == nil {
-		p.state = map[string]*SourceState{}
-	}
-	p.mu.Unlock()
 	res := &Result{Failures: map[string]string{}}
 	for _, src := range p.Sources {
+		start := time.Now()
 		listings, snap, err := p.ingestOne(ctx, src)
 		p.mu.Lock()
-		st := p.state[src.Name]
-		if st == nil {
-			st = &SourceState{}
-			p.state[src.Name] = st
-		}
+		st := p.stateOf(src.Name)
 		if err == nil && len(st.Listings) > 0 && float64(len(listings)) < float64(len(st.Listings))*(1-p.maxDrop()) {
 			err = fmt.Errorf("new version has %d entries, previous %d: more than %.0f%% dropped", len(listings), len(st.Listings), p.maxDrop()*100)
 		}
 		if err != nil {
-			st.LastError = err.Error()
+			st.LastError, st.FailedAt = err.Error(), p.Clock.Now()
 			res.Failures[src.Name] = err.Error()
 			p.logger().Error("ingestion kept the previous version", "source", src.Name, "err", err)
 		} else {
 			st.Listings, st.Snapshot, st.IngestAt, st.LastError = listings, snap, snap.FetchedAt, ""
+			st.Entries = len(listings)
 			p.logger().Info("source ingested", "source", src.Name, "entries", len(listings), "sha256", snap.SHA256)
 		}
+		n := len(st.Listings)
 		p.mu.Unlock()
+		if p.OnProgress != nil {
+			p.OnProgress(Progress{Source: src.Name, Entries: n, Took: time.Since(start), Err: err})
+		}
 	}
-	ix, err := p.rebuild(ctx)
+	ix, v, err := p.rebuild(ctx)
 	if err != nil {
 		return nil, err
 	}
-	root := ix.Root()
-	res.Version, res.Root, res.Leaves = ix.Version, "0x"+fmt.Sprintf("%x", root[:]), ix.Len()
+	res.Version, res.Root, res.Leaves, res.Added, res.Removed = ix.Version, v.Root, ix.Len(), v.Added, v.Removed
 	return res, nil
 }
 
@@ -115,31 +127,21 @@ func (p *Pipeline) Run(ctx context.Context) (*Result, error) {
 func (p *Pipeline) Rebuild(ctx context.Context) (*screening.Index, error) {
 	p.run.Lock()
 	defer p.run.Unlock()
-	return p.rebuild(ctx)
+	ix, _, err := p.rebuild(ctx)
+	return ix, err
 }
 
-func (p *Pipeline) rebuild(ctx context.Context) (*screening.Index, error) {
-	var all []screening.Listing
-	if p.Community != nil {
-		c, err := p.Community(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("community listings: %w", err)
-		}
-		all = append(all, c...)
+// stateOf returns the state of a source, creating it; p.mu is held.
+func (p *Pipeline) stateOf(name string) *SourceState {
+	if p.state == nil {
+		p.state = map[string]*SourceState{}
 	}
-	p.mu.Lock()
-	for _, st := range p.state {
-		all = append(all, st.Listings...)
+	st := p.state[name]
+	if st == nil {
+		st = &SourceState{}
+		p.state[name] = st
 	}
-	p.version++
-	v := p.version
-	p.mu.Unlock()
-	ix, err := screening.Build(v, p.Clock.Now(), all)
-	if err != nil {
-		return nil, err
-	}
-	p.Holder.Swap(ix)
-	return ix, nil
+	return st
 }
 
 func (p *Pipeline) maxDrop() float64 {
@@ -156,72 +158,15 @@ func (p *Pipeline) logger() *slog.Logger {
 	return p.Logger
 }
 
-// States returns a copy of every source's state.
+// States returns a copy of every source's state, without its listings.
 func (p *Pipeline) States() map[string]SourceState {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	out := make(map[string]SourceState, len(p.state))
 	for k, v := range p.state {
-		out[k] = SourceState{Snapshot: v.Snapshot, IngestAt: v.IngestAt, LastError: v.LastError, Listings: nil}
+		c := *v
+		c.Listings = nil
+		out[k] = c
 	}
 	return out
-}
-
-// ingestOne fetches, snapshots, parses and normalises one source.
-func (p *Pipeline) ingestOne(ctx context.Context, src Source) ([]screening.Listing, Snapshot, error) {
-	client := p.Client
-	if client == nil {
-		client = &http.Client{Timeout: 5 * time.Minute}
-	}
-	var files []*fetched
-	defer func() {
-		for _, f := range files {
-			os.Remove(f.path)
-		}
-	}()
-	for _, loc := range strings.Split(src.Location, ",") {
-		f, err := fetch(ctx, client, strings.TrimSpace(loc))
-		if err != nil {
-			return nil, Snapshot{}, err
-		}
-		files = append(files, f)
-	}
-	snap, err := p.snapshot(ctx, files[0])
-	if err != nil {
-		return nil, Snapshot{}, err
-	}
-	var listings []screening.Listing
-	emit := func(r Record) error {
-		if l, ok := toListing(src.Name, r); ok {
-			listings = append(listings, l)
-		}
-		return nil
-	}
-	if err := parseSource(src.Name, files, emit); err != nil {
-		return nil, Snapshot{}, err
-	}
-	sort.Slice(listings, func(i, j int) bool {
-		if listings[i].Family != listings[j].Family {
-			return listings[i].Family < listings[j].Family
-		}
-		return listings[i].Address < listings[j].Address
-	})
-	return listings, snap, nil
-}
-
-// snapshot stores the raw source in the blob store, content-addressed.
-func (p *Pipeline) snapshot(ctx context.Context, f *fetched) (Snapshot, error) {
-	name := "snapshots/" + f.sha256
-	now := p.Clock.Now()
-	if _, err := p.Blobs.Stat(ctx, name); err != nil {
-		r, err := os.Open(f.path)
-		if err != nil {
-			return Snapshot{}, err
-		}
-		defer r.Close()
-		if _, err := p.Blobs.Put(ctx, name, r, blob.PutOptions{ContentType: "application/octet-stream"}); err != nil {
-			return Snapshot{}, fmt.Errorf("snapshot: %w", err)
-		}
-	}
-	return Snapshot{BlobName: name, StorageURL: p.Blobs.URL(name), SHA256: f.sha256, FetchedAt: now}, nil
 }

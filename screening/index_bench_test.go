@@ -73,3 +73,25 @@ func BenchmarkScreen100(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkProof makes the Merkle proof of one listed address (leaf hash,
+// leaf lookup, sibling path) in an index of n addresses.
+func BenchmarkProof(b *testing.B) {
+	for _, n := range []int{100_000, 1_000_000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			ls := syntheticListings(n)
+			ix, err := Build(1, time.Now(), ls)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if _, _, ok := ix.Proof(EVM, ls[i%n].Address); !ok {
+					b.Fatal("no proof")
+				}
+				i += 7919
+			}
+		})
+	}
+}

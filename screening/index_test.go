@@ -74,3 +74,37 @@ func TestHolder(t *testing.T) {
 		t.Fatal("swap")
 	}
 }
+
+// TestIndexSharedMatches lists addresses that share a match and one with
+// two matches: the shared table must never be written through.
+func TestIndexSharedMatches(t *testing.T) {
+	a := Match{EntityID: "a", Source: SourceGovSDN, Category: "sanctions", Severity: "critical"}
+	b := Match{EntityID: "b", Source: SourceAggregated, Category: "sanctions", Severity: "high"}
+	const x, y, z = "0x00000000000000000000000000000000000000a1", "0x00000000000000000000000000000000000000a2", "0x00000000000000000000000000000000000000a3"
+	ix, err := Build(1, time.Unix(0, 0), []Listing{
+		{Family: EVM, Address: x, Match: a}, {Family: EVM, Address: y, Match: a}, {Family: EVM, Address: y, Match: b},
+		{Family: EVM, Address: z, Match: a},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		addr string
+		want []Match
+	}{{x, []Match{a}}, {y, []Match{a, b}}, {z, []Match{a}}} {
+		t.Run(tc.addr, func(t *testing.T) {
+			got := ix.Lookup(EVM, tc.addr)
+			if len(got) != len(tc.want) {
+				t.Fatalf("matches %+v, want %+v", got, tc.want)
+			}
+			for i := range got {
+				if got[i] != tc.want[i] {
+					t.Fatalf("matches %+v, want %+v", got, tc.want)
+				}
+			}
+		})
+	}
+	if ix.Len() != 3 || ix.BySource()[SourceGovSDN] != 3 || len(ix.Sources) != 2 {
+		t.Fatalf("len %d, by source %v, sources %v", ix.Len(), ix.BySource(), ix.Sources)
+	}
+}

@@ -26,6 +26,7 @@ type Config struct {
 	TrustedProxies   string
 	Sources          stringList
 	IngestSchedule   string
+	IngestMaxDrop    float64
 
 	RateLimitPerKey    int
 	WriteLimitPerAgent int
@@ -54,6 +55,7 @@ func DefaultConfig() Config {
 		MaxBodyBytes:       1 << 20,
 		StarterCredits:     100,
 		IngestSchedule:     "@every 6h",
+		IngestMaxDrop:      0.20,
 	}
 }
 
@@ -80,6 +82,7 @@ func newServeFlagSet(c *Config) *flag.FlagSet {
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", c.MaxBodyBytes, "largest JSON request body")
 	fs.Var(&c.Sources, "source", "sanctions source NAME=PATH_OR_URL (gov_sdn, aggregated_sanctions, list:<chain>); repeatable, \";\"-separated in the environment")
 	fs.StringVar(&c.IngestSchedule, "ingest-schedule", c.IngestSchedule, "when to ingest the sources again (cron spec or @every d)")
+	fs.Float64Var(&c.IngestMaxDrop, "ingest-max-drop", c.IngestMaxDrop, "share of a source's entries a new version may drop before it is refused (0 < x <= 1)")
 	fs.Int64Var(&c.StarterCredits, "starter-credits", c.StarterCredits, "credits a self-registered account starts with")
 	return fs
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/cairn-dev/cairn/ingest"
@@ -26,27 +27,40 @@ func (l *stringList) Set(v string) error {
 // parseSources turns the --source values into sources.
 func parseSources(vals []string) ([]ingest.Source, error) {
 	var out []ingest.Source
+	seen := map[string]bool{}
 	for _, v := range vals {
 		s, err := ingest.ParseSourceFlag(v)
 		if err != nil {
 			return nil, err
 		}
+		if seen[s.Name] {
+			return nil, fmt.Errorf("source %q given twice (one location per name; gov_sdn CSV takes \"sdn.csv,sdn_comments.csv\")", s.Name)
+		}
+		seen[s.Name] = true
 		out = append(out, s)
 	}
 	return out, nil
 }
 
-// startSchedule runs the pipeline on the --ingest-schedule until ctx ends.
-// A run still going when the next is due makes the next one skip.
+// startSchedule runs the pipeline on the --ingest-schedule until ctx ends,
+// and once at start when the list was restored from the store. Runs never
+// overlap: one due while another is going is skipped.
 func (m *Main) startSchedule(ctx context.Context, p *ingest.Pipeline) (stop func(), err error) {
-	c := cron.New(cron.WithChain(cron.SkipIfStillRunning(cron.DiscardLogger)))
-	if _, err := c.AddFunc(m.Config.IngestSchedule, func() {
-		if _, err := p.Run(ctx); err != nil {
-			m.Logger.Error("scheduled ingestion failed", "err", err)
-		}
-	}); err != nil {
+	sched, err := cron.ParseStandard(m.Config.IngestSchedule)
+	if err != nil {
 		return nil, err
 	}
+	job := cron.NewChain(cron.SkipIfStillRunning(cron.DiscardLogger)).Then(cron.FuncJob(func() {
+		if _, err := p.Run(ctx); err != nil && ctx.Err() == nil {
+			m.Logger.Error("scheduled ingestion failed", "err", err)
+		}
+	}))
+	c := cron.New()
+	c.Schedule(sched, job)
+	if m.listRestored {
+		m.wg.Add(1)
+		go func() { defer m.wg.Done(); job.Run() }()
+	}
 	c.Start()
-	return func() { <-c.Stop().Done() }, nil
+	return func() { <-c.Stop().Done(); p.Wait() }, nil
 }

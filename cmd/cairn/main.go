@@ -2,6 +2,7 @@
 //
 //	cairn serve [flags]          run the HTTP service
 //	cairn token --developer-id   print a developer JWT
+//	cairn ingest --source ...    ingest the sanctions sources offline
 //	cairn verify-proof FILE|-    check a proof offline
 //
 // It is the only package that knows every implementation: it reads flags and
@@ -29,6 +30,7 @@ const usage = `cairn: persistent agent memory, media storage and address screeni
 Usage:
   cairn serve [flags]                       run the service (cairn serve -h lists the flags)
   cairn token --developer-id ID [--ttl 24h] print a developer JWT signed with the JWT secret
+  cairn ingest --data-dir D --source N=P... ingest the sanctions sources into D's store now (server stopped)
   cairn verify-proof FILE|-                 check a Merkle proof or a screening proof offline
 
 Every flag --some-name may also be set as the environment variable CAIRN_SOME_NAME.
@@ -46,6 +48,8 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		err = runServe(ctx, args[1:], stdout, stderr, getenv)
 	case "token":
 		err = runToken(args[1:], stdout, stderr, getenv)
+	case "ingest":
+		err = runIngest(ctx, args[1:], stdout, stderr, getenv)
 	case "verify-proof":
 		err = runVerifyProof(args[1:], os.Stdin, stdout, stderr)
 	case "help", "-h", "--help":

@@ -74,6 +74,10 @@ type Main struct {
 	http     *http.Server
 	ln       net.Listener
 	wg       sync.WaitGroup
+
+	// listRestored: the stored list version was installed at Open, and Run
+	// ingests the sources in the background.
+	listRestored bool
 }
 
 // NewMain returns a Main for cfg.
@@ -130,13 +134,11 @@ func (m *Main) Open(ctx context.Context) error {
 		return fmt.Errorf("--ingest-schedule %q: %w", cfg.IngestSchedule, err)
 	}
 	holder := &screening.Holder{}
-	m.pipeline = &ingest.Pipeline{Sources: sources, Blobs: m.blobs, Holder: holder, Clock: m.Clock, Logger: m.Logger,
-		Community: api.CommunityListings(m.store)}
-	res, err := m.pipeline.Run(ctx)
-	if err != nil {
-		return fmt.Errorf("ingest: %w", err)
+	m.pipeline = &ingest.Pipeline{Sources: sources, Blobs: m.blobs, Store: m.store, Holder: holder, Clock: m.Clock, Logger: m.Logger,
+		MaxDrop: cfg.IngestMaxDrop, Community: api.CommunityListings(m.store)}
+	if m.listRestored, err = m.openList(ctx); err != nil {
+		return err
 	}
-	m.Logger.Info("sanctions list ready", "version", res.Version, "root", res.Root, "leaves", res.Leaves, "failures", len(res.Failures))
 	pricing, err := billing.NewPricing(ctx, m.core)
 	if err != nil {
 		return fmt.Errorf("load pricing: %w", err)

@@ -1,0 +1,113 @@
+package api
+
+import (
+	"encoding/hex"
+	"net/http"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/merkle"
+	"github.com/cairn-dev/cairn/screening"
+	"github.com/gin-gonic/gin"
+)
+
+func hexHashes(hs []merkle.Hash) []string {
+	out := make([]string, len(hs))
+	for i, h := range hs {
+		out[i] = "0x" + hex.EncodeToString(h[:])
+	}
+	return out
+}
+
+// merkleProof is GET /v1/compliance/merkle-proof?address=&chain=.
+func (s *Server) merkleProof(c *gin.Context) error {
+	addr, chain := c.Query("address"), c.Query("chain")
+	if addr == "" || chain == "" {
+		return cairn.Errorf(cairn.EINVALID, "address and chain are required.")
+	}
+	ix := s.Screening.Current()
+	fam, err := screening.ChainFamily(chain)
+	if err != nil {
+		return cairn.Errorf(cairn.EINVALID, "Unknown chain %q.", chain).With("chain", chain)
+	}
+	canon, st := screening.Normalize(fam, addr)
+	if st == screening.StatusInvalid {
+		return cairn.Errorf(cairn.EINVALID, "%q is not a %s address.", addr, fam).With("field", "address")
+	}
+	leaf, proof, ok := ix.Proof(fam, canon)
+	if !ok {
+		leaf = merkle.LeafHashStrings2(string(fam), canon)
+	}
+	root := ix.Root()
+	writeJSON(c, http.StatusOK, gin.H{
+		"address": addr, "chain": chain, "family": fam, "canonicalAddress": canon, "sanctioned": ok,
+		"leaf": "0x" + hex.EncodeToString(leaf[:]), "proof": hexHashes(proof), "leafEncoding": []string{"string", "string"},
+		"root": "0x" + hex.EncodeToString(root[:]), "listVersion": ix.Version,
+	})
+	return nil
+}
+
+// merkleRoot is GET /v1/compliance/merkle-root.
+func (s *Server) merkleRoot(c *gin.Context) error {
+	ix := s.Screening.Current()
+	root := ix.Root()
+	var built any
+	if !ix.BuiltAt.IsZero() {
+		built = timestamp(ix.BuiltAt)
+	}
+	writeJSON(c, http.StatusOK, gin.H{
+		"root": "0x" + hex.EncodeToString(root[:]), "listVersion": ix.Version, "leafCount": ix.Len(), "builtAt": built,
+		"anchor": gin.H{"status": "disabled"},
+	})
+	return nil
+}
+
+type batchProofRequest struct {
+	Addresses  []screening.Query `json:"addresses"`
+	Multiproof bool              `json:"multiproof"`
+}
+
+// merkleProofBatch is POST /v1/compliance/merkle-proof/batch: a proof per
+// address and, with multiproof, one OpenZeppelin multiproof of all the
+// listed ones.
+func (s *Server) merkleProofBatch(c *gin.Context) error {
+	var req batchProofRequest
+	if err := bindJSON(c, &req, false); err != nil {
+		return err
+	}
+	if n := len(req.Addresses); n == 0 || n > MaxScreenAddresses {
+		return cairn.Errorf(cairn.EINVALID, "addresses must hold 1 to %d items.", MaxScreenAddresses).With("field", "addresses")
+	}
+	ix := s.Screening.Current()
+	results := make([]gin.H, len(req.Addresses))
+	var listed [][2]string
+	for i, q := range req.Addresses {
+		fam, err := screening.ChainFamily(q.Chain)
+		if err != nil {
+			return cairn.Errorf(cairn.EINVALID, "addresses[%d]: unknown chain %q.", i, q.Chain).With("chain", q.Chain)
+		}
+		canon, st := screening.Normalize(fam, q.Address)
+		r := gin.H{"address": q.Address, "chain": q.Chain, "family": fam, "canonicalAddress": canon,
+			"valid": st != screening.StatusInvalid, "sanctioned": false, "leaf": nil, "proof": []string{}}
+		if st != screening.StatusInvalid {
+			leaf, proof, ok := ix.Proof(fam, canon)
+			if !ok {
+				leaf = merkle.LeafHashStrings2(string(fam), canon)
+			} else {
+				listed = append(listed, [2]string{string(fam), canon})
+			}
+			r["sanctioned"], r["leaf"], r["proof"] = ok, "0x"+hex.EncodeToString(leaf[:]), hexHashes(proof)
+		}
+		results[i] = r
+	}
+	root := ix.Root()
+	out := gin.H{"root": "0x" + hex.EncodeToString(root[:]), "listVersion": ix.Version, "leafEncoding": []string{"string", "string"}, "results": results}
+	if req.Multiproof {
+		mp, values, err := ix.MultiProof(listed)
+		if err != nil {
+			return err
+		}
+		out["multiproof"] = gin.H{"leaves": hexHashes(mp.Leaves), "values": values, "proof": hexHashes(mp.Proof), "proofFlags": mp.ProofFlags}
+	}
+	writeJSON(c, http.StatusOK, out)
+	return nil
+}

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/merkle"
+)
+
+func TestE2EMerkleProofBatch(t *testing.T) {
+	ts, _ := complianceServer(t)
+	a := ts.register("")
+	batch := []map[string]any{
+		{"address": tornado, "chain": "ethereum"},
+		{"address": "12QtD5BFwRsdNsAZY76UVE1xyCGNTojH9h", "chain": "bitcoin"},
+		{"address": "0x0000000000000000000000000000000000000001", "chain": "ethereum"},
+		{"address": "bogus", "chain": "bitcoin"},
+		{"address": strings.ToLower(tornado), "chain": "base"}, // the same leaf again
+	}
+	r := ts.do("POST", "/v1/compliance/merkle-proof/batch", a.Key, map[string]any{"addresses": batch, "multiproof": true}).must(t, 200)
+	root := hexBytes32(t, r.str("root"))
+	res := r.JSON["results"].([]any)
+	enc := []string{"string", "string"}
+	for i, want := range []bool{true, true, false, false, true} {
+		item := res[i].(map[string]any)
+		if item["sanctioned"] != want {
+			t.Fatalf("item %d: %v", i, item)
+		}
+		if want {
+			var proof []merkle.Hash
+			for _, p := range item["proof"].([]any) {
+				proof = append(proof, hexBytes32(t, p.(string)))
+			}
+			ok, err := merkle.VerifyStandard(root, enc, []any{item["family"], item["canonicalAddress"]}, proof)
+			if err != nil || !ok {
+				t.Fatalf("item %d proof does not verify", i)
+			}
+		}
+	}
+	if res[3].(map[string]any)["valid"] != false {
+		t.Fatal("invalid address not marked")
+	}
+	mp := r.JSON["multiproof"].(map[string]any)
+	var values [][]any
+	for _, v := range mp["values"].([]any) {
+		values = append(values, v.([]any))
+	}
+	var proof []merkle.Hash
+	for _, p := range mp["proof"].([]any) {
+		proof = append(proof, hexBytes32(t, p.(string)))
+	}
+	var flags []bool
+	for _, f := range mp["proofFlags"].([]any) {
+		flags = append(flags, f.(bool))
+	}
+	if len(values) != 2 {
+		t.Fatalf("multiproof covers %d values, want the 2 distinct listed ones", len(values))
+	}
+	if ok, err := merkle.VerifyStandardMultiProof(root, enc, values, proof, flags); err != nil || !ok {
+		t.Fatalf("multiproof does not verify: %v", err)
+	}
+	ts.do("POST", "/v1/compliance/merkle-proof/batch", a.Key, map[string]any{"addresses": []any{}}).problem(t, 400, cairn.EINVALID)
+	ts.do("POST", "/v1/compliance/merkle-proof/batch", a.Key, map[string]any{"addresses": []map[string]any{{"address": tornado, "chain": "narnia"}}}).problem(t, 400, cairn.EINVALID)
+}
+
+func TestE2EVerifyProofCommand(t *testing.T) {
+	ts, _ := complianceServer(t)
+	a := ts.register("")
+	dir := t.TempDir()
+	check := func(name string, body []byte) (int, string) {
+		path := filepath.Join(dir, name)
+		os.WriteFile(path, body, 0o600)
+		var out, errOut strings.Builder
+		code := Run(t.Context(), []string{"verify-proof", path}, &out, &errOut, func(string) string { return "" })
+		return code, out.String() + errOut.String()
+	}
+	mp := ts.do("GET", "/v1/compliance/merkle-proof?chain=ethereum&address="+tornado, a.Key, nil).must(t, 200)
+	if code, out := check("proof.json", mp.Body); code != 0 || !strings.Contains(out, "OK: (evm, ") {
+		t.Fatalf("valid proof: %d %s", code, out)
+	}
+	tampered := strings.Replace(string(mp.Body), strings.ToLower(tornado[2:]), "0000000000000000000000000000000000000001", 1)
+	if code, out := check("tampered.json", []byte(tampered)); code != 1 || !strings.Contains(out, "FAIL") {
+		t.Fatalf("tampered proof accepted: %d %s", code, out)
+	}
+	s := ts.do("POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": []map[string]any{{"address": tornado, "chain": "ethereum"}}}).must(t, 200)
+	doc := ts.do("GET", "/v1/compliance/proofs/"+s.JSON["proof"].(map[string]any)["screeningId"].(string), a.Key, nil).must(t, 200)
+	if code, out := check("screening.json", doc.Body); code != 0 || !strings.Contains(out, "OK: resultsHash") {
+		t.Fatalf("screening proof: %d %s", code, out)
+	}
+	forged := strings.Replace(string(doc.Body), `"status":"sanctioned"`, `"status":"clear"`, 1)
+	if code, _ := check("forged.json", []byte(forged)); code != 1 {
+		t.Fatal("a forged screening result verified")
+	}
+	if code, _ := check("empty.json", []byte(`{}`)); code != 1 {
+		t.Fatal("an empty document verified")
+	}
+}

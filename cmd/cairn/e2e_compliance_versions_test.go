@@ -1,0 +1,135 @@
+package main
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/cairn-dev/cairn"
+)
+
+// TestE2EListVersionsHistoryAndRestart delists an address, reads its
+// history and the list versions, then restarts the service with the source
+// gone: the stored list comes back without any fetch, and the failing
+// source keeps its entries, visibly in the stats.
+func TestE2EListVersionsHistoryAndRestart(t *testing.T) {
+	ts, list := complianceServer(t)
+	a := ts.register("")
+	eth, err := os.ReadFile(list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(eth)), "\n")
+	var kept []string
+	for _, l := range lines {
+		if !strings.EqualFold(strings.TrimSpace(l), tornado) {
+			kept = append(kept, l)
+		}
+	}
+	stillListed := strings.TrimSpace(kept[0])
+	if err := os.WriteFile(list, []byte(strings.Join(kept, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ing := ts.do("POST", "/v1/admin/ingest", admin, nil).must(t, 200)
+	if ing.num("listVersion") != 2 || ing.num("removed") != 1 || ing.num("added") != 0 {
+		t.Fatalf("ingest: %s", ing.Body)
+	}
+	screen := func(ts *testServer, addr string) string {
+		t.Helper()
+		r := ts.do("POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": []map[string]any{{"address": addr, "chain": "ethereum"}}}).must(t, 200)
+		return r.JSON["results"].([]any)[0].(map[string]any)["status"].(string)
+	}
+
+	t.Run("History", func(t *testing.T) {
+		h := ts.do("GET", "/v1/compliance/history?chain=polygon&address="+tornado, a.Key, nil).must(t, 200)
+		ev := h.JSON["events"].([]any)
+		if h.JSON["listed"] != false || h.str("canonicalAddress") != strings.ToLower(tornado) || len(ev) != 2 {
+			t.Fatalf("history: %s", h.Body)
+		}
+		first, second := ev[0].(map[string]any), ev[1].(map[string]any)
+		if first["event"] != "listed" || first["listVersion"] != float64(1) || first["source"] != "list:ETH" ||
+			second["event"] != "delisted" || second["listVersion"] != float64(2) {
+			t.Fatalf("events: %v", ev)
+		}
+		h = ts.do("GET", "/v1/compliance/history?chain=ethereum&address="+stillListed, a.Key, nil).must(t, 200)
+		if h.JSON["listed"] != true || len(h.JSON["events"].([]any)) != 1 {
+			t.Fatalf("history of a listed address: %s", h.Body)
+		}
+		ts.do("GET", "/v1/compliance/history?chain=narnia&address="+tornado, a.Key, nil).problem(t, 400, cairn.EINVALID)
+		ts.do("GET", "/v1/compliance/history?chain=ethereum&address=0x12", a.Key, nil).problem(t, 400, cairn.EINVALID)
+		ts.do("GET", "/v1/compliance/history?chain=ethereum&address="+tornado, "", nil).problem(t, 401, cairn.EUNAUTHORIZED)
+	})
+	t.Run("Versions", func(t *testing.T) {
+		v := ts.do("GET", "/v1/compliance/versions?limit=1", a.Key, nil).must(t, 200)
+		vs := v.JSON["versions"].([]any)
+		if len(vs) != 1 || v.num("nextBefore") != 2 {
+			t.Fatalf("versions: %s", v.Body)
+		}
+		v2 := vs[0].(map[string]any)
+		if v2["listVersion"] != float64(2) || v2["removed"] != float64(1) || v2["root"] != ing.str("root") {
+			t.Fatalf("version 2: %v", v2)
+		}
+		older := ts.do("GET", "/v1/compliance/versions?before=2", a.Key, nil).must(t, 200)
+		v1 := older.JSON["versions"].([]any)[0].(map[string]any)
+		s1 := v1["sources"].(map[string]any)["list:ETH"].(map[string]any)
+		s2 := v2["sources"].(map[string]any)["list:ETH"].(map[string]any)
+		if v1["listVersion"] != float64(1) || older.JSON["nextBefore"] != nil || s1["sha256"] == s2["sha256"] ||
+			s1["entries"].(float64) != s2["entries"].(float64)+1 {
+			t.Fatalf("version 1: %v", v1)
+		}
+		ts.do("GET", "/v1/compliance/versions?limit=0", a.Key, nil).problem(t, 400, cairn.EINVALID)
+	})
+
+	root := ts.do("GET", "/v1/compliance/merkle-root", a.Key, nil).must(t, 200).str("root")
+	ts.stop()
+	if err := os.Remove(list); err != nil {
+		t.Fatal(err)
+	}
+	ts2 := startServer(t, ts.m.Config)
+
+	t.Run("RestoredWithoutSource", func(t *testing.T) {
+		r := ts2.do("GET", "/v1/compliance/merkle-root", a.Key, nil).must(t, 200)
+		if r.str("root") != root || r.num("listVersion") < 2 {
+			t.Fatalf("root after restart: %s, want %s", r.Body, root)
+		}
+		if screen(ts2, stillListed) != "sanctioned" || screen(ts2, tornado) != "clear" {
+			t.Fatal("the restored list differs")
+		}
+	})
+	t.Run("FailingSourceKeepsEntries", func(t *testing.T) {
+		ing := ts2.do("POST", "/v1/admin/ingest", admin, nil).must(t, 200)
+		if ing.JSON["failures"].(map[string]any)["list:ETH"] == nil || ing.str("root") != root {
+			t.Fatalf("ingest with the source gone: %s", ing.Body)
+		}
+		if screen(ts2, stillListed) != "sanctioned" {
+			t.Fatal("a failing source dropped its entries")
+		}
+		st := ts2.do("GET", "/v1/compliance/stats", "", nil).must(t, 200)
+		s := st.JSON["compliance"].(map[string]any)["sources"].(map[string]any)["list:ETH"].(map[string]any)
+		if s["lastError"] == nil || s["failedAt"] == nil || s["entries"].(float64) != float64(len(kept)) {
+			t.Fatalf("stats of the failing source: %v", s)
+		}
+	})
+}
+
+// TestE2EScreenRefusedWithoutList starts with a source that cannot be
+// read: screening is refused (503, refunded) instead of answering clear.
+func TestE2EScreenRefusedWithoutList(t *testing.T) {
+	cfg := testConfig(t, t.TempDir())
+	cfg.Sources = stringList{"list:ETH=testdata/missing.txt"}
+	ts := startServer(t, cfg)
+	a := ts.register("")
+	ts.do("POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": 50, "reason": "test"}).must(t, 200)
+	var batch []map[string]any
+	for range 20 {
+		batch = append(batch, map[string]any{"address": tornado, "chain": "ethereum"})
+	}
+	ts.do("POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": batch}).problem(t, 503, cairn.EUNAVAILABLE)
+	if b := ts.balance(a.Key); b != 150 {
+		t.Fatalf("balance %d after a refused screening, want 150", b)
+	}
+	st := ts.do("GET", "/v1/compliance/stats", "", nil).must(t, 200)
+	if s := st.JSON["compliance"].(map[string]any)["sources"].(map[string]any)["list:ETH"].(map[string]any); s["lastError"] == nil {
+		t.Fatalf("stats: %s", st.Body)
+	}
+}

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"time"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/api"
+	blobfs "github.com/cairn-dev/cairn/blob/fs"
+	"github.com/cairn-dev/cairn/ingest"
+	"github.com/cairn-dev/cairn/screening"
+	"github.com/cairn-dev/cairn/store/pebble"
+)
+
+// errSourcesFailed makes `cairn ingest` exit 1 when a source kept its
+// previous version; the new list version is stored all the same.
+var errSourcesFailed = errors.New("some sources kept their previous version")
+
+// runIngest is `cairn ingest`: one ingestion of the sources into the data
+// dir's store and blob store, as the server does at start, with a line of
+// progress per source. The server must be stopped (the store is locked
+// while it runs); at its next start it restores the version made here.
+func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) error {
+	cfg := DefaultConfig()
+	fs := flag.NewFlagSet("cairn ingest", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&cfg.DataDir, "data-dir", cfg.DataDir, "data dir of the server")
+	fs.Var(&cfg.Sources, "source", "sanctions source NAME=PATH_OR_URL (gov_sdn, aggregated_sanctions, list:<chain>); repeatable")
+	fs.Float64Var(&cfg.IngestMaxDrop, "ingest-max-drop", cfg.IngestMaxDrop, "share of a source's entries a new version may drop before it is refused")
+	if err := parseWithEnv(fs, args, getenv); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		fmt.Fprintln(stderr, err)
+		return errUsage
+	}
+	if len(cfg.Sources) == 0 {
+		fmt.Fprintln(stderr, "at least one --source NAME=PATH_OR_URL is required")
+		return errUsage
+	}
+	if d := cfg.IngestMaxDrop; !(d > 0 && d <= 1) {
+		return fmt.Errorf("--ingest-max-drop %v: want a share in (0, 1]", d)
+	}
+	sources, err := parseSources(cfg.Sources)
+	if err != nil {
+		return err
+	}
+	db, err := pebble.Open(filepath.Join(cfg.DataDir, "store"), pebble.Options{})
+	if err != nil {
+		return fmt.Errorf("open store (is the server running?): %w", err)
+	}
+	defer db.Close()
+	blobs, err := blobfs.New(filepath.Join(cfg.DataDir, "blobs"), blobfs.Options{})
+	if err != nil {
+		return fmt.Errorf("open blob store: %w", err)
+	}
+	logger, err := newLogger(io.Discard, "error", "text")
+	if err != nil {
+		return err
+	}
+	p := &ingest.Pipeline{Sources: sources, Blobs: blobs, Store: db, Holder: &screening.Holder{}, Clock: cairn.SystemClock{},
+		Logger: logger, MaxDrop: cfg.IngestMaxDrop, Community: api.CommunityListings(db)}
+	p.OnProgress = func(pr ingest.Progress) {
+		if pr.Err != nil {
+			fmt.Fprintf(stdout, "%-24s FAILED after %s, kept the previous %d entries: %v\n", pr.Source, pr.Took.Round(time.Millisecond), pr.Entries, pr.Err)
+			return
+		}
+		fmt.Fprintf(stdout, "%-24s %8d entries in %s\n", pr.Source, pr.Entries, pr.Took.Round(time.Millisecond))
+	}
+	restored, err := p.Restore(ctx)
+	if err != nil {
+		return err
+	}
+	if restored {
+		fmt.Fprintf(stdout, "previous list version %d restored\n", p.Holder.Current().Version)
+	}
+	res, err := p.Run(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "list version %d: root %s, %d addresses, %d entries added, %d removed\n",
+		res.Version, res.Root, res.Leaves, res.Added, res.Removed)
+	if len(res.Failures) > 0 {
+		return errSourcesFailed
+	}
+	return nil
+}

@@ -1,0 +1,55 @@
+package ingest
+
+import (
+	"context"
+	"time"
+)
+
+// Escalated makes a community escalation take effect within seconds: the
+// list version is rebuilt at once when no run is going, else right after
+// the run, in the background, so that a report never waits for a slow
+// download. The escalation must be committed to the store before the call.
+func (p *Pipeline) Escalated(ctx context.Context) error {
+	if p.run.TryLock() {
+		defer p.run.Unlock()
+		_, _, err := p.rebuild(ctx)
+		return err
+	}
+	if !p.waiting.CompareAndSwap(false, true) {
+		return nil // a waiting rebuild will read this escalation too
+	}
+	p.bg.Add(1)
+	go func() {
+		defer p.bg.Done()
+		p.run.Lock()
+		defer p.run.Unlock()
+		p.waiting.Store(false) // escalations committed from here on need another rebuild
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Minute)
+		defer cancel()
+		if _, _, err := p.rebuild(ctx); err != nil {
+			p.logger().Error("rebuild after a community escalation failed", "err", err)
+		}
+	}()
+	return nil
+}
+
+// Wait waits for the background rebuilds to finish.
+func (p *Pipeline) Wait() { p.bg.Wait() }
+
+// Ready reports whether screening against the current version means
+// anything: no source is configured, or at least one has entries. When
+// every configured source failed since the data dir was created, every
+// address would screen clear, so the front end refuses to screen.
+func (p *Pipeline) Ready() bool {
+	if len(p.Sources) == 0 {
+		return true
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, st := range p.state {
+		if len(st.Listings) > 0 {
+			return true
+		}
+	}
+	return false
+}

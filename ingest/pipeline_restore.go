@@ -1,0 +1,85 @@
+package ingest
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/screening"
+	"github.com/cairn-dev/cairn/store"
+)
+
+// Restore installs the last stored list version without fetching anything,
+// so that a restart serves the list it had, even when every source is
+// unreachable. It reports false when the store holds no version (or
+// Store is nil). The rebuilt tree must reproduce the stored root.
+func (p *Pipeline) Restore(ctx context.Context) (bool, error) {
+	if p.Store == nil {
+		return false, nil
+	}
+	p.run.Lock()
+	defer p.run.Unlock()
+	v, err := p.Store.LastListVersion(ctx)
+	if cairn.IsCode(err, cairn.ENOTFOUND) {
+		return false, nil
+	} else if err != nil {
+		return false, err
+	}
+	var all []screening.Listing
+	bySource := map[string][]screening.Listing{}
+	if err := p.Store.ListEntries(ctx, func(e store.ListEntry) error {
+		l := fromEntry(e)
+		all = append(all, l)
+		if e.Source != screening.SourceCommunity {
+			bySource[e.Source] = append(bySource[e.Source], l)
+		}
+		return nil
+	}); err != nil {
+		return false, fmt.Errorf("restore list entries: %w", err)
+	}
+	all = sortListings(all) // already in key order; sorting keeps the invariant explicit
+	ix, err := screening.Build(v.Version, v.BuiltAt, all)
+	if err != nil {
+		return false, err
+	}
+	if got := rootHex(ix); got != v.Root {
+		return false, fmt.Errorf("restore list version %d: root %s, stored %s", v.Version, got, v.Root)
+	}
+	ix.Snapshots = map[string]screening.Snapshot{}
+	p.mu.Lock()
+	p.version, p.last = v.Version, all
+	for name, sv := range v.Sources {
+		if name == screening.SourceCommunity {
+			continue
+		}
+		st := p.stateOf(name)
+		st.Listings = sortListings(bySource[name])
+		st.Snapshot = Snapshot{BlobName: sv.BlobName, StorageURL: sv.StorageURL, SHA256: sv.SHA256, FetchedAt: sv.FetchedAt}
+		if sv.BlobName != "" {
+			ix.Snapshots[name] = st.Snapshot
+		}
+		st.IngestAt, st.Entries, st.LastError, st.FailedAt = sv.FetchedAt, len(st.Listings), sv.LastError, sv.FailedAt
+	}
+	p.mu.Unlock()
+	p.Holder.Swap(ix)
+	p.logger().Info("list version restored", "version", v.Version, "root", v.Root, "leaves", ix.Len())
+	return true, nil
+}
+
+// History returns the listing history of an address, oldest first (empty
+// without a store).
+func (p *Pipeline) History(ctx context.Context, f screening.Family, canonical string) ([]store.ListChange, error) {
+	if p.Store == nil {
+		return []store.ListChange{}, nil
+	}
+	return p.Store.AddressHistory(ctx, string(f), canonical)
+}
+
+// Versions returns up to limit list version headers older than before
+// (0: the newest first).
+func (p *Pipeline) Versions(ctx context.Context, before uint64, limit int) ([]store.ListVersion, error) {
+	if p.Store == nil {
+		return []store.ListVersion{}, nil
+	}
+	return p.Store.ListVersions(ctx, before, limit)
+}

@@ -1,0 +1,131 @@
+package ingest
+
+import (
+	"cmp"
+	"context"
+	"encoding/hex"
+	"fmt"
+	"slices"
+
+	"github.com/cairn-dev/cairn/screening"
+	"github.com/cairn-dev/cairn/store"
+)
+
+// compareListings orders listings by (family, address, source, entity),
+// the identity of a listing and the order of the store's entries.
+func compareListings(a, b screening.Listing) int {
+	return cmp.Or(cmp.Compare(a.Family, b.Family), cmp.Compare(a.Address, b.Address),
+		cmp.Compare(a.Source, b.Source), cmp.Compare(a.EntityID, b.EntityID))
+}
+
+// sortListings sorts ls by key and drops repeated keys (an address listed
+// under two tickers of one entity is one listing).
+func sortListings(ls []screening.Listing) []screening.Listing {
+	slices.SortFunc(ls, compareListings)
+	return slices.CompactFunc(ls, func(a, b screening.Listing) bool { return compareListings(a, b) == 0 })
+}
+
+// diffListings returns the listings of next not in prev (added) and of
+// prev not in next (removed); both inputs are sorted by key.
+func diffListings(prev, next []screening.Listing) (added, removed []screening.Listing) {
+	i, j := 0, 0
+	for i < len(prev) || j < len(next) {
+		var c int
+		switch {
+		case i == len(prev):
+			c = 1
+		case j == len(next):
+			c = -1
+		default:
+			c = compareListings(prev[i], next[j])
+		}
+		switch {
+		case c < 0:
+			removed = append(removed, prev[i])
+			i++
+		case c > 0:
+			added = append(added, next[j])
+			j++
+		default:
+			i++
+			j++
+		}
+	}
+	return added, removed
+}
+
+func toEntry(l screening.Listing) store.ListEntry {
+	return store.ListEntry{Family: string(l.Family), Address: l.Address, Source: l.Source, EntityID: l.EntityID,
+		EntityName: l.EntityName, Category: l.Category, Severity: l.Severity}
+}
+
+func toEntries(ls []screening.Listing) []store.ListEntry {
+	out := make([]store.ListEntry, len(ls))
+	for i, l := range ls {
+		out[i] = toEntry(l)
+	}
+	return out
+}
+
+func fromEntry(e store.ListEntry) screening.Listing {
+	return screening.Listing{Family: screening.Family(e.Family), Address: e.Address, Match: screening.Match{
+		EntityID: e.EntityID, EntityName: e.EntityName, Source: e.Source, Category: e.Category, Severity: e.Severity}}
+}
+
+func rootHex(ix *screening.Index) string {
+	r := ix.Root()
+	return "0x" + hex.EncodeToString(r[:])
+}
+
+// rebuild makes, stores and installs the next list version from the
+// sources' current listings and the community listings. The version is
+// committed to the store before it is served, so every listVersion a
+// client sees can be found again. p.run is held.
+func (p *Pipeline) rebuild(ctx context.Context) (*screening.Index, store.ListVersion, error) {
+	var all []screening.Listing
+	community := 0
+	if p.Community != nil {
+		c, err := p.Community(ctx)
+		if err != nil {
+			return nil, store.ListVersion{}, fmt.Errorf("community listings: %w", err)
+		}
+		all, community = append(all, c...), len(c)
+	}
+	p.mu.Lock()
+	v := store.ListVersion{Version: p.version + 1, BuiltAt: p.Clock.Now(), Sources: map[string]store.SourceVersion{}}
+	snaps := map[string]screening.Snapshot{}
+	for name, st := range p.state {
+		all = append(all, st.Listings...)
+		if st.Snapshot.BlobName != "" {
+			snaps[name] = st.Snapshot
+		}
+		v.Sources[name] = store.SourceVersion{BlobName: st.Snapshot.BlobName, StorageURL: st.Snapshot.StorageURL,
+			SHA256: st.Snapshot.SHA256, FetchedAt: st.Snapshot.FetchedAt, Entries: len(st.Listings),
+			LastError: st.LastError, FailedAt: st.FailedAt}
+	}
+	prev := p.last
+	p.mu.Unlock()
+	if community > 0 {
+		v.Sources[screening.SourceCommunity] = store.SourceVersion{Entries: community}
+	}
+	all = sortListings(all)
+	ix, err := screening.Build(v.Version, v.BuiltAt, all)
+	if err != nil {
+		return nil, v, err
+	}
+	ix.Snapshots = snaps
+	added, removed := diffListings(prev, all)
+	v.Root, v.Leaves, v.Entries, v.Added, v.Removed = rootHex(ix), ix.Len(), len(all), len(added), len(removed)
+	if p.Store != nil {
+		if err := p.Store.CommitListVersion(ctx, v, toEntries(added), toEntries(removed)); err != nil {
+			return nil, v, fmt.Errorf("store list version %d: %w", v.Version, err)
+		}
+	}
+	p.mu.Lock()
+	p.version, p.last = v.Version, all
+	p.mu.Unlock()
+	p.Holder.Swap(ix)
+	p.logger().Info("list version installed", "version", v.Version, "root", v.Root, "leaves", v.Leaves,
+		"added", v.Added, "removed", v.Removed)
+	return ix, v, nil
+}
