@@ -87,3 +87,34 @@ func chargeMore(c *gin.Context, op string, amount int64) error {
 	}
 	return v.(*bill).charge(c, op, amount)
 }
+
+// billed opens a bill without an upfront charge, for handlers that charge
+// per item (bulk requests): each item is charged with chargeMore before it
+// runs and given back with refundLast when it fails, so that the request
+// pays only for the items that succeeded. A refundable status still
+// returns everything left on the bill.
+func (s *Server) billed() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		b := &bill{s: s, p: principalOf(c)}
+		c.Set(billKey, b)
+		c.Next()
+		b.settle(c)
+	}
+}
+
+// refundLast refunds the latest charge of the request at once and takes it
+// off the bill, so that it is never refunded twice.
+func refundLast(c *gin.Context) error {
+	v, ok := c.Get(billKey)
+	if !ok {
+		return cairn.Errorf(cairn.EINTERNAL, "api: refundLast outside a paid route")
+	}
+	b := v.(*bill)
+	if len(b.charges) == 0 {
+		return nil
+	}
+	ch := b.charges[len(b.charges)-1]
+	b.charges = b.charges[:len(b.charges)-1]
+	_, err := b.s.Ledger.Refund(c.Request.Context(), ch, 0, requestID(c))
+	return err
+}

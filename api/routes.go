@@ -26,6 +26,7 @@ func (s *Server) routes() {
 	agent.POST("/agents", s.paid(billing.OpAgentCreate), h(s.createAgent))
 	agent.GET("/billing/agent/balance", h(s.agentBalance))
 	s.mediaRoutes(agent)
+	s.memoryRoutes(agent)
 
 	// Agent API key or developer JWT: account-level views.
 	account := v1.Group("", s.agentOrDeveloperAuth, s.limited())

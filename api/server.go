@@ -11,6 +11,7 @@ import (
 	"github.com/cairn-dev/cairn/billing"
 	"github.com/cairn-dev/cairn/blob"
 	"github.com/cairn-dev/cairn/media"
+	"github.com/cairn-dev/cairn/memory"
 	"github.com/cairn-dev/cairn/screening"
 	"github.com/cairn-dev/cairn/store"
 	"github.com/gin-gonic/gin"
@@ -47,6 +48,8 @@ type Deps struct {
 	Pricing  *billing.Pricing
 	Ledger   *billing.Ledger
 	Media    *media.Service
+	// Memory serves the memory endpoints.
+	Memory *memory.Service
 	// Screening holds the current sanctions list version; Ingest runs an
 	// ingestion on demand (POST /v1/admin/ingest) and reports snapshots.
 	Screening *screening.Holder

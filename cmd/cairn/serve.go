@@ -124,6 +124,11 @@ func (m *Main) Open(ctx context.Context) error {
 		return err
 	}
 	mediaSvc := &media.Service{Store: m.store, Blobs: m.blobs, Clock: m.Clock}
+	memorySvc, err := openMemory(ctx, cfg.DataDir, m.store, m.blobs, m.Clock)
+	if err != nil {
+		return err
+	}
+	m.sweepers = append(m.sweepers, sweeper{"memory", memorySvc.Sweep})
 	m.sweepers = append(m.sweepers, sweeper{"media", mediaSvc.Sweep}, sweeper{"blobs", m.blobs.DeleteExpired})
 	cursors := cairn.NewCursors(deriveKey(serviceKey, "cursor"))
 	sources, err := parseSources(cfg.Sources)
@@ -163,6 +168,7 @@ func (m *Main) Open(ctx context.Context) error {
 		Pricing:        pricing,
 		Ledger:         &billing.Ledger{Store: m.core, Clock: m.Clock, Cursors: cursors},
 		Media:          mediaSvc,
+		Memory:         memorySvc,
 		Screening:      holder,
 		Ingest:         m.pipeline,
 		Reports:        m.store,
@@ -279,6 +285,10 @@ func (m *Main) Close() error {
 	if m.pg != nil {
 		errs = append(errs, m.pg.Close())
 		m.pg = nil
+	}
+	if m.server != nil && m.server.Memory != nil && m.server.Memory.Index != nil {
+		errs = append(errs, m.server.Memory.Index.Close())
+		m.server.Memory.Index = nil
 	}
 	if m.store != nil {
 		errs = append(errs, m.store.Close())

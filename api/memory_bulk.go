@@ -1,0 +1,115 @@
+package api
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/billing"
+	"github.com/cairn-dev/cairn/memory"
+	"github.com/gin-gonic/gin"
+)
+
+type bulkRequest struct {
+	Memories []json.RawMessage `json:"memories"`
+}
+
+type bulkDeleteRequest struct {
+	IDs []string `json:"ids"`
+}
+
+// itemError is the error member of a bulk item that failed.
+func itemError(err error) (int, gin.H) {
+	code := cairn.ErrorCode(err)
+	msg := cairn.ErrorMessage(err)
+	if code == cairn.EINTERNAL {
+		msg = "internal error"
+	}
+	return StatusOf(code), gin.H{"code": code, "message": msg}
+}
+
+// bulkMemories is POST /v1/memory/bulk: up to 20 creates, each charged
+// bulk.write before it runs and refunded when it fails, so the request
+// pays only for the memories stored. 200 with one result per item, in
+// order: {index, id, status, error}.
+func (s *Server) bulkMemories(c *gin.Context) error {
+	var req bulkRequest
+	if err := bindJSON(c, &req, false); err != nil {
+		return err
+	}
+	if len(req.Memories) == 0 || len(req.Memories) > memory.MaxBulkWrite {
+		return cairn.Errorf(cairn.EINVALID, "memories must hold 1 to %d items.", memory.MaxBulkWrite).With("field", "memories")
+	}
+	agent := agentOf(c)
+	results := make([]gin.H, 0, len(req.Memories))
+	ok := 0
+	for i, raw := range req.Memories {
+		res := gin.H{"index": i, "id": nil, "status": http.StatusCreated, "error": nil}
+		err := s.bulkOne(c, agent.ID, raw, res)
+		if err != nil {
+			res["status"], res["error"] = itemError(err)
+		} else {
+			ok++
+		}
+		results = append(results, res)
+	}
+	writeJSON(c, http.StatusOK, gin.H{"results": results, "succeeded": ok, "failed": len(results) - ok})
+	return nil
+}
+
+func (s *Server) bulkOne(c *gin.Context, agentID string, raw json.RawMessage, res gin.H) error {
+	var item memoryRequest
+	if err := json.Unmarshal(raw, &item); err != nil {
+		return cairn.Errorf(cairn.EINVALID, "Item is not a memory object.")
+	}
+	cost := s.Pricing.Cost(billing.OpBulkWrite)
+	if err := chargeMore(c, billing.OpBulkWrite, cost); err != nil {
+		return err
+	}
+	v, err := s.Memory.Create(c.Request.Context(), agentID, item.write(c))
+	if err != nil && cost > 0 {
+		if rerr := refundLast(c); rerr != nil {
+			s.Logger.ErrorContext(c.Request.Context(), "bulk item refund failed", "err", rerr)
+		}
+		return err
+	}
+	j := toMemoryJSON(v, false)
+	res["id"], res["memory"] = j.ID, j
+	return nil
+}
+
+// bulkDeleteMemories is POST /v1/memory/bulk-delete: up to 50 version ids,
+// each deleted as DELETE /v1/memory/:id would, charged memory.delete only
+// when it succeeds.
+func (s *Server) bulkDeleteMemories(c *gin.Context) error {
+	var req bulkDeleteRequest
+	if err := bindJSON(c, &req, false); err != nil {
+		return err
+	}
+	if len(req.IDs) == 0 || len(req.IDs) > memory.MaxBulkDel {
+		return cairn.Errorf(cairn.EINVALID, "ids must hold 1 to %d items.", memory.MaxBulkDel).With("field", "ids")
+	}
+	agent := agentOf(c)
+	results := make([]gin.H, 0, len(req.IDs))
+	ok := 0
+	for i, id := range req.IDs {
+		res := gin.H{"index": i, "id": id, "status": http.StatusOK, "error": nil}
+		cost := s.Pricing.Cost(billing.OpMemoryDelete)
+		err := chargeMore(c, billing.OpMemoryDelete, cost)
+		if err == nil {
+			if _, _, err = s.Memory.Delete(c.Request.Context(), agent.ID, id, requestID(c)); err != nil && cost > 0 {
+				if rerr := refundLast(c); rerr != nil {
+					s.Logger.ErrorContext(c.Request.Context(), "bulk item refund failed", "err", rerr)
+				}
+			}
+		}
+		if err != nil {
+			res["status"], res["error"] = itemError(err)
+		} else {
+			ok++
+		}
+		results = append(results, res)
+	}
+	writeJSON(c, http.StatusOK, gin.H{"results": results, "succeeded": ok, "failed": len(results) - ok})
+	return nil
+}

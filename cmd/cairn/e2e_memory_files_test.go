@@ -1,0 +1,148 @@
+package main
+
+import (
+	"bytes"
+	"encoding/base64"
+	"mime/multipart"
+	"net/http"
+	"testing"
+
+	"github.com/cairn-dev/cairn"
+)
+
+// memUpload posts a multipart body to /v1/memory/upload; file nil leaves
+// the file part out.
+func (ts *testServer) memUpload(key string, fields map[string]string, filename string, file []byte) *response {
+	ts.t.Helper()
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	for k, v := range fields {
+		w.WriteField(k, v)
+	}
+	if file != nil {
+		fw, _ := w.CreateFormFile("file", filename)
+		fw.Write(file)
+	}
+	w.Close()
+	req, _ := http.NewRequest("POST", ts.base+"/v1/memory/upload", &buf)
+	req.Header.Set("Content-Type", w.FormDataContentType())
+	req.Header.Set("Authorization", "Bearer "+key)
+	return ts.send(req)
+}
+
+func TestMemoryUploadDownload(t *testing.T) {
+	ts, a := memServer(t, 1000)
+	bal := 1000
+	var id string
+	t.Run("Upload", func(t *testing.T) {
+		r := ts.memUpload(a.Key, map[string]string{"type": "file", "key": "img/pixel", "metadata": `{"tags":["x"],"visibility":"private"}`}, "pixel.png", pngBytes).must(t, 201)
+		id = r.str("id")
+		if r.str("filename") != "pixel.png" || r.str("mimeType") != "image/png" || r.num("importance") != 0.5 ||
+			r.str("blobName") != "memory/file/img/pixel/v1" || r.num("sizeBytes") != float64(len(pngBytes)) || r.JSON["expiresAt"] == nil {
+			t.Fatalf("upload: %s", r.Body)
+		}
+		bal -= 5
+		g := ts.do("GET", "/v1/memory/"+id, a.Key, nil).must(t, 200)
+		if g.str("contentEncoding") != "base64" || g.str("content") != base64.StdEncoding.EncodeToString(pngBytes) {
+			t.Fatalf("get upload: %s", g.Body)
+		}
+		bal--
+		ts.wantBalance(a, bal)
+	})
+	t.Run("Download", func(t *testing.T) {
+		r := ts.do("GET", "/v1/memory/"+id+"/download", a.Key, nil).must(t, 200)
+		if !bytes.Equal(r.Body, pngBytes) || r.Header.Get("Content-Type") != "image/png" ||
+			r.Header.Get("Content-Disposition") != `attachment; filename=pixel.png` || r.Header.Get("Content-Length") != "67" {
+			t.Fatalf("download headers %v", r.Header)
+		}
+		bal--
+		ts.wantBalance(a, bal)
+	})
+	t.Run("ErrUploadRefunded", func(t *testing.T) {
+		ts.memUpload(a.Key, map[string]string{"key": "k"}, "f.bin", []byte("x")).problem(t, 400, cairn.EINVALID)
+		ts.memUpload(a.Key, map[string]string{"type": "file"}, "f.bin", []byte("x")).problem(t, 400, cairn.EINVALID)
+		ts.memUpload(a.Key, map[string]string{"type": "file", "key": "k"}, "", nil).problem(t, 400, cairn.EINVALID)
+		ts.memUpload(a.Key, map[string]string{"type": "file", "key": "k", "expiresIn": "soon"}, "f.bin", []byte("x")).problem(t, 400, cairn.EINVALID)
+		ts.memUpload(a.Key, map[string]string{"type": "file", "key": "big"}, "big.bin", make([]byte, 10<<20+1)).problem(t, 413, cairn.ETOOLARGE)
+		ts.memUpload(a.Key, map[string]string{"type": "file", "key": "img/pixel"}, "p.png", pngBytes).problem(t, 409, cairn.ECONFLICT)
+		bal -= 5 // only the 409
+		ts.wantBalance(a, bal)
+		// Exactly 10 MB is accepted.
+		ts.memUpload(a.Key, map[string]string{"type": "file", "key": "big"}, "big.bin", make([]byte, 10<<20)).must(t, 201)
+		bal -= 5
+	})
+	t.Run("ErrDownloadBlobLostRefunded", func(t *testing.T) {
+		if err := ts.m.blobs.Delete(t.Context(), "agents/"+a.ID+"/memory/file/img/pixel/v1"); err != nil {
+			t.Fatal(err)
+		}
+		ts.do("GET", "/v1/memory/"+id+"/download", a.Key, nil).problem(t, 502, cairn.EUPSTREAM)
+		ts.do("GET", "/v1/memory/"+id, a.Key, nil).problem(t, 502, cairn.EUPSTREAM)
+		ts.do("GET", "/v1/memory/"+cairn.NewID()+"/download", a.Key, nil).problem(t, 404, cairn.ENOTFOUND)
+		bal--
+		ts.wantBalance(a, bal)
+	})
+}
+
+func TestMemoryBulkAndIdempotency(t *testing.T) {
+	ts, a := memServer(t, 1000)
+	bal := 1000
+	t.Run("BulkChargesSucceededItems", func(t *testing.T) {
+		ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "taken", "content": "x"}).must(t, 201)
+		bal -= 5
+		r := ts.do("POST", "/v1/memory/bulk", a.Key, map[string]any{"memories": []any{
+			map[string]any{"key": "bulk/1", "content": "one"},
+			map[string]any{"key": "taken", "content": "dup"},
+			map[string]any{"key": "bulk/2", "content": "two", "importance": 7},
+			map[string]any{"key": "bulk/3", "content": "three"},
+		}}).must(t, 200)
+		res := r.JSON["results"].([]any)
+		want := []float64{201, 409, 400, 201}
+		for i, w := range want {
+			item := res[i].(map[string]any)
+			if item["index"] != float64(i) || item["status"] != w || (w == 201) != (item["error"] == nil) {
+				t.Fatalf("item %d: %v", i, item)
+			}
+		}
+		if r.num("succeeded") != 2 || r.num("failed") != 2 {
+			t.Fatalf("bulk: %s", r.Body)
+		}
+		bal -= 10
+		ts.wantBalance(a, bal)
+	})
+	t.Run("ErrBulkLimits", func(t *testing.T) {
+		many := make([]any, 21)
+		for i := range many {
+			many[i] = map[string]any{"key": "k", "content": "x"}
+		}
+		ts.do("POST", "/v1/memory/bulk", a.Key, map[string]any{"memories": many}).problem(t, 400, cairn.EINVALID)
+		ts.do("POST", "/v1/memory/bulk", a.Key, map[string]any{"memories": []any{}}).problem(t, 400, cairn.EINVALID)
+		ids := make([]string, 51)
+		ts.do("POST", "/v1/memory/bulk-delete", a.Key, map[string]any{"ids": ids}).problem(t, 400, cairn.EINVALID)
+		ts.wantBalance(a, bal)
+	})
+	t.Run("BulkDelete", func(t *testing.T) {
+		id := ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "gone", "content": "x"}).must(t, 201).str("id")
+		bal -= 5
+		r := ts.do("POST", "/v1/memory/bulk-delete", a.Key, map[string]any{"ids": []string{id, cairn.NewID(), id}}).must(t, 200)
+		res := r.JSON["results"].([]any)
+		if res[0].(map[string]any)["status"] != 200.0 || res[1].(map[string]any)["status"] != 404.0 || res[2].(map[string]any)["status"] != 404.0 {
+			t.Fatalf("bulk-delete: %s", r.Body)
+		}
+		bal -= 2
+		ts.wantBalance(a, bal)
+	})
+	t.Run("IdempotencyKey", func(t *testing.T) {
+		body := map[string]any{"key": "idem", "content": "once"}
+		first := ts.do("POST", "/v1/memory", a.Key, body, "Idempotency-Key", "k-1").must(t, 201)
+		again := ts.do("POST", "/v1/memory", a.Key, body, "Idempotency-Key", "k-1").must(t, 201)
+		if again.str("id") != first.str("id") || again.Header.Get("Idempotent-Replayed") != "true" {
+			t.Fatalf("replay: %s vs %s", again.Body, first.Body)
+		}
+		bal -= 5
+		ts.wantBalance(a, bal)
+		ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "idem2", "content": "other"}, "Idempotency-Key", "k-1").problem(t, 409, cairn.ECONFLICT)
+		ts.wantBalance(a, bal) // rejected before billing
+		b := ts.register("b")
+		ts.do("POST", "/v1/memory", b.Key, body, "Idempotency-Key", "k-1").must(t, 201) // keys are per agent
+	})
+}

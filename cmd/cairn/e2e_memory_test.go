@@ -1,0 +1,145 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/cairn-dev/cairn"
+)
+
+// memServer starts the service with rate limits out of the way and returns
+// it with an agent topped up to credits.
+func memServer(t *testing.T, credits int, setup ...func(*Main)) (*testServer, agent) {
+	t.Helper()
+	cfg := testConfig(t, t.TempDir())
+	cfg.WriteLimitPerAgent, cfg.RateLimitPerKey = 100000, 100000
+	ts := startServer(t, cfg, setup...)
+	a := ts.register("mem")
+	ts.topUp(a, credits)
+	return ts, a
+}
+
+// topUp sets the agent's balance to credits (starting from 100).
+func (ts *testServer) topUp(a agent, credits int) {
+	ts.t.Helper()
+	if d := credits - ts.balance(a.Key); d != 0 {
+		ts.do("POST", "/v1/admin/credits", "admin-test-token", map[string]any{"developerId": a.DeveloperID, "amount": d, "reason": "test"}).must(ts.t, 200)
+	}
+}
+
+// wantBalance fails unless the agent's balance is want.
+func (ts *testServer) wantBalance(a agent, want int) {
+	ts.t.Helper()
+	if got := ts.balance(a.Key); got != want {
+		ts.t.Fatalf("balance %d, want %d", got, want)
+	}
+}
+
+func TestMemoryCreateGet(t *testing.T) {
+	ts, a := memServer(t, 1000)
+	b := ts.register("other")
+	bal := 1000
+	var id string
+	t.Run("Create", func(t *testing.T) {
+		r := ts.do("POST", "/v1/memory", a.Key, map[string]any{"type": "semantic", "key": "notes/today", "content": "buy milk",
+			"importance": 0.8, "metadata": map[string]any{"tags": []string{"home"}, "visibility": "private"}}).must(t, 201)
+		id = r.str("id")
+		if r.num("version") != 1 || r.str("blobName") != "memory/semantic/notes/today/v1" || r.num("sizeBytes") != 8 ||
+			r.JSON["isCompressed"] != false || r.num("importance") != 0.8 || r.JSON["encryptionProvider"] != nil || r.Header.Get("ETag") != `"1"` {
+			t.Fatalf("create: %s", r.Body)
+		}
+		bal -= 5
+		ts.wantBalance(a, bal)
+	})
+	t.Run("Get", func(t *testing.T) {
+		r := ts.do("GET", "/v1/memory/"+id, a.Key, nil).must(t, 200)
+		if r.str("content") != "buy milk" || r.JSON["isLatest"] != true || r.str("key") != "notes/today" || r.str("updatedAt") == "" {
+			t.Fatalf("get: %s", r.Body)
+		}
+		bal--
+		ts.wantBalance(a, bal)
+	})
+	t.Run("ErrNotFoundIsolation", func(t *testing.T) {
+		for _, path := range []string{"/v1/memory/" + cairn.NewID(), "/v1/memory/not-an-id"} {
+			ts.do("GET", path, a.Key, nil).problem(t, 404, cairn.ENOTFOUND)
+			bal-- // 404 is not refunded
+		}
+		ts.do("GET", "/v1/memory/"+id, b.Key, nil).problem(t, 404, cairn.ENOTFOUND)
+		ts.do("PUT", "/v1/memory/"+id, b.Key, map[string]any{"content": "x"}).problem(t, 404, cairn.ENOTFOUND)
+		ts.do("DELETE", "/v1/memory/"+id, b.Key, nil).problem(t, 404, cairn.ENOTFOUND)
+		ts.do("GET", "/v1/memory/"+id+"/history", b.Key, nil).problem(t, 404, cairn.ENOTFOUND)
+		ts.do("PATCH", "/v1/memory/"+id+"/pin", b.Key, nil).problem(t, 404, cairn.ENOTFOUND)
+		ts.wantBalance(a, bal)
+		ts.wantBalance(b, 100-1-5-2)
+	})
+	t.Run("ErrDuplicateKeyCharged", func(t *testing.T) {
+		ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "notes/today", "content": "again"}).problem(t, 409, cairn.ECONFLICT)
+		bal -= 5
+		ts.wantBalance(a, bal)
+		ts.do("POST", "/v1/memory", b.Key, map[string]any{"key": "notes/today", "content": "b's own"}).must(t, 201)
+		if r := ts.do("GET", "/v1/memory/"+id, a.Key, nil).must(t, 200); r.str("content") != "buy milk" {
+			t.Fatalf("another agent's write changed the content: %s", r.Body)
+		}
+		bal--
+	})
+	t.Run("ErrInvalidRefunded", func(t *testing.T) {
+		for _, body := range []any{
+			map[string]any{"key": "", "content": "x"},
+			map[string]any{"key": "a//b", "content": "x"},
+			map[string]any{"key": "a/../b", "content": "x"},
+			map[string]any{"key": "k"},
+			map[string]any{"key": "k", "content": "x", "importance": 1.5},
+			map[string]any{"key": "k", "content": "x", "expiresIn": "10y"},
+			map[string]any{"key": "k", "content": "x", "metadata": map[string]any{"visibility": "public"}},
+			map[string]any{"key": "k", "content": "!!", "contentEncoding": "base64"},
+			map[string]any{"key": "k", "content": "x", "type": "Bad Type"},
+			`{"key": "k", "content": 3}`,
+		} {
+			ts.do("POST", "/v1/memory", a.Key, body).problem(t, 400, cairn.EINVALID)
+		}
+		ts.wantBalance(a, bal)
+	})
+	t.Run("CredentialsInSharedContentRefunded", func(t *testing.T) {
+		for _, secret := range []string{
+			"AKIAZ3MSJV4WTGKEX7PQ",
+			"-----BEGIN RSA PRIVATE KEY-----\n" + strings.Repeat("MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun", 4) + "\n-----END RSA PRIVATE KEY-----",
+			"ghp_4Jc0rYsWq8kZ1xLmN5vB7tR2yU9iO3pA6sD0",
+		} {
+			r := ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "shared/creds", "content": "use " + secret,
+				"metadata": map[string]any{"visibility": "share"}}).problem(t, 422, cairn.EUNPROCESSABLE)
+			if strings.Contains(string(r.Body), secret) {
+				t.Fatalf("the problem echoes the secret: %s", r.Body)
+			}
+		}
+		ts.wantBalance(a, bal)
+		// Private content, and ordinary shared text, are accepted.
+		ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "private/creds", "content": "AKIAZ3MSJV4WTGKEX7PQ"}).must(t, 201)
+		ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "shared/plain", "content": "The meeting moved to Thursday.",
+			"metadata": map[string]any{"visibility": "share"}}).must(t, 201)
+		bal -= 10
+		ts.wantBalance(a, bal)
+	})
+	t.Run("BlobNamesAndEncryption", func(t *testing.T) {
+		r := ts.do("POST", "/v1/memory", a.Key, map[string]any{"type": "file", "key": "docs/plan", "content": "c2VjcmV0",
+			"contentEncoding": "base64", "blobFilename": "plan", "blobExtension": ".enc", "encryptionProvider": "aes-256-gcm",
+			"encryptionMeta": map[string]any{"iv": "aXY=", "tag": "dGFn"}, "metadata": map[string]any{"visibility": "share"}}).must(t, 201)
+		if r.str("blobName") != "memory/file/docs/plan/plan_v1.enc" || r.str("encryptionProvider") != "aes-256-gcm" {
+			t.Fatalf("custom blob: %s", r.Body)
+		}
+		g := ts.do("GET", "/v1/memory/"+r.str("id"), a.Key, nil).must(t, 200)
+		meta, _ := g.JSON["encryptionMeta"].(map[string]any)
+		if g.str("content") != "c2VjcmV0" || g.str("contentEncoding") != "base64" || meta["iv"] != "aXY=" || meta["tag"] != "dGFn" {
+			t.Fatalf("encrypted get: %s", g.Body)
+		}
+	})
+	t.Run("Compression", func(t *testing.T) {
+		text := strings.Repeat("the quick brown fox jumps over the lazy dog. ", 200)
+		r := ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "big/text", "content": text}).must(t, 201)
+		if r.JSON["isCompressed"] != true || r.num("sizeBytes") >= float64(len(text)) {
+			t.Fatalf("not compressed: %s", r.Body)
+		}
+		if g := ts.do("GET", "/v1/memory/"+r.str("id"), a.Key, nil).must(t, 200); g.str("content") != text || g.JSON["isCompressed"] != true {
+			t.Fatalf("decompressed content differs")
+		}
+	})
+}

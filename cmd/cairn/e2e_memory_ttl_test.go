@@ -1,0 +1,142 @@
+package main
+
+import (
+	"context"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cairn-dev/cairn"
+)
+
+func TestMemoryTTL(t *testing.T) {
+	clk := cairn.NewManualClock(time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC))
+	ts, a := memServer(t, 1000, func(m *Main) { m.Clock = clk })
+	mk := func(key, ttl string) string {
+		body := map[string]any{"key": key, "content": "x"}
+		if ttl != "" {
+			body["expiresIn"] = ttl
+		}
+		return ts.do("POST", "/v1/memory", a.Key, body).must(t, 201).str("id")
+	}
+	soon, pinned, month, forever := mk("soon", "1h"), mk("pinned", "1h"), mk("month", "30d"), mk("forever", "")
+	ts.do("PATCH", "/v1/memory/"+pinned+"/pin", a.Key, nil).must(t, 200)
+	blobExpiry := func(t *testing.T, key string) time.Time {
+		t.Helper()
+		info, err := ts.m.blobs.Stat(context.Background(), "agents/"+a.ID+"/memory/semantic/"+key+"/v1")
+		if err != nil {
+			t.Fatalf("stat %s: %v", key, err)
+		}
+		return info.ExpiresAt
+	}
+	t.Run("Expiring", func(t *testing.T) {
+		bal := ts.balance(a.Key)
+		r := ts.do("GET", "/v1/memory/expiring?within=2h", a.Key, nil).must(t, 200)
+		items := r.JSON["expiring"].([]any)
+		if r.num("count") != 1 || items[0].(map[string]any)["id"] != soon || r.str("within") != "2h" {
+			t.Fatalf("expiring: %s", r.Body)
+		}
+		if r := ts.do("GET", "/v1/memory/expiring?within=31d", a.Key, nil).must(t, 200); r.num("count") != 2 {
+			t.Fatalf("expiring 31d: %s", r.Body)
+		}
+		ts.do("GET", "/v1/memory/expiring?within=1y", a.Key, nil).problem(t, 400, cairn.EINVALID)
+		ts.wantBalance(a, bal)
+	})
+	t.Run("RenewFromNow", func(t *testing.T) {
+		bal := ts.balance(a.Key)
+		r := ts.do("POST", "/v1/memory/ttl-alerts", a.Key, map[string]any{"renewIds": []string{month, cairn.NewID()}, "renewExpiresIn": "10d"}).must(t, 200)
+		ren := r.JSON["renewed"].([]any)
+		want := timestampOf(clk.Now().Add(10 * 24 * time.Hour))
+		if r.num("renewedCount") != 1 || ren[0].(map[string]any)["newExpiresAt"] != want || ren[1].(map[string]any)["success"] != false || r.num("expiringCount") != 1 {
+			t.Fatalf("renew: %s", r.Body)
+		}
+		if got := blobExpiry(t, "month"); !got.Equal(clk.Now().Add(10 * 24 * time.Hour)) {
+			t.Fatalf("blob expiry %v not moved", got)
+		}
+		if !blobExpiry(t, "pinned").IsZero() {
+			t.Fatal("a pinned memory's blob expires")
+		}
+		ts.do("POST", "/v1/memory/ttl-alerts", a.Key, map[string]any{"renewIds": []string{month}}).problem(t, 400, cairn.EINVALID)
+		ts.do("POST", "/v1/memory/ttl-alerts", a.Key, map[string]any{"renewIds": make([]string, 51), "renewExpiresIn": "1d"}).problem(t, 400, cairn.EINVALID)
+		ts.do("POST", "/v1/memory/ttl-alerts", a.Key, map[string]any{"within": "forever"}).problem(t, 400, cairn.EINVALID)
+		ts.wantBalance(a, bal)
+	})
+	t.Run("ExpiredNeverReturnedThenSwept", func(t *testing.T) {
+		clk.Advance(2 * time.Hour)
+		ts.do("GET", "/v1/memory/"+soon, a.Key, nil).problem(t, 404, cairn.ENOTFOUND)
+		ts.do("GET", "/v1/memory/"+soon+"/history", a.Key, nil).problem(t, 404, cairn.ENOTFOUND)
+		ts.do("GET", "/v1/memory/"+pinned, a.Key, nil).must(t, 200)
+		r := ts.do("GET", "/v1/memory?"+url.Values{"offset": {"0"}}.Encode(), a.Key, nil).must(t, 200)
+		if r.num("total") != 3 {
+			t.Fatalf("list with an expired memory: %s", r.Body)
+		}
+		if r := ts.do("POST", "/v1/memory/search", a.Key, map[string]any{"query": "soon"}).must(t, 200); r.num("count") != 0 {
+			t.Fatalf("search found an expired memory: %s", r.Body)
+		}
+		ts.m.sweepOnce(context.Background())
+		if _, err := ts.m.blobs.Stat(context.Background(), "agents/"+a.ID+"/memory/semantic/soon/v1"); !cairn.IsCode(err, cairn.ENOTFOUND) {
+			t.Fatalf("blob after sweep: %v", err)
+		}
+		ts.do("GET", "/v1/memory/"+pinned, a.Key, nil).must(t, 200)
+		ts.do("GET", "/v1/memory/"+forever, a.Key, nil).must(t, 200)
+		ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "soon", "content": "again"}).must(t, 201) // key freed
+		// Unpinning restores the expiry: the memory is expired at once.
+		ts.do("PATCH", "/v1/memory/"+pinned+"/pin", a.Key, nil).must(t, 200)
+		ts.do("GET", "/v1/memory/"+pinned, a.Key, nil).problem(t, 404, cairn.ENOTFOUND)
+	})
+}
+
+func timestampOf(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+
+func TestMemoryAudit(t *testing.T) {
+	ts, a := memServer(t, 1000)
+	b := ts.register("other")
+	id := ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "k", "content": "x"}).must(t, 201).str("id")
+	ts.do("GET", "/v1/memory/"+id, a.Key, nil).must(t, 200)
+	ts.do("PUT", "/v1/memory/"+id, a.Key, map[string]any{"content": "y"}).must(t, 200)
+	ts.do("GET", "/v1/memory", a.Key, nil).must(t, 200)
+	ts.do("POST", "/v1/memory/search", a.Key, map[string]any{"query": "k"}).must(t, 200)
+	ts.do("PATCH", "/v1/memory/"+id+"/pin", a.Key, nil).must(t, 200)
+	ts.do("PATCH", "/v1/memory/"+id+"/importance", a.Key, map[string]any{"importance": 0.1}).must(t, 200)
+	ts.memUpload(a.Key, map[string]string{"type": "file", "key": "f"}, "f.txt", []byte("hello")).must(t, 201)
+	ts.do("DELETE", "/v1/memory/"+id, a.Key, nil).must(t, 200)
+	newKey := ts.do("POST", "/v1/agents/self/rotate-key", a.Key, map[string]any{"rotationSecret": a.Secret}).must(t, 200).str("apiKey")
+	ts.do("GET", "/v1/memory/"+id, b.Key, nil).problem(t, 404, cairn.ENOTFOUND) // nothing in a's log
+	bal := ts.balance(newKey)
+	t.Run("WalkAllFree", func(t *testing.T) {
+		var actions []string
+		q := url.Values{"limit": {"3"}}
+		for {
+			r := ts.do("GET", "/v1/memory/audit?"+q.Encode(), newKey, nil).must(t, 200)
+			for _, e := range r.JSON["entries"].([]any) {
+				actions = append(actions, e.(map[string]any)["action"].(string))
+			}
+			if r.JSON["hasMore"] != true {
+				break
+			}
+			q.Set("cursor", r.str("nextCursor"))
+		}
+		want := "rotate_key delete upload importance pin search list write read write"
+		if got := strings.Join(actions, " "); !strings.HasPrefix(got, want) {
+			t.Fatalf("actions %q, want prefix %q", got, want)
+		}
+		if ts.balance(newKey) != bal {
+			t.Fatal("audit reads are charged")
+		}
+	})
+	t.Run("FilterAndErrors", func(t *testing.T) {
+		r := ts.do("GET", "/v1/memory/audit?action=pin", newKey, nil).must(t, 200)
+		es := r.JSON["entries"].([]any)
+		if len(es) != 1 || es[0].(map[string]any)["resource"] != id {
+			t.Fatalf("pin entries: %s", r.Body)
+		}
+		ts.do("GET", "/v1/memory/audit?action=dance", newKey, nil).problem(t, 400, cairn.EINVALID)
+		ts.do("GET", "/v1/memory/audit?cursor=abc", newKey, nil).problem(t, 400, cairn.EINVALID)
+		first := ts.do("GET", "/v1/memory/audit?limit=1", newKey, nil).must(t, 200).str("nextCursor")
+		ts.do("GET", "/v1/memory/audit?cursor="+url.QueryEscape(first), b.Key, nil).problem(t, 400, cairn.EINVALID)
+		if r := ts.do("GET", "/v1/memory/audit", b.Key, nil).must(t, 200); len(r.JSON["entries"].([]any)) != 1 {
+			t.Fatalf("b sees %s", r.Body)
+		}
+	})
+}

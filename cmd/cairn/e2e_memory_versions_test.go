@@ -1,0 +1,99 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/cairn-dev/cairn"
+)
+
+func TestMemoryVersions(t *testing.T) {
+	ts, a := memServer(t, 1000)
+	bal := 1000
+	v1 := ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "plan", "content": "one"}).must(t, 201).str("id")
+	bal -= 5
+	var v2, v3 string
+	t.Run("PutMakesNextVersion", func(t *testing.T) {
+		r := ts.do("PUT", "/v1/memory/"+v1, a.Key, map[string]any{"content": "two", "importance": 0.9}, "If-Match", `"1"`).must(t, 200)
+		v2 = r.str("id")
+		if r.num("version") != 2 || r.JSON["isLatest"] != true || r.str("blobName") != "memory/semantic/plan/v2" || r.num("importance") != 0.9 || r.Header.Get("ETag") != `"2"` {
+			t.Fatalf("put: %s", r.Body)
+		}
+		bal -= 5
+		old := ts.do("GET", "/v1/memory/"+v1, a.Key, nil).must(t, 200)
+		if old.str("content") != "one" || old.JSON["isLatest"] != false || old.num("version") != 1 {
+			t.Fatalf("v1 after put: %s", old.Body)
+		}
+		bal--
+		ts.wantBalance(a, bal)
+	})
+	t.Run("ErrIfMatchStale", func(t *testing.T) {
+		ts.do("PUT", "/v1/memory/"+v2, a.Key, map[string]any{"content": "late"}, "If-Match", `"1"`).problem(t, 412, cairn.EPRECONDITION)
+		ts.do("PUT", "/v1/memory/"+v2, a.Key, map[string]any{"content": "x"}, "If-Match", "nope").problem(t, 400, cairn.EINVALID)
+		ts.do("PUT", "/v1/memory/"+v2, a.Key, map[string]any{"content": "x", "key": "other"}).problem(t, 400, cairn.EINVALID)
+		bal -= 5 // 412 is not refunded; 400s are
+		ts.wantBalance(a, bal)
+		// PUT through an old version's id still appends after the latest.
+		r := ts.do("PUT", "/v1/memory/"+v1, a.Key, map[string]any{"content": "three"}).must(t, 200)
+		v3 = r.str("id")
+		if r.num("version") != 3 {
+			t.Fatalf("put via v1: %s", r.Body)
+		}
+		bal -= 5
+	})
+	t.Run("History", func(t *testing.T) {
+		r := ts.do("GET", "/v1/memory/"+v2+"/history", a.Key, nil).must(t, 200)
+		vs, _ := r.JSON["versions"].([]any)
+		if r.num("totalVersions") != 3 || len(vs) != 3 || r.str("key") != "plan" {
+			t.Fatalf("history: %s", r.Body)
+		}
+		first := vs[0].(map[string]any)
+		if first["id"] != v3 || first["isLatest"] != true || vs[2].(map[string]any)["id"] != v1 {
+			t.Fatalf("history order: %s", r.Body)
+		}
+		ts.wantBalance(a, bal) // free
+	})
+	t.Run("DeleteNonLatestThenLatest", func(t *testing.T) {
+		r := ts.do("DELETE", "/v1/memory/"+v2, a.Key, nil).must(t, 200)
+		if r.JSON["memoryDeleted"] != false || r.str("latestId") != v3 {
+			t.Fatalf("delete v2: %s", r.Body)
+		}
+		ts.do("GET", "/v1/memory/"+v2, a.Key, nil).problem(t, 404, cairn.ENOTFOUND)
+		r = ts.do("DELETE", "/v1/memory/"+v3, a.Key, nil).must(t, 200)
+		if r.str("latestId") != v1 || r.num("latestVersion") != 1 {
+			t.Fatalf("delete v3: %s", r.Body)
+		}
+		if g := ts.do("GET", "/v1/memory/"+v1, a.Key, nil).must(t, 200); g.JSON["isLatest"] != true || g.str("content") != "one" {
+			t.Fatalf("v1 is not latest again: %s", g.Body)
+		}
+		r = ts.do("DELETE", "/v1/memory/"+v1, a.Key, nil).must(t, 200)
+		if r.JSON["memoryDeleted"] != true {
+			t.Fatalf("delete v1: %s", r.Body)
+		}
+		ts.do("GET", "/v1/memory/"+v1+"/history", a.Key, nil).problem(t, 404, cairn.ENOTFOUND)
+		ts.do("DELETE", "/v1/memory/"+v1, a.Key, nil).problem(t, 404, cairn.ENOTFOUND)
+		bal -= 1 + 2 + 1 + 2 + 2 + 2 // get 404, delete, get, delete, delete, delete 404
+		ts.wantBalance(a, bal)
+		// The key is free again; the blob of v1 was removed with it.
+		if _, err := ts.m.blobs.Stat(t.Context(), "agents/"+a.ID+"/memory/semantic/plan/v1"); !cairn.IsCode(err, cairn.ENOTFOUND) {
+			t.Fatalf("blob after delete: %v", err)
+		}
+		ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "plan", "content": "fresh"}).must(t, 201)
+	})
+	t.Run("PinAndImportanceFree", func(t *testing.T) {
+		id := ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "pin/me", "content": "x"}).must(t, 201).str("id")
+		bal = ts.balance(a.Key)
+		if r := ts.do("PATCH", "/v1/memory/"+id+"/pin", a.Key, nil).must(t, 200); r.JSON["pinned"] != true {
+			t.Fatalf("pin: %s", r.Body)
+		}
+		if r := ts.do("PATCH", "/v1/memory/"+id+"/pin", a.Key, nil).must(t, 200); r.JSON["pinned"] != false {
+			t.Fatalf("unpin: %s", r.Body)
+		}
+		if r := ts.do("PATCH", "/v1/memory/"+id+"/importance", a.Key, map[string]any{"importance": 0.25}).must(t, 200); r.num("importance") != 0.25 {
+			t.Fatalf("importance: %s", r.Body)
+		}
+		for _, body := range []any{map[string]any{"importance": 1.01}, map[string]any{"importance": -0.1}, map[string]any{}} {
+			ts.do("PATCH", "/v1/memory/"+id+"/importance", a.Key, body).problem(t, 400, cairn.EINVALID)
+		}
+		ts.wantBalance(a, bal)
+	})
+}

@@ -1,0 +1,87 @@
+package memory
+
+import (
+	"context"
+	"io"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/store"
+)
+
+// Get returns the version with the id and, when withContent, its original
+// content. An expired memory is ENOTFOUND even before the sweep.
+func (s *Service) Get(ctx context.Context, agentID, id string, withContent bool, reqID string) (*View, error) {
+	m, v, err := s.Store.MemoryByVersionID(ctx, agentID, id)
+	if err != nil {
+		return nil, err
+	}
+	if m.Expired(s.now().Now()) {
+		return nil, memNotFound()
+	}
+	view := &View{Memory: *m, Version: *v}
+	if withContent {
+		if view.Content, err = s.content(ctx, m, v); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.audit(ctx, agentID, cairn.AuditRead, v.ID, reqID, map[string]any{"key": m.Key, "version": v.Version}); err != nil {
+		return nil, err
+	}
+	return view, nil
+}
+
+// content reads and decompresses a version's blob. A blob the store cannot
+// give back is EUPSTREAM: the record exists, so its content must too.
+func (s *Service) content(ctx context.Context, m *store.Memory, v *store.MemoryVersion) ([]byte, error) {
+	rc, _, err := s.Blobs.Get(ctx, blobPath(m.AgentID, v.BlobName), 0, -1)
+	if err != nil {
+		if cairn.IsCode(err, cairn.ENOTFOUND) {
+			return nil, cairn.Errorf(cairn.EUPSTREAM, "The content of this memory could not be read from the blob store.")
+		}
+		return nil, upstream(err)
+	}
+	defer rc.Close()
+	stored, err := io.ReadAll(io.LimitReader(rc, maxDecompressed))
+	if err != nil {
+		return nil, cairn.Errorf(cairn.EUPSTREAM, "Reading the content from the blob store failed.")
+	}
+	return decompress(stored, v.IsCompressed)
+}
+
+// History is a memory's stored versions, newest first.
+type History struct {
+	Memory   store.Memory
+	Versions []store.MemoryVersion
+}
+
+// History returns the versions of the memory holding version id.
+func (s *Service) History(ctx context.Context, agentID, id, reqID string) (*History, error) {
+	m, _, err := s.Store.MemoryByVersionID(ctx, agentID, id)
+	if err != nil {
+		return nil, err
+	}
+	if m.Expired(s.now().Now()) {
+		return nil, memNotFound()
+	}
+	vs, err := s.Store.MemoryVersions(ctx, agentID, m.ID)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.audit(ctx, agentID, cairn.AuditRead, id, reqID, map[string]any{"key": m.Key, "history": true}); err != nil {
+		return nil, err
+	}
+	return &History{Memory: *m, Versions: vs}, nil
+}
+
+// List returns a page of the agent's memories; expired ones never appear.
+func (s *Service) List(ctx context.Context, agentID string, q store.MemoryQuery, reqID string) (*store.MemoryPage, error) {
+	q.Filter.Now = s.now().Now()
+	p, err := s.Store.ListMemories(ctx, agentID, q)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.audit(ctx, agentID, cairn.AuditList, "", reqID, map[string]any{"count": len(p.Items)}); err != nil {
+		return nil, err
+	}
+	return p, nil
+}

@@ -1,0 +1,95 @@
+package memory
+
+import (
+	"context"
+	"hash/maphash"
+	"sync"
+	"time"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/blob"
+	"github.com/cairn-dev/cairn/store"
+)
+
+// Limits of spec 8 that belong to memories.
+const (
+	MaxFileSize  = 10 << 20 // upload
+	MaxBulkWrite = 20
+	MaxBulkDel   = 50
+	MaxRenewIDs  = 50
+	MaxTags      = 32
+	MaxTagLen    = 64
+	// DefaultImportance is the importance of a memory stored without one
+	// (a file upload response carries 0.5 in the spec).
+	DefaultImportance = 0.5
+	// UploadTTL is the default expiresIn of an upload.
+	UploadTTL = "30d"
+)
+
+// Service runs every memory operation. Store, Blobs and Audit are
+// required; Index (full-text) and Secrets may be nil, which disables
+// content search and credential screening respectively.
+type Service struct {
+	Store   store.Memories
+	Audit   store.Audit
+	Blobs   blob.Store
+	Index   *Index
+	Secrets *Secrets
+	Clock   cairn.Clock
+
+	initOnce sync.Once
+	seed     maphash.Seed
+	locks    [256]sync.Mutex
+}
+
+// View is a memory as read: its head, one version and, when read with
+// content, the original content bytes.
+type View struct {
+	Memory  store.Memory
+	Version store.MemoryVersion
+	Content []byte
+}
+
+// IsLatest reports whether the view's version is the memory's latest.
+func (v *View) IsLatest() bool { return v.Version.Version == v.Memory.Latest }
+
+func (s *Service) now() cairn.Clock {
+	if s.Clock == nil {
+		return cairn.SystemClock{}
+	}
+	return s.Clock
+}
+
+// lock serializes the writes of one memory key of one agent, from the blob
+// write to the commit (and from a delete's commit to the blob removal), so
+// that no two writers ever share a blob name.
+func (s *Service) lock(agent, key string) func() {
+	s.initOnce.Do(func() { s.seed = maphash.MakeSeed() })
+	m := &s.locks[maphash.String(s.seed, agent+"\x00"+key)%uint64(len(s.locks))]
+	m.Lock()
+	return m.Unlock
+}
+
+// blobPath is where a memory's blob lives in the blob store: the spec's
+// blob name under the agent's own folder, so that two agents using one key
+// never share a blob.
+func blobPath(agentID, name string) string { return "agents/" + agentID + "/" + name }
+
+// audit logs a read, list or search. Writes log theirs in their own
+// commit; these entries are not synced on their own (see LogMemoryRead).
+func (s *Service) audit(ctx context.Context, agent, action, resource, reqID string, detail map[string]any) error {
+	return s.Store.LogMemoryRead(ctx, &cairn.AuditEntry{AgentID: agent, Action: action, Resource: resource,
+		Detail: detail, RequestID: reqID})
+}
+
+func auditEntry(agent, action, resource, reqID string, detail map[string]any) *cairn.AuditEntry {
+	return &cairn.AuditEntry{AgentID: agent, Action: action, Resource: resource, Detail: detail, RequestID: reqID}
+}
+
+// blobExpiry is the expiry a memory's blobs carry: none when pinned.
+func blobExpiry(m *store.Memory) (t time.Time) {
+	if m.Pinned {
+		return t
+	}
+	return m.ExpiresAt
+}

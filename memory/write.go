@@ -1,0 +1,213 @@
+package memory
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"errors"
+	"math"
+	"time"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/blob"
+	"github.com/cairn-dev/cairn/store"
+)
+
+// Metadata is the client's metadata of a memory.
+type Metadata struct {
+	Tags       []string `json:"tags"`
+	Visibility string   `json:"visibility"`
+}
+
+// Write is a create (POST, upload, bulk) or a new version (PUT). On a new
+// version, fields left nil keep the memory's values.
+type Write struct {
+	Type, Key       string
+	Content         *string // text, or base64 when ContentEncoding is "base64"
+	ContentEncoding string
+	Raw             []byte // upload bytes; used instead of Content when not nil
+	Importance      *float64
+	ExpiresIn       *string
+	Metadata        *Metadata
+	BlobFilename    string
+	BlobExtension   string
+	MimeType        *string
+	Filename        string
+	EncProvider     *string
+	EncMeta         map[string]any
+	Action          string // cairn.AuditWrite (default) or cairn.AuditUpload
+	RequestID       string
+}
+
+// body returns the content bytes and their encoding.
+func (w *Write) body() ([]byte, string, error) {
+	if w.Raw != nil {
+		return w.Raw, "base64", nil
+	}
+	if w.Content == nil {
+		return nil, "", invalid("content", "content is required.")
+	}
+	switch w.ContentEncoding {
+	case "":
+		return []byte(*w.Content), "", nil
+	case "base64":
+		b, err := base64.StdEncoding.DecodeString(*w.Content)
+		if err != nil {
+			return nil, "", invalid("content", "content is not valid base64.")
+		}
+		return b, "base64", nil
+	}
+	return nil, "", invalid("contentEncoding", "contentEncoding must be base64 or absent.")
+}
+
+// applyMeta validates and applies the mutable fields of w to m.
+func applyMeta(w *Write, m *store.Memory, now time.Time) error {
+	if w.Importance != nil {
+		if i := *w.Importance; math.IsNaN(i) || i < 0 || i > 1 {
+			return invalid("importance", "importance must be between 0 and 1.")
+		}
+		m.Importance = *w.Importance
+	}
+	if w.ExpiresIn != nil {
+		d, err := cairn.ParseTTL(*w.ExpiresIn)
+		if err != nil {
+			return cairn.Errorf(cairn.EINVALID, "%s", cairn.ErrorMessage(err)).With("field", "expiresIn")
+		}
+		m.ExpiresAt = now.Add(d)
+	}
+	if md := w.Metadata; md != nil {
+		if len(md.Tags) > MaxTags {
+			return invalid("metadata.tags", "at most %d tags.", MaxTags)
+		}
+		for _, t := range md.Tags {
+			if t == "" || len(t) > MaxTagLen {
+				return invalid("metadata.tags", "tags must be 1-%d characters.", MaxTagLen)
+			}
+		}
+		switch md.Visibility {
+		case "":
+			md.Visibility = m.Visibility
+		case "private", "share":
+		default:
+			return invalid("metadata.visibility", "visibility must be private or share.")
+		}
+		m.Tags, m.Visibility = append([]string{}, md.Tags...), md.Visibility
+	}
+	if m.Visibility == "" {
+		m.Visibility = "private"
+	}
+	if m.Tags == nil {
+		m.Tags = []string{}
+	}
+	return nil
+}
+
+// screen rejects shared, unencrypted content that holds credentials (422).
+func (s *Service) screen(m *store.Memory, w *Write, content []byte) error {
+	if s.Secrets == nil || m.Visibility != "share" || w.EncProvider != nil {
+		return nil
+	}
+	rules, err := s.Secrets.Find(string(content))
+	if err != nil {
+		return err
+	}
+	if len(rules) > 0 {
+		return cairn.Errorf(cairn.EUNPROCESSABLE, "Shared content contains credentials (%d kinds); store it private or remove them.", len(rules)).With("rules", rules)
+	}
+	return nil
+}
+
+// Create stores version 1 of a new memory: the blob first, then the record,
+// its indexes and the audit entry in one commit. A crash in between leaves
+// at most an unreferenced blob.
+func (s *Service) Create(ctx context.Context, agentID string, w *Write) (*View, error) {
+	if w.Type == "" {
+		w.Type = "semantic"
+	}
+	if err := checkType(w.Type); err != nil {
+		return nil, err
+	}
+	if err := checkKey(w.Key); err != nil {
+		return nil, err
+	}
+	now := s.now().Now()
+	id := cairn.NewID()
+	m := &store.Memory{ID: id, AgentID: agentID, Type: w.Type, Key: w.Key, Importance: DefaultImportance,
+		CreatedAt: now, UpdatedAt: now}
+	if err := applyMeta(w, m, now); err != nil {
+		return nil, err
+	}
+	unlock := s.lock(agentID, w.Key)
+	defer unlock()
+	if _, err := s.Store.MemoryByKey(ctx, agentID, w.Key); err == nil {
+		return nil, cairn.Errorf(cairn.ECONFLICT, "Key %q is already in use.", w.Key).With("key", w.Key)
+	} else if !cairn.IsCode(err, cairn.ENOTFOUND) {
+		return nil, err
+	}
+	return s.writeVersion(ctx, m, nil, id, 1, w)
+}
+
+// writeVersion validates the content of w, stores its blob and commits
+// version ver of m (old is the stored head, nil on create). The caller
+// holds the memory's lock.
+func (s *Service) writeVersion(ctx context.Context, m, old *store.Memory, vid string, ver int, w *Write) (*View, error) {
+	if err := checkBlobParts(w.BlobFilename, w.BlobExtension); err != nil {
+		return nil, err
+	}
+	content, enc, err := w.body()
+	if err != nil {
+		return nil, err
+	}
+	if len(content) > MaxFileSize {
+		return nil, cairn.Errorf(cairn.ETOOLARGE, "Content exceeds %d bytes.", MaxFileSize).With("limit", MaxFileSize)
+	}
+	if err := s.screen(m, w, content); err != nil {
+		return nil, err
+	}
+	stored, packed := compress(content)
+	v := &store.MemoryVersion{ID: vid, MemoryID: m.ID, Version: ver, IsCompressed: packed, ContentEncoding: enc,
+		MimeType: w.MimeType, Filename: w.Filename, EncryptionProvider: w.EncProvider, EncryptionMeta: w.EncMeta,
+		BlobFilename: w.BlobFilename, BlobExtension: w.BlobExtension, CreatedAt: m.UpdatedAt,
+		BlobName: BlobName(m.Type, m.Key, ver, w.BlobFilename, w.BlobExtension)}
+	ct := "application/octet-stream"
+	if w.MimeType != nil && *w.MimeType != "" {
+		ct = *w.MimeType
+	}
+	info, err := s.Blobs.Put(ctx, blobPath(m.AgentID, v.BlobName), bytes.NewReader(stored),
+		blob.PutOptions{ContentType: ct, ExpiresAt: blobExpiry(m)})
+	if err != nil {
+		return nil, upstream(err)
+	}
+	v.SizeBytes = info.Size
+	extend := old != nil && !blobExpiry(m).Equal(blobExpiry(old))
+	if extend && !expiresBefore(blobExpiry(m), blobExpiry(old)) {
+		if err := s.syncBlobExpiry(ctx, m); err != nil { // longer first: never a record outliving its blobs
+			return nil, err
+		}
+	}
+	action := w.Action
+	if action == "" {
+		action = cairn.AuditWrite
+	}
+	audit := auditEntry(m.AgentID, action, v.ID, w.RequestID, map[string]any{"key": m.Key, "version": ver})
+	if err := s.Store.CreateMemoryVersion(ctx, m, v, audit); err != nil {
+		return nil, err
+	}
+	if extend && expiresBefore(blobExpiry(m), blobExpiry(old)) {
+		_ = s.syncBlobExpiry(ctx, m) // shorter after the commit; the sweeper removes them anyway
+	}
+	s.Index.put(m, v, content)
+	return &View{Memory: *m, Version: *v, Content: content}, nil
+}
+
+// upstream turns a blob store failure into a 502, keeping client errors.
+func upstream(err error) error {
+	switch cairn.ErrorCode(err) {
+	case cairn.EINVALID, cairn.ETOOLARGE, cairn.EUPSTREAM:
+		return err
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return cairn.Errorf(cairn.EUPSTREAM, "The blob store failed.")
+}

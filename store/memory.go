@@ -1,0 +1,159 @@
+package store
+
+import (
+	"context"
+	"time"
+
+	"github.com/cairn-dev/cairn"
+)
+
+// Memory is the head of an agent's memory: what all its versions share.
+// ID is the id of the memory's first version and never changes; Key is
+// unique among the agent's memories.
+type Memory struct {
+	ID         string    `json:"id"`
+	AgentID    string    `json:"agentId"`
+	Type       string    `json:"type"`
+	Key        string    `json:"key"`
+	Latest     int       `json:"latest"`   // version number of the latest version
+	LatestID   string    `json:"latestId"` // id of the latest version
+	Versions   int       `json:"versions"` // versions currently stored
+	Pinned     bool      `json:"pinned"`
+	Importance float64   `json:"importance"`
+	Tags       []string  `json:"tags"`
+	Visibility string    `json:"visibility"`
+	ExpiresAt  time.Time `json:"expiresAt"` // zero: never expires
+	CreatedAt  time.Time `json:"createdAt"`
+	UpdatedAt  time.Time `json:"updatedAt"`
+}
+
+// Expired reports whether the memory is past its expiry at now. A pinned
+// memory never expires.
+func (m *Memory) Expired(now time.Time) bool {
+	return !m.Pinned && !m.ExpiresAt.IsZero() && !now.Before(m.ExpiresAt)
+}
+
+// MemoryVersion is one version of a memory. Its content is the blob
+// BlobName; SizeBytes is that blob's size.
+type MemoryVersion struct {
+	ID                 string         `json:"id"`
+	MemoryID           string         `json:"memoryId"`
+	Version            int            `json:"version"`
+	BlobName           string         `json:"blobName"`
+	SizeBytes          int64          `json:"sizeBytes"`
+	IsCompressed       bool           `json:"isCompressed"`
+	ContentEncoding    string         `json:"contentEncoding,omitempty"` // "base64" for binary content
+	MimeType           *string        `json:"mimeType"`
+	Filename           string         `json:"filename,omitempty"`
+	BlobFilename       string         `json:"blobFilename,omitempty"` // custom blob name parts (spec 2.5)
+	BlobExtension      string         `json:"blobExtension,omitempty"`
+	EncryptionProvider *string        `json:"encryptionProvider"`
+	EncryptionMeta     map[string]any `json:"encryptionMeta"`
+	CreatedAt          time.Time      `json:"createdAt"`
+}
+
+// Memory list orders. Every order is descending.
+const (
+	SortCreated    = "createdAt"
+	SortUpdated    = "updatedAt"
+	SortImportance = "importance"
+)
+
+// MemoryFilter narrows a memory listing. Expired memories (at Now) are
+// never listed.
+type MemoryFilter struct {
+	Type          string
+	Visibility    string
+	Pinned        *bool
+	MinImportance float64
+	// History lists every stored version, newest version first, instead of
+	// the latest version of each memory; only SortCreated applies.
+	History bool
+	SortBy  string // "" is SortCreated
+	Now     time.Time
+}
+
+// MemoryItem is one row of a listing: a memory and one of its versions
+// (the latest, unless the listing asked for history).
+type MemoryItem struct {
+	Memory  Memory
+	Version MemoryVersion
+}
+
+// MemoryPage is a page of a listing. Next is the opaque position of the
+// page's last item ("" when nothing follows); Total counts every match when
+// the query asked for it, else it is -1.
+type MemoryPage struct {
+	Items []MemoryItem
+	Next  string
+	Total int
+}
+
+// MemoryQuery selects a page: the items after position After (from a
+// previous page's Next; "" from the start), skipping Offset of them.
+type MemoryQuery struct {
+	Filter MemoryFilter
+	After  string
+	Offset int
+	Limit  int
+	Count  bool
+}
+
+// Memories holds memory records and their versions. Every method but the
+// sweeps is scoped to one agent: a record of another agent is ENOTFOUND,
+// exactly like an unknown id.
+type Memories interface {
+	// CreateMemoryVersion writes version v of memory m with its indexes and
+	// the audit entry (when not nil) in one synced commit. When v.Version is
+	// 1 it creates the memory: a key the agent already uses is ECONFLICT.
+	// Otherwise the memory must exist with m.Latest == v.Version-1 as
+	// stored, else EPRECONDITION (a concurrent write won). m.Latest,
+	// m.LatestID and m.Versions are set by the store.
+	CreateMemoryVersion(ctx context.Context, m *Memory, v *MemoryVersion, audit *cairn.AuditEntry) error
+
+	// MemoryByVersionID returns the memory and the version with the id.
+	MemoryByVersionID(ctx context.Context, agentID, versionID string) (*Memory, *MemoryVersion, error)
+
+	// MemoryByKey returns the agent's memory with the key.
+	MemoryByKey(ctx context.Context, agentID, key string) (*Memory, error)
+
+	// MemoryVersions returns the stored versions of the memory, newest first.
+	MemoryVersions(ctx context.Context, agentID, memoryID string) ([]MemoryVersion, error)
+
+	// UpdateMemory runs fn on the memory head inside the store's lock and
+	// stores the result (moving its indexes) with the audit entry in one
+	// commit, only when fn returns nil. Only Pinned, Importance, Tags,
+	// Visibility, ExpiresAt and UpdatedAt may change.
+	UpdateMemory(ctx context.Context, agentID, memoryID string, fn func(*Memory) error, audit *cairn.AuditEntry) (*Memory, error)
+
+	// DeleteMemoryVersion removes the version with the id in one commit
+	// with the audit entry. When it was the latest, the newest remaining
+	// version becomes the latest; when it was the only one, the memory is
+	// removed and the returned head is nil.
+	DeleteMemoryVersion(ctx context.Context, agentID, versionID string, audit *cairn.AuditEntry) (*Memory, *MemoryVersion, error)
+
+	// ListMemories returns a page of the agent's memories per q.
+	ListMemories(ctx context.Context, agentID string, q MemoryQuery) (*MemoryPage, error)
+
+	// MemoryKeys calls fn with the key and memory id of each of the
+	// agent's memories whose key starts with prefix, in key order, until fn
+	// returns false.
+	MemoryKeys(ctx context.Context, agentID, prefix string, fn func(key, memoryID string) bool) error
+
+	// ExpiringMemories returns up to limit of the agent's unpinned memories
+	// whose expiry is before until, soonest first (expired ones included).
+	ExpiringMemories(ctx context.Context, agentID string, until time.Time, limit int) ([]Memory, error)
+
+	// ExpiredMemories returns up to limit unpinned memories of any agent
+	// whose expiry is at or before now, soonest first.
+	ExpiredMemories(ctx context.Context, now time.Time, limit int) ([]Memory, error)
+
+	// LogMemoryRead appends an audit entry of a read, list or search
+	// without waiting for the disk: it becomes durable with the next synced
+	// commit, so a crash may lose the last read entries but never a write's.
+	LogMemoryRead(ctx context.Context, e *cairn.AuditEntry) error
+
+	// ScanLatestMemories calls fn with every memory of every agent and its
+	// latest version (to rebuild a search index), until fn returns an error.
+	ScanLatestMemories(ctx context.Context, fn func(m *Memory, v *MemoryVersion) error) error
+}

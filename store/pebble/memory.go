@@ -1,0 +1,225 @@
+package pebble
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/store"
+	"github.com/cockroachdb/pebble/v2"
+)
+
+type memRow = store.Memory
+
+func memNotFound() error { return cairn.Errorf(cairn.ENOTFOUND, "Memory not found.") }
+
+// lockMemory serializes the writes of one memory key of one agent.
+func (db *DB) lockMemory(agent, k string) *stripe {
+	return db.lock(&db.agts, "mem\x00"+agent+"\x00"+k)
+}
+
+// CreateMemoryVersion writes the version, the head, every index that moves
+// and the audit entry in one synced batch.
+func (db *DB) CreateMemoryVersion(ctx context.Context, m *store.Memory, v *store.MemoryVersion, audit *cairn.AuditEntry) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if !cairn.ValidID(v.ID) || !cairn.ValidID(m.ID) || m.AgentID == "" || m.Key == "" || v.Version < 1 {
+		return cairn.Errorf(cairn.EINVALID, "A memory version needs ids, an agent, a key and a version.")
+	}
+	st := db.lockMemory(m.AgentID, m.Key)
+	defer st.Unlock()
+	var old *store.Memory
+	if v.Version == 1 {
+		if ok, err := db.has(memKeyKey(m.AgentID, m.Key)); err != nil {
+			return err
+		} else if ok {
+			return cairn.Errorf(cairn.ECONFLICT, "Key %q is already in use.", m.Key).With("key", m.Key)
+		}
+		m.ID = v.ID
+		m.Versions = 0
+	} else {
+		cur, err := db.memHead(m.AgentID, m.ID)
+		if err != nil {
+			return err
+		}
+		if cur.Latest != v.Version-1 || cur.Key != m.Key {
+			return cairn.Errorf(cairn.EPRECONDITION, "Memory changed: latest version is %d.", cur.Latest).With("version", cur.Latest)
+		}
+		old = cur
+		m.Versions = cur.Versions
+	}
+	if ok, err := db.has(memIDKey(m.AgentID, v.ID)); err != nil {
+		return err
+	} else if ok {
+		return cairn.Errorf(cairn.ECONFLICT, "Version id %s already exists.", v.ID)
+	}
+	v.MemoryID = m.ID
+	m.Latest, m.LatestID = v.Version, v.ID
+	m.Versions++
+	b := db.db.NewBatch()
+	defer b.Close()
+	if err := setJSON(b, memVersionKey(m.AgentID, m.ID, v.Version), v); err != nil {
+		return err
+	}
+	_ = b.Set(memIDKey(m.AgentID, v.ID), memIDValue(m.ID, v.Version), nil)
+	_ = b.Set(memKeyKey(m.AgentID, m.Key), []byte(m.ID), nil)
+	if err := db.stageHead(b, old, m); err != nil {
+		return err
+	}
+	if audit != nil {
+		if err := db.stageAudit(b, audit); err != nil {
+			return err
+		}
+	}
+	return commit(b)
+}
+
+// stageHead stores m and moves its order and expiry indexes from old (nil
+// when m is new).
+func (db *DB) stageHead(b *pebble.Batch, old, m *store.Memory) error {
+	if old != nil {
+		_ = b.Delete(memUpdatedKey(old), nil)
+		_ = b.Delete(memImportKey(old), nil)
+		if !old.Pinned && !old.ExpiresAt.IsZero() {
+			_ = b.Delete(memExpiryKey(old), nil)
+			_ = b.Delete(memSweepKey(old), nil)
+		}
+	}
+	if err := setJSON(b, memHeadKey(m.AgentID, m.ID), m); err != nil {
+		return err
+	}
+	_ = b.Set(memUpdatedKey(m), nil, nil)
+	_ = b.Set(memImportKey(m), nil, nil)
+	if !m.Pinned && !m.ExpiresAt.IsZero() {
+		_ = b.Set(memExpiryKey(m), nil, nil)
+		_ = b.Set(memSweepKey(m), nil, nil)
+	}
+	return nil
+}
+
+// LogMemoryRead stages the audit entry and commits it without a sync.
+func (db *DB) LogMemoryRead(ctx context.Context, e *cairn.AuditEntry) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	b := db.db.NewBatch()
+	defer b.Close()
+	if err := db.stageAudit(b, e); err != nil {
+		return err
+	}
+	if err := b.Commit(pebble.NoSync); err != nil {
+		return fmt.Errorf("pebble: commit: %w", err)
+	}
+	return nil
+}
+
+var _ store.Memories = (*DB)(nil)
+
+func (db *DB) memHead(agent, id string) (*store.Memory, error) {
+	var m store.Memory
+	if ok, err := db.getJSON(memHeadKey(agent, id), &m); err != nil {
+		return nil, err
+	} else if !ok {
+		return nil, memNotFound()
+	}
+	return &m, nil
+}
+
+func (db *DB) memVersion(agent, id string, ver int) (*store.MemoryVersion, error) {
+	var v store.MemoryVersion
+	if ok, err := db.getJSON(memVersionKey(agent, id, ver), &v); err != nil {
+		return nil, err
+	} else if !ok {
+		return nil, memNotFound()
+	}
+	return &v, nil
+}
+
+// resolveVersionID finds the memory id and version number of a version id.
+func (db *DB) resolveVersionID(agent, vid string) (string, int, error) {
+	if !cairn.ValidID(vid) {
+		return "", 0, memNotFound()
+	}
+	val, err := db.getBytes(memIDKey(agent, vid))
+	if err != nil {
+		return "", 0, err
+	}
+	if val == nil {
+		return "", 0, memNotFound()
+	}
+	id, ver, ok := parseMemIDValue(val)
+	if !ok {
+		return "", 0, fmt.Errorf("pebble: bad memory id index for %s", vid)
+	}
+	return id, ver, nil
+}
+
+// MemoryByVersionID returns the head and the version with the id.
+func (db *DB) MemoryByVersionID(ctx context.Context, agentID, versionID string) (*store.Memory, *store.MemoryVersion, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	id, ver, err := db.resolveVersionID(agentID, versionID)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := db.memHead(agentID, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	v, err := db.memVersion(agentID, id, ver)
+	if err != nil {
+		return nil, nil, err
+	}
+	return m, v, nil
+}
+
+// MemoryByKey returns the agent's memory with the key.
+func (db *DB) MemoryByKey(ctx context.Context, agentID, k string) (*store.Memory, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	id, err := db.getBytes(memKeyKey(agentID, k))
+	if err != nil {
+		return nil, err
+	}
+	if id == nil {
+		return nil, memNotFound()
+	}
+	return db.memHead(agentID, string(id))
+}
+
+// MemoryVersions returns the stored versions, newest first, by a reverse
+// scan of the big-endian version keys.
+func (db *DB) MemoryVersions(ctx context.Context, agentID, memoryID string) ([]store.MemoryVersion, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	lower := memVersionPrefix(agentID, memoryID)
+	it, err := db.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: prefixEnd(lower)})
+	if err != nil {
+		return nil, fmt.Errorf("pebble: iterate versions: %w", err)
+	}
+	defer it.Close()
+	out := []store.MemoryVersion{}
+	for ok := it.Last(); ok; ok = it.Prev() {
+		var v store.MemoryVersion
+		val, err := it.ValueAndErr()
+		if err != nil {
+			return nil, fmt.Errorf("pebble: read version: %w", err)
+		}
+		if err := json.Unmarshal(val, &v); err != nil {
+			return nil, fmt.Errorf("pebble: decode version: %w", err)
+		}
+		out = append(out, v)
+	}
+	if err := it.Error(); err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return nil, memNotFound()
+	}
+	return out, nil
+}

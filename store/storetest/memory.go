@@ -1,0 +1,166 @@
+package storetest
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/store"
+)
+
+// RunMemoryTests checks a store.Memories implementation. open returns a
+// fresh, empty store for each subtest.
+func RunMemoryTests(t *testing.T, open func(t *testing.T) store.Memories) {
+	ctx := context.Background()
+	t0 := time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)
+	create := func(t *testing.T, s store.Memories, agent, k string, exp time.Duration) (*store.Memory, *store.MemoryVersion) {
+		t.Helper()
+		m := &store.Memory{ID: cairn.NewID(), AgentID: agent, Type: "semantic", Key: k, Importance: 0.5,
+			Visibility: "private", Tags: []string{"a"}, CreatedAt: t0, UpdatedAt: t0}
+		if exp != 0 {
+			m.ExpiresAt = t0.Add(exp)
+		}
+		v := &store.MemoryVersion{ID: m.ID, Version: 1, BlobName: "memory/semantic/" + k + "/v1", SizeBytes: 3, CreatedAt: t0}
+		if err := s.CreateMemoryVersion(ctx, m, v, &cairn.AuditEntry{AgentID: agent, Action: cairn.AuditWrite}); err != nil {
+			t.Fatal(err)
+		}
+		return m, v
+	}
+	next := func(t *testing.T, s store.Memories, m *store.Memory) *store.MemoryVersion {
+		t.Helper()
+		v := &store.MemoryVersion{ID: cairn.NewID(), Version: m.Latest + 1, CreatedAt: t0}
+		if err := s.CreateMemoryVersion(ctx, m, v, nil); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	t.Run("CreateGetIsolation", func(t *testing.T) {
+		s := open(t)
+		m, v := create(t, s, "agent-a", "notes/one", 0)
+		got, gv, err := s.MemoryByVersionID(ctx, "agent-a", v.ID)
+		if err != nil || got.Key != "notes/one" || got.Latest != 1 || gv.BlobName != v.BlobName || gv.MemoryID != m.ID {
+			t.Fatalf("MemoryByVersionID = %+v %+v %v", got, gv, err)
+		}
+		for _, tc := range []struct{ agent, id string }{{"agent-b", v.ID}, {"agent-a", cairn.NewID()}, {"agent-a", "nope"}} {
+			if _, _, err := s.MemoryByVersionID(ctx, tc.agent, tc.id); !cairn.IsCode(err, cairn.ENOTFOUND) {
+				t.Errorf("MemoryByVersionID(%s, %s): %v", tc.agent, tc.id, err)
+			}
+		}
+		dup := &store.Memory{ID: cairn.NewID(), AgentID: "agent-a", Key: "notes/one"}
+		if err := s.CreateMemoryVersion(ctx, dup, &store.MemoryVersion{ID: dup.ID, Version: 1}, nil); !cairn.IsCode(err, cairn.ECONFLICT) {
+			t.Fatalf("duplicate key: %v", err)
+		}
+		create(t, s, "agent-b", "notes/one", 0) // keys are per agent
+	})
+	t.Run("VersionsAndDelete", func(t *testing.T) {
+		s := open(t)
+		m, v1 := create(t, s, "agent-a", "k", 0)
+		v2 := next(t, s, m)
+		v3 := next(t, s, m)
+		stale := *m
+		stale.Latest = 1
+		if err := s.CreateMemoryVersion(ctx, &stale, &store.MemoryVersion{ID: cairn.NewID(), Version: 2}, nil); !cairn.IsCode(err, cairn.EPRECONDITION) {
+			t.Fatalf("stale version: %v", err)
+		}
+		vs, err := s.MemoryVersions(ctx, "agent-a", m.ID)
+		if err != nil || len(vs) != 3 || vs[0].ID != v3.ID || vs[2].ID != v1.ID {
+			t.Fatalf("MemoryVersions = %+v, %v", vs, err)
+		}
+		head, gone, err := s.DeleteMemoryVersion(ctx, "agent-a", v3.ID, nil)
+		if err != nil || gone.Version != 3 || head.Latest != 2 || head.LatestID != v2.ID {
+			t.Fatalf("delete latest: %+v %+v %v", head, gone, err)
+		}
+		if head, _, err = s.DeleteMemoryVersion(ctx, "agent-a", v1.ID, nil); err != nil || head.Latest != 2 || head.Versions != 1 {
+			t.Fatalf("delete older: %+v %v", head, err)
+		}
+		if head, _, err = s.DeleteMemoryVersion(ctx, "agent-a", v2.ID, nil); err != nil || head != nil {
+			t.Fatalf("delete last: %+v %v", head, err)
+		}
+		if _, err := s.MemoryByKey(ctx, "agent-a", "k"); !cairn.IsCode(err, cairn.ENOTFOUND) {
+			t.Fatalf("key after delete: %v", err)
+		}
+		create(t, s, "agent-a", "k", 0) // the key is free again
+	})
+	t.Run("ListPagesFiltersAndSorts", func(t *testing.T) {
+		s := open(t)
+		var ids []string
+		for i, k := range []string{"a", "b", "c", "d", "e"} {
+			m, _ := create(t, s, "agent-a", k, 0)
+			_, err := s.UpdateMemory(ctx, "agent-a", m.ID, func(m *store.Memory) error {
+				m.Importance = float64(i) / 10
+				m.Pinned = i%2 == 0
+				return nil
+			}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, m.ID)
+		}
+		create(t, s, "agent-b", "a", 0)
+		var seen []string
+		after := ""
+		for {
+			p, err := s.ListMemories(ctx, "agent-a", store.MemoryQuery{After: after, Limit: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, it := range p.Items {
+				seen = append(seen, it.Memory.ID)
+			}
+			if p.Next == "" {
+				break
+			}
+			after = p.Next
+		}
+		if len(seen) != 5 || seen[0] != ids[4] || seen[4] != ids[0] {
+			t.Fatalf("pages = %v, want %v reversed", seen, ids)
+		}
+		yes := true
+		p, err := s.ListMemories(ctx, "agent-a", store.MemoryQuery{Filter: store.MemoryFilter{Pinned: &yes, SortBy: store.SortImportance}, Offset: 1, Limit: 10, Count: true})
+		if err != nil || p.Total != 3 || len(p.Items) != 2 || p.Items[0].Memory.ID != ids[2] {
+			t.Fatalf("pinned by importance offset 1 = %+v, %v", p, err)
+		}
+		if _, err := s.ListMemories(ctx, "agent-a", store.MemoryQuery{After: "zz", Limit: 2}); !cairn.IsCode(err, cairn.EINVALID) {
+			t.Fatalf("bad position: %v", err)
+		}
+	})
+	t.Run("Expiry", func(t *testing.T) {
+		s := open(t)
+		soon, _ := create(t, s, "agent-a", "soon", time.Hour)
+		create(t, s, "agent-a", "later", 48*time.Hour)
+		pinned, _ := create(t, s, "agent-b", "pinned", time.Hour)
+		if _, err := s.UpdateMemory(ctx, "agent-b", pinned.ID, func(m *store.Memory) error { m.Pinned = true; return nil }, nil); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.ExpiredMemories(ctx, t0.Add(2*time.Hour), 10)
+		if err != nil || len(got) != 1 || got[0].ID != soon.ID {
+			t.Fatalf("ExpiredMemories = %+v, %v", got, err)
+		}
+		got, err = s.ExpiringMemories(ctx, "agent-a", t0.Add(72*time.Hour), 10)
+		if err != nil || len(got) != 2 || got[0].ID != soon.ID {
+			t.Fatalf("ExpiringMemories = %+v, %v", got, err)
+		}
+		p, err := s.ListMemories(ctx, "agent-a", store.MemoryQuery{Filter: store.MemoryFilter{Now: t0.Add(2 * time.Hour)}, Limit: 10, Count: true})
+		if err != nil || p.Total != 1 {
+			t.Fatalf("expired listed: %+v %v", p, err)
+		}
+	})
+	t.Run("KeysAndScan", func(t *testing.T) {
+		s := open(t)
+		for _, k := range []string{"proj/a", "proj/b", "prox", "other"} {
+			create(t, s, "agent-a", k, 0)
+		}
+		var keys []string
+		if err := s.MemoryKeys(ctx, "agent-a", "proj/", func(k, _ string) bool { keys = append(keys, k); return true }); err != nil {
+			t.Fatal(err)
+		}
+		if len(keys) != 2 || keys[0] != "proj/a" {
+			t.Fatalf("keys = %v", keys)
+		}
+		n := 0
+		if err := s.ScanLatestMemories(ctx, func(m *store.Memory, v *store.MemoryVersion) error { n++; return nil }); err != nil || n != 4 {
+			t.Fatalf("scan = %d, %v", n, err)
+		}
+	})
+}
