@@ -1,6 +1,8 @@
 package screening
 
 import (
+	"fmt"
+	"math"
 	"sort"
 	"time"
 
@@ -57,7 +59,7 @@ type Index struct {
 	// Snapshots are the raw source copies of this version, by source name;
 	// set by the builder before the index is installed, read-only after.
 	Snapshots map[string]Snapshot
-	entries   map[entryKey][]Match
+	entries   map[entryKey]entry
 	tree      *merkle.StandardTree
 	bySource  map[string]int
 }
@@ -69,12 +71,20 @@ type entryKey struct {
 	addr string
 }
 
+// entry is what the index holds per listed address: its matches and the
+// value index of its leaf in the tree, so that a proof goes straight to the
+// leaf without hashing the address and searching the sorted leaves.
+type entry struct {
+	ms   []Match
+	leaf int32
+}
+
 // Build makes an index of the listings. The tree has one leaf per distinct
 // (family, address), sorted as OpenZeppelin's StandardMerkleTree sorts.
 // Identical matches share one copy: an address listed once costs a slice
 // header into the shared table, not a Match of its own.
 func Build(version uint64, builtAt time.Time, listings []Listing) (*Index, error) {
-	ix := &Index{Version: version, BuiltAt: builtAt, entries: make(map[entryKey][]Match, len(listings)), bySource: map[string]int{}}
+	ix := &Index{Version: version, BuiltAt: builtAt, entries: make(map[entryKey]entry, len(listings)), bySource: map[string]int{}}
 	var pairs [][2]string
 	shared := map[Match]int{}
 	var table []Match
@@ -86,13 +96,17 @@ func Build(version uint64, builtAt time.Time, listings []Listing) (*Index, error
 	}
 	for _, l := range listings {
 		k := entryKey{l.Family, l.Address}
-		ms, ok := ix.entries[k]
+		e, ok := ix.entries[k]
 		if !ok {
-			pairs = append(pairs, [2]string{string(l.Family), l.Address})
+			if len(pairs) == math.MaxInt32 {
+				return nil, fmt.Errorf("screening: more than %d listed addresses", math.MaxInt32)
+			}
 			i := shared[l.Match]
-			ix.entries[k] = table[i : i+1 : i+1]
+			ix.entries[k] = entry{ms: table[i : i+1 : i+1], leaf: int32(len(pairs))}
+			pairs = append(pairs, [2]string{string(l.Family), l.Address})
 		} else {
-			ix.entries[k] = append(ms, l.Match) // capacity is full: copies, never writes the table
+			e.ms = append(e.ms, l.Match) // capacity is full: copies, never writes the table
+			ix.entries[k] = e
 		}
 		ix.bySource[l.Source]++
 	}
@@ -132,5 +146,5 @@ func (ix *Index) Root() merkle.Hash {
 
 // Lookup returns the matches of a canonical address.
 func (ix *Index) Lookup(f Family, canonical string) []Match {
-	return ix.entries[entryKey{f, canonical}]
+	return ix.entries[entryKey{f, canonical}].ms
 }

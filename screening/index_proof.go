@@ -13,11 +13,16 @@ func (ix *Index) Proof(f Family, canonical string) (merkle.Hash, []merkle.Hash, 
 	if ix.tree == nil {
 		return merkle.Hash{}, nil, false
 	}
-	if _, ok := ix.entries[entryKey{f, canonical}]; !ok {
+	e, ok := ix.entries[entryKey{f, canonical}]
+	if !ok {
 		return merkle.Hash{}, nil, false
 	}
-	leaf := merkle.LeafHashStrings2(string(f), canonical)
-	_, proof, err := ix.tree.Tree().ProofOf(leaf)
+	t := ix.tree.Tree()
+	leaf, err := t.Leaf(int(e.leaf))
+	if err != nil {
+		return merkle.Hash{}, nil, false
+	}
+	proof, err := t.Proof(int(e.leaf))
 	if err != nil {
 		return merkle.Hash{}, nil, false
 	}
@@ -51,11 +56,11 @@ func (ix *Index) MultiProof(pairs [][2]string) (merkle.MultiProof, [][2]string, 
 	seen := map[int]bool{}
 	var idx []int
 	for _, p := range pairs {
-		if _, ok := ix.entries[entryKey{Family(p[0]), p[1]}]; !ok {
+		e, ok := ix.entries[entryKey{Family(p[0]), p[1]}]
+		if !ok {
 			continue
 		}
-		i, ok := ix.tree.Tree().LeafIndex(merkle.LeafHashStrings2(p[0], p[1]))
-		if ok && !seen[i] {
+		if i := int(e.leaf); !seen[i] {
 			seen[i] = true
 			idx = append(idx, i)
 		}

@@ -108,3 +108,57 @@ func TestIndexSharedMatches(t *testing.T) {
 		t.Fatalf("len %d, by source %v, sources %v", ix.Len(), ix.BySource(), ix.Sources)
 	}
 }
+
+// TestIndexProofEveryListing checks the leaf each entry points at: every
+// listed address, including ones listed by several sources and in several
+// families, gets its own leaf and a proof that verifies against the root,
+// and a multiproof over all of them verifies too.
+func TestIndexProofEveryListing(t *testing.T) {
+	ls := syntheticListings(500)
+	comm := Match{EntityID: "r", Source: SourceCommunity, Category: "scam", Severity: "medium"}
+	for i := 0; i < 500; i += 7 { // listed twice
+		ls = append(ls, Listing{Family: EVM, Address: ls[i].Address, Match: comm})
+	}
+	ls = append(ls, Listing{Family: Tron, Address: ls[3].Address, Match: comm}) // same string, other family
+	ix, err := Build(1, time.Unix(0, 0), ls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ix.Len() != 501 {
+		t.Fatalf("Len %d, want 501", ix.Len())
+	}
+	enc := []string{"string", "string"}
+	var pairs [][2]string
+	seen := map[merkle.Hash]bool{}
+	for _, l := range ls {
+		leaf, proof, ok := ix.Proof(l.Family, l.Address)
+		if !ok {
+			t.Fatalf("no proof for %s %s", l.Family, l.Address)
+		}
+		if leaf != merkle.LeafHashStrings2(string(l.Family), l.Address) {
+			t.Fatalf("leaf of %s %s is another address's", l.Family, l.Address)
+		}
+		if v, err := merkle.VerifyStandard(ix.Root(), enc, []any{string(l.Family), l.Address}, proof); err != nil || !v {
+			t.Fatalf("proof of %s %s does not verify: %v", l.Family, l.Address, err)
+		}
+		seen[leaf] = true
+		pairs = append(pairs, [2]string{string(l.Family), l.Address})
+	}
+	if len(seen) != 501 {
+		t.Fatalf("%d distinct leaves, want 501", len(seen))
+	}
+	mp, values, err := ix.MultiProof(append(pairs, [2]string{"evm", "0x0000000000000000000000000000000000000001"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(values) != 501 {
+		t.Fatalf("multiproof covers %d values, want 501 (duplicates and unlisted skipped)", len(values))
+	}
+	vs := make([][]any, len(values))
+	for i, v := range values {
+		vs[i] = []any{v[0], v[1]}
+	}
+	if ok, err := merkle.VerifyStandardMultiProof(ix.Root(), enc, vs, mp.Proof, mp.ProofFlags); err != nil || !ok {
+		t.Fatalf("multiproof does not verify: %v", err)
+	}
+}
