@@ -43,6 +43,11 @@ type DB struct {
 	devs  stripes // ledger read-modify-write, per developer
 	agts  stripes // agent updates, per agent
 	uniqs stripes // ledger unique keys
+	frees stripes // free screening windows, per developer
+
+	screenMu     sync.Mutex // the screening counter (screenings.go)
+	screenCount  int64
+	screenLoaded bool
 	// idx guards the global unique indexes written at creation time: agent
 	// ids, key hashes, developer creation by CreateAccount and deposit
 	// indexes. Creation is rare; the hot paths never take it.

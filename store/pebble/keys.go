@@ -21,7 +21,8 @@ import (
 //	audit/<agentID><id>                  AuditEntry (JSON); ids are UUIDv7, so by time
 //	auditact/<agentID><action><id>       empty: index of audit entries by action
 //	setting/<name>                       the setting's bytes
-//	meta/<name>                          service-wide counters (meta/depositnext)
+//	meta/<name>                          service-wide counters (meta/depositnext, meta/screenings)
+//	freetier/<devID>                     free screening window: start (BE int64 Unix ns), used (BE uint64)
 //
 // Adding a record kind: give it a new prefix in the const block below (a
 // short lower-case word and a slash, not the beginning of another prefix),
@@ -42,6 +43,7 @@ const (
 	prefixAuditAct   = "auditact/"
 	prefixSetting    = "setting/"
 	prefixMeta       = "meta/"
+	prefixFreeTier   = "freetier/"
 
 	// PrefixMemory is reserved for memory records, versions and their indexes.
 	PrefixMemory = "mem/"
@@ -55,11 +57,14 @@ const (
 // prefixes is every prefix in use or reserved.
 var prefixes = []string{
 	prefixDev, prefixAgent, prefixAgentKey, prefixDepIdx, prefixLedger,
-	prefixLedgerUniq, prefixAudit, prefixAuditAct, prefixSetting, prefixMeta,
+	prefixLedgerUniq, prefixAudit, prefixAuditAct, prefixSetting, prefixMeta, prefixFreeTier,
 	PrefixMemory, PrefixMedia, PrefixCompliance,
 }
 
-var keyDepositNext = []byte(prefixMeta + "depositnext")
+var (
+	keyDepositNext = []byte(prefixMeta + "depositnext")
+	keyScreenings  = []byte(prefixMeta + "screenings")
+)
 
 // appendComponent appends s escaped and terminated: 0x00 becomes 0x00 0xff
 // and the component ends with 0x00 0x01. Encoded components compare like the
@@ -129,6 +134,7 @@ func devKey(id string) []byte         { return key(prefixDev, id) }
 func agentKey(id string) []byte       { return key(prefixAgent, id) }
 func keyHashKey(h []byte) []byte      { return key(prefixAgentKey, string(h)) }
 func settingKey(n string) []byte      { return key(prefixSetting, n) }
+func freeTierKey(dev string) []byte   { return key(prefixFreeTier, dev) }
 func uniqueKey(uk string) []byte      { return key(prefixLedgerUniq, uk) }
 func ledgerPrefix(dev string) []byte  { return key(prefixLedger, dev) }
 func auditPrefix(agent string) []byte { return key(prefixAudit, agent) }

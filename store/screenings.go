@@ -1,0 +1,42 @@
+package store
+
+import (
+	"context"
+	"time"
+)
+
+// FreeTake is the outcome of taking free screening addresses.
+type FreeTake struct {
+	Free      int       // how many of the requested addresses are free
+	Remaining int       // free addresses left in the window after the take
+	Start     time.Time // when the window started (identifies it for GiveBackFree)
+	Reset     time.Time // when the window ends: Start plus the window length
+}
+
+// Screenings holds the free screening windows of developer accounts and the
+// count of screening requests. It is separate from Store: the records of the
+// compliance area live in the embedded store whatever backend holds the
+// accounts; *pebble.DB implements it.
+type Screenings interface {
+	// TakeFree uses up to n free addresses of the developer's current
+	// window. A window opens at now, with nothing used, when the developer
+	// has none or the last one started window or more before now; it then
+	// lasts window. The take returns min(n, limit-used) free addresses and
+	// counts them as used. Calls for one developer are serialized: two
+	// concurrent takes never both get the same free addresses. n and limit
+	// must not be negative and window must be positive (EINVALID).
+	TakeFree(ctx context.Context, developerID string, n, limit int, window time.Duration, now time.Time) (FreeTake, error)
+
+	// GiveBackFree returns n free addresses of a take whose request was not
+	// served to the window that started at start. It does nothing when that
+	// window is no longer the developer's (a later one has opened), and the
+	// used count never drops below zero.
+	GiveBackFree(ctx context.Context, developerID string, start time.Time, n int) error
+
+	// AddScreenings adds n to the count of screening requests.
+	AddScreenings(ctx context.Context, n int64) error
+
+	// ScreeningCount returns the count of screening requests (0 when none
+	// was ever counted).
+	ScreeningCount(ctx context.Context) (int64, error)
+}
