@@ -90,13 +90,20 @@ func (s *Server) screen(c *gin.Context) error {
 	}
 	now := s.Clock.Now()
 	dev := principalOf(c).DeveloperID
-	free, remaining, reset := s.free.take(dev, n, now)
-	billable := n - free
-	if err := chargeMore(c, billing.OpScreen, int64(billable)); err != nil {
-		s.free.giveBack(dev, free)
+	take, err := s.takeFree(c, dev, n, now)
+	if err != nil {
 		return err
 	}
-	s.screenings.Add(1)
+	remaining, reset := take.Remaining, take.Reset
+	billable := n - take.Free
+	if err := chargeMore(c, billing.OpScreen, int64(billable)); err != nil {
+		s.giveBackFree(c, dev, take)
+		return err
+	}
+	if err := s.Screenings.AddScreenings(c.Request.Context(), 1); err != nil {
+		// The count is a statistic: the screening goes on.
+		s.Logger.ErrorContext(c.Request.Context(), "counting a screening failed", "err", err)
+	}
 	at := timestamp(now)
 	out := make([]screenResult, n)
 	for i, r := range results {
@@ -124,7 +131,7 @@ func (s *Server) screen(c *gin.Context) error {
 	stored = append(stored, '}')
 	if _, err := s.Blobs.Put(c.Request.Context(), "proofs/"+proof.ScreeningID+".json", bytes.NewReader(stored),
 		blob.PutOptions{ContentType: "application/json"}); err != nil {
-		s.free.giveBack(dev, free)
+		s.giveBackFree(c, dev, take)
 		return cairn.Errorf(cairn.EUPSTREAM, "Storing the screening proof failed.")
 	}
 	rest, err := json.Marshal(gin.H{"dataSources": proof.DataSources, "proof": json.RawMessage(proofJSON),

@@ -66,6 +66,7 @@ func newServerLimits(t testing.TB, limits api.Limits) *api.Server {
 		Blobs:      blobs,
 		Media:      &media.Service{Store: db, Blobs: blobs, Clock: clock},
 		Reports:    db,
+		Screenings: db,
 		Cursors:    cursors,
 		Accounts:   &account.Service{Store: db, Deposits: deposits{}, Clock: clock, StarterCredits: account.DefaultStarterCredits},
 		Tokens:     &account.Tokens{Secret: []byte("0123456789abcdef0123456789abcdef"), Clock: clock},

@@ -148,9 +148,13 @@ func (s *Server) stats(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
+	screenings, err := s.Screenings.ScreeningCount(c.Request.Context())
+	if err != nil {
+		return err
+	}
 	writeJSON(c, http.StatusOK, gin.H{
 		"compliance": gin.H{"totalAddresses": ix.Len(), "bySource": ix.BySource(), "lastIngestion": last,
-			"totalScreenings": s.screenings.Load(), "listVersion": ix.Version, "sources": sources},
+			"totalScreenings": screenings, "listVersion": ix.Version, "sources": sources},
 		"community": gin.H{"totalReports": rs.Total, "byStatus": rs.ByStatus, "byCategory": rs.ByCategory},
 	})
 	return nil

@@ -3,7 +3,6 @@ package api
 import (
 	"log/slog"
 	"net/http"
-	"sync/atomic"
 	"time"
 
 	"github.com/cairn-dev/cairn"
@@ -55,6 +54,9 @@ type Deps struct {
 	Screening *screening.Holder
 	Ingest    Ingester
 	Reports   store.Reports
+	// Screenings holds the free screening windows and the screening
+	// count (required).
+	Screenings store.Screenings
 	// Cursors signs the pagination cursors of listings.
 	Cursors *cairn.Cursors
 	Clock   cairn.Clock
@@ -76,9 +78,7 @@ type Server struct {
 	metrics *metrics
 
 	keyLimit, writeLimit, rotateLimit, registerLimit *limiter
-	free                                             *freeTier
 	reportLimit                                      *limiter
-	screenings                                       atomic.Int64
 }
 
 // New builds the front end with every route registered.
@@ -91,6 +91,9 @@ func New(d Deps) (*Server, error) {
 	}
 	if d.Screening == nil {
 		d.Screening = &screening.Holder{}
+	}
+	if d.Screenings == nil {
+		return nil, cairn.Errorf(cairn.EINVALID, "api: Deps.Screenings is required")
 	}
 	if d.Registry == nil {
 		d.Registry = prometheus.NewRegistry()
@@ -110,7 +113,6 @@ func New(d Deps) (*Server, error) {
 		writeLimit:    newLimiter(d.Limits.WritesPerAgent, time.Minute),
 		rotateLimit:   newLimiter(d.Limits.RotationsPerIP, d.Limits.RotationWindow),
 		registerLimit: newLimiter(d.Limits.RegistrationsPerIP, time.Hour),
-		free:          newFreeTier(FreeScreensPerHour, time.Hour),
 		reportLimit:   newLimiter(ReportsPerHour, time.Hour),
 	}
 	if d.Ledger.OnCharge == nil {

@@ -172,6 +172,7 @@ func (m *Main) Open(ctx context.Context) error {
 		Screening:      holder,
 		Ingest:         m.pipeline,
 		Reports:        m.store,
+		Screenings:     m.store,
 		Cursors:        cursors,
 		Clock:          m.Clock,
 		Logger:         m.Logger,
