@@ -27,8 +27,10 @@ func (r jsonRender) Render(w http.ResponseWriter) error {
 	return jsonEncode(w, r.v)
 }
 
+const jsonContentType = "application/json; charset=utf-8"
+
 func (r jsonRender) WriteContentType(w http.ResponseWriter) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Content-Type", jsonContentType)
 }
 
 // writeJSON writes a success response.

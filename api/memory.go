@@ -37,12 +37,13 @@ func (s *Server) createMemory(c *gin.Context) error {
 	if err := bindJSON(c, &req, false); err != nil {
 		return err
 	}
-	v, err := s.Memory.Create(c.Request.Context(), agentOf(c).ID, req.write(c))
+	w := req.write(c)
+	replayable(c, w)
+	v, err := s.Memory.Create(c.Request.Context(), agentOf(c).ID, w)
 	if err != nil {
 		return err
 	}
-	etag(c, v.Memory.Latest)
-	writeJSON(c, http.StatusCreated, toMemoryJSON(v, false))
+	writeCreated(c, v)
 	return nil
 }
 

@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"io"
+	"net/http"
 	"sync"
 	"time"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/memory"
+	"github.com/cairn-dev/cairn/store"
 	"github.com/gin-gonic/gin"
 )
 
@@ -15,30 +18,61 @@ import (
 // succeeded before (2xx) gets the first response again, with the header
 // Idempotent-Replayed: true, and pays nothing. The same key with another
 // body, or while the first request is still running, is 409. Keys are
-// scoped to the agent and the route, kept for idempotencyTTL, and held in
-// the process's memory (a restart forgets them).
+// scoped to the agent and the route and kept for idempotencyTTL in the
+// store (Deps.Idempotency), so a retry after a restart replays too. Which
+// requests are running is known only to this process.
+//
+// A single create (POST /v1/memory, /v1/memory/upload) commits its record
+// in the same batch as the memory, so an acknowledged create always has it.
+// A bulk request stores its record after the last item, once the response
+// is known: a crash in between leaves items written with no record, and a
+// retry then runs again, item by item, getting a 409 (refunded) for every
+// item already stored; it is never charged twice for one memory.
 const (
 	idempotencyTTL  = 24 * time.Hour
-	idempotencyMax  = 100_000
 	idempotencyBody = 12 << 20
+	idemKey         = "cairn.idem"
 )
 
-type idemEntry struct {
-	hash    [32]byte
-	done    bool
-	status  int
-	ctype   string
-	etag    string
-	body    []byte
-	expires time.Time
-}
-
-type idemStore struct {
+// idemRunning is the set of idempotency keys whose first request is
+// running in this process.
+type idemRunning struct {
 	mu sync.Mutex
-	m  map[string]*idemEntry
+	m  map[string]struct{}
 }
 
-var memIdem = &idemStore{m: map[string]*idemEntry{}}
+func (r *idemRunning) start(id string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.m[id]; ok {
+		return false
+	}
+	if r.m == nil {
+		r.m = map[string]struct{}{}
+	}
+	r.m[id] = struct{}{}
+	return true
+}
+
+func (r *idemRunning) done(id string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.m, id)
+}
+
+// idemPending is the idempotency record a request will leave when it
+// succeeds; stored is set once a handler committed it with its write.
+type idemPending struct {
+	agent, route, key string
+	hash              [32]byte
+	created, expires  time.Time
+	stored            *store.IdempotencyRecord
+}
+
+func (p *idemPending) record(status int, ctype, etag string, body []byte) *store.IdempotencyRecord {
+	return &store.IdempotencyRecord{AgentID: p.agent, Route: p.route, Key: p.key, BodyHash: p.hash[:],
+		Status: status, ContentType: ctype, ETag: etag, Body: body, CreatedAt: p.created, ExpiresAt: p.expires}
+}
 
 type recordingWriter struct {
 	gin.ResponseWriter
@@ -55,11 +89,13 @@ func (w *recordingWriter) WriteString(s string) (int, error) {
 	return w.ResponseWriter.WriteString(s)
 }
 
+var errIdemConflict = cairn.Errorf(cairn.ECONFLICT, "Idempotency-Key was used with another body, or its first request is still running.")
+
 // idempotent runs before the billing middleware, so a replay is free.
 func (s *Server) idempotent() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		key := c.GetHeader("Idempotency-Key")
-		if key == "" {
+		if key == "" || s.Idempotency == nil {
 			c.Next()
 			return
 		}
@@ -72,51 +108,76 @@ func (s *Server) idempotent() gin.HandlerFunc {
 			io.Reader
 			io.Closer
 		}{io.MultiReader(bytes.NewReader(head), c.Request.Body), c.Request.Body}
-		hash := sha256.Sum256(head)
-		id := agentOf(c).ID + "\x00" + c.FullPath() + "\x00" + key
-		now := s.Clock.Now()
-		st := memIdem
-		st.mu.Lock()
-		e, ok := st.m[id]
-		if ok && now.After(e.expires) {
-			delete(st.m, id)
-			ok = false
-		}
-		switch {
-		case ok && (e.hash != hash || !e.done):
-			st.mu.Unlock()
-			writeError(c, cairn.Errorf(cairn.ECONFLICT, "Idempotency-Key was used with another body, or its first request is still running."))
+		p := &idemPending{agent: agentOf(c).ID, route: c.FullPath(), key: key, hash: sha256.Sum256(head)}
+		id := p.agent + "\x00" + p.route + "\x00" + key
+		if !s.idemRunning.start(id) {
+			writeError(c, errIdemConflict)
 			return
-		case ok:
-			st.mu.Unlock()
+		}
+		defer s.idemRunning.done(id)
+		ctx := c.Request.Context()
+		p.created = s.Clock.Now()
+		p.expires = p.created.Add(idempotencyTTL)
+		prev, err := s.Idempotency.Idempotency(ctx, p.agent, p.route, key, p.created)
+		switch {
+		case err == nil && !bytes.Equal(prev.BodyHash, p.hash[:]):
+			writeError(c, errIdemConflict)
+			return
+		case err == nil:
 			c.Header("Idempotent-Replayed", "true")
-			if e.etag != "" {
-				c.Header("ETag", e.etag)
+			if prev.ETag != "" {
+				c.Header("ETag", prev.ETag)
 			}
-			c.Data(e.status, e.ctype, e.body)
+			c.Data(prev.Status, prev.ContentType, prev.Body)
 			c.Abort()
 			return
+		case !cairn.IsCode(err, cairn.ENOTFOUND):
+			writeError(c, err)
+			return
 		}
-		if len(st.m) >= idempotencyMax {
-			for k, old := range st.m {
-				if now.After(old.expires) || len(st.m) >= idempotencyMax {
-					delete(st.m, k)
-				}
-			}
-		}
-		e = &idemEntry{hash: hash, expires: now.Add(idempotencyTTL)}
-		st.m[id] = e
-		st.mu.Unlock()
+		c.Set(idemKey, p)
 		rw := &recordingWriter{ResponseWriter: c.Writer}
 		c.Writer = rw
 		c.Next()
-		st.mu.Lock()
-		defer st.mu.Unlock()
-		if status := rw.Status(); status >= 200 && status < 300 {
-			e.done, e.status, e.ctype, e.body = true, status, rw.Header().Get("Content-Type"), rw.buf.Bytes()
-			e.etag = rw.Header().Get("ETag")
-		} else {
-			delete(st.m, id) // a failure may be retried
+		status := rw.Status()
+		if p.stored != nil || status < 200 || status >= 300 {
+			return // committed with the write, or a failure that may be retried
+		}
+		r := p.record(status, rw.Header().Get("Content-Type"), rw.Header().Get("ETag"), rw.buf.Bytes())
+		if err := s.Idempotency.PutIdempotency(ctx, r); err != nil {
+			s.Logger.ErrorContext(ctx, "idempotency record not stored", "err", err)
 		}
 	}
+}
+
+// replayable arranges for a single create to commit its idempotency record
+// (when the request carries a key) with the memory: w.Replay renders the
+// 201 response from the view being committed.
+func replayable(c *gin.Context, w *memory.Write) {
+	v, ok := c.Get(idemKey)
+	if !ok {
+		return
+	}
+	p := v.(*idemPending)
+	w.Replay = func(v *memory.View) (*store.IdempotencyRecord, error) {
+		var buf bytes.Buffer
+		if err := jsonEncode(&buf, toMemoryJSON(v, false)); err != nil {
+			return nil, err
+		}
+		p.stored = p.record(http.StatusCreated, jsonContentType, etagValue(v.Memory.Latest), buf.Bytes())
+		return p.stored, nil
+	}
+}
+
+// writeCreated writes the 201 of a single create: the bytes committed as
+// its idempotency record when there is one, so that a replay is identical.
+func writeCreated(c *gin.Context, v *memory.View) {
+	if p, ok := c.Get(idemKey); ok && p.(*idemPending).stored != nil {
+		r := p.(*idemPending).stored
+		c.Header("ETag", r.ETag)
+		c.Data(r.Status, r.ContentType, r.Body)
+		return
+	}
+	etag(c, v.Memory.Latest)
+	writeJSON(c, http.StatusCreated, toMemoryJSON(v, false))
 }

@@ -85,4 +85,6 @@ func optTime(t time.Time) *string {
 }
 
 // etag is the entity tag of a memory: its latest version number.
-func etag(c *gin.Context, latest int) { c.Header("ETag", `"`+strconv.Itoa(latest)+`"`) }
+func etag(c *gin.Context, latest int) { c.Header("ETag", etagValue(latest)) }
+
+func etagValue(latest int) string { return `"` + strconv.Itoa(latest) + `"` }

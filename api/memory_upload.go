@@ -133,12 +133,12 @@ func (s *Server) uploadMemory(c *gin.Context) error {
 			return cairn.Errorf(cairn.EINVALID, "encryptionMeta must be a JSON object {iv, tag}.").With("field", "encryptionMeta")
 		}
 	}
+	replayable(c, w)
 	v, err := s.Memory.Create(c.Request.Context(), agentOf(c).ID, w)
 	if err != nil {
 		return err
 	}
-	etag(c, v.Memory.Latest)
-	writeJSON(c, http.StatusCreated, toMemoryJSON(v, false))
+	writeCreated(c, v)
 	return nil
 }
 

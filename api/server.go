@@ -49,6 +49,9 @@ type Deps struct {
 	Media    *media.Service
 	// Memory serves the memory endpoints.
 	Memory *memory.Service
+	// Idempotency keeps the answers of creates sent with an
+	// Idempotency-Key; nil: the header is ignored.
+	Idempotency store.Idempotency
 	// Screening holds the current sanctions list version; Ingest runs an
 	// ingestion on demand (POST /v1/admin/ingest) and reports snapshots.
 	Screening *screening.Holder
@@ -79,6 +82,7 @@ type Server struct {
 
 	keyLimit, writeLimit, rotateLimit, registerLimit *limiter
 	reportLimit                                      *limiter
+	idemRunning                                      idemRunning
 }
 
 // New builds the front end with every route registered.

@@ -37,6 +37,10 @@ type Write struct {
 	EncMeta         map[string]any
 	Action          string // cairn.AuditWrite (default) or cairn.AuditUpload
 	RequestID       string
+	// Replay, when set, renders the idempotency record of the request from
+	// the view about to be committed; the record is committed with the
+	// version, so that an acknowledged write always has it.
+	Replay func(v *View) (*store.IdempotencyRecord, error)
 }
 
 // body returns the content bytes and their encoding.
@@ -190,7 +194,21 @@ func (s *Service) writeVersion(ctx context.Context, m, old *store.Memory, vid st
 		action = cairn.AuditWrite
 	}
 	audit := auditEntry(m.AgentID, action, v.ID, w.RequestID, map[string]any{"key": m.Key, "version": ver})
-	if err := s.Store.CreateMemoryVersion(ctx, m, v, audit); err != nil {
+	var idem *store.IdempotencyRecord
+	if w.Replay != nil {
+		// The view as the store will leave it: the store sets these.
+		pm := *m
+		pm.Latest, pm.LatestID, pm.Versions = ver, vid, 1
+		if old != nil {
+			pm.Versions = old.Versions + 1
+		}
+		pv := *v
+		pv.MemoryID = m.ID
+		if idem, err = w.Replay(&View{Memory: pm, Version: pv, Content: content}); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.Store.CreateMemoryVersion(ctx, m, v, audit, idem); err != nil {
 		return nil, err
 	}
 	if extend && expiresBefore(blobExpiry(m), blobExpiry(old)) {

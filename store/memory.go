@@ -108,8 +108,11 @@ type Memories interface {
 	// 1 it creates the memory: a key the agent already uses is ECONFLICT.
 	// Otherwise the memory must exist with m.Latest == v.Version-1 as
 	// stored, else EPRECONDITION (a concurrent write won). m.Latest,
-	// m.LatestID and m.Versions are set by the store.
-	CreateMemoryVersion(ctx context.Context, m *Memory, v *MemoryVersion, audit *cairn.AuditEntry) error
+	// m.LatestID and m.Versions are set by the store. idem, when not nil,
+	// is the idempotency record of the request (see Idempotency), stored in
+	// the same commit so that an acknowledged create always has it; the
+	// store must then implement Idempotency.
+	CreateMemoryVersion(ctx context.Context, m *Memory, v *MemoryVersion, audit *cairn.AuditEntry, idem *IdempotencyRecord) error
 
 	// MemoryByVersionID returns the memory and the version with the id.
 	MemoryByVersionID(ctx context.Context, agentID, versionID string) (*Memory, *MemoryVersion, error)

@@ -129,7 +129,8 @@ func (m *Main) Open(ctx context.Context) error {
 		return err
 	}
 	m.sweepers = append(m.sweepers, sweeper{"memory", memorySvc.Sweep})
-	m.sweepers = append(m.sweepers, sweeper{"media", mediaSvc.Sweep}, sweeper{"blobs", m.blobs.DeleteExpired})
+	m.sweepers = append(m.sweepers, sweeper{"media", mediaSvc.Sweep}, sweeper{"blobs", m.blobs.DeleteExpired},
+		sweeper{"idempotency", m.sweepIdempotency})
 	cursors := cairn.NewCursors(deriveKey(serviceKey, "cursor"))
 	sources, err := parseSources(cfg.Sources)
 	if err != nil {
@@ -169,6 +170,7 @@ func (m *Main) Open(ctx context.Context) error {
 		Ledger:         &billing.Ledger{Store: m.core, Clock: m.Clock, Cursors: cursors},
 		Media:          mediaSvc,
 		Memory:         memorySvc,
+		Idempotency:    m.store,
 		Screening:      holder,
 		Ingest:         m.pipeline,
 		Reports:        m.store,
@@ -273,6 +275,20 @@ func (m *Main) sweepOnce(ctx context.Context) {
 			m.Logger.Error("ttl sweep failed", "kind", s.name, "err", err)
 		} else if n > 0 {
 			m.Logger.Info("ttl sweep", "kind", s.name, "removed", n)
+		}
+	}
+}
+
+// sweepIdempotency removes the expired idempotency records, a page at a
+// time.
+func (m *Main) sweepIdempotency(ctx context.Context, now time.Time) (int, error) {
+	const page = 1000
+	total := 0
+	for {
+		n, err := m.store.DeleteExpiredIdempotency(ctx, now, page)
+		total += n
+		if err != nil || n < page {
+			return total, err
 		}
 	}
 }

@@ -48,6 +48,7 @@ type DB struct {
 	screenMu     sync.Mutex // the screening counter (screenings.go)
 	screenCount  int64
 	screenLoaded bool
+	idem         stripes // idempotency records, per agent, route and key
 	// idx guards the global unique indexes written at creation time: agent
 	// ids, key hashes, developer creation by CreateAccount and deposit
 	// indexes. Creation is rare; the hot paths never take it.

@@ -23,6 +23,8 @@ import (
 //	setting/<name>                       the setting's bytes
 //	meta/<name>                          service-wide counters (meta/depositnext, meta/screenings)
 //	freetier/<devID>                     free screening window: start (BE int64 Unix ns), used (BE uint64)
+//	idem/r/<agentID><route><key>         IdempotencyRecord (JSON)
+//	idem/x/<expiresAt BE ns><agentID><route><key>  empty: records by expiry, for the sweep
 //
 // Adding a record kind: give it a new prefix in the const block below (a
 // short lower-case word and a slash, not the beginning of another prefix),
@@ -44,6 +46,7 @@ const (
 	prefixSetting    = "setting/"
 	prefixMeta       = "meta/"
 	prefixFreeTier   = "freetier/"
+	prefixIdem       = "idem/"
 
 	// PrefixMemory is reserved for memory records, versions and their indexes.
 	PrefixMemory = "mem/"
@@ -57,7 +60,7 @@ const (
 // prefixes is every prefix in use or reserved.
 var prefixes = []string{
 	prefixDev, prefixAgent, prefixAgentKey, prefixDepIdx, prefixLedger,
-	prefixLedgerUniq, prefixAudit, prefixAuditAct, prefixSetting, prefixMeta, prefixFreeTier,
+	prefixLedgerUniq, prefixAudit, prefixAuditAct, prefixSetting, prefixMeta, prefixFreeTier, prefixIdem,
 	PrefixMemory, PrefixMedia, PrefixCompliance,
 }
 

@@ -27,4 +27,4 @@ func (db *DB) lock(s *stripes, key string) *stripe {
 }
 
 // Lock order, to rule out deadlock: idx before uniqs before devs; agts
-// before idx. No method holds two stripes of the same set.
+// before idx; agts before idem. No method holds two stripes of the same set.

@@ -19,9 +19,9 @@ func (db *DB) lockMemory(agent, k string) *stripe {
 	return db.lock(&db.agts, "mem\x00"+agent+"\x00"+k)
 }
 
-// CreateMemoryVersion writes the version, the head, every index that moves
-// and the audit entry in one synced batch.
-func (db *DB) CreateMemoryVersion(ctx context.Context, m *store.Memory, v *store.MemoryVersion, audit *cairn.AuditEntry) error {
+// CreateMemoryVersion writes the version, the head, every index that moves,
+// the audit entry and the idempotency record in one synced batch.
+func (db *DB) CreateMemoryVersion(ctx context.Context, m *store.Memory, v *store.MemoryVersion, audit *cairn.AuditEntry, idem *store.IdempotencyRecord) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -70,6 +70,13 @@ func (db *DB) CreateMemoryVersion(ctx context.Context, m *store.Memory, v *store
 	}
 	if audit != nil {
 		if err := db.stageAudit(b, audit); err != nil {
+			return err
+		}
+	}
+	if idem != nil {
+		ist := db.lockIdem(idem.AgentID, idem.Route, idem.Key)
+		defer ist.Unlock()
+		if err := db.stageIdempotency(b, idem); err != nil {
 			return err
 		}
 	}

@@ -41,7 +41,7 @@ func BenchmarkMemoryRaw(b *testing.B) {
 		m := &store.Memory{ID: cairn.NewID(), AgentID: "agent", Type: "semantic", Key: fmt.Sprintf("bench/%d-%d", now.UnixNano(), i),
 			Importance: 0.5, Visibility: "private", CreatedAt: now, UpdatedAt: now}
 		v := &store.MemoryVersion{ID: m.ID, Version: 1, BlobName: "memory/semantic/" + m.Key + "/v1", SizeBytes: 256, CreatedAt: now}
-		if err := db.CreateMemoryVersion(ctx, m, v, &cairn.AuditEntry{AgentID: "agent", Action: cairn.AuditWrite, Resource: v.ID}); err != nil {
+		if err := db.CreateMemoryVersion(ctx, m, v, &cairn.AuditEntry{AgentID: "agent", Action: cairn.AuditWrite, Resource: v.ID}, nil); err != nil {
 			b.Fatal(err)
 		}
 		return v.ID

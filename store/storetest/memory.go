@@ -22,7 +22,7 @@ func RunMemoryTests(t *testing.T, open func(t *testing.T) store.Memories) {
 			m.ExpiresAt = t0.Add(exp)
 		}
 		v := &store.MemoryVersion{ID: m.ID, Version: 1, BlobName: "memory/semantic/" + k + "/v1", SizeBytes: 3, CreatedAt: t0}
-		if err := s.CreateMemoryVersion(ctx, m, v, &cairn.AuditEntry{AgentID: agent, Action: cairn.AuditWrite}); err != nil {
+		if err := s.CreateMemoryVersion(ctx, m, v, &cairn.AuditEntry{AgentID: agent, Action: cairn.AuditWrite}, nil); err != nil {
 			t.Fatal(err)
 		}
 		return m, v
@@ -30,11 +30,12 @@ func RunMemoryTests(t *testing.T, open func(t *testing.T) store.Memories) {
 	next := func(t *testing.T, s store.Memories, m *store.Memory) *store.MemoryVersion {
 		t.Helper()
 		v := &store.MemoryVersion{ID: cairn.NewID(), Version: m.Latest + 1, CreatedAt: t0}
-		if err := s.CreateMemoryVersion(ctx, m, v, nil); err != nil {
+		if err := s.CreateMemoryVersion(ctx, m, v, nil, nil); err != nil {
 			t.Fatal(err)
 		}
 		return v
 	}
+	t.Run("IdempotencyRecordInCommit", func(t *testing.T) { idempotencyWithCreate(t, open(t), t0) })
 	t.Run("CreateGetIsolation", func(t *testing.T) {
 		s := open(t)
 		m, v := create(t, s, "agent-a", "notes/one", 0)
@@ -48,7 +49,7 @@ func RunMemoryTests(t *testing.T, open func(t *testing.T) store.Memories) {
 			}
 		}
 		dup := &store.Memory{ID: cairn.NewID(), AgentID: "agent-a", Key: "notes/one"}
-		if err := s.CreateMemoryVersion(ctx, dup, &store.MemoryVersion{ID: dup.ID, Version: 1}, nil); !cairn.IsCode(err, cairn.ECONFLICT) {
+		if err := s.CreateMemoryVersion(ctx, dup, &store.MemoryVersion{ID: dup.ID, Version: 1}, nil, nil); !cairn.IsCode(err, cairn.ECONFLICT) {
 			t.Fatalf("duplicate key: %v", err)
 		}
 		create(t, s, "agent-b", "notes/one", 0) // keys are per agent
@@ -60,7 +61,7 @@ func RunMemoryTests(t *testing.T, open func(t *testing.T) store.Memories) {
 		v3 := next(t, s, m)
 		stale := *m
 		stale.Latest = 1
-		if err := s.CreateMemoryVersion(ctx, &stale, &store.MemoryVersion{ID: cairn.NewID(), Version: 2}, nil); !cairn.IsCode(err, cairn.EPRECONDITION) {
+		if err := s.CreateMemoryVersion(ctx, &stale, &store.MemoryVersion{ID: cairn.NewID(), Version: 2}, nil, nil); !cairn.IsCode(err, cairn.EPRECONDITION) {
 			t.Fatalf("stale version: %v", err)
 		}
 		vs, err := s.MemoryVersions(ctx, "agent-a", m.ID)
