@@ -13,6 +13,7 @@ package store
 
 import (
 	"context"
+	"time"
 
 	"github.com/cairn-dev/cairn"
 )
@@ -82,6 +83,13 @@ type Ledger interface {
 	// Transactions returns up to limit entries of the developer's ledger,
 	// newest first, with Seq below beforeSeq (0: from the newest).
 	Transactions(ctx context.Context, developerID string, beforeSeq uint64, limit int) ([]cairn.LedgerEntry, error)
+
+	// LedgerSince calls fn with every entry of every developer's ledger
+	// whose CreatedAt is at or after since, by CreatedAt (then developer
+	// and Seq), until fn returns false. Its cost follows the number of
+	// entries since then, not the size of the ledger (crash recovery of
+	// charges reads the last moments of a run with it).
+	LedgerSince(ctx context.Context, since time.Time, fn func(e *cairn.LedgerEntry) bool) error
 }
 
 // AuditFilter narrows an audit listing.

@@ -3,6 +3,8 @@ package pebble
 import (
 	"encoding/binary"
 	"fmt"
+
+	"github.com/cairn-dev/cairn"
 )
 
 // Key layout. Every key begins with exactly one of the prefixes below, and
@@ -18,6 +20,7 @@ import (
 //	depidx/<index BE uint32>             agent id holding the deposit index
 //	ledger/<devID><seq BE uint64>        LedgerEntry (JSON)
 //	ledgeruniq/<uniqueKey>               "<devID>/<seq>" of the entry that used the key
+//	ledgertime/<createdAt BE ns><devID><seq BE uint64>  empty: every ledger entry by time
 //	audit/<agentID><id>                  AuditEntry (JSON); ids are UUIDv7, so by time
 //	auditact/<agentID><action><id>       empty: index of audit entries by action
 //	setting/<name>                       the setting's bytes
@@ -41,6 +44,7 @@ const (
 	prefixDepIdx     = "depidx/"
 	prefixLedger     = "ledger/"
 	prefixLedgerUniq = "ledgeruniq/"
+	prefixLedgerTime = "ledgertime/"
 	prefixAudit      = "audit/"
 	prefixAuditAct   = "auditact/"
 	prefixSetting    = "setting/"
@@ -60,7 +64,7 @@ const (
 // prefixes is every prefix in use or reserved.
 var prefixes = []string{
 	prefixDev, prefixAgent, prefixAgentKey, prefixDepIdx, prefixLedger,
-	prefixLedgerUniq, prefixAudit, prefixAuditAct, prefixSetting, prefixMeta, prefixFreeTier, prefixIdem,
+	prefixLedgerUniq, prefixLedgerTime, prefixAudit, prefixAuditAct, prefixSetting, prefixMeta, prefixFreeTier, prefixIdem,
 	PrefixMemory, PrefixMedia, PrefixCompliance,
 }
 
@@ -148,6 +152,11 @@ func depIdxKey(i uint32) []byte {
 
 func ledgerKey(dev string, seq uint64) []byte {
 	return binary.BigEndian.AppendUint64(ledgerPrefix(dev), seq)
+}
+
+func ledgerTimeKey(e *cairn.LedgerEntry) []byte {
+	k := binary.BigEndian.AppendUint64([]byte(prefixLedgerTime), uint64(e.CreatedAt.UnixNano()))
+	return binary.BigEndian.AppendUint64(appendComponent(k, e.DeveloperID), e.Seq)
 }
 
 func auditKey(agent, id string) []byte { return appendComponent(auditPrefix(agent), id) }

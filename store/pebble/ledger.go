@@ -2,9 +2,11 @@ package pebble
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cockroachdb/pebble/v2"
@@ -105,6 +107,9 @@ func (db *DB) stageEntry(b *pebble.Batch, dev *cairn.Developer, e *cairn.LedgerE
 	if err := setJSON(b, ledgerKey(dev.ID, entry.Seq), &entry); err != nil {
 		return entry, err
 	}
+	if err := b.Set(ledgerTimeKey(&entry), nil, nil); err != nil {
+		return entry, err
+	}
 	if entry.UniqueKey != "" {
 		ref := fmt.Appendf(nil, "%s/%d", dev.ID, entry.Seq)
 		if err := b.Set(uniqueKey(entry.UniqueKey), ref, nil); err != nil {
@@ -151,4 +156,44 @@ func (db *DB) Transactions(ctx context.Context, developerID string, beforeSeq ui
 		return nil, fmt.Errorf("pebble: iterate ledger: %w", err)
 	}
 	return out, nil
+}
+
+// LedgerSince scans the time index from since and reads each entry it
+// names. Entries written before the index existed are not in it.
+func (db *DB) LedgerSince(ctx context.Context, since time.Time, fn func(e *cairn.LedgerEntry) bool) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	lower := []byte(prefixLedgerTime)
+	if ns := since.UnixNano(); ns > 0 {
+		lower = binary.BigEndian.AppendUint64(lower, uint64(ns))
+	}
+	it, err := db.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: prefixEnd([]byte(prefixLedgerTime))})
+	if err != nil {
+		return fmt.Errorf("pebble: iterate ledger time: %w", err)
+	}
+	defer it.Close()
+	for ok := it.First(); ok; ok = it.Next() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		rest := it.Key()[len(prefixLedgerTime):]
+		if len(rest) < 8+8 {
+			return fmt.Errorf("pebble: short ledger time key")
+		}
+		dev, rest, err := readComponent(rest[8:])
+		if err != nil || len(rest) != 8 {
+			return fmt.Errorf("pebble: bad ledger time key: %v", err)
+		}
+		var e cairn.LedgerEntry
+		if ok, err := db.getJSON(ledgerKey(dev, binary.BigEndian.Uint64(rest)), &e); err != nil {
+			return err
+		} else if !ok {
+			continue
+		}
+		if !fn(&e) {
+			return nil
+		}
+	}
+	return it.Error()
 }

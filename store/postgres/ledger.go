@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/cairn-dev/cairn"
 	"github.com/jackc/pgx/v5"
@@ -146,4 +147,45 @@ func (db *DB) Transactions(ctx context.Context, developerID string, beforeSeq ui
 		return nil, mapErr(err, "list ledger")
 	}
 	return out, nil
+}
+
+// LedgerSince reads the entries from since in time order, a range scan of
+// ledger_created_at_idx, a page at a time so that fn never runs inside a
+// query.
+func (db *DB) LedgerSince(ctx context.Context, since time.Time, fn func(e *cairn.LedgerEntry) bool) error {
+	const page = 1000
+	at, dev, seq := dbTime(since), "", int64(0)
+	for {
+		rows, err := db.pool.Query(ctx, `SELECT `+ledgerColumns+` FROM ledger
+			WHERE (created_at, developer_id, seq) > ($1, $2, $3) ORDER BY created_at, developer_id, seq LIMIT $4`,
+			at, dev, seq, page)
+		if err != nil {
+			return mapErr(err, "scan ledger")
+		}
+		var out []cairn.LedgerEntry
+		for rows.Next() {
+			var e cairn.LedgerEntry
+			if err := rows.Scan(&e.DeveloperID, &e.Seq, &e.ID, &e.AgentID, &e.Kind, &e.Operation, &e.Amount,
+				&e.BalanceAfter, &e.RequestID, &e.RefID, &e.Reason, &e.UniqueKey, &e.CreatedAt); err != nil {
+				rows.Close()
+				return mapErr(err, "read ledger")
+			}
+			e.CreatedAt = e.CreatedAt.UTC()
+			out = append(out, e)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return mapErr(err, "scan ledger")
+		}
+		for i := range out {
+			if !fn(&out[i]) {
+				return nil
+			}
+		}
+		if len(out) < page {
+			return nil
+		}
+		last := out[len(out)-1]
+		at, dev, seq = last.CreatedAt, last.DeveloperID, int64(last.Seq)
+	}
 }

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"testing"
+	"time"
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/store"
@@ -118,6 +119,43 @@ var ledgerTests = []test{
 		mustOK(t, err, "Transactions")
 		if len(page) != 0 {
 			t.Fatalf("Transactions = %+v, want none", page)
+		}
+	}},
+	{"LedgerSince", func(t *testing.T, s store.Store) {
+		d1, a1 := createAccount(t, s, 100)
+		d2, _ := createAccount(t, s, 100)
+		t0 := now().Add(time.Hour) // after the starter grants
+		var want []string
+		for i, d := range []*cairn.Developer{d1, d2, d1, d2, d1} {
+			c := charge(d.ID, 1)
+			c.AgentID, c.CreatedAt = a1.ID, t0.Add(time.Duration(i)*time.Second)
+			mustOK(t, s.Apply(ctx, c), "Apply")
+			if i >= 1 {
+				want = append(want, c.ID)
+			}
+		}
+		var got []cairn.LedgerEntry
+		mustOK(t, s.LedgerSince(ctx, t0.Add(time.Second), func(e *cairn.LedgerEntry) bool {
+			got = append(got, *e)
+			return true
+		}), "LedgerSince")
+		if len(got) != len(want) {
+			t.Fatalf("LedgerSince returned %d entries, want %d", len(got), len(want))
+		}
+		for i, e := range got {
+			if e.ID != want[i] || e.RequestID == "" || e.Kind != cairn.LedgerCharge || e.Seq == 0 {
+				t.Fatalf("entry %d = %+v, want id %s", i, e, want[i])
+			}
+		}
+		n := 0
+		mustOK(t, s.LedgerSince(ctx, time.Time{}, func(*cairn.LedgerEntry) bool { n++; return n < 3 }), "LedgerSince")
+		if n != 3 {
+			t.Fatalf("fn ran %d times after returning false, want 3", n)
+		}
+		n = 0
+		mustOK(t, s.LedgerSince(ctx, time.Time{}, func(*cairn.LedgerEntry) bool { n++; return true }), "LedgerSince")
+		if n != 7 { // two grants and five charges
+			t.Fatalf("LedgerSince(zero) saw %d entries, want 7", n)
 		}
 	}},
 }
