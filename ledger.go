@@ -26,6 +26,10 @@ type LedgerEntry struct {
 	Reason       string `json:"reason,omitempty"` // free text for grants
 	// UniqueKey, when set, may occur at most once across all ledgers (e.g. a
 	// deposit's transaction hash): a second entry with it fails with ECONFLICT.
-	UniqueKey string    `json:"uniqueKey,omitempty"`
+	UniqueKey string `json:"uniqueKey,omitempty"`
+	// Origin names the service instance that took a charge: start-up
+	// recovery of interrupted requests refunds only its own instance's
+	// charges, since another replica's writes are not in its stores.
+	Origin    string    `json:"origin,omitempty"`
 	CreatedAt time.Time `json:"createdAt"`
 }

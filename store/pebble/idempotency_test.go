@@ -18,3 +18,14 @@ func TestIdempotencyConformance(t *testing.T) {
 		return db
 	})
 }
+
+func TestSettledConformance(t *testing.T) {
+	storetest.RunSettledTests(t, func(t *testing.T) store.Settled {
+		db, err := pebble.Open(t.TempDir(), pebble.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return db
+	})
+}

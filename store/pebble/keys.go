@@ -26,6 +26,7 @@ import (
 //	setting/<name>                       the setting's bytes
 //	meta/<name>                          service-wide counters (meta/depositnext, meta/screenings)
 //	freetier/<devID>                     free screening window: start (BE int64 Unix ns), used (BE uint64)
+//	settled/<at BE ns><chargeID>         empty: a charge that stands with no effect logged
 //	idem/r/<agentID><route><key>         IdempotencyRecord (JSON)
 //	idem/x/<expiresAt BE ns><agentID><route><key>  empty: records by expiry, for the sweep
 //
@@ -51,6 +52,7 @@ const (
 	prefixMeta       = "meta/"
 	prefixFreeTier   = "freetier/"
 	prefixIdem       = "idem/"
+	prefixSettled    = "settled/"
 
 	// PrefixMemory is reserved for memory records, versions and their indexes.
 	PrefixMemory = "mem/"
@@ -64,7 +66,7 @@ const (
 // prefixes is every prefix in use or reserved.
 var prefixes = []string{
 	prefixDev, prefixAgent, prefixAgentKey, prefixDepIdx, prefixLedger,
-	prefixLedgerUniq, prefixLedgerTime, prefixAudit, prefixAuditAct, prefixSetting, prefixMeta, prefixFreeTier, prefixIdem,
+	prefixLedgerUniq, prefixLedgerTime, prefixAudit, prefixAuditAct, prefixSetting, prefixMeta, prefixFreeTier, prefixIdem, prefixSettled,
 	PrefixMemory, PrefixMedia, PrefixCompliance,
 }
 

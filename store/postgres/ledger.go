@@ -27,8 +27,8 @@ const sqlApply = `WITH d AS (
 	RETURNING ledger_seq, balance
 )
 INSERT INTO ledger (developer_id, seq, id, agent_id, kind, operation, amount, balance_after,
-	request_id, ref_id, reason, unique_key, created_at)
-SELECT $1, d.ledger_seq, $3, $4, $5, $6, $2, d.balance, $7, $8, $9, $10, $11 FROM d
+	request_id, ref_id, reason, unique_key, created_at, origin)
+SELECT $1, d.ledger_seq, $3, $4, $5, $6, $2, d.balance, $7, $8, $9, $10, $11, $12 FROM d
 RETURNING seq, balance_after`
 
 // Apply appends e to its developer's ledger and moves the balance in one
@@ -76,7 +76,7 @@ func insertEntry(ctx context.Context, q querier, e *cairn.LedgerEntry) (bool, er
 		uniq = e.UniqueKey
 	}
 	err := q.QueryRow(ctx, sqlApply, e.DeveloperID, e.Amount, e.ID, e.AgentID, e.Kind, e.Operation,
-		e.RequestID, e.RefID, e.Reason, uniq, e.CreatedAt).Scan(&e.Seq, &e.BalanceAfter)
+		e.RequestID, e.RefID, e.Reason, uniq, e.CreatedAt, e.Origin).Scan(&e.Seq, &e.BalanceAfter)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return false, nil
 	} else if err != nil {
@@ -114,7 +114,7 @@ func applyLocked(ctx context.Context, tx pgx.Tx, e *cairn.LedgerEntry) error {
 }
 
 const ledgerColumns = `developer_id, seq, id, agent_id, kind, operation, amount, balance_after,
-	request_id, ref_id, reason, coalesce(unique_key, ''), created_at`
+	request_id, ref_id, reason, coalesce(unique_key, ''), created_at, origin`
 
 // Transactions lists the developer's ledger newest first from beforeSeq,
 // a backward range scan of the primary key. An unknown developer has an
@@ -137,7 +137,7 @@ func (db *DB) Transactions(ctx context.Context, developerID string, beforeSeq ui
 	for rows.Next() {
 		var e cairn.LedgerEntry
 		if err := rows.Scan(&e.DeveloperID, &e.Seq, &e.ID, &e.AgentID, &e.Kind, &e.Operation, &e.Amount,
-			&e.BalanceAfter, &e.RequestID, &e.RefID, &e.Reason, &e.UniqueKey, &e.CreatedAt); err != nil {
+			&e.BalanceAfter, &e.RequestID, &e.RefID, &e.Reason, &e.UniqueKey, &e.CreatedAt, &e.Origin); err != nil {
 			return nil, mapErr(err, "read ledger")
 		}
 		e.CreatedAt = e.CreatedAt.UTC()
@@ -166,7 +166,7 @@ func (db *DB) LedgerSince(ctx context.Context, since time.Time, fn func(e *cairn
 		for rows.Next() {
 			var e cairn.LedgerEntry
 			if err := rows.Scan(&e.DeveloperID, &e.Seq, &e.ID, &e.AgentID, &e.Kind, &e.Operation, &e.Amount,
-				&e.BalanceAfter, &e.RequestID, &e.RefID, &e.Reason, &e.UniqueKey, &e.CreatedAt); err != nil {
+				&e.BalanceAfter, &e.RequestID, &e.RefID, &e.Reason, &e.UniqueKey, &e.CreatedAt, &e.Origin); err != nil {
 				rows.Close()
 				return mapErr(err, "read ledger")
 			}

@@ -128,7 +128,8 @@ var ledgerTests = []test{
 		var want []string
 		for i, d := range []*cairn.Developer{d1, d2, d1, d2, d1} {
 			c := charge(d.ID, 1)
-			c.AgentID, c.CreatedAt = a1.ID, t0.Add(time.Duration(i)*time.Second)
+			c.AgentID, c.CreatedAt, c.Origin = a1.ID, t0.Add(time.Duration(i)*time.Second), "instance-1"
+
 			mustOK(t, s.Apply(ctx, c), "Apply")
 			if i >= 1 {
 				want = append(want, c.ID)
@@ -143,7 +144,7 @@ var ledgerTests = []test{
 			t.Fatalf("LedgerSince returned %d entries, want %d", len(got), len(want))
 		}
 		for i, e := range got {
-			if e.ID != want[i] || e.RequestID == "" || e.Kind != cairn.LedgerCharge || e.Seq == 0 {
+			if e.ID != want[i] || e.RequestID == "" || e.Kind != cairn.LedgerCharge || e.Seq == 0 || e.Origin != "instance-1" {
 				t.Fatalf("entry %d = %+v, want id %s", i, e, want[i])
 			}
 		}
