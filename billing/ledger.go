@@ -13,6 +13,8 @@ type Ledger struct {
 	Store   store.Store
 	Clock   cairn.Clock
 	Cursors *cairn.Cursors
+	// Origin names this service instance on its charges (see Recovery).
+	Origin string
 	// OnCharge and OnRefund, when set, observe committed movements (metrics).
 	OnCharge func(op string, amount int64)
 	OnRefund func(op string, amount int64)
@@ -27,7 +29,7 @@ func (l *Ledger) Charge(ctx context.Context, developerID, agentID, op string, am
 	}
 	e := &cairn.LedgerEntry{
 		ID: cairn.NewID(), DeveloperID: developerID, AgentID: agentID, Kind: cairn.LedgerCharge,
-		Operation: op, Amount: -amount, RequestID: requestID, CreatedAt: l.Clock.Now(),
+		Operation: op, Amount: -amount, RequestID: requestID, Origin: l.Origin, CreatedAt: l.Clock.Now(),
 	}
 	if err := l.Store.Apply(ctx, e); err != nil {
 		return nil, err
