@@ -2,8 +2,12 @@ package api
 
 import (
 	"net/http"
+	"slices"
+	"sync"
+	"time"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/billing"
 	"github.com/gin-gonic/gin"
 )
 
@@ -50,8 +54,25 @@ func refundable(status int) bool {
 }
 
 // settle refunds every charge of the request when its status says so.
+// When the charges of a priced write stand although the request failed (a
+// 404 or 409), it marks them settled: no audit entry shows that the
+// request ran, and start-up recovery must not take them for charges of a
+// request a crash cut short (see billing.Recovery).
 func (b *bill) settle(c *gin.Context) {
-	if !refundable(c.Writer.Status()) {
+	status := c.Writer.Status()
+	if !refundable(status) {
+		if status >= 200 && status < 300 || b.s.Settled == nil {
+			return
+		}
+		var ids []string
+		for _, ch := range b.charges {
+			if slices.Contains(billing.RecoverableOps, ch.Operation) {
+				ids = append(ids, ch.ID)
+			}
+		}
+		if err := b.s.Settled.MarkSettled(c.Request.Context(), ids, b.s.Clock.Now()); err != nil {
+			b.s.Logger.ErrorContext(c.Request.Context(), "settled mark failed", "err", err)
+		}
 		return
 	}
 	for _, ch := range b.charges {
@@ -67,6 +88,7 @@ func (b *bill) settle(c *gin.Context) {
 // chargeMore on the same bill.
 func (s *Server) paid(op string) gin.HandlerFunc {
 	return func(c *gin.Context) {
+		defer s.priced.begin(s.Clock.Now())()
 		b := &bill{s: s, p: principalOf(c)}
 		c.Set(billKey, b)
 		if err := b.charge(c, op, s.Pricing.Cost(op)); err != nil {
@@ -95,6 +117,7 @@ func chargeMore(c *gin.Context, op string, amount int64) error {
 // returns everything left on the bill.
 func (s *Server) billed() gin.HandlerFunc {
 	return func(c *gin.Context) {
+		defer s.priced.begin(s.Clock.Now())()
 		b := &bill{s: s, p: principalOf(c)}
 		c.Set(billKey, b)
 		c.Next()
@@ -118,3 +141,46 @@ func refundLast(c *gin.Context) error {
 	_, err := b.s.Ledger.Refund(c.Request.Context(), ch, 0, requestID(c))
 	return err
 }
+
+// running is the set of priced requests in progress, by start time.
+type running struct {
+	mu   sync.Mutex
+	next uint64
+	m    map[uint64]time.Time
+}
+
+// begin records a request started at t and returns the function that
+// records its end.
+func (r *running) begin(t time.Time) func() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.m == nil {
+		r.m = map[uint64]time.Time{}
+	}
+	r.next++
+	id := r.next
+	r.m[id] = t
+	return func() {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		delete(r.m, id)
+	}
+}
+
+// since returns the start of the oldest request in progress, or now.
+func (r *running) since(now time.Time) time.Time {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, t := range r.m {
+		if t.Before(now) {
+			now = t
+		}
+	}
+	return now
+}
+
+// SettledBefore returns the time before which every priced request has ended
+// (now when none is running): a checkpoint for billing.Recovery. Every
+// charge is taken after its request started, so the charges of requests
+// still running at a crash are all at or after the last checkpoint.
+func (s *Server) SettledBefore() time.Time { return s.priced.since(s.Clock.Now()) }

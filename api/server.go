@@ -49,6 +49,10 @@ type Deps struct {
 	Media    *media.Service
 	// Memory serves the memory endpoints.
 	Memory *memory.Service
+	// Settled receives the marks of priced writes whose charges stand
+	// although they logged no effect (see billing.Recovery); nil: none
+	// are kept.
+	Settled store.Settled
 	// Idempotency keeps the answers of creates sent with an
 	// Idempotency-Key; nil: the header is ignored.
 	Idempotency store.Idempotency
@@ -83,6 +87,7 @@ type Server struct {
 	keyLimit, writeLimit, rotateLimit, registerLimit *limiter
 	reportLimit                                      *limiter
 	idemRunning                                      idemRunning
+	priced                                           running
 }
 
 // New builds the front end with every route registered.

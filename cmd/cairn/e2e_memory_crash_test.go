@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -18,7 +19,11 @@ import (
 // TestMemoryCrashMidWrite kills the server with SIGKILL during a burst of
 // memory writes, restarts it on the same data dir and checks that every
 // acknowledged write is readable with its content, that no memory lost its
-// blob, and that every balance equals the sum of its ledger.
+// blob, that every balance equals the sum of its ledger, and that the
+// charges of the writes the crash cut short were refunded at start: the
+// balance pays for exactly the memories stored. Every write carries an
+// Idempotency-Key; retrying the unanswered ones after the restart answers
+// each once, and the balance then pays for exactly the acknowledged writes.
 func TestMemoryCrashMidWrite(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a subprocess")
@@ -52,12 +57,15 @@ func TestMemoryCrashMidWrite(t *testing.T) {
 		}
 	}()
 	base := "http://" + addr
-	post := func(path, key string, body any) (int, map[string]any) {
+	post := func(path, key string, body any, hdr ...string) (int, map[string]any) {
 		b, _ := json.Marshal(body)
 		req, _ := http.NewRequest("POST", base+path, bytes.NewReader(b))
 		req.Header.Set("Content-Type", "application/json")
 		if key != "" {
 			req.Header.Set("Authorization", "Bearer "+key)
+		}
+		for i := 0; i+1 < len(hdr); i += 2 {
+			req.Header.Set(hdr[i], hdr[i+1])
 		}
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
@@ -73,13 +81,19 @@ func TestMemoryCrashMidWrite(t *testing.T) {
 	if st, _ := post("/v1/admin/credits", "admin-test-token", map[string]any{"developerId": dev, "amount": 1_000_000, "reason": "test"}); st != 200 {
 		t.Fatalf("top up: %d", st)
 	}
+	const start, cost = 100 + 1_000_000, 5
 
 	type acked struct{ id, content string }
+	type unanswered struct {
+		idem string
+		body map[string]any
+	}
 	var (
-		mu    sync.Mutex
-		acks  []acked
-		count atomic.Int64
-		wg    sync.WaitGroup
+		mu      sync.Mutex
+		acks    []acked
+		pending []unanswered
+		count   atomic.Int64
+		wg      sync.WaitGroup
 	)
 	for w := 0; w < 8; w++ {
 		wg.Add(1)
@@ -87,8 +101,13 @@ func TestMemoryCrashMidWrite(t *testing.T) {
 			defer wg.Done()
 			for i := 0; ; i++ {
 				content := fmt.Sprintf("worker %d write %d", w, i)
-				st, out := post("/v1/memory", key, map[string]any{"key": fmt.Sprintf("w%d/%d", w, i), "content": content})
+				body := map[string]any{"key": fmt.Sprintf("w%d/%d", w, i), "content": content}
+				idem := fmt.Sprintf("idem-w%d-%d", w, i)
+				st, out := post("/v1/memory", key, body, "Idempotency-Key", idem)
 				if st == 0 {
+					mu.Lock()
+					pending = append(pending, unanswered{idem, body})
+					mu.Unlock()
 					return // the server is gone
 				}
 				if st == 201 {
@@ -111,6 +130,45 @@ func TestMemoryCrashMidWrite(t *testing.T) {
 	cfg := testConfig(t, dir)
 	cfg.RateLimitPerKey, cfg.WriteLimitPerAgent = 0, 0
 	ts := startServer(t, cfg)
+	ctx := context.Background()
+	balance := func() int64 {
+		t.Helper()
+		d, err := ts.m.store.Developer(ctx, dev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		entries, err := ts.m.store.Transactions(ctx, dev, 0, 1_000_000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sum int64
+		for _, e := range entries {
+			sum += e.Amount
+		}
+		if sum != d.Balance {
+			t.Fatalf("balance %d, ledger sums to %d", d.Balance, sum)
+		}
+		return d.Balance
+	}
+	// Read before any read is paid for; checked once the memories stored
+	// are counted.
+	restarted := balance()
+	refunds := strings.Count(ts.logs.String(), "refunded the charge of an interrupted write")
+	answered := len(acks)
+	// Retry every unanswered write with its Idempotency-Key: a stored one
+	// replays its answer for free, a lost one is written (and paid) now.
+	// The balance then pays for exactly the acknowledged writes.
+	replayed := 0
+	for _, p := range pending {
+		r := ts.do("POST", "/v1/memory", key, p.body, "Idempotency-Key", p.idem).must(t, 201)
+		if r.Header.Get("Idempotent-Replayed") == "true" {
+			replayed++
+		}
+		acks = append(acks, acked{r.str("id"), p.body["content"].(string)})
+	}
+	if got, want := balance(), int64(start-cost*len(acks)); got != want {
+		t.Fatalf("balance after the retries %d, want %d (%d acknowledged writes)", got, want, len(acks))
+	}
 	for _, a := range acks {
 		r := ts.do("GET", "/v1/memory/"+a.id, key, nil).must(t, 200)
 		if r.str("content") != a.content {
@@ -118,7 +176,6 @@ func TestMemoryCrashMidWrite(t *testing.T) {
 		}
 	}
 	// Every stored memory (acknowledged or not) has its content.
-	ctx := context.Background()
 	n := 0
 	cur := ""
 	for {
@@ -136,23 +193,16 @@ func TestMemoryCrashMidWrite(t *testing.T) {
 		}
 		cur = r.str("nextCursor")
 	}
-	if n < len(acks) {
-		t.Fatalf("%d memories listed, %d acknowledged", n, len(acks))
+	if n != len(acks) {
+		t.Fatalf("%d memories listed, %d acknowledged after the retries", n, len(acks))
 	}
-	d, err := ts.m.store.Developer(ctx, dev)
-	if err != nil {
-		t.Fatal(err)
+	// The charges of the writes the crash cut short were refunded at
+	// start: the balance then paid for the memories stored at the crash.
+	stored := n - (len(pending) - replayed)
+	if want := int64(start - cost*stored); restarted != want {
+		t.Fatalf("balance after restart %d, want %d (%d memories stored at the crash, %d acknowledged)", restarted, want, stored, answered)
 	}
-	entries, err := ts.m.store.Transactions(ctx, dev, 0, 1_000_000)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sum int64
-	for _, e := range entries {
-		sum += e.Amount
-	}
-	if sum != d.Balance {
-		t.Fatalf("balance %d, ledger sums to %d", d.Balance, sum)
-	}
-	t.Logf("%d writes acknowledged before SIGKILL, %d memories stored, balance %d", len(acks), n, d.Balance)
+	balance()
+	t.Logf("SIGKILL with %d writes acknowledged and %d unanswered: %d stored, %d charges refunded at start, %d replayed on retry",
+		answered, len(pending), stored, refunds, replayed)
 }

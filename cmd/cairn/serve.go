@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -69,6 +70,7 @@ type Main struct {
 	pg       *postgres.DB
 	blobs    *blobfs.Store
 	server   *api.Server
+	recovery *billing.Recovery
 	sweepers []sweeper
 	pipeline *ingest.Pipeline
 	http     *http.Server
@@ -149,6 +151,20 @@ func (m *Main) Open(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("load pricing: %w", err)
 	}
+	// This data dir's name on its charges: the memory writes they pay for
+	// and their audit entries live in its embedded store.
+	origin := hex.EncodeToString(deriveKey(serviceKey, "ledger-origin")[:8])
+	m.recovery = &billing.Recovery{Ledger: m.core, Effects: m.store, Settled: m.store, Settings: m.store,
+		Origin: origin, Clock: m.Clock}
+	refunds, err := m.recovery.Recover(ctx)
+	if err != nil {
+		return fmt.Errorf("recover interrupted charges: %w", err)
+	}
+	for _, r := range refunds {
+		m.Logger.Warn("refunded the charge of an interrupted write", "charge_id", r.RefID, "request_id", r.RequestID,
+			"developer_id", r.DeveloperID, "operation", r.Operation, "amount", r.Amount)
+	}
+	m.sweepers = append(m.sweepers, sweeper{"settled marks", m.sweepSettled})
 	var proxies []string
 	for _, p := range strings.Split(cfg.TrustedProxies, ",") {
 		if p = strings.TrimSpace(p); p != "" {
@@ -167,10 +183,11 @@ func (m *Main) Open(ctx context.Context) error {
 		Accounts:       &account.Service{Store: m.core, Deposits: hd, Clock: m.Clock, StarterCredits: cfg.StarterCredits},
 		Tokens:         &account.Tokens{Secret: jwtSecret(cfg.JWTSecret, serviceKey), Clock: m.Clock},
 		Pricing:        pricing,
-		Ledger:         &billing.Ledger{Store: m.core, Clock: m.Clock, Cursors: cursors},
+		Ledger:         &billing.Ledger{Store: m.core, Clock: m.Clock, Cursors: cursors, Origin: origin},
 		Media:          mediaSvc,
 		Memory:         memorySvc,
 		Idempotency:    m.store,
+		Settled:        m.store,
 		Screening:      holder,
 		Ingest:         m.pipeline,
 		Reports:        m.store,
@@ -205,8 +222,9 @@ func (m *Main) Addr() string { return m.ln.Addr().String() }
 func (m *Main) Run(ctx context.Context) error {
 	m.Logger.Info("cairn serving", "addr", m.Addr(), "data_dir", m.Config.DataDir)
 	sweepCtx, stopSweep := context.WithCancel(context.Background())
-	m.wg.Add(1)
+	m.wg.Add(2)
 	go func() { defer m.wg.Done(); m.sweep(sweepCtx) }()
+	go func() { defer m.wg.Done(); m.checkpoint(sweepCtx) }()
 
 	var stopCron func()
 	if len(m.pipeline.Sources) > 0 {
@@ -235,10 +253,36 @@ func (m *Main) Run(ctx context.Context) error {
 		stopCron()
 	}
 	m.wg.Wait()
+	// Requests still running after the shutdown timeout keep the
+	// checkpoint before their start.
+	if cerr := m.recovery.Checkpoint(context.Background(), m.server.SettledBefore()); cerr != nil {
+		m.Logger.Error("billing checkpoint failed", "err", cerr)
+	}
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}
 	return err
+}
+
+// checkpointInterval is how often Run records the time before which every
+// priced request has ended: the start of the next start-up's recovery scan.
+const checkpointInterval = 10 * time.Second
+
+// checkpoint records the billing checkpoint every checkpointInterval until
+// ctx ends.
+func (m *Main) checkpoint(ctx context.Context) {
+	t := time.NewTicker(checkpointInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if err := m.recovery.Checkpoint(ctx, m.server.SettledBefore()); err != nil && ctx.Err() == nil {
+				m.Logger.Error("billing checkpoint failed", "err", err)
+			}
+		}
+	}
 }
 
 // sweeper removes expired items of one kind; Main runs every sweeper each
@@ -286,6 +330,20 @@ func (m *Main) sweepIdempotency(ctx context.Context, now time.Time) (int, error)
 	total := 0
 	for {
 		n, err := m.store.DeleteExpiredIdempotency(ctx, now, page)
+		total += n
+		if err != nil || n < page {
+			return total, err
+		}
+	}
+}
+
+// sweepSettled removes the settled marks older than the recovery window:
+// recovery never reads further back than billing.Lookback.
+func (m *Main) sweepSettled(ctx context.Context, now time.Time) (int, error) {
+	const page = 1000
+	total := 0
+	for {
+		n, err := m.store.DeleteSettledBefore(ctx, now.Add(-2*billing.Lookback), page)
 		total += n
 		if err != nil || n < page {
 			return total, err
