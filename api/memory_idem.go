@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"io"
 	"net/http"
@@ -144,7 +145,8 @@ func (s *Server) idempotent() gin.HandlerFunc {
 			return // committed with the write, or a failure that may be retried
 		}
 		r := p.record(status, rw.Header().Get("Content-Type"), rw.Header().Get("ETag"), rw.buf.Bytes())
-		if err := s.Idempotency.PutIdempotency(ctx, r); err != nil {
+		// The write is done: keep its answer even if the client is gone.
+		if err := s.Idempotency.PutIdempotency(context.WithoutCancel(ctx), r); err != nil {
 			s.Logger.ErrorContext(ctx, "idempotency record not stored", "err", err)
 		}
 	}

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -23,9 +25,22 @@ func TestMemoryIdempotencyAcrossRestart(t *testing.T) {
 	ts.topUp(a, 1000)
 	body := map[string]any{"key": "idem/restart", "content": "once"}
 	first := ts.do("POST", "/v1/memory", a.Key, body, "Idempotency-Key", "k-restart").must(t, 201)
+	// A memory upload, sent again byte for byte (same multipart boundary).
+	upload := func() *response {
+		body := "--b0undary\r\nContent-Disposition: form-data; name=\"type\"\r\n\r\nfile\r\n" +
+			"--b0undary\r\nContent-Disposition: form-data; name=\"key\"\r\n\r\nidem/upload\r\n" +
+			"--b0undary\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.txt\"\r\nContent-Type: text/plain\r\n\r\nhello\r\n" +
+			"--b0undary--\r\n"
+		req, _ := http.NewRequest("POST", ts.base+"/v1/memory/upload", strings.NewReader(body))
+		req.Header.Set("Content-Type", "multipart/form-data; boundary=b0undary")
+		req.Header.Set("Authorization", "Bearer "+a.Key)
+		req.Header.Set("Idempotency-Key", "k-upload")
+		return ts.send(req)
+	}
+	firstUpload := upload().must(t, 201)
 	bulkBody := map[string]any{"memories": []any{map[string]any{"key": "idem/bulk/1", "content": "one"}}}
 	firstBulk := ts.do("POST", "/v1/memory/bulk", a.Key, bulkBody, "Idempotency-Key", "k-bulk").must(t, 200)
-	ts.wantBalance(a, 990)
+	ts.wantBalance(a, 985)
 	ts.stop()
 
 	clock.Advance(time.Hour)
@@ -39,10 +54,14 @@ func TestMemoryIdempotencyAcrossRestart(t *testing.T) {
 	if !bytes.Equal(againBulk.Body, firstBulk.Body) || againBulk.Header.Get("Idempotent-Replayed") != "true" {
 		t.Fatalf("bulk replay after restart: %s, first %s", againBulk.Body, firstBulk.Body)
 	}
-	ts.wantBalance(a, 990) // charged once
+	againUpload := upload().must(t, 201)
+	if !bytes.Equal(againUpload.Body, firstUpload.Body) || againUpload.Header.Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("upload replay after restart: %s, first %s", againUpload.Body, firstUpload.Body)
+	}
+	ts.wantBalance(a, 985) // charged once
 	ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "idem/other", "content": "x"}, "Idempotency-Key", "k-restart").
 		problem(t, 409, cairn.ECONFLICT)
-	ts.wantBalance(a, 990) // rejected before billing
+	ts.wantBalance(a, 985) // rejected before billing
 	// The record is kept for 24 hours, then swept: the key is new again
 	// (and the memory it made already exists).
 	clock.Advance(24 * time.Hour)
