@@ -5,6 +5,8 @@
 # authentication, billing (90 billable addresses, one ledger entry) and the
 # durable proof write. Usage, from the repository root:
 #   bash bench/screen/run.sh [seconds] [connections]
+# then, with bench/memory/load at fixed rates (RATES="300 500" by default),
+# p50/p99 at each stated rate.
 set -euo pipefail
 secs=${1:-10}
 conns=${2:-8}
@@ -38,3 +40,10 @@ curl -sf -X POST 127.0.0.1:18090/v1/compliance/screen -H "Authorization: Bearer 
   | grep -o '"status":"sanctioned"' | wc -l | xargs echo "sanctioned in one batch (want 50):"
 wrk -t1 -c"$conns" -d"${secs}s" --latency -s "$work/post.lua" http://127.0.0.1:18090/v1/compliance/screen \
   | grep -E 'Requests/sec|50%|99%|Non-2xx'
+# Latency at stated rates (open loop, from a second process): requests/s x 100 addresses.
+go build -o "$work/load" ./bench/memory/load
+echo "$body" > "$work/body.json"
+for rate in ${RATES:-300 500}; do
+  "$work/load" -url http://127.0.0.1:18090 -key "$key" -op post -path /v1/compliance/screen -body "$work/body.json" \
+    -rate "$rate" -dur "${secs}s"
+done

@@ -1,10 +1,11 @@
-// Command load drives one cairn memory endpoint from its own process at a
+// Command load drives one cairn endpoint from its own process at a
 // fixed request rate (open loop: latency counts from each request's
 // scheduled start, so a slow server cannot hide queueing) and prints the
 // p50, p99 and max latency and the achieved throughput.
 //
 //	load -url http://127.0.0.1:18080 -key sk_live_... -op create -rate 500 -dur 10s
 //	load ... -op get -ids ids.txt
+//	load ... -op post -path /v1/compliance/screen -body batch.json -rate 600
 //
 // With -rate 0 it runs closed loop with -conns workers to find the maximum
 // throughput. It imports only the standard library.
@@ -27,7 +28,9 @@ import (
 func main() {
 	base := flag.String("url", "http://127.0.0.1:18080", "service address")
 	key := flag.String("key", "", "agent API key")
-	op := flag.String("op", "create", "create or get")
+	op := flag.String("op", "create", "create (POST /v1/memory), get (GET /v1/memory/:id) or post (-body to -path)")
+	path := flag.String("path", "/v1/compliance/screen", "path of -op post")
+	bodyFile := flag.String("body", "", "JSON body of -op post")
 	rate := flag.Int("rate", 500, "requests per second (0: closed loop)")
 	conns := flag.Int("conns", 16, "workers in closed loop")
 	dur := flag.Duration("dur", 10*time.Second, "duration")
@@ -36,6 +39,15 @@ func main() {
 	flag.Parse()
 
 	var ids []string
+	var postBody []byte
+	if *op == "post" {
+		b, err := os.ReadFile(*bodyFile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		postBody = b
+	}
 	if *op == "get" {
 		f, err := os.Open(*idsFile)
 		if err != nil {
@@ -58,11 +70,15 @@ func main() {
 	one := func(start time.Time) {
 		n := seq.Add(1)
 		var req *http.Request
-		if *op == "create" {
+		switch *op {
+		case "create":
 			body := fmt.Sprintf(`{"key":"load/%d-%d","content":"%s"}`, time.Now().UnixNano(), n, content)
 			req, _ = http.NewRequest("POST", *base+"/v1/memory", bytes.NewReader([]byte(body)))
 			req.Header.Set("Content-Type", "application/json")
-		} else {
+		case "post":
+			req, _ = http.NewRequest("POST", *base+*path, bytes.NewReader(postBody))
+			req.Header.Set("Content-Type", "application/json")
+		default:
 			req, _ = http.NewRequest("GET", *base+"/v1/memory/"+ids[int(n)%len(ids)], nil)
 		}
 		req.Header.Set("Authorization", "Bearer "+*key)
