@@ -9,6 +9,8 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -148,5 +150,28 @@ func benchServe(b *testing.B, open func(*http.Request) (io.ReadSeekCloser, error
 		if w.Code != http.StatusPartialContent || w.Body.Len() != 1<<20 {
 			b.Fatalf("status %d, %d bytes", w.Code, w.Body.Len())
 		}
+	}
+}
+
+// BenchmarkPutParallel: concurrent durable Puts of 1 KiB under distinct
+// names, from 8 and 64 goroutines (b.RunParallel).
+func BenchmarkPutParallel(b *testing.B) {
+	for _, g := range []int{8, 64} {
+		b.Run(fmt.Sprintf("1KB/goroutines=%d", g), func(b *testing.B) {
+			s, _ := newTestStore(b)
+			data := make([]byte, 1<<10)
+			var seq atomic.Int64
+			b.SetBytes(1 << 10)
+			b.SetParallelism(max(1, g/runtime.GOMAXPROCS(0)))
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					name := fmt.Sprintf("bench/%d", seq.Add(1))
+					if _, err := s.Put(context.Background(), name, bytes.NewReader(data), blob.PutOptions{}); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
+		})
 	}
 }
