@@ -32,7 +32,7 @@ func (s *Store) Delete(ctx context.Context, name string) error {
 	if err := syncDir(l.dir); err != nil {
 		return upstream("deleting blob failed", err)
 	}
-	if rec != nil {
+	if rec != nil && !rec.isInline() {
 		os.Remove(l.blobPath(rec.Gen)) // a failure leaves an orphan for the sweep
 	}
 	return nil

@@ -1,6 +1,7 @@
 package fs
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"sync"
@@ -45,10 +46,11 @@ func TestConformance(t *testing.T) {
 	})
 }
 
-// corrupt flips the bits of the content byte at off, leaving the sidecar
+// corrupt flips the bits of the content byte at off, leaving the record
 // as it was.
 func corrupt(t *testing.T, s *Store, name string, off int64) {
 	t.Helper()
+	off += contentOffset(t, s, name)
 	f, err := os.OpenFile(contentPath(t, s, name), os.O_RDWR, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -64,7 +66,8 @@ func corrupt(t *testing.T, s *Store, name string, off int64) {
 	}
 }
 
-// contentPath is the content file the sidecar of name refers to.
+// contentPath is the file holding the content of name: the content file
+// its sidecar refers to, or the sidecar itself for an inline blob.
 func contentPath(t *testing.T, s *Store, name string) string {
 	t.Helper()
 	l := s.locate(name)
@@ -72,7 +75,28 @@ func contentPath(t *testing.T, s *Store, name string) string {
 	if err != nil {
 		t.Fatalf("sidecar of %q: %v", name, err)
 	}
+	if rec.isInline() {
+		return l.metaPath()
+	}
 	return l.blobPath(rec.Gen)
+}
+
+// contentOffset is where the content of name starts in contentPath.
+func contentOffset(t *testing.T, s *Store, name string) int64 {
+	t.Helper()
+	l := s.locate(name)
+	rec, err := readRecord(l)
+	if err != nil {
+		t.Fatalf("sidecar of %q: %v", name, err)
+	}
+	if !rec.isInline() {
+		return 0
+	}
+	data, err := os.ReadFile(l.metaPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return int64(bytes.IndexByte(data, '\n') + 1)
 }
 
 // files lists every regular file under dir, relative to it.

@@ -1,6 +1,7 @@
 package fs
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -63,8 +64,8 @@ func (s *Store) Open(ctx context.Context, name string) (blob.ReadSeekCloser, blo
 
 // openContent reads the sidecar and opens the content file it names, under
 // the shared lock so that a concurrent Put cannot remove the file between
-// the two.
-func (s *Store) openContent(ctx context.Context, name string) (*record, *os.File, error) {
+// the two. The content of an inline blob came with its sidecar.
+func (s *Store) openContent(ctx context.Context, name string) (*record, content, error) {
 	if err := ValidateName(name); err != nil {
 		return nil, nil, err
 	}
@@ -82,6 +83,10 @@ func (s *Store) openContent(ctx context.Context, name string) (*record, *os.File
 	if rec.expired(s.clock.Now()) {
 		lk.RUnlock()
 		return nil, nil, cairn.Errorf(cairn.ENOTFOUND, "blob not found")
+	}
+	if rec.isInline() {
+		lk.RUnlock()
+		return rec, inlineContent{bytes.NewReader(rec.inline)}, nil
 	}
 	f, err := os.Open(l.blobPath(rec.Gen))
 	lk.RUnlock()

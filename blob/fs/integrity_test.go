@@ -3,6 +3,8 @@ package fs
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"io"
 	"math/rand/v2"
@@ -161,5 +163,56 @@ func TestReplaceWhileOpen(t *testing.T) {
 	rest, err := io.ReadAll(rc)
 	if err != nil || !bytes.Equal(append(head, rest...), v1) {
 		t.Fatalf("reader after replace and delete: %d bytes, %v", len(head)+len(rest), err)
+	}
+}
+
+// TestInlineSidecar: a sidecar that carries its content (format 2) reads
+// back whole, and damage to that content or its length is EUPSTREAM.
+func TestInlineSidecar(t *testing.T) {
+	data := []byte("short content kept in the sidecar")
+	write := func(t *testing.T, s *Store) loc {
+		l := s.locate("x")
+		sum := sha256.Sum256(data)
+		rec := &record{Format: inlineFormat, Name: "x", Gen: "0123456789abcdef", Size: int64(len(data)),
+			SHA256: hex.EncodeToString(sum[:]), Chunks: hex.EncodeToString(sum[:]), ChunkSize: chunkSize,
+			CreatedAt: epoch, inline: data}
+		if _, err := writeRecord(l, rec); err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	t.Run("OK", func(t *testing.T) {
+		s, _ := newTestStore(t)
+		write(t, s)
+		if got, err := readAll(s, "x"); err != nil || !bytes.Equal(got, data) {
+			t.Fatalf("Get: %q, %v", got, err)
+		}
+		if got, err := readRange(s, "x", 6, 7); err != nil || string(got) != "content" {
+			t.Fatalf("Get range: %q, %v", got, err)
+		}
+		if info, err := s.Stat(t.Context(), "x"); err != nil || info.Size != int64(len(data)) {
+			t.Fatalf("Stat: %+v, %v", info, err)
+		}
+	})
+	for name, edit := range map[string]func([]byte) []byte{
+		"FlippedByte": func(b []byte) []byte { b[len(b)-3] ^= 1; return b },
+		"Truncated":   func(b []byte) []byte { return b[:len(b)-1] },
+		"Appended":    func(b []byte) []byte { return append(b, '!') },
+		"NoContent":   func(b []byte) []byte { return b[:bytes.IndexByte(b, '\n')] },
+	} {
+		t.Run(name, func(t *testing.T) {
+			s, _ := newTestStore(t)
+			l := write(t, s)
+			b, err := os.ReadFile(l.metaPath())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(l.metaPath(), edit(b), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := readAll(s, "x"); !cairn.IsCode(err, cairn.EUPSTREAM) {
+				t.Fatalf("Get: %v, want EUPSTREAM", err)
+			}
+		})
 	}
 }

@@ -1,6 +1,7 @@
 package fs
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -14,7 +15,8 @@ import (
 )
 
 const (
-	metaFormat   = 1
+	metaFormat   = 1        // sidecar of a blob whose content is in its own file
+	inlineFormat = 2        // sidecar followed by the content: "<json>\n<content>"
 	chunkSize    = 64 << 10 // bytes covered by one chunk digest
 	maxChunkSize = 16 << 20 // largest chunk size a sidecar may declare
 )
@@ -32,7 +34,23 @@ type record struct {
 	ChunkSize   int64     `json:"chunkSize"`
 	Chunks      string    `json:"chunks"` // hex SHA-256 of each chunk, concatenated
 
-	sums []byte // Chunks decoded: sha256.Size bytes per chunk
+	sums   []byte // Chunks decoded: sha256.Size bytes per chunk
+	inline []byte // content of an inline blob (Format inlineFormat)
+}
+
+// isInline reports whether the content follows the record in the sidecar
+// instead of living in a content file.
+func (r *record) isInline() bool { return r.Format == inlineFormat }
+
+// encode returns the sidecar bytes of r: its JSON, and for an inline blob a
+// newline and the content (JSON encoding never writes a raw newline).
+func (r *record) encode() ([]byte, error) {
+	data, err := json.Marshal(r)
+	if err != nil || !r.isInline() {
+		return data, err
+	}
+	out := make([]byte, 0, len(data)+1+len(r.inline))
+	return append(append(append(out, data...), '\n'), r.inline...), nil
 }
 
 func (r *record) info() blob.Info {
@@ -63,11 +81,21 @@ func (r *record) chunkSum(i int64) []byte {
 func decodeRecord(data []byte, key string) (*record, error) {
 	damaged := cairn.Errorf(cairn.EUPSTREAM, "stored blob metadata is damaged")
 	var r record
-	if err := json.Unmarshal(data, &r); err != nil {
+	head, content, inline := bytes.Cut(data, []byte{'\n'})
+	if err := json.Unmarshal(head, &r); err != nil {
 		return nil, damaged
 	}
+	if inline != (r.Format == inlineFormat) {
+		return nil, damaged
+	}
+	if inline {
+		if int64(len(content)) != r.Size {
+			return nil, errCorrupt("size")
+		}
+		r.inline = content
+	}
 	sum := sha256.Sum256([]byte(r.Name))
-	if r.Format != metaFormat || hex.EncodeToString(sum[:]) != key || !isHex(r.Gen, 16) ||
+	if (r.Format != metaFormat && r.Format != inlineFormat) || hex.EncodeToString(sum[:]) != key || !isHex(r.Gen, 16) ||
 		r.Size < 0 || !isHex(r.SHA256, 64) || r.ChunkSize <= 0 || r.ChunkSize > maxChunkSize {
 		return nil, damaged
 	}
@@ -103,13 +131,13 @@ func readRecord(l loc) (*record, error) {
 	return decodeRecord(data, l.key)
 }
 
-// writeRecord atomically replaces the sidecar of l with r: temp file, fsync,
+// writeRecord atomically replaces the sidecar of l with r (and the content
+// of an inline blob, unchanged): temp file, fsync,
 // rename, fsync of the directory. The caller holds l's lock. committed
 // tells whether the new sidecar replaced the old one, even if the final
 // directory sync then failed.
 func writeRecord(l loc, r *record) (committed bool, err error) {
-	r.Format = metaFormat
-	data, err := json.Marshal(r)
+	data, err := r.encode()
 	if err != nil {
 		return false, err
 	}

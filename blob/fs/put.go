@@ -82,7 +82,7 @@ func writeContent(ctx context.Context, path string, r io.Reader) (*record, error
 	defer chunkPool.Put(bufp)
 	buf := *bufp
 	whole := sha256.New()
-	rec := &record{ChunkSize: chunkSize}
+	rec := &record{Format: metaFormat, ChunkSize: chunkSize}
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, err

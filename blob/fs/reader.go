@@ -9,11 +9,23 @@ import (
 	"github.com/cairn-dev/cairn"
 )
 
-// reader reads the window [start, end) of a blob's content file and returns
+// content is where a reader reads a blob's bytes from: its content file, or
+// the bytes of an inline blob read with its sidecar.
+type content interface {
+	io.ReaderAt
+	io.Closer
+}
+
+// inlineContent is the content of an inline blob.
+type inlineContent struct{ *bytes.Reader }
+
+func (inlineContent) Close() error { return nil }
+
+// reader reads the window [start, end) of a blob's content and returns
 // only bytes whose chunk matched its recorded digest. It is an
 // io.ReadSeeker (positions relative to start) and an io.WriterTo.
 type reader struct {
-	f          *os.File
+	f          content
 	rec        *record
 	start, end int64
 	pos        int64 // absolute offset of the next byte
@@ -22,7 +34,7 @@ type reader struct {
 	bufChunk int64   // -1: buf holds nothing
 }
 
-func newReader(f *os.File, rec *record, start, end int64) *reader {
+func newReader(f content, rec *record, start, end int64) *reader {
 	return &reader{f: f, rec: rec, start: start, end: end, pos: start, bufChunk: -1}
 }
 
