@@ -25,7 +25,8 @@ func TestCrashLeftovers(t *testing.T) {
 		}
 	}
 	put("keep", keep)
-	put("deleted", []byte("gone"))
+	put("deleted", bytes.Repeat([]byte("gone"), 50000)) // a content file, not inline
+	put("small", []byte("inline"))
 	kl, dl, gl := s.locate("keep"), s.locate("deleted"), s.locate("ghost")
 	deletedContent := contentPath(t, s, "deleted")
 	// Delete interrupted after the sidecar went: content without sidecar.
@@ -48,6 +49,8 @@ func TestCrashLeftovers(t *testing.T) {
 		write(filepath.Join(gl.dir, gl.key+".00000000000000ff.blob")),
 		// Sidecar temp file.
 		write(filepath.Join(kl.dir, kl.key+".1111111111111111.meta.tmp")),
+		// Put of a new name interrupted before its sidecar's rename.
+		write(filepath.Join(gl.dir, gl.key+".2222222222222222.meta.tmp")),
 	}
 	foreign := []string{
 		write(filepath.Join(s.Root(), "README")),
@@ -58,6 +61,9 @@ func TestCrashLeftovers(t *testing.T) {
 		got, err := readAll(s, "keep")
 		if err != nil || !bytes.Equal(got, keep) {
 			t.Fatalf("Get(keep): %d bytes, %v", len(got), err)
+		}
+		if got, err := readAll(s, "small"); err != nil || string(got) != "inline" {
+			t.Fatalf("Get(small): %q, %v", got, err)
 		}
 		for _, name := range []string{"ghost", "deleted"} {
 			if _, err := s.Stat(ctx, name); !cairn.IsCode(err, cairn.ENOTFOUND) {
@@ -86,6 +92,7 @@ func TestCrashLeftovers(t *testing.T) {
 		}
 		left := files(t, s.Root())
 		want := []string{"README", rel(t, s, kl.metaPath()), rel(t, s, contentPath(t, s2, "keep")),
+			rel(t, s, s.locate("small").metaPath()),
 			rel(t, s, filepath.Join(kl.dir, "notes.txt"))}
 		slices.Sort(left)
 		slices.Sort(want)

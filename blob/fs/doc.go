@@ -9,32 +9,39 @@
 // two hex digits:
 //
 //	<root>/<kk>/<key>.meta              sidecar record (JSON): name, size,
-//	                                    digests, content type, times, gen
-//	<root>/<kk>/<key>.<gen>.blob        content, immutable once written
-//	<root>/<kk>/<key>.<gen>.blob.tmp    content being written
-//	<root>/<kk>/<key>.<rnd>.meta.tmp    sidecar being written
+//	                                    digests, content type, times, gen;
+//	                                    for content shorter than one 64 KiB
+//	                                    chunk, a newline and the content
+//	                                    itself (format 2, "inline")
+//	<root>/<kk>/<key>.<gen>.blob        content of a longer blob, immutable
+//	                                    once its sidecar names it
+//	<root>/<kk>/<key>.<gen>.meta.tmp    sidecar being written
 //
 // so no name can escape the root, names differing only in case or Unicode
 // normalisation never share a file, and a blob "a" never collides with a
-// blob "a/b".
+// blob "a/b". (Earlier versions also wrote <key>.<gen>.blob.tmp; the sweep
+// still removes such leftovers.)
 //
 // # Writes
 //
-// Put streams the content into a temp file, recording the SHA-256 of the
-// whole content and of every 64 KiB chunk, fsyncs it, renames it to its
-// generation's .blob name and fsyncs the directory; then it writes the
-// sidecar to a temp file, fsyncs it, renames it over <key>.meta and fsyncs
-// the directory. Renaming the sidecar is the commit: until then readers see
-// the previous blob (or none), afterwards the new one. ExtendExpiry rewrites
-// only the sidecar, the same way. Leftovers of a crash (temp files, content
-// no sidecar refers to) are never read, and are removed by New and by
-// DeleteExpired.
+// Put keeps short content inline: one file, one fsync. Longer content is
+// streamed into its generation's .blob file, recording the SHA-256 of the
+// whole content and of every 64 KiB chunk, and the file and its directory
+// entry are synced. Put then writes the sidecar to a temp file and fsyncs
+// it, and the group commit (commit.go) renames it over <key>.meta and
+// fsyncs the directory, once for all the Puts committed together. Renaming
+// the sidecar is the commit: until then readers see the previous blob (or
+// none), afterwards the new one, and they see it only once it is durable.
+// ExtendExpiry rewrites only the sidecar (temp file, fsync, rename, fsync of
+// the directory). Leftovers of a crash (temp files, content no sidecar
+// refers to) are never read, and are removed by New and by DeleteExpired.
 //
 // # Reads
 //
 // Get and Open verify each chunk they return against its digest before the
 // bytes leave the store, so a range read hashes only the chunks it touches
-// and a full read verifies everything. A mismatch is EUPSTREAM.
+// and a full read verifies everything. A mismatch is EUPSTREAM. An inline
+// blob is read with its sidecar: one file read.
 //
 // One process owns a root at a time. Writes to the same name are serialised
 // inside the process; readers never block writers for longer than a sidecar

@@ -39,7 +39,14 @@ type Store struct {
 	locks [256]sync.RWMutex
 
 	mu       sync.Mutex
-	inflight map[string]struct{} // content temp files being written
+	inflight map[string]struct{} // files of Puts not yet committed
+
+	gc committer // group commit of Puts (commit.go)
+
+	// crash, when set (by tests), is asked at every point where a crash
+	// could interrupt a commit; true stops the commit there and leaves the
+	// files as they are, as a crash would.
+	crash func() bool
 }
 
 var _ blob.Store = (*Store)(nil)

@@ -113,7 +113,7 @@ func (s *Store) sweepKey(l loc, names []string, now time.Time, expire bool) (int
 	for _, name := range names {
 		_, gen, kind := parseFile(name)
 		path := filepath.Join(l.dir, name)
-		if (kind == kindBlob && gen != current) || (kind == kindTemp && !s.writing(path)) {
+		if (kind == kindBlob && gen != current || kind == kindTemp) && !s.writing(path) {
 			if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
 				return removed, upstream("removing stale blob file failed", err)
 			}

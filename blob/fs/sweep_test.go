@@ -50,8 +50,8 @@ func TestDeleteExpired(t *testing.T) {
 			t.Fatalf("%s of an expired blob still exists", p)
 		}
 	}
-	if got := len(files(t, s.Root())); got != 2 {
-		t.Fatalf("%d files left, want 2 (sidecar and content of c)", got)
+	if got := files(t, s.Root()); len(got) != 1 || got[0] != rel(t, s, s.locate("c").metaPath()) {
+		t.Fatalf("files left %q, want the sidecar of c (its content inline)", got)
 	}
 }
 
@@ -93,9 +93,7 @@ func TestDeleteExpiredCancelled(t *testing.T) {
 // read alone; reads report EUPSTREAM.
 func TestDamagedSidecarKept(t *testing.T) {
 	s, _ := newTestStore(t)
-	if _, err := s.Put(t.Context(), "x", bytes.NewReader([]byte("data")), blob.PutOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	putRandom(t, s, "x", 2*chunkSize) // a content file beside the sidecar
 	content := contentPath(t, s, "x")
 	if err := os.WriteFile(s.locate("x").metaPath(), []byte("{not json"), 0o600); err != nil {
 		t.Fatal(err)
