@@ -21,6 +21,10 @@ import (
 //  3. removes the content files the new sidecars replaced, releases the
 //     locks and wakes every Put of the batch.
 //
+// The next batch may rename while earlier ones (at most maxInflight) sync
+// their directories: it waits only for the stripe locks they hold, so two
+// Puts of one name still commit in arrival order.
+//
 // Every file and directory entry a sidecar holds or names is durable before
 // its rename, so a crash anywhere leaves each name with its previous
 // sidecar and content, or with the new ones, complete. Step 2 completes
@@ -31,6 +35,9 @@ import (
 
 // maxBatch bounds the Puts committed together.
 const maxBatch = 256
+
+// maxInflight bounds the batches that sync their directories at once.
+const maxInflight = 4
 
 // maxSyncs bounds the directory fsyncs a batch runs at once.
 const maxSyncs = 64
@@ -54,6 +61,7 @@ type committer struct {
 	mu      sync.Mutex
 	queue   []*pending
 	running bool
+	slots   chan struct{} // one per batch between its renames and its wake-up
 }
 
 // commit queues p and waits until the committer is done with it.
@@ -85,7 +93,12 @@ func (s *Store) commitLoop() {
 			return
 		}
 		c.mu.Unlock()
-		s.commitBatch(batch)
+		c.slots <- struct{}{}
+		finish := s.renameBatch(batch)
+		go func() {
+			finish()
+			<-c.slots
+		}()
 	}
 }
 
@@ -107,13 +120,9 @@ func (s *Store) halt(batch []*pending) bool {
 	return true
 }
 
-// commitBatch runs the three steps above for batch and wakes its Puts.
-func (s *Store) commitBatch(batch []*pending) {
-	defer func() {
-		for _, p := range batch {
-			close(p.done)
-		}
-	}()
+// renameBatch runs step 1 for batch and returns the rest (steps 2 and 3,
+// then the wake-up), which may overlap with the renames of the next batch.
+func (s *Store) renameBatch(batch []*pending) (finish func()) {
 	var stripes []int
 	for _, p := range batch {
 		if !slices.Contains(stripes, p.l.stripe) {
@@ -124,18 +133,21 @@ func (s *Store) commitBatch(batch []*pending) {
 	for _, i := range stripes {
 		s.locks[i].Lock()
 	}
-	defer func() {
+	done := func() {
 		for _, i := range stripes {
 			s.locks[i].Unlock()
 		}
-	}()
+		for _, p := range batch {
+			close(p.done)
+		}
+	}
 
 	// 1. Renames.
 	dirs := map[string][]*pending{}
 	var order []string
 	for _, p := range batch {
 		if s.halt(batch) {
-			return
+			return done
 		}
 		if old, err := readRecord(p.l); err == nil && !old.isInline() {
 			p.old = old.Gen // absent, inline or damaged: no content file to remove
@@ -151,29 +163,30 @@ func (s *Store) commitBatch(batch []*pending) {
 		dirs[p.l.dir] = append(dirs[p.l.dir], p)
 	}
 	if s.halt(batch) {
-		return
+		return done
 	}
-
-	// 2. Directory syncs.
-	var mu sync.Mutex
-	runAll(len(order), func(i int) {
-		if err := syncDir(order[i]); err != nil {
-			mu.Lock()
-			for _, p := range dirs[order[i]] {
-				p.err = upstream("writing blob metadata failed", err)
+	return func() {
+		defer done()
+		// 2. Directory syncs.
+		var mu sync.Mutex
+		runAll(len(order), func(i int) {
+			if err := syncDir(order[i]); err != nil {
+				mu.Lock()
+				for _, p := range dirs[order[i]] {
+					p.err = upstream("writing blob metadata failed", err)
+				}
+				mu.Unlock()
 			}
-			mu.Unlock()
+		})
+		if s.halt(batch) {
+			return
 		}
-	})
-	if s.halt(batch) {
-		return
-	}
-
-	// 3. Content files the new sidecars replaced; a failure leaves an
-	// orphan for the sweep.
-	for _, p := range batch {
-		if p.renamed && p.err == nil && p.old != "" {
-			os.Remove(p.l.blobPath(p.old))
+		// 3. Content files the new sidecars replaced; a failure leaves an
+		// orphan for the sweep.
+		for _, p := range batch {
+			if p.renamed && p.err == nil && p.old != "" {
+				os.Remove(p.l.blobPath(p.old))
+			}
 		}
 	}
 }
@@ -181,8 +194,10 @@ func (s *Store) commitBatch(batch []*pending) {
 // runAll runs f(0) ... f(n-1) concurrently, at most maxSyncs at a time,
 // and returns when all are done.
 func runAll(n int, f func(int)) {
-	if n == 1 {
-		f(0)
+	if n <= 1 {
+		if n == 1 {
+			f(0)
+		}
 		return
 	}
 	var wg sync.WaitGroup

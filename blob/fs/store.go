@@ -71,6 +71,7 @@ func New(root string, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("fs: sync root: %w", err)
 	}
 	s := &Store{root: abs, clock: opts.Clock, baseURL: opts.BaseURL, inflight: map[string]struct{}{}}
+	s.gc.slots = make(chan struct{}, maxInflight)
 	if s.clock == nil {
 		s.clock = cairn.SystemClock{}
 	}
