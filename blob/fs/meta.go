@@ -131,11 +131,10 @@ func readRecord(l loc) (*record, error) {
 	return decodeRecord(data, l.key)
 }
 
-// writeRecord atomically replaces the sidecar of l with r (and the content
-// of an inline blob, unchanged): temp file, fsync,
-// rename, fsync of the directory. The caller holds l's lock. committed
-// tells whether the new sidecar replaced the old one, even if the final
-// directory sync then failed.
+// writeRecord atomically replaces the sidecar of l with r (with the content
+// of an inline blob): temp file, fsync, rename, fsync of the directory. The
+// caller holds l's lock. committed tells whether the new sidecar replaced
+// the old one, even if the final directory sync then failed.
 func writeRecord(l loc, r *record) (committed bool, err error) {
 	data, err := r.encode()
 	if err != nil {

@@ -55,12 +55,18 @@ func TestDeleteExpired(t *testing.T) {
 	}
 }
 
-// TestDeleteExpiredSparesWrites: a temp file that a Put is still writing is
-// not a leftover.
+// TestDeleteExpiredSparesWrites: a temp file or a content file that a Put
+// is still writing is not a leftover.
 func TestDeleteExpiredSparesWrites(t *testing.T) {
+	for _, file := range []string{".0000000000000001.blob.tmp", ".0000000000000002.meta.tmp", ".0000000000000003.blob"} {
+		t.Run(file, func(t *testing.T) { testSparesWrite(t, file) })
+	}
+}
+
+func testSparesWrite(t *testing.T, file string) {
 	s, _ := newTestStore(t)
 	l := s.locate("x")
-	tmp := filepath.Join(l.dir, l.key+".0000000000000001.blob.tmp")
+	tmp := filepath.Join(l.dir, l.key+file)
 	s.track(tmp, true)
 	if err := os.WriteFile(tmp, []byte("half"), 0o600); err != nil {
 		t.Fatal(err)
