@@ -2,8 +2,12 @@
 // store interface implemented on one cockroachdb/pebble database in the data
 // directory (or in memory for tests).
 //
-// Every write is one pebble.Batch committed with pebble.Sync, so a method
-// either commits all of its records durably or none of them. Pebble has no
+// Every write is one pebble.Batch, so a method commits all of its records
+// or none of them, and is committed with pebble.Sync, except for writes
+// whose loss in a crash only ever costs the service, never a client: ledger
+// charges (ledger.go), read audit entries, free-tier takes inside an open
+// window and the screening count (screenings.go). The WAL is synced in
+// commit order, so any later synced write makes them durable too. Pebble has no
 // read-write transactions, so read-modify-write (ledger entries, agent
 // updates, uniqueness checks, deposit indexes) is serialized by striped
 // mutexes keyed by developer, agent or unique key; different developers

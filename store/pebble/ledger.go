@@ -43,6 +43,23 @@ func (db *DB) Apply(ctx context.Context, e *cairn.LedgerEntry) error {
 		return err
 	}
 	defer b.Close()
+	if entry.Kind == cairn.LedgerCharge && entry.Amount < 0 {
+		// A charge does not wait for the WAL sync. A crash can lose only
+		// the newest unsynced charges, each with its own balance move
+		// (balance = sum of the ledger still holds), and a lost charge only
+		// ever costs the service: the client paid nothing for a request the
+		// crash cut short. Everything a charge pays for that is stored later
+		// in this store (a memory write, a refund, a grant) is committed
+		// with a sync after it, and the WAL is synced in commit order, so
+		// that write is never durable without its charge.
+		err := b.Commit(pebble.NoSync)
+		unlock()
+		if err != nil {
+			return fmt.Errorf("pebble: commit: %w", err)
+		}
+		*e = entry
+		return nil
+	}
 	if err := db.commitUnlock(b, unlock); err != nil {
 		return err
 	}
