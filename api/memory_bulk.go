@@ -67,9 +67,11 @@ func (s *Server) bulkOne(c *gin.Context, agentID string, raw json.RawMessage, re
 		return err
 	}
 	v, err := s.Memory.Create(c.Request.Context(), agentID, item.write(c))
-	if err != nil && cost > 0 {
-		if rerr := refundLast(c); rerr != nil {
-			s.Logger.ErrorContext(c.Request.Context(), "bulk item refund failed", "err", rerr)
+	if err != nil {
+		if cost > 0 { // a free item added no charge: refunding "the last" would take another item's
+			if rerr := refundLast(c); rerr != nil {
+				s.Logger.ErrorContext(c.Request.Context(), "bulk item refund failed", "err", rerr)
+			}
 		}
 		return err
 	}

@@ -109,6 +109,25 @@ func TestMemoryBulkAndIdempotency(t *testing.T) {
 		bal -= 10
 		ts.wantBalance(a, bal)
 	})
+	t.Run("FreeItemsNeverRefundAnother", func(t *testing.T) {
+		// With bulk.write priced 0, a failing item has no charge of its own:
+		// it must neither take back an earlier paid charge nor crash.
+		ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "paid", "content": "x"}).must(t, 201)
+		bal -= 5
+		ts.do("PUT", "/v1/admin/pricing", admin, map[string]any{"operationCosts": map[string]int{"bulk.write": 0}}).must(t, 200)
+		defer func() {
+			ts.do("PUT", "/v1/admin/pricing", admin, map[string]any{"operationCosts": map[string]int{"bulk.write": 5}}).must(t, 200)
+		}()
+		r := ts.do("POST", "/v1/memory/bulk", a.Key, map[string]any{"memories": []any{
+			map[string]any{"key": "free/1", "content": "one"},
+			map[string]any{"key": "paid", "content": "dup"},
+			map[string]any{"key": "free/2", "content": "two", "expiresIn": "soon"},
+		}}).must(t, 200)
+		if r.num("succeeded") != 1 || r.num("failed") != 2 {
+			t.Fatalf("free bulk: %s", r.Body)
+		}
+		ts.wantBalance(a, bal)
+	})
 	t.Run("ErrBulkLimits", func(t *testing.T) {
 		many := make([]any, 21)
 		for i := range many {
