@@ -1,0 +1,209 @@
+package main
+
+import (
+	"bufio"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/merkle"
+)
+
+func proofHashes(t *testing.T, v any) []merkle.Hash {
+	t.Helper()
+	var out []merkle.Hash
+	for _, p := range v.([]any) {
+		out = append(out, hexBytes32(t, p.(string)))
+	}
+	return out
+}
+
+// verifyBatch checks every proof and the multiproof of a batch answer
+// against the published root.
+func verifyBatch(t *testing.T, r *response, root merkle.Hash, wantListed int) {
+	t.Helper()
+	enc := []string{"string", "string"}
+	if got := hexBytes32(t, r.str("root")); got != root {
+		t.Fatalf("batch root %x, published %x", got, root)
+	}
+	for i, it := range r.JSON["results"].([]any) {
+		item := it.(map[string]any)
+		if item["valid"] != true {
+			continue
+		}
+		leaf := hexBytes32(t, item["leaf"].(string))
+		if want := merkle.LeafHashStrings2(item["family"].(string), item["canonicalAddress"].(string)); leaf != want {
+			t.Fatalf("item %d: leaf %x, want %x", i, leaf, want)
+		}
+		proof := proofHashes(t, item["proof"])
+		if ok := merkle.Verify(root, leaf, proof); ok != (item["sanctioned"] == true) {
+			t.Fatalf("item %d (sanctioned %v): proof verifies %v", i, item["sanctioned"], ok)
+		}
+		if item["sanctioned"] == true {
+			if ok, err := merkle.VerifyStandard(root, enc, []any{item["family"], item["canonicalAddress"]}, proof); err != nil || !ok {
+				t.Fatalf("item %d: standard proof does not verify: %v", i, err)
+			}
+		}
+	}
+	mp := r.JSON["multiproof"].(map[string]any)
+	var values [][]any
+	for _, v := range mp["values"].([]any) {
+		values = append(values, v.([]any))
+	}
+	var flags []bool
+	for _, f := range mp["proofFlags"].([]any) {
+		flags = append(flags, f.(bool))
+	}
+	if len(values) != wantListed {
+		t.Fatalf("multiproof of %d values, want %d", len(values), wantListed)
+	}
+	if ok, err := merkle.VerifyStandardMultiProof(root, enc, values, proofHashes(t, mp["proof"]), flags); err != nil || !ok {
+		t.Fatalf("multiproof does not verify: %v", err)
+	}
+}
+
+// TestE2EEveryMerkleProofVerifies asks for a proof of every listed address
+// of the ETH list (batches of 100 with multiproofs, and one by one) and of
+// unlisted, invalid and repeated ones: each listed proof verifies against
+// the published root, no unlisted one does, and the multiproof of a batch
+// without a listed address proves the empty set.
+func TestE2EEveryMerkleProofVerifies(t *testing.T) {
+	ts, list := complianceServer(t)
+	a := ts.register("")
+	root := hexBytes32(t, ts.do("GET", "/v1/compliance/merkle-root", a.Key, nil).must(t, 200).str("root"))
+	f, err := os.Open(list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var listed []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if l := strings.TrimSpace(sc.Text()); l != "" {
+			listed = append(listed, l)
+		}
+	}
+	f.Close()
+	seen := map[string]bool{}
+	for start := 0; start < len(listed); start += 100 {
+		chunk := listed[start:min(start+100, len(listed))]
+		batch := make([]map[string]any, len(chunk))
+		distinct := map[string]bool{}
+		for i, addr := range chunk {
+			batch[i] = map[string]any{"address": addr, "chain": evmChains[i%len(evmChains)]}
+			distinct[strings.ToLower(addr)] = true
+		}
+		r := ts.do("POST", "/v1/compliance/merkle-proof/batch", a.Key, map[string]any{"addresses": batch, "multiproof": true}).must(t, 200)
+		verifyBatch(t, r, root, len(distinct))
+		for _, it := range r.JSON["results"].([]any) {
+			if it.(map[string]any)["sanctioned"] != true {
+				t.Fatalf("listed address not sanctioned: %v", it)
+			}
+		}
+		for _, addr := range chunk {
+			if seen[strings.ToLower(addr)] {
+				continue
+			}
+			seen[strings.ToLower(addr)] = true
+			p := ts.do("GET", "/v1/compliance/merkle-proof?chain=ethereum&address="+url.QueryEscape(addr), a.Key, nil).must(t, 200)
+			if p.JSON["sanctioned"] != true || !merkle.Verify(root, hexBytes32(t, p.str("leaf")), proofHashes(t, p.JSON["proof"])) {
+				t.Fatalf("single proof of %s: %s", addr, p.Body)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		name   string
+		batch  []map[string]any
+		listed int
+	}{
+		{"NoneListed", []map[string]any{{"address": "0x0000000000000000000000000000000000000001", "chain": "ethereum"}}, 0},
+		{"AllInvalid", []map[string]any{{"address": "x", "chain": "ethereum"}, {"address": "", "chain": "bitcoin"}}, 0},
+		{"Repeated", addresses(100), 1},
+		{"MixedCaseBadChecksum", []map[string]any{{"address": strings.Replace(tornado, "D6D", "d6D", 1), "chain": "ethereum"},
+			{"address": tornado, "chain": "base"}, {"address": "12QtD5BFwRsdNsAZY76UVE1xyCGNTojH9h", "chain": "btc"}}, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := ts.do("POST", "/v1/compliance/merkle-proof/batch", a.Key, map[string]any{"addresses": tc.batch, "multiproof": true}).must(t, 200)
+			verifyBatch(t, r, root, tc.listed)
+		})
+	}
+}
+
+// TestE2EReportEscalationNeedsThreeAccounts: one developer reporting an
+// address under other spellings, chains and agents is one reporter (409,
+// no escalation); the third distinct account escalates, and the community
+// listing then has a proof against the new root.
+func TestE2EReportEscalationNeedsThreeAccounts(t *testing.T) {
+	ts, _ := complianceServer(t)
+	const suspect = "0x00000000000000000000000000000000deadbeef"
+	one := ts.register("")
+	kid := ts.do("POST", "/v1/agents", one.Key, nil).must(t, 201).str("apiKey")
+	status := func() string {
+		t.Helper()
+		r := ts.do("POST", "/v1/compliance/screen", one.Key, map[string]any{"addresses": []map[string]any{{"address": suspect, "chain": "ethereum"}}}).must(t, 200)
+		return r.JSON["results"].([]any)[0].(map[string]any)["status"].(string)
+	}
+	for i, tc := range []struct {
+		key    string
+		body   map[string]any
+		status int
+		code   string
+	}{
+		{one.Key, map[string]any{"address": suspect, "category": "scam", "reason": "ünïcødé 🙂"}, 201, ""},
+		{one.Key, map[string]any{"address": "0x" + strings.ToUpper(suspect[2:]), "chain": "polygon", "category": "hack", "reason": "x"}, 409, cairn.ECONFLICT},
+		{kid, map[string]any{"address": " " + suspect + " ", "chain": "BASE", "category": "theft", "reason": "x"}, 409, cairn.ECONFLICT},
+		{kid, map[string]any{"address": strings.ToUpper(suspect[2:]), "chain": "arbitrum", "category": "fraud", "reason": "x"}, 409, cairn.ECONFLICT},
+		{kid, map[string]any{"address": suspect, "chain": "ethereum", "category": "Scam", "reason": "x"}, 400, cairn.EINVALID},
+		{kid, map[string]any{"address": suspect, "chain": "ethereum", "category": "scam", "reason": strings.Repeat("é", 1001)}, 400, cairn.EINVALID},
+		{kid, map[string]any{"address": suspect, "chain": "bitcoin", "category": "scam", "reason": "x"}, 400, cairn.EINVALID},
+	} {
+		r := ts.do("POST", "/v1/compliance/report", tc.key, tc.body)
+		if tc.code == "" {
+			r.must(t, tc.status)
+			if r.JSON["autoEscalated"] != false {
+				t.Fatalf("report %d: %s", i, r.Body)
+			}
+		} else {
+			r.problem(t, tc.status, tc.code)
+		}
+	}
+	st := ts.do("GET", "/v1/compliance/stats", "", nil).must(t, 200)
+	if comm := st.JSON["community"].(map[string]any); comm["totalReports"] != float64(1) || status() != "clear" {
+		t.Fatalf("one account counted more than once: %s", st.Body)
+	}
+	for i, want := range []bool{false, true} {
+		b := ts.register("")
+		r := ts.do("POST", "/v1/compliance/report", b.Key, map[string]any{"address": strings.ToUpper(suspect[2:]), "category": "scam", "reason": "x"}).must(t, 201)
+		if r.JSON["autoEscalated"] != want {
+			t.Fatalf("reporter %d: %s", i+2, r.Body)
+		}
+	}
+	if status() != "flagged" {
+		t.Fatal("not flagged after three accounts")
+	}
+	root := ts.do("GET", "/v1/compliance/merkle-root", one.Key, nil).must(t, 200)
+	p := ts.do("GET", "/v1/compliance/merkle-proof?chain=ethereum&address="+suspect, one.Key, nil).must(t, 200)
+	if p.JSON["sanctioned"] != true || p.str("root") != root.str("root") ||
+		!merkle.Verify(hexBytes32(t, root.str("root")), hexBytes32(t, p.str("leaf")), proofHashes(t, p.JSON["proof"])) {
+		t.Fatalf("community listing proof: %s (root %s)", p.Body, root.Body)
+	}
+}
+
+// TestE2EProofOfAnotherDeveloper: a screening proof is for independent
+// verification (spec 4.11): any authenticated caller who has its id reads
+// it; without credentials it is a 401, an unknown id a 404.
+func TestE2EProofOfAnotherDeveloper(t *testing.T) {
+	ts, _ := complianceServer(t)
+	a, b := ts.register(""), ts.register("")
+	s := ts.do("POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": addresses(2)}).must(t, 200)
+	id := s.JSON["proof"].(map[string]any)["screeningId"].(string)
+	checkResultsHash(t, ts, b.Key, s)
+	ts.do("GET", "/v1/compliance/proofs/"+id, "", nil).problem(t, 401, cairn.EUNAUTHORIZED)
+	for _, bad := range []string{"x", cairn.NewID(), strings.Repeat("a", 3000), "%00", strings.ToUpper(id)} {
+		ts.do("GET", "/v1/compliance/proofs/"+bad, b.Key, nil).problem(t, 404, cairn.ENOTFOUND)
+	}
+	if ts.balance(b.Key) != 100 {
+		t.Fatal("reading a proof was charged")
+	}
+}
