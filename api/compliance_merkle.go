@@ -27,11 +27,11 @@ func (s *Server) merkleProof(c *gin.Context) error {
 	ix := s.Screening.Current()
 	fam, err := screening.ChainFamily(chain)
 	if err != nil {
-		return cairn.Errorf(cairn.EINVALID, "Unknown chain %q.", chain).With("chain", chain)
+		return cairn.Errorf(cairn.EINVALID, "Unknown chain %q.", clip(chain)).With("chain", clip(chain))
 	}
 	canon, st := screening.Normalize(fam, addr)
 	if st == screening.StatusInvalid {
-		return cairn.Errorf(cairn.EINVALID, "%q is not a %s address.", addr, fam).With("field", "address")
+		return cairn.Errorf(cairn.EINVALID, "%q is not a %s address.", clip(addr), fam).With("field", "address")
 	}
 	leaf, proof, ok := ix.Proof(fam, canon)
 	if !ok {
@@ -83,7 +83,7 @@ func (s *Server) merkleProofBatch(c *gin.Context) error {
 	for i, q := range req.Addresses {
 		fam, err := screening.ChainFamily(q.Chain)
 		if err != nil {
-			return cairn.Errorf(cairn.EINVALID, "addresses[%d]: unknown chain %q.", i, q.Chain).With("chain", q.Chain)
+			return cairn.Errorf(cairn.EINVALID, "addresses[%d]: unknown chain %q.", i, clip(q.Chain)).With("chain", clip(q.Chain))
 		}
 		canon, st := screening.Normalize(fam, q.Address)
 		r := gin.H{"address": q.Address, "chain": q.Chain, "family": fam, "canonicalAddress": canon,

@@ -61,7 +61,7 @@ func (r *reportRequest) validate() (screening.Family, string, error) {
 	if r.Chain != "" {
 		f, err := screening.ChainFamily(r.Chain)
 		if err != nil {
-			return "", "", field("chain", "unknown chain "+r.Chain+".")
+			return "", "", field("chain", "unknown chain "+clip(r.Chain)+".")
 		}
 		families = []screening.Family{f}
 	}
