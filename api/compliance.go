@@ -80,8 +80,8 @@ func (s *Server) screen(c *gin.Context) error {
 	if n == 0 || n > MaxScreenAddresses {
 		return cairn.Errorf(cairn.EINVALID, "addresses must hold 1 to %d items.", MaxScreenAddresses).With("field", "addresses")
 	}
-	if s.Ingest != nil && !s.Ingest.Ready() {
-		return cairn.Errorf(cairn.EUNAVAILABLE, "No sanctions list is loaded yet (every source failed); screening is refused rather than answered clear.")
+	if err := s.listReady(); err != nil {
+		return err
 	}
 	ix := s.Screening.Current()
 	results, err := ix.Screen(req.Addresses, req.IncludeCommunity == nil || *req.IncludeCommunity)
@@ -149,6 +149,15 @@ func (s *Server) screen(c *gin.Context) error {
 	hd.Set("X-RateLimit-Free-Reset", timestamp(reset))
 	hd.Set("X-RateLimit-Billable", strconv.Itoa(billable))
 	c.Data(http.StatusOK, "application/json; charset=utf-8", body)
+	return nil
+}
+
+// listReady refuses an answer about an address while no sanctions list was
+// ever loaded (every source failed): an empty list would say clear.
+func (s *Server) listReady() error {
+	if s.Ingest != nil && !s.Ingest.Ready() {
+		return cairn.Errorf(cairn.EUNAVAILABLE, "No sanctions list is loaded yet (every source failed); screening is refused rather than answered clear.")
+	}
 	return nil
 }
 

@@ -36,6 +36,9 @@ func (s *Server) listingHistory(c *gin.Context) error {
 	if st == screening.StatusInvalid {
 		return cairn.Errorf(cairn.EINVALID, "%q is not a %s address.", clip(addr), fam).With("field", "address")
 	}
+	if err := s.listReady(); err != nil {
+		return err
+	}
 	events := []listingEvent{}
 	if s.Ingest != nil {
 		hist, err := s.Ingest.History(c.Request.Context(), fam, canon)

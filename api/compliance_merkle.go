@@ -24,7 +24,6 @@ func (s *Server) merkleProof(c *gin.Context) error {
 	if addr == "" || chain == "" {
 		return cairn.Errorf(cairn.EINVALID, "address and chain are required.")
 	}
-	ix := s.Screening.Current()
 	fam, err := screening.ChainFamily(chain)
 	if err != nil {
 		return cairn.Errorf(cairn.EINVALID, "Unknown chain %q.", clip(chain)).With("chain", clip(chain))
@@ -33,6 +32,10 @@ func (s *Server) merkleProof(c *gin.Context) error {
 	if st == screening.StatusInvalid {
 		return cairn.Errorf(cairn.EINVALID, "%q is not a %s address.", clip(addr), fam).With("field", "address")
 	}
+	if err := s.listReady(); err != nil {
+		return err
+	}
+	ix := s.Screening.Current()
 	leaf, proof, ok := ix.Proof(fam, canon)
 	if !ok {
 		leaf = merkle.LeafHashStrings2(string(fam), canon)
@@ -76,6 +79,14 @@ func (s *Server) merkleProofBatch(c *gin.Context) error {
 	}
 	if n := len(req.Addresses); n == 0 || n > MaxScreenAddresses {
 		return cairn.Errorf(cairn.EINVALID, "addresses must hold 1 to %d items.", MaxScreenAddresses).With("field", "addresses")
+	}
+	for i, q := range req.Addresses {
+		if _, err := screening.ChainFamily(q.Chain); err != nil {
+			return cairn.Errorf(cairn.EINVALID, "addresses[%d]: unknown chain %q.", i, clip(q.Chain)).With("chain", clip(q.Chain))
+		}
+	}
+	if err := s.listReady(); err != nil {
+		return err
 	}
 	ix := s.Screening.Current()
 	results := make([]gin.H, len(req.Addresses))

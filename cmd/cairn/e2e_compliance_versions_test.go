@@ -132,4 +132,26 @@ func TestE2EScreenRefusedWithoutList(t *testing.T) {
 	if s := st.JSON["compliance"].(map[string]any)["sources"].(map[string]any)["list:ETH"].(map[string]any); s["lastError"] == nil {
 		t.Fatalf("stats: %s", st.Body)
 	}
+	// The Merkle proofs and the listing history say no more than the
+	// screening: no list, no "unlisted" answer. Client mistakes stay 400s.
+	for _, tc := range []struct {
+		name, method, path string
+		body               any
+		status             int
+		code               string
+	}{
+		{"MerkleProof", "GET", "/v1/compliance/merkle-proof?chain=ethereum&address=" + tornado, nil, 503, cairn.EUNAVAILABLE},
+		{"Batch", "POST", "/v1/compliance/merkle-proof/batch", map[string]any{"addresses": batch, "multiproof": true}, 503, cairn.EUNAVAILABLE},
+		{"History", "GET", "/v1/compliance/history?chain=ethereum&address=" + tornado, nil, 503, cairn.EUNAVAILABLE},
+		{"MerkleProofUnknownChain", "GET", "/v1/compliance/merkle-proof?chain=narnia&address=" + tornado, nil, 400, cairn.EINVALID},
+		{"BatchUnknownChain", "POST", "/v1/compliance/merkle-proof/batch", map[string]any{"addresses": []map[string]any{{"address": tornado, "chain": "narnia"}}}, 400, cairn.EINVALID},
+		{"HistoryBadAddress", "GET", "/v1/compliance/history?chain=ethereum&address=0x12", nil, 400, cairn.EINVALID},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ts.do(tc.method, tc.path, a.Key, tc.body).problem(t, tc.status, tc.code)
+		})
+	}
+	if b := ts.balance(a.Key); b != 150 {
+		t.Fatalf("balance %d, want 150", b)
+	}
 }
