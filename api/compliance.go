@@ -84,7 +84,8 @@ func (s *Server) screen(c *gin.Context) error {
 		return err
 	}
 	ix := s.Screening.Current()
-	results, err := ix.Screen(req.Addresses, req.IncludeCommunity == nil || *req.IncludeCommunity)
+	community := req.IncludeCommunity == nil || *req.IncludeCommunity
+	results, err := ix.Screen(req.Addresses, community)
 	if err != nil {
 		return err
 	}
@@ -114,11 +115,19 @@ func (s *Server) screen(c *gin.Context) error {
 	root := ix.Root()
 	proof := proofDoc{
 		ScreeningID: cairn.NewID(), Timestamp: at, ResultsHash: hex.EncodeToString(sum[:]),
-		DataSources: append([]string{}, ix.Sources...), DataSnapshots: map[string]ingest.Snapshot{},
+		DataSources: []string{}, DataSnapshots: map[string]ingest.Snapshot{},
 		ListVersion: ix.Version, MerkleRoot: "0x" + hex.EncodeToString(root[:]),
 	}
+	for _, src := range ix.Sources {
+		// Without includeCommunity the community source is not consulted.
+		if community || src != screening.SourceCommunity {
+			proof.DataSources = append(proof.DataSources, src)
+		}
+	}
 	for name, snap := range ix.Snapshots {
-		proof.DataSnapshots[name] = snap
+		if community || name != screening.SourceCommunity {
+			proof.DataSnapshots[name] = snap
+		}
 	}
 	// The documents are assembled around the results bytes, so that the
 	// hashed bytes are served and stored as they are, encoded once.

@@ -182,6 +182,23 @@ func TestE2EReportEscalationNeedsThreeAccounts(t *testing.T) {
 	if status() != "flagged" {
 		t.Fatal("not flagged after three accounts")
 	}
+	// dataSources names the sources used: the community one only when
+	// includeCommunity is not false, in the response and in the proof.
+	for _, include := range []bool{true, false} {
+		r := ts.do("POST", "/v1/compliance/screen", one.Key, map[string]any{"includeCommunity": include,
+			"addresses": []map[string]any{{"address": suspect, "chain": "ethereum"}}}).must(t, 200)
+		doc := ts.do("GET", "/v1/compliance/proofs/"+r.JSON["proof"].(map[string]any)["screeningId"].(string), one.Key, nil).must(t, 200)
+		for _, ds := range [][]any{r.JSON["dataSources"].([]any), r.JSON["proof"].(map[string]any)["dataSources"].([]any), doc.JSON["dataSources"].([]any)} {
+			has := false
+			for _, s := range ds {
+				has = has || s == "community"
+			}
+			if has != include || len(ds) != 2+btoi(include) {
+				t.Fatalf("includeCommunity %v: dataSources %v", include, ds)
+			}
+		}
+		checkResultsHash(t, ts, one.Key, r)
+	}
 	root := ts.do("GET", "/v1/compliance/merkle-root", one.Key, nil).must(t, 200)
 	p := ts.do("GET", "/v1/compliance/merkle-proof?chain=ethereum&address="+suspect, one.Key, nil).must(t, 200)
 	if p.JSON["sanctioned"] != true || p.str("root") != root.str("root") ||
@@ -206,4 +223,11 @@ func TestE2EProofOfAnotherDeveloper(t *testing.T) {
 	if ts.balance(b.Key) != 100 {
 		t.Fatal("reading a proof was charged")
 	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
