@@ -10,6 +10,18 @@ import (
 	"github.com/gin-gonic/gin"
 )
 
+// sanctionedIn reports whether a sanctions source (not the community one)
+// lists the address: a community listing alone is in the tree but screens
+// as flagged, never sanctioned.
+func sanctionedIn(ix *screening.Index, f screening.Family, canonical string) bool {
+	for _, m := range ix.Lookup(f, canonical) {
+		if m.Source != screening.SourceCommunity {
+			return true
+		}
+	}
+	return false
+}
+
 func hexHashes(hs []merkle.Hash) []string {
 	out := make([]string, len(hs))
 	for i, h := range hs {
@@ -42,7 +54,7 @@ func (s *Server) merkleProof(c *gin.Context) error {
 	}
 	root := ix.Root()
 	writeJSON(c, http.StatusOK, gin.H{
-		"address": addr, "chain": chain, "family": fam, "canonicalAddress": canon, "sanctioned": ok,
+		"address": addr, "chain": chain, "family": fam, "canonicalAddress": canon, "sanctioned": ok && sanctionedIn(ix, fam, canon), "listed": ok,
 		"leaf": "0x" + hex.EncodeToString(leaf[:]), "proof": hexHashes(proof), "leafEncoding": []string{"string", "string"},
 		"root": "0x" + hex.EncodeToString(root[:]), "listVersion": ix.Version,
 	})
@@ -98,7 +110,7 @@ func (s *Server) merkleProofBatch(c *gin.Context) error {
 		}
 		canon, st := screening.Normalize(fam, q.Address)
 		r := gin.H{"address": q.Address, "chain": q.Chain, "family": fam, "canonicalAddress": canon,
-			"valid": st != screening.StatusInvalid, "sanctioned": false, "leaf": nil, "proof": []string{}}
+			"valid": st != screening.StatusInvalid, "sanctioned": false, "listed": false, "leaf": nil, "proof": []string{}}
 		if st != screening.StatusInvalid {
 			leaf, proof, ok := ix.Proof(fam, canon)
 			if !ok {
@@ -106,7 +118,8 @@ func (s *Server) merkleProofBatch(c *gin.Context) error {
 			} else {
 				listed = append(listed, [2]string{string(fam), canon})
 			}
-			r["sanctioned"], r["leaf"], r["proof"] = ok, "0x"+hex.EncodeToString(leaf[:]), hexHashes(proof)
+			r["sanctioned"], r["listed"] = ok && sanctionedIn(ix, fam, canon), ok
+			r["leaf"], r["proof"] = "0x"+hex.EncodeToString(leaf[:]), hexHashes(proof)
 		}
 		results[i] = r
 	}

@@ -38,10 +38,10 @@ func verifyBatch(t *testing.T, r *response, root merkle.Hash, wantListed int) {
 			t.Fatalf("item %d: leaf %x, want %x", i, leaf, want)
 		}
 		proof := proofHashes(t, item["proof"])
-		if ok := merkle.Verify(root, leaf, proof); ok != (item["sanctioned"] == true) {
-			t.Fatalf("item %d (sanctioned %v): proof verifies %v", i, item["sanctioned"], ok)
+		if ok := merkle.Verify(root, leaf, proof); ok != (item["listed"] == true) {
+			t.Fatalf("item %d (listed %v): proof verifies %v", i, item["listed"], ok)
 		}
-		if item["sanctioned"] == true {
+		if item["listed"] == true {
 			if ok, err := merkle.VerifyStandard(root, enc, []any{item["family"], item["canonicalAddress"]}, proof); err != nil || !ok {
 				t.Fatalf("item %d: standard proof does not verify: %v", i, err)
 			}
@@ -199,11 +199,22 @@ func TestE2EReportEscalationNeedsThreeAccounts(t *testing.T) {
 		}
 		checkResultsHash(t, ts, one.Key, r)
 	}
+	// The community listing is a leaf of the tree with a proof, but it is
+	// not a sanction: the Merkle endpoints say listed, not sanctioned, as
+	// the screening says flagged.
 	root := ts.do("GET", "/v1/compliance/merkle-root", one.Key, nil).must(t, 200)
 	p := ts.do("GET", "/v1/compliance/merkle-proof?chain=ethereum&address="+suspect, one.Key, nil).must(t, 200)
-	if p.JSON["sanctioned"] != true || p.str("root") != root.str("root") ||
+	if p.JSON["sanctioned"] != false || p.JSON["listed"] != true || p.str("root") != root.str("root") ||
 		!merkle.Verify(hexBytes32(t, root.str("root")), hexBytes32(t, p.str("leaf")), proofHashes(t, p.JSON["proof"])) {
 		t.Fatalf("community listing proof: %s (root %s)", p.Body, root.Body)
+	}
+	b := ts.do("POST", "/v1/compliance/merkle-proof/batch", one.Key, map[string]any{"multiproof": true,
+		"addresses": []map[string]any{{"address": suspect, "chain": "base"}, {"address": tornado, "chain": "ethereum"}}}).must(t, 200)
+	verifyBatch(t, b, hexBytes32(t, root.str("root")), 2)
+	for i, want := range []bool{false, true} {
+		if item := b.JSON["results"].([]any)[i].(map[string]any); item["sanctioned"] != want || item["listed"] != true {
+			t.Fatalf("batch item %d: %v", i, item)
+		}
 	}
 }
 
