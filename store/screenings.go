@@ -30,7 +30,9 @@ type Screenings interface {
 	// GiveBackFree returns n free addresses of a take whose request was not
 	// served to the window that started at start. It does nothing when that
 	// window is no longer the developer's (a later one has opened), and the
-	// used count never drops below zero.
+	// used count never drops below zero. A window left with nothing used is
+	// dropped: every served request used some of it, so none was served in
+	// it, and the developer's next take opens a window at its own time.
 	GiveBackFree(ctx context.Context, developerID string, start time.Time, n int) error
 
 	// AddScreenings adds n to the count of screening requests.

@@ -129,7 +129,12 @@ func (db *DB) GiveBackFree(ctx context.Context, dev string, start time.Time, n i
 	w.used = max(0, w.used-n)
 	b := db.db.NewBatch()
 	defer b.Close()
-	_ = b.Set(k, w.encode(), nil)
+	if w.used == 0 {
+		// No request was served in the window: the next take opens one.
+		_ = b.Delete(k, nil)
+	} else {
+		_ = b.Set(k, w.encode(), nil)
+	}
 	defer st.Unlock()
 	return commit(b)
 }

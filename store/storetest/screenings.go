@@ -50,15 +50,18 @@ func RunScreeningTests(t *testing.T, open func(t *testing.T) store.Screenings) {
 	t.Run("GiveBack", func(t *testing.T) {
 		s := open(t)
 		ft := take(t, s, "d1", 6, t0)
+		want(t, take(t, s, "d1", 2, t0.Add(time.Minute)), 2, 2, t0)
 		mustOK(t, s.GiveBackFree(ctx, "d1", ft.Start, ft.Free), "GiveBackFree")
-		want(t, take(t, s, "d1", 12, t0.Add(time.Minute)), 10, 0, t0)
-		// More than was used leaves nothing used.
+		want(t, take(t, s, "d1", 12, t0.Add(2*time.Minute)), 8, 0, t0)
+		// More than was used leaves nothing used, and a window with nothing
+		// used served no request: the next take opens a window of its own.
 		mustOK(t, s.GiveBackFree(ctx, "d1", t0, 50), "GiveBackFree")
-		want(t, take(t, s, "d1", 1, t0.Add(2*time.Minute)), 1, 9, t0)
+		at := t0.Add(3 * time.Minute)
+		want(t, take(t, s, "d1", 1, at), 1, 9, at)
 		// A window that ended takes nothing back from the next one.
-		next := t0.Add(time.Hour)
+		next := at.Add(time.Hour)
 		want(t, take(t, s, "d1", 10, next), 10, 0, next)
-		mustOK(t, s.GiveBackFree(ctx, "d1", t0, 10), "GiveBackFree to an ended window")
+		mustOK(t, s.GiveBackFree(ctx, "d1", at, 10), "GiveBackFree to an ended window")
 		want(t, take(t, s, "d1", 1, next.Add(time.Minute)), 0, 0, next)
 		mustOK(t, s.GiveBackFree(ctx, "unknown", t0, 3), "GiveBackFree of a developer without window")
 		mustOK(t, s.GiveBackFree(ctx, "d1", next, 0), "GiveBackFree of nothing")
