@@ -261,4 +261,13 @@ func TestE2EScreenDeveloperTokens(t *testing.T) {
 	if r.Header.Get("X-RateLimit-Free-Remaining") != "9" || ts.balance(a.Key) != 100 {
 		t.Fatalf("a good token after the bad ones: %v", r.Header)
 	}
+	// The token and the API key of one developer share one free window.
+	r = ts.do("POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": addresses(5)}).must(t, 200)
+	if r.Header.Get("X-RateLimit-Free-Remaining") != "4" {
+		t.Fatalf("API key after the token: %v", r.Header)
+	}
+	r = ts.do("POST", "/v1/compliance/screen", good, map[string]any{"addresses": addresses(6)}).must(t, 200)
+	if r.Header.Get("X-RateLimit-Billable") != "2" || ts.balance(a.Key) != 98 {
+		t.Fatalf("token after the API key: %v, balance %d", r.Header, ts.balance(a.Key))
+	}
 }
