@@ -80,13 +80,13 @@ func (s *Server) screen(c *gin.Context) error {
 	if n == 0 || n > MaxScreenAddresses {
 		return cairn.Errorf(cairn.EINVALID, "addresses must hold 1 to %d items.", MaxScreenAddresses).With("field", "addresses")
 	}
-	if err := s.listReady(); err != nil {
-		return err
-	}
 	ix := s.Screening.Current()
 	community := req.IncludeCommunity == nil || *req.IncludeCommunity
 	results, err := ix.Screen(req.Addresses, community)
 	if err != nil {
+		return err // an unknown chain is the client's mistake, list or not
+	}
+	if err := s.listReady(); err != nil {
 		return err
 	}
 	now := s.Clock.Now()

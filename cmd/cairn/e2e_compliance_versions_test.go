@@ -146,6 +146,7 @@ func TestE2EScreenRefusedWithoutList(t *testing.T) {
 		{"MerkleProofUnknownChain", "GET", "/v1/compliance/merkle-proof?chain=narnia&address=" + tornado, nil, 400, cairn.EINVALID},
 		{"BatchUnknownChain", "POST", "/v1/compliance/merkle-proof/batch", map[string]any{"addresses": []map[string]any{{"address": tornado, "chain": "narnia"}}}, 400, cairn.EINVALID},
 		{"HistoryBadAddress", "GET", "/v1/compliance/history?chain=ethereum&address=0x12", nil, 400, cairn.EINVALID},
+		{"ScreenUnknownChain", "POST", "/v1/compliance/screen", map[string]any{"addresses": []map[string]any{{"address": tornado, "chain": "narnia"}}}, 400, cairn.EINVALID},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ts.do(tc.method, tc.path, a.Key, tc.body).problem(t, tc.status, tc.code)
