@@ -101,10 +101,6 @@ func (s *Server) screen(c *gin.Context) error {
 		s.giveBackFree(c, dev, take)
 		return err
 	}
-	if err := s.Screenings.AddScreenings(c.Request.Context(), 1); err != nil {
-		// The count is a statistic: the screening goes on.
-		s.Logger.ErrorContext(c.Request.Context(), "counting a screening failed", "err", err)
-	}
 	at := timestamp(now)
 	out := make([]screenResult, n)
 	for i, r := range results {
@@ -142,6 +138,10 @@ func (s *Server) screen(c *gin.Context) error {
 		blob.PutOptions{ContentType: "application/json"}); err != nil {
 		s.giveBackFree(c, dev, take)
 		return cairn.Errorf(cairn.EUPSTREAM, "Storing the screening proof failed.")
+	}
+	if err := s.Screenings.AddScreenings(c.Request.Context(), 1); err != nil {
+		// The count is a statistic: the screening goes on.
+		s.Logger.ErrorContext(c.Request.Context(), "counting a screening failed", "err", err)
 	}
 	rest, err := json.Marshal(gin.H{"dataSources": proof.DataSources, "proof": json.RawMessage(proofJSON),
 		"rateLimit": gin.H{"freeLimit": FreeScreensPerHour, "freeRemaining": remaining, "freeReset": timestamp(reset),
