@@ -2,9 +2,13 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/json"
+	"net/http"
 	"net/url"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/cairn-dev/cairn"
@@ -257,4 +261,63 @@ func btoi(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// TestE2EReportEscalationConcurrent: six accounts report one address at
+// once, and two agents of one more account: exactly one report escalates,
+// and the account with two agents is one reporter (one 201, one 409).
+func TestE2EReportEscalationConcurrent(t *testing.T) {
+	ts, _ := complianceServer(t)
+	const suspect = "0x000000000000000000000000000000000000beef"
+	var keys []string
+	for range 6 {
+		keys = append(keys, ts.register("").Key)
+	}
+	twin := ts.register("")
+	keys = append(keys, twin.Key, ts.do("POST", "/v1/agents", twin.Key, nil).must(t, 201).str("apiKey"))
+	status := make([]int, len(keys))
+	escalated := make([]bool, len(keys))
+	var wg sync.WaitGroup
+	for i, k := range keys {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			body, _ := json.Marshal(map[string]any{"address": suspect, "chain": "ethereum", "category": "scam", "reason": "x"})
+			req, _ := http.NewRequest("POST", ts.base+"/v1/compliance/report", bytes.NewReader(body))
+			req.Header.Set("Authorization", "Bearer "+k)
+			req.Header.Set("Content-Type", "application/json")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer resp.Body.Close()
+			var out struct {
+				AutoEscalated bool `json:"autoEscalated"`
+			}
+			_ = json.NewDecoder(resp.Body).Decode(&out)
+			status[i], escalated[i] = resp.StatusCode, out.AutoEscalated
+		}()
+	}
+	wg.Wait()
+	n := 0
+	for i := range keys {
+		if escalated[i] {
+			n++
+		}
+		if want := 201; i < 6 && status[i] != want {
+			t.Fatalf("reporter %d: status %d", i, status[i])
+		}
+	}
+	if twins := []int{status[6], status[7]}; !(twins[0] == 201 && twins[1] == 409 || twins[0] == 409 && twins[1] == 201) {
+		t.Fatalf("two agents of one account: %v, want one 201 and one 409", twins)
+	}
+	if n != 1 {
+		t.Fatalf("%d reports escalated, want exactly 1", n)
+	}
+	st := ts.do("GET", "/v1/compliance/stats", "", nil).must(t, 200)
+	if st.JSON["community"].(map[string]any)["totalReports"] != float64(7) ||
+		st.JSON["compliance"].(map[string]any)["bySource"].(map[string]any)["community"] != float64(1) {
+		t.Fatalf("stats: %s", st.Body)
+	}
 }
