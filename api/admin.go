@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"time"
@@ -77,7 +78,9 @@ func (s *Server) runIngest(c *gin.Context) error {
 	if s.Ingest == nil {
 		return cairn.Errorf(cairn.EUNAVAILABLE, "Ingestion is not available.")
 	}
-	res, err := s.Ingest.Run(c.Request.Context())
+	// An ingestion outlives its request: an admin who disconnects must not
+	// leave every source recorded as failed ("context canceled").
+	res, err := s.Ingest.Run(context.WithoutCancel(c.Request.Context()))
 	if err != nil {
 		return err
 	}

@@ -165,7 +165,7 @@ func (s *Server) screen(c *gin.Context) error {
 // ever loaded (every source failed): an empty list would say clear.
 func (s *Server) listReady() error {
 	if s.Ingest != nil && !s.Ingest.Ready() {
-		return cairn.Errorf(cairn.EUNAVAILABLE, "No sanctions list is loaded yet (every source failed); screening is refused rather than answered clear.")
+		return cairn.Errorf(cairn.EUNAVAILABLE, "No sanctions list is loaded (no source is configured, or every source failed so far); screening is refused rather than answered clear.")
 	}
 	return nil
 }

@@ -37,13 +37,12 @@ func (p *Pipeline) Escalated(ctx context.Context) error {
 func (p *Pipeline) Wait() { p.bg.Wait() }
 
 // Ready reports whether screening against the current version means
-// anything: no source is configured, or at least one has entries. When
-// every configured source failed since the data dir was created, every
-// address would screen clear, so the front end refuses to screen.
+// anything: some source has entries, fetched now or restored from the
+// store. With no source configured and none stored, or every source
+// failed since the data dir was created, every address would screen
+// clear, so the front end refuses to screen. (Community escalations alone
+// do not make a list: they flag, they never clear.)
 func (p *Pipeline) Ready() bool {
-	if len(p.Sources) == 0 {
-		return true
-	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, st := range p.state {

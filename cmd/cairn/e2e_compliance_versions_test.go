@@ -113,10 +113,23 @@ func TestE2EListVersionsHistoryAndRestart(t *testing.T) {
 }
 
 // TestE2EScreenRefusedWithoutList starts with a source that cannot be
-// read: screening is refused (503, refunded) instead of answering clear.
+// read, and with no source at all: screening is refused (503, refunded)
+// instead of answering clear.
 func TestE2EScreenRefusedWithoutList(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		sources stringList
+	}{
+		{"SourceFails", stringList{"list:ETH=testdata/missing.txt"}},
+		{"NoSource", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) { testScreenRefusedWithoutList(t, tc.sources) })
+	}
+}
+
+func testScreenRefusedWithoutList(t *testing.T, sources stringList) {
 	cfg := testConfig(t, t.TempDir())
-	cfg.Sources = stringList{"list:ETH=testdata/missing.txt"}
+	cfg.Sources = sources
 	ts := startServer(t, cfg)
 	a := ts.register("")
 	ts.do("POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": 50, "reason": "test"}).must(t, 200)
@@ -128,9 +141,11 @@ func TestE2EScreenRefusedWithoutList(t *testing.T) {
 	if b := ts.balance(a.Key); b != 150 {
 		t.Fatalf("balance %d after a refused screening, want 150", b)
 	}
-	st := ts.do("GET", "/v1/compliance/stats", "", nil).must(t, 200)
-	if s := st.JSON["compliance"].(map[string]any)["sources"].(map[string]any)["list:ETH"].(map[string]any); s["lastError"] == nil {
-		t.Fatalf("stats: %s", st.Body)
+	if len(sources) > 0 {
+		st := ts.do("GET", "/v1/compliance/stats", "", nil).must(t, 200)
+		if s := st.JSON["compliance"].(map[string]any)["sources"].(map[string]any)["list:ETH"].(map[string]any); s["lastError"] == nil {
+			t.Fatalf("stats: %s", st.Body)
+		}
 	}
 	// The Merkle proofs and the listing history say no more than the
 	// screening: no list, no "unlisted" answer. Client mistakes stay 400s.
