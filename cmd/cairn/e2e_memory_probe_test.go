@@ -1,0 +1,232 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/cairn-dev/cairn"
+)
+
+// TestMemoryIsolationEveryEndpoint: another agent's version id is 404 on
+// every endpoint (never 412, 400 or a bulk success), changes nothing, and
+// leaves no trace in the owner's audit log.
+func TestMemoryIsolationEveryEndpoint(t *testing.T) {
+	ts, a := memServer(t, 1000)
+	b := ts.register("intruder")
+	ts.topUp(b, 1000)
+	id := ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "secret/plan", "content": "a's", "expiresIn": "1d"}).must(t, 201).str("id")
+	file := ts.memUpload(a.Key, map[string]string{"type": "file", "key": "secret/file"}, "f.txt", []byte("a's file")).must(t, 201).str("id")
+	auditBefore := len(ts.do("GET", "/v1/memory/audit", a.Key, nil).must(t, 200).JSON["entries"].([]any))
+	balA, balB := ts.balance(a.Key), 1000
+	for _, tc := range []struct {
+		method, path string
+		body         any
+		hdr          []string
+		cost         int
+	}{
+		{"GET", "/v1/memory/" + file + "/download", nil, nil, 1},
+		{"GET", "/v1/memory/" + id + "/history", nil, nil, 0},
+		{"PUT", "/v1/memory/" + id, map[string]any{"content": "b's"}, []string{"If-Match", `"7"`}, 5},
+		{"PATCH", "/v1/memory/" + id + "/importance", map[string]any{"importance": 0}, nil, 0},
+		{"PATCH", "/v1/memory/" + file + "/pin", nil, nil, 0},
+	} {
+		ts.do(tc.method, tc.path, b.Key, tc.body, tc.hdr...).problem(t, 404, cairn.ENOTFOUND)
+		balB -= tc.cost
+	}
+	r := ts.do("POST", "/v1/memory/ttl-alerts", b.Key, map[string]any{"renewIds": []string{id, file}, "renewExpiresIn": "365d"}).must(t, 200)
+	if r.num("renewedCount") != 0 {
+		t.Fatalf("b renewed a's memories: %s", r.Body)
+	}
+	r = ts.do("POST", "/v1/memory/bulk-delete", b.Key, map[string]any{"ids": []string{id, file}}).must(t, 200)
+	for _, it := range r.JSON["results"].([]any) {
+		if it.(map[string]any)["status"] != 404.0 {
+			t.Fatalf("bulk-delete of a's ids by b: %s", r.Body)
+		}
+	}
+	for _, q := range []string{"?history=true", "?offset=0"} {
+		if r := ts.do("GET", "/v1/memory"+q, b.Key, nil).must(t, 200); len(r.JSON["memories"].([]any)) != 0 {
+			t.Fatalf("b lists a's memories: %s", r.Body)
+		}
+		balB--
+	}
+	if r := ts.do("POST", "/v1/memory/search", b.Key, map[string]any{"query": "secret", "contentQuery": "a"}).must(t, 200); r.num("count") != 0 {
+		t.Fatalf("b finds a's memories: %s", r.Body)
+	}
+	balB--
+	ts.wantBalance(b, balB)
+	ts.wantBalance(a, balA)
+	if g := ts.do("GET", "/v1/memory/"+id, a.Key, nil).must(t, 200); g.num("version") != 1 || g.num("importance") != 0.5 || g.str("content") != "a's" {
+		t.Fatalf("a's memory changed: %s", g.Body)
+	}
+	if n := len(ts.do("GET", "/v1/memory/audit", a.Key, nil).must(t, 200).JSON["entries"].([]any)); n != auditBefore+1 {
+		t.Fatalf("a's audit has %d entries, want %d (b's attempts leaked in)", n, auditBefore+1)
+	}
+}
+
+// TestMemoryConcurrentPuts: PUTs racing on one memory with the same
+// If-Match: exactly one wins, the others are 412 (charged); without
+// If-Match every PUT gets its own version number.
+func TestMemoryConcurrentPuts(t *testing.T) {
+	ts, a := memServer(t, 10000)
+	id := ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "race", "content": "v1"}).must(t, 201).str("id")
+	const n = 8
+	put := func(ifMatch string) []*response {
+		out := make([]*response, n)
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				var hdr []string
+				if ifMatch != "" {
+					hdr = []string{"If-Match", ifMatch}
+				}
+				out[i] = ts.do("PUT", "/v1/memory/"+id, a.Key, map[string]any{"content": fmt.Sprint("writer ", i)}, hdr...)
+			}()
+		}
+		wg.Wait()
+		return out
+	}
+	bal := ts.balance(a.Key)
+	won := 0
+	for _, r := range put(`"1"`) {
+		switch r.Status {
+		case 200:
+			won++
+			if r.num("version") != 2 {
+				t.Fatalf("winner: %s", r.Body)
+			}
+		case 412:
+			r.problem(t, 412, cairn.EPRECONDITION)
+		default:
+			t.Fatalf("racing PUT: %d %s", r.Status, r.Body)
+		}
+	}
+	if won != 1 {
+		t.Fatalf("%d conditional PUTs won, want 1", won)
+	}
+	ts.wantBalance(a, bal-5*n)
+	seen := map[float64]bool{}
+	for _, r := range put("") {
+		r.must(t, 200)
+		seen[r.num("version")] = true
+	}
+	if len(seen) != n {
+		t.Fatalf("versions %v, want %d distinct", seen, n)
+	}
+	h := ts.do("GET", "/v1/memory/"+id+"/history", a.Key, nil).must(t, 200)
+	if h.num("totalVersions") != 2+n {
+		t.Fatalf("history: %s", h.Body)
+	}
+}
+
+// TestMemoryMalformedBodies sends broken JSON, wrong types and the wrong
+// Content-Type to every memory endpoint that takes a body: always a 4xx
+// problem, never a 500, and every charge given back.
+func TestMemoryMalformedBodies(t *testing.T) {
+	ts, a := memServer(t, 1000)
+	id := ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "body/probe", "content": "x"}).must(t, 201).str("id")
+	bal := ts.balance(a.Key)
+	paths := []struct{ method, path string }{
+		{"POST", "/v1/memory"},
+		{"PUT", "/v1/memory/" + id},
+		{"POST", "/v1/memory/search"},
+		{"POST", "/v1/memory/bulk"},
+		{"POST", "/v1/memory/bulk-delete"},
+		{"POST", "/v1/memory/ttl-alerts"},
+		{"PATCH", "/v1/memory/" + id + "/importance"},
+	}
+	bodies := []string{`{`, `[]`, `"text"`, `42`, `{"a":1}{"b":2}`, `{"a":1} x`, "\xff\xfe", `{"key":"k","content":"x",}`}
+	for _, p := range paths {
+		for _, body := range bodies {
+			ts.do(p.method, p.path, a.Key, body).problem(t, 400, cairn.EINVALID)
+		}
+		ts.do(p.method, p.path, a.Key, `{}`, "Content-Type", "text/plain").problem(t, 415, cairn.EUNSUPPORTEDMEDIA)
+		ts.do(p.method, p.path, a.Key, `{}`, "Content-Type", "application/json; charset").problem(t, 415, cairn.EUNSUPPORTEDMEDIA)
+	}
+	// Wrong JSON types in every field.
+	for _, tc := range []struct {
+		method, path, body string
+	}{
+		{"POST", "/v1/memory", `{"key":["k"],"content":"x"}`},
+		{"POST", "/v1/memory", `{"key":"k","content":"x","importance":"high"}`},
+		{"POST", "/v1/memory", `{"key":"k","content":"x","importance":1e400}`},
+		{"POST", "/v1/memory", `{"key":"k","content":"x","expiresIn":7}`},
+		{"POST", "/v1/memory", `{"key":"k","content":"x","metadata":"private"}`},
+		{"POST", "/v1/memory", `{"key":"k","content":"x","metadata":{"tags":"a"}}`},
+		{"POST", "/v1/memory", `{"key":"k","content":"x","metadata":{"tags":[1]}}`},
+		{"POST", "/v1/memory", `{"key":"k","content":"x","metadata":{"tags":[null]}}`},
+		{"POST", "/v1/memory", `{"key":"k","content":"x","metadata":{"tags":[""]}}`},
+		{"POST", "/v1/memory", `{"key":"k","content":"x","encryptionMeta":[1]}`},
+		{"POST", "/v1/memory", `{"key":"k","content":"x","encryptionProvider":{}}`},
+		{"POST", "/v1/memory", `{"key":"k","content":"x","mimeType":5}`},
+		{"POST", "/v1/memory", `{"key":"k","content":null}`},
+		{"POST", "/v1/memory", `{"key":null,"content":"x"}`},
+		{"POST", "/v1/memory", `null`},
+		{"POST", "/v1/memory", `{"key":"k\u0000x","content":"x"}`},
+		{"POST", "/v1/memory", `{"key":"k\u202ex","content":"x"}`},
+		{"POST", "/v1/memory", `{"key":"` + strings.Repeat("a", 513) + `","content":"x"}`},
+		{"POST", "/v1/memory", `{"key":"k","content":"x","type":"` + strings.Repeat("a", 33) + `"}`},
+		{"POST", "/v1/memory", `{"key":"k","content":"x","blobFilename":"../../etc"}`},
+		{"POST", "/v1/memory", `{"key":"k","content":"x","blobExtension":"/x"}`},
+		{"POST", "/v1/memory", `{"key":"k","content":"x","contentEncoding":"gzip"}`},
+		{"PUT", "/v1/memory/" + id, `{"content":null}`},
+		{"PUT", "/v1/memory/" + id, `{"content":"x","type":"file"}`},
+		{"PUT", "/v1/memory/" + id, `{"content":"x","importance":-0.0001}`},
+		{"PUT", "/v1/memory/" + id, `{"content":"x","expiresIn":""}`},
+		{"PUT", "/v1/memory/" + id, `{"content":"x","expiresIn":"0h"}`},
+		{"PUT", "/v1/memory/" + id, `{"content":"x","expiresIn":"-1h"}`},
+		{"POST", "/v1/memory/search", `{"query":"` + strings.Repeat("q", 513) + `"}`},
+		{"POST", "/v1/memory/search", `{"query":"a","limit":-1}`},
+		{"POST", "/v1/memory/search", `{"query":"a","limit":1.5}`},
+		{"POST", "/v1/memory/search", `{"tags":"work"}`},
+		{"POST", "/v1/memory/search", `{"query":null,"contentQuery":null,"tags":null}`},
+		{"POST", "/v1/memory/bulk", `{"memories":{}}`},
+		{"POST", "/v1/memory/bulk", `{"memories":null}`},
+		{"POST", "/v1/memory/bulk", `{}`},
+		{"POST", "/v1/memory/bulk-delete", `{"ids":"x"}`},
+		{"POST", "/v1/memory/bulk-delete", `{"ids":[1]}`},
+		{"POST", "/v1/memory/bulk-delete", `{}`},
+		{"POST", "/v1/memory/ttl-alerts", `{"renewIds":"x","renewExpiresIn":"1d"}`},
+		{"POST", "/v1/memory/ttl-alerts", `{"within":24}`},
+		{"POST", "/v1/memory/ttl-alerts", `{"renewIds":["` + id + `"],"renewExpiresIn":"0d"}`},
+		{"PATCH", "/v1/memory/" + id + "/importance", `{"importance":"0.5"}`},
+		{"PATCH", "/v1/memory/" + id + "/importance", `{"importance":null}`},
+		{"PATCH", "/v1/memory/" + id + "/importance", `null`},
+	} {
+		ts.do(tc.method, tc.path, a.Key, tc.body).problem(t, 400, cairn.EINVALID)
+	}
+	ts.wantBalance(a, bal)
+	if g := ts.do("GET", "/v1/memory/"+id, a.Key, nil).must(t, 200); g.num("version") != 1 {
+		t.Fatalf("a rejected body changed the memory: %s", g.Body)
+	}
+}
+
+// TestMemoryOversizedBodies: a JSON body over the limit is 413 on every
+// memory endpoint that takes one (and the OpenAPI document says so), and
+// refunded, whether it declares its length or is sent chunked.
+func TestMemoryOversizedBodies(t *testing.T) {
+	ts, a := memServer(t, 1000)
+	id := ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "big/probe", "content": "x"}).must(t, 201).str("id")
+	bal := ts.balance(a.Key)
+	big := `{"key":"big/one","content":"` + strings.Repeat("z", 1<<20) + `"}`
+	for _, p := range []struct{ method, path string }{
+		{"POST", "/v1/memory"}, {"PUT", "/v1/memory/" + id}, {"POST", "/v1/memory/bulk"}, {"POST", "/v1/memory/search"},
+		{"POST", "/v1/memory/bulk-delete"}, {"POST", "/v1/memory/ttl-alerts"}, {"PATCH", "/v1/memory/" + id + "/importance"},
+	} {
+		ts.do(p.method, p.path, a.Key, big).problem(t, 413, cairn.ETOOLARGE)
+		for _, idem := range []string{"", "big-1"} {
+			req, _ := http.NewRequest(p.method, ts.base+p.path, struct{ *strings.Reader }{strings.NewReader(big)}) // no length: chunked
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Authorization", "Bearer "+a.Key)
+			if idem != "" {
+				req.Header.Set("Idempotency-Key", idem)
+			}
+			ts.send(req).problem(t, 413, cairn.ETOOLARGE)
+		}
+	}
+	ts.wantBalance(a, bal)
+}
