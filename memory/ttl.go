@@ -95,19 +95,28 @@ func (s *Service) sweepOne(ctx context.Context, seen *store.Memory, now time.Tim
 	if m.ID != seen.ID || !m.Expired(now) {
 		return false, nil // renewed, pinned or replaced meanwhile
 	}
+	if err := s.removeExpired(ctx, m); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// removeExpired removes an expired memory with every version and blob, as
+// the sweeper does. The caller holds the memory's lock.
+func (s *Service) removeExpired(ctx context.Context, m *store.Memory) error {
 	vs, err := s.Store.MemoryVersions(ctx, m.AgentID, m.ID)
 	if err != nil {
-		return false, err
+		return err
 	}
 	for i := len(vs) - 1; i >= 0; i-- { // oldest first: the latest goes last
 		audit := auditEntry(m.AgentID, cairn.AuditDelete, vs[i].ID, "", map[string]any{"key": m.Key, "reason": "expired"})
 		if _, _, err := s.Store.DeleteMemoryVersion(ctx, m.AgentID, vs[i].ID, audit); err != nil {
-			return false, err
+			return err
 		}
 		_ = s.Blobs.Delete(ctx, blobPath(m.AgentID, vs[i].BlobName))
 	}
 	if s.Index != nil {
 		s.Index.remove(m.AgentID, m.Key)
 	}
-	return true, nil
+	return nil
 }

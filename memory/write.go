@@ -143,8 +143,15 @@ func (s *Service) Create(ctx context.Context, agentID string, w *Write) (*View, 
 	}
 	unlock := s.lock(agentID, w.Key)
 	defer unlock()
-	if _, err := s.Store.MemoryByKey(ctx, agentID, w.Key); err == nil {
-		return nil, cairn.Errorf(cairn.ECONFLICT, "Key %q is already in use.", w.Key).With("key", w.Key)
+	if old, err := s.Store.MemoryByKey(ctx, agentID, w.Key); err == nil {
+		if !old.Expired(now) {
+			return nil, cairn.Errorf(cairn.ECONFLICT, "Key %q is already in use.", w.Key).With("key", w.Key)
+		}
+		// Expired but not swept yet: it is gone for the client, so its key
+		// is free; remove it now as the sweeper would.
+		if err := s.removeExpired(ctx, old); err != nil {
+			return nil, err
+		}
 	} else if !cairn.IsCode(err, cairn.ENOTFOUND) {
 		return nil, err
 	}

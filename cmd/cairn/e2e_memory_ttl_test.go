@@ -140,3 +140,71 @@ func TestMemoryAudit(t *testing.T) {
 		}
 	})
 }
+
+// TestMemoryExpiredInvisibleEverywhere: before the sweep, an expired
+// memory is 404 on every endpoint that takes its id, absent from every
+// listing, and its key is free for a new memory.
+func TestMemoryExpiredInvisibleEverywhere(t *testing.T) {
+	clk := cairn.NewManualClock(time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC))
+	ts, a := memServer(t, 1000, func(m *Main) { m.Clock = clk })
+	v1 := ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "brief/note", "content": "short lived", "expiresIn": "1h",
+		"metadata": map[string]any{"tags": []string{"brief"}}}).must(t, 201).str("id")
+	v2 := ts.do("PUT", "/v1/memory/"+v1, a.Key, map[string]any{"content": "short lived too"}).must(t, 200).str("id")
+	file := ts.memUpload(a.Key, map[string]string{"type": "file", "key": "brief/file", "expiresIn": "1h"}, "f.txt", []byte("bytes")).must(t, 201).str("id")
+	clk.Advance(2 * time.Hour)
+	bal := ts.balance(a.Key)
+	for _, tc := range []struct {
+		method, path string
+		body         any
+		cost         int
+	}{
+		{"GET", "/v1/memory/" + v1, nil, 1},
+		{"GET", "/v1/memory/" + v2, nil, 1},
+		{"GET", "/v1/memory/" + file + "/download", nil, 1},
+		{"GET", "/v1/memory/" + v2 + "/history", nil, 0},
+		{"PUT", "/v1/memory/" + v2, map[string]any{"content": "revived?"}, 5},
+		{"DELETE", "/v1/memory/" + v1, nil, 2},
+		{"PATCH", "/v1/memory/" + v2 + "/pin", nil, 0},
+		{"PATCH", "/v1/memory/" + v2 + "/importance", map[string]any{"importance": 0.9}, 0},
+	} {
+		ts.do(tc.method, tc.path, a.Key, tc.body).problem(t, 404, cairn.ENOTFOUND)
+		bal -= tc.cost
+		ts.wantBalance(a, bal)
+	}
+	r := ts.do("POST", "/v1/memory/ttl-alerts", a.Key, map[string]any{"renewIds": []string{v2, file}, "renewExpiresIn": "1d", "within": "30d"}).must(t, 200)
+	if r.num("renewedCount") != 0 || r.num("expiringCount") != 0 {
+		t.Fatalf("ttl-alerts renewed or listed an expired memory: %s", r.Body)
+	}
+	r = ts.do("POST", "/v1/memory/bulk-delete", a.Key, map[string]any{"ids": []string{v1, file}}).must(t, 200)
+	if r.num("succeeded") != 0 {
+		t.Fatalf("bulk-delete removed an expired memory: %s", r.Body)
+	}
+	for _, q := range []string{"", "?history=true", "?offset=0", "?pinned=false"} {
+		if r := ts.do("GET", "/v1/memory"+q, a.Key, nil).must(t, 200); len(r.JSON["memories"].([]any)) != 0 {
+			t.Fatalf("list%s shows an expired memory: %s", q, r.Body)
+		}
+	}
+	for _, body := range []map[string]any{{"query": "brief"}, {"tags": []string{"brief"}}, {"contentQuery": "lived"}} {
+		if r := ts.do("POST", "/v1/memory/search", a.Key, body).must(t, 200); r.num("count") != 0 {
+			t.Fatalf("search %v finds an expired memory: %s", body, r.Body)
+		}
+	}
+	if r := ts.do("GET", "/v1/memory/expiring?within=30d", a.Key, nil).must(t, 200); r.num("count") != 0 {
+		t.Fatalf("expiring lists an expired memory: %s", r.Body)
+	}
+	// The key of an expired memory is free before the sweep too: a 409
+	// would tell that the invisible memory still exists.
+	n := ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "brief/note", "content": "new life"}).must(t, 201)
+	if n.num("version") != 1 {
+		t.Fatalf("create over an expired key: %s", n.Body)
+	}
+	ts.memUpload(a.Key, map[string]string{"type": "file", "key": "brief/file"}, "g.txt", []byte("new bytes")).must(t, 201)
+	if r := ts.do("GET", "/v1/memory/"+n.str("id")+"/history", a.Key, nil).must(t, 200); r.num("totalVersions") != 1 {
+		t.Fatalf("the new memory inherits the expired one's versions: %s", r.Body)
+	}
+	ts.do("GET", "/v1/memory/"+v2, a.Key, nil).problem(t, 404, cairn.ENOTFOUND)
+	ts.m.sweepOnce(t.Context())
+	if g := ts.do("GET", "/v1/memory/"+n.str("id"), a.Key, nil).must(t, 200); g.str("content") != "new life" {
+		t.Fatalf("the sweep touched the new memory: %s", g.Body)
+	}
+}
