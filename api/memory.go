@@ -2,7 +2,7 @@ package api
 
 import (
 	"net/http"
-	"strconv"
+	"slices"
 	"strings"
 
 	"github.com/cairn-dev/cairn"
@@ -61,13 +61,9 @@ func (s *Server) getMemory(c *gin.Context) error {
 // putMemory is PUT /v1/memory/:id (spec 4.4): version N+1, optionally
 // guarded by If-Match with the latest version number.
 func (s *Server) putMemory(c *gin.Context) error {
-	ifMatch := 0
-	if raw := c.GetHeader("If-Match"); raw != "" {
-		n, err := strconv.Atoi(strings.Trim(strings.TrimPrefix(strings.TrimSpace(raw), "W/"), `"`))
-		if err != nil || n < 1 {
-			return cairn.Errorf(cairn.EINVALID, "If-Match must be the latest version number, e.g. \"3\".").With("field", "If-Match")
-		}
-		ifMatch = n
+	ifMatch, err := parseIfMatch(c.GetHeader("If-Match"))
+	if err != nil {
+		return err
 	}
 	var req memoryRequest
 	if err := bindJSON(c, &req, false); err != nil {
@@ -83,6 +79,45 @@ func (s *Server) putMemory(c *gin.Context) error {
 	etag(c, v.Memory.Latest)
 	writeJSON(c, http.StatusOK, toMemoryJSON(v, false))
 	return nil
+}
+
+// parseIfMatch reads an If-Match header (RFC 9110 13.1.1) into the test
+// of the latest version number: nil when there is no condition (no header,
+// or "*": the memory must exist, which every PUT requires anyway). A list
+// matches when one of its entity tags does; comparison is strong, so a weak
+// tag (W/"3") never matches. A bare number is taken as its quoted tag.
+func parseIfMatch(raw string) (func(latest int) bool, error) {
+	raw = strings.TrimSpace(raw)
+	if raw == "" || raw == "*" {
+		return nil, nil
+	}
+	bad := cairn.Errorf(cairn.EINVALID, "If-Match must be \"*\" or a list of entity tags such as \"3\", the latest version number.").With("field", "If-Match")
+	var strong []string
+	for _, tag := range strings.Split(raw, ",") {
+		tag = strings.TrimSpace(tag)
+		weak := strings.HasPrefix(tag, "W/")
+		if weak {
+			tag = tag[2:]
+		}
+		switch {
+		case tag == "" && !weak:
+			continue // empty list element
+		case len(tag) >= 2 && tag[0] == '"' && tag[len(tag)-1] == '"':
+			for _, r := range tag[1 : len(tag)-1] {
+				if r == '"' || r <= ' ' || r == 0x7f {
+					return nil, bad
+				}
+			}
+		case !weak && tag != "" && strings.Trim(tag, "0123456789") == "":
+			tag = `"` + tag + `"`
+		default:
+			return nil, bad
+		}
+		if !weak {
+			strong = append(strong, tag)
+		}
+	}
+	return func(latest int) bool { return slices.Contains(strong, etagValue(latest)) }, nil
 }
 
 // deleteMemory is DELETE /v1/memory/:id (spec 3.1, 4.11).

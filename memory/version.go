@@ -11,9 +11,9 @@ import (
 // NewVersion makes version N+1 of the memory that holds version id (any of
 // its versions), N being the latest. The body may change, besides the
 // content: importance, metadata, expiresIn (counted from now), mimeType,
-// the encryption fields and the custom blob name. ifMatch, when not zero,
-// must equal N, else EPRECONDITION.
-func (s *Service) NewVersion(ctx context.Context, agentID, id string, ifMatch int, w *Write) (*View, error) {
+// the encryption fields and the custom blob name. ifMatch, when not nil,
+// must accept N (the If-Match condition), else EPRECONDITION.
+func (s *Service) NewVersion(ctx context.Context, agentID, id string, ifMatch func(latest int) bool, w *Write) (*View, error) {
 	peek, _, err := s.Store.MemoryByVersionID(ctx, agentID, id)
 	if err != nil {
 		return nil, err
@@ -28,8 +28,8 @@ func (s *Service) NewVersion(ctx context.Context, agentID, id string, ifMatch in
 	if old.Expired(now) {
 		return nil, memNotFound()
 	}
-	if ifMatch != 0 && ifMatch != old.Latest {
-		return nil, cairn.Errorf(cairn.EPRECONDITION, "If-Match %d is stale: the latest version is %d.", ifMatch, old.Latest).With("version", old.Latest)
+	if ifMatch != nil && !ifMatch(old.Latest) {
+		return nil, cairn.Errorf(cairn.EPRECONDITION, "If-Match does not match: the latest version is %d.", old.Latest).With("version", old.Latest)
 	}
 	m := *old
 	m.UpdatedAt = now

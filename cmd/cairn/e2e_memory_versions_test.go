@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/cairn-dev/cairn"
@@ -96,4 +97,58 @@ func TestMemoryVersions(t *testing.T) {
 		}
 		ts.wantBalance(a, bal)
 	})
+}
+
+// TestMemoryIfMatchForms: If-Match follows RFC 9110 13.1.1: "*" matches
+// any existing memory, a list matches when one of its tags does, a weak
+// tag never matches (strong comparison), a tag that is not the latest
+// version is 412 (charged), and a malformed header is 400 (refunded).
+func TestMemoryIfMatchForms(t *testing.T) {
+	ts, a := memServer(t, 1000)
+	id := ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "etag/probe", "content": "v1"}).must(t, 201).str("id")
+	latest := 1
+	bal := ts.balance(a.Key)
+	for _, tc := range []struct {
+		ifMatch string
+		status  int
+	}{
+		{`*`, 200},
+		{`"1", "2"`, 200}, // latest is 2 now: "2" matches
+		{`"1", "3"`, 200},
+		{`"1","2"`, 412},
+		{`W/"4"`, 412},
+		{`W/"4", "4"`, 200},
+		{`"5"`, 200},
+		{`"0"`, 412},
+		{`"x"`, 412}, // a well-formed tag that is not ours never matches
+		{`"-1"`, 412},
+		{`"99999999999999999999"`, 412},
+		{`, "6"`, 200}, // empty list elements are allowed
+		{`7`, 200},     // a bare number is taken as its quoted tag
+		{`"8", nope`, 400},
+		{`"8" "9"`, 400},
+		{`W/`, 400},
+		{`"8`, 400},
+		{`nope`, 400},
+		{``, 200}, // an empty header is no condition
+	} {
+		r := ts.do("PUT", "/v1/memory/"+id, a.Key, map[string]any{"content": "next"}, "If-Match", tc.ifMatch)
+		switch tc.status {
+		case 200:
+			latest++
+			r.must(t, 200)
+			if r.num("version") != float64(latest) || r.Header.Get("ETag") != fmt.Sprintf(`"%d"`, latest) {
+				t.Fatalf("If-Match %s: %s", tc.ifMatch, r.Body)
+			}
+			bal -= 5
+		case 412:
+			r.problem(t, 412, cairn.EPRECONDITION)
+			bal -= 5
+		default:
+			r.problem(t, 400, cairn.EINVALID)
+		}
+		ts.wantBalance(a, bal)
+	}
+	// "*" on a memory that does not exist is still 404.
+	ts.do("PUT", "/v1/memory/"+cairn.NewID(), a.Key, map[string]any{"content": "x"}, "If-Match", "*").problem(t, 404, cairn.ENOTFOUND)
 }
