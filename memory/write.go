@@ -180,6 +180,20 @@ func (s *Service) writeVersion(ctx context.Context, m, old *store.Memory, vid st
 		MimeType: w.MimeType, Filename: w.Filename, EncryptionProvider: w.EncProvider, EncryptionMeta: w.EncMeta,
 		BlobFilename: w.BlobFilename, BlobExtension: w.BlobExtension, CreatedAt: m.UpdatedAt,
 		BlobName: BlobName(m.Type, m.Key, ver, w.BlobFilename, w.BlobExtension)}
+	if old != nil && (w.BlobFilename != "" || w.BlobExtension != "") {
+		// Custom names of two versions can spell one name (x_v1 + "1" is
+		// x_v11 + ""): never overwrite another version's blob.
+		vs, err := s.Store.MemoryVersions(ctx, m.AgentID, m.ID)
+		if err != nil {
+			return nil, err
+		}
+		for i := range vs {
+			if vs[i].BlobName == v.BlobName {
+				return nil, cairn.Errorf(cairn.ECONFLICT, "Blob name %q is used by version %d; choose another blobFilename or blobExtension.",
+					v.BlobName, vs[i].Version).With("field", "blobFilename")
+			}
+		}
+	}
 	ct := "application/octet-stream"
 	if w.MimeType != nil && *w.MimeType != "" {
 		ct = *w.MimeType

@@ -152,3 +152,26 @@ func TestMemoryIfMatchForms(t *testing.T) {
 	// "*" on a memory that does not exist is still 404.
 	ts.do("PUT", "/v1/memory/"+cairn.NewID(), a.Key, map[string]any{"content": "x"}, "If-Match", "*").problem(t, 404, cairn.ENOTFOUND)
 }
+
+// TestMemoryCustomBlobNamesNeverShared: custom blob names of two versions
+// of one memory can spell the same name (x_v1 + "1" and x_v11 + ""); the
+// later write must not overwrite the earlier version's blob.
+func TestMemoryCustomBlobNamesNeverShared(t *testing.T) {
+	ts, a := memServer(t, 1000)
+	id := ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "names", "content": "first", "blobFilename": "x", "blobExtension": "1"}).must(t, 201)
+	if id.str("blobName") != "memory/semantic/names/x_v11" {
+		t.Fatalf("v1: %s", id.Body)
+	}
+	for i := 2; i <= 10; i++ {
+		ts.do("PUT", "/v1/memory/"+id.str("id"), a.Key, map[string]any{"content": fmt.Sprint("v", i)}).must(t, 200)
+	}
+	bal := ts.balance(a.Key)
+	ts.do("PUT", "/v1/memory/"+id.str("id"), a.Key, map[string]any{"content": "eleventh", "blobFilename": "x"}).problem(t, 409, cairn.ECONFLICT)
+	ts.wantBalance(a, bal-5)
+	if g := ts.do("GET", "/v1/memory/"+id.str("id"), a.Key, nil).must(t, 200); g.str("content") != "first" {
+		t.Fatalf("v1 after v11: %s", g.Body)
+	}
+	if r := ts.do("PUT", "/v1/memory/"+id.str("id"), a.Key, map[string]any{"content": "eleventh"}).must(t, 200); r.num("version") != 11 {
+		t.Fatalf("v11: %s", r.Body)
+	}
+}
