@@ -323,3 +323,148 @@ func TestMemoryBadQueryParams(t *testing.T) {
 	}
 	ts.wantBalance(a, bal)
 }
+
+// TestMemoryUnicodeAndEdgeValues: non-ASCII keys, tags, file names and
+// content, empty content and files, and odd ids all round-trip or fail
+// with a 4xx problem.
+func TestMemoryUnicodeAndEdgeValues(t *testing.T) {
+	ts, a := memServer(t, 1000)
+	key := "notes/日本語/😀 ümlaut"
+	content := "emoji 🧭, RTL \u05e9\u05dc\u05d5\u05dd, NUL \u0000 and \u2028"
+	r := ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": key, "content": content,
+		"metadata": map[string]any{"tags": []string{"τag", strings.Repeat("é", 32)}}}).must(t, 201)
+	id := r.str("id")
+	if r.str("blobName") != "memory/semantic/"+key+"/v1" {
+		t.Fatalf("unicode create: %s", r.Body)
+	}
+	if g := ts.do("GET", "/v1/memory/"+id, a.Key, nil).must(t, 200); g.str("content") != content || g.str("key") != key {
+		t.Fatalf("unicode get: %s", g.Body)
+	}
+	if s := ts.do("POST", "/v1/memory/search", a.Key, map[string]any{"query": "日本", "tags": []string{"τag"}}).must(t, 200); s.num("count") != 1 {
+		t.Fatalf("unicode search: %s", s.Body)
+	}
+	if d := ts.do("GET", "/v1/memory/"+id+"/download", a.Key, nil).must(t, 200); string(d.Body) != content {
+		t.Fatalf("unicode download: %q", d.Body)
+	}
+	// Tags are bounded in bytes: 33 two-byte runes are 66 bytes.
+	ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "t", "content": "x", "metadata": map[string]any{"tags": []string{strings.Repeat("é", 33)}}}).
+		problem(t, 400, cairn.EINVALID)
+	// Empty content and an empty file are memories of size 0.
+	e := ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "empty", "content": ""}).must(t, 201)
+	if g := ts.do("GET", "/v1/memory/"+e.str("id"), a.Key, nil).must(t, 200); g.str("content") != "" || g.num("sizeBytes") != 0 {
+		t.Fatalf("empty content: %s", g.Body)
+	}
+	f := ts.memUpload(a.Key, map[string]string{"type": "file", "key": "files/résumé"}, "résumé 📄.pdf", []byte{}).must(t, 201)
+	d := ts.do("GET", "/v1/memory/"+f.str("id")+"/download", a.Key, nil).must(t, 200)
+	if len(d.Body) != 0 || d.Header.Get("Content-Length") != "0" || !strings.Contains(d.Header.Get("Content-Disposition"), "filename*=utf-8''r%C3%A9sum%C3%A9%20%F0%9F%93%84.pdf") {
+		t.Fatalf("empty unicode file: %v", d.Header)
+	}
+	// Odd ids are a charged 404; an escaped slash names no route (free).
+	for _, tc := range []struct {
+		id   string
+		cost int
+	}{{strings.Repeat("x", 5000), 1}, {"%00", 1}, {"..", 1}, {"%2e%2e", 1}, {"a%2Fb", 0}} {
+		bal := ts.balance(a.Key)
+		ts.do("GET", "/v1/memory/"+tc.id, a.Key, nil).problem(t, 404, cairn.ENOTFOUND)
+		ts.wantBalance(a, bal-tc.cost)
+	}
+}
+
+// TestMemoryUploadFormEdges: the multipart form of an upload, wrong in
+// every way a client can get it wrong: 4xx, refunded, nothing stored.
+func TestMemoryUploadFormEdges(t *testing.T) {
+	ts, a := memServer(t, 1000)
+	bal := ts.balance(a.Key)
+	raw := func(ctype, body string) *response {
+		req, _ := http.NewRequest("POST", ts.base+"/v1/memory/upload", strings.NewReader(body))
+		if ctype != "" {
+			req.Header.Set("Content-Type", ctype)
+		}
+		req.Header.Set("Authorization", "Bearer "+a.Key)
+		return ts.send(req)
+	}
+	raw("application/json", `{"type":"file","key":"k"}`).problem(t, 415, cairn.EUNSUPPORTEDMEDIA)
+	raw("", "x").problem(t, 415, cairn.EUNSUPPORTEDMEDIA)
+	raw("multipart/form-data", "x").problem(t, 400, cairn.EINVALID)
+	raw("multipart/form-data; boundary=b", "--b\r\nContent-Disposition: form-data; name=\"key\"\r\n\r\nk").problem(t, 400, cairn.EINVALID)
+	raw("multipart/form-data; boundary=b", "").problem(t, 400, cairn.EINVALID)
+	for _, fields := range []map[string]string{
+		{"importance": "high"},
+		{"importance": "NaN"},
+		{"importance": "1.5"},
+		{"metadata": "[]"},
+		{"metadata": `{"visibility":"public"}`},
+		{"metadata": `{"tags":"a"}`},
+		{"encryptionMeta": "null"},
+		{"encryptionMeta": "[1]"},
+		{"expiresIn": "0d"},
+		{"blobFilename": "a/b"},
+		{"blobExtension": strings.Repeat("x", 17)},
+		{"type": "File"},
+		{"key": "a//b"},
+		{"mimeType": strings.Repeat("m", 64<<10+1)},
+	} {
+		all := map[string]string{"type": "file", "key": "edge/k"}
+		for k, v := range fields {
+			all[k] = v
+		}
+		ts.memUpload(a.Key, all, "f.bin", []byte("x")).problem(t, 400, cairn.EINVALID)
+	}
+	many := map[string]string{"type": "file", "key": "edge/k"}
+	for i := range 40 {
+		many[fmt.Sprint("extra", i)] = "x"
+	}
+	ts.memUpload(a.Key, many, "f.bin", []byte("x")).problem(t, 400, cairn.EINVALID)
+	ts.wantBalance(a, bal)
+	if r := ts.do("GET", "/v1/memory?offset=0", a.Key, nil).must(t, 200); r.num("total") != 0 {
+		t.Fatalf("a rejected upload was stored: %s", r.Body)
+	}
+}
+
+// TestMemoryConcurrentCreatesAndDeletes: racing creates of one key make
+// one memory (the others 409, charged); racing deletes of one version
+// delete it once (the others 404, charged).
+func TestMemoryConcurrentCreatesAndDeletes(t *testing.T) {
+	ts, a := memServer(t, 10000)
+	const n = 8
+	race := func(f func(i int) *response) []*response {
+		out := make([]*response, n)
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Add(1)
+			go func() { defer wg.Done(); out[i] = f(i) }()
+		}
+		wg.Wait()
+		return out
+	}
+	count := func(rs []*response, status int) int {
+		k := 0
+		for _, r := range rs {
+			if r.Status == status {
+				k++
+			}
+		}
+		return k
+	}
+	bal := ts.balance(a.Key)
+	rs := race(func(i int) *response {
+		return ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "race/key", "content": fmt.Sprint(i)})
+	})
+	if count(rs, 201) != 1 || count(rs, 409) != n-1 {
+		t.Fatalf("racing creates: %d created, %d conflicts", count(rs, 201), count(rs, 409))
+	}
+	ts.wantBalance(a, bal-5*n)
+	var id string
+	for _, r := range rs {
+		if r.Status == 201 {
+			id = r.str("id")
+		}
+	}
+	bal = ts.balance(a.Key)
+	rs = race(func(int) *response { return ts.do("DELETE", "/v1/memory/"+id, a.Key, nil) })
+	if count(rs, 200) != 1 || count(rs, 404) != n-1 {
+		t.Fatalf("racing deletes: %d deleted, %d not found", count(rs, 200), count(rs, 404))
+	}
+	ts.wantBalance(a, bal-2*n)
+	ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "race/key", "content": "again"}).must(t, 201)
+}
