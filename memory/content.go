@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
+	"mime"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -118,6 +119,21 @@ func checkBlobParts(filename, ext string) error {
 	}
 	if len(ext) > 16 || !ok(ext) || ext == "." || ext == ".." {
 		return invalid("blobExtension", "blobExtension must be up to 16 characters of letters, digits, '.', '-' and '_'.")
+	}
+	return nil
+}
+
+// maxMimeType bounds a MIME type as a header value.
+const maxMimeType = 255
+
+// checkMimeType accepts a MIME type that a download can send back as its
+// Content-Type header: a media type with well-formed parameters.
+func checkMimeType(mt *string) error {
+	if mt == nil || *mt == "" {
+		return nil
+	}
+	if _, _, err := mime.ParseMediaType(*mt); err != nil || len(*mt) > maxMimeType {
+		return invalid("mimeType", "mimeType must be a MIME type such as text/plain of up to %d characters.", maxMimeType)
 	}
 	return nil
 }

@@ -165,6 +165,9 @@ func (s *Service) writeVersion(ctx context.Context, m, old *store.Memory, vid st
 	if err := checkBlobParts(w.BlobFilename, w.BlobExtension); err != nil {
 		return nil, err
 	}
+	if err := checkMimeType(w.MimeType); err != nil {
+		return nil, err
+	}
 	content, enc, err := w.body()
 	if err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"mime/multipart"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/cairn-dev/cairn"
@@ -164,4 +165,28 @@ func TestMemoryBulkAndIdempotency(t *testing.T) {
 		b := ts.register("b")
 		ts.do("POST", "/v1/memory", b.Key, body, "Idempotency-Key", "k-1").must(t, 201) // keys are per agent
 	})
+}
+
+// TestMemoryMimeTypeIsAHeaderValue: the mimeType of a memory comes back as
+// the download's Content-Type, so it must be a media type: a control
+// character, a line break, a broken parameter or an oversized value is 400
+// (refunded) on create, PUT, bulk and upload, and a valid one round-trips.
+func TestMemoryMimeTypeIsAHeaderValue(t *testing.T) {
+	ts, a := memServer(t, 1000)
+	id := ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "mime/ok", "content": "# title", "mimeType": "text/markdown; charset=utf-8"}).must(t, 201).str("id")
+	if d := ts.do("GET", "/v1/memory/"+id+"/download", a.Key, nil).must(t, 200); d.Header.Get("Content-Type") != "text/markdown; charset=utf-8" {
+		t.Fatalf("download Content-Type %q", d.Header.Get("Content-Type"))
+	}
+	bal := ts.balance(a.Key)
+	for _, mt := range []string{"\x00", "text/plain\r\nX-Injected: 1", "text/plain\x7f", "tëxt/plain", `text/html; charset="x`,
+		"text/plain; =x", strings.Repeat("m", 300)} {
+		ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "mime/bad", "content": "x", "mimeType": mt}).problem(t, 400, cairn.EINVALID)
+		ts.do("PUT", "/v1/memory/"+id, a.Key, map[string]any{"content": "x", "mimeType": mt}).problem(t, 400, cairn.EINVALID)
+		ts.memUpload(a.Key, map[string]string{"type": "file", "key": "mime/up", "mimeType": mt}, "f.bin", []byte("x")).problem(t, 400, cairn.EINVALID)
+		r := ts.do("POST", "/v1/memory/bulk", a.Key, map[string]any{"memories": []any{map[string]any{"key": "mime/bulk", "content": "x", "mimeType": mt}}}).must(t, 200)
+		if item := r.JSON["results"].([]any)[0].(map[string]any); item["status"] != 400.0 {
+			t.Fatalf("bulk with mimeType %q: %s", mt, r.Body)
+		}
+	}
+	ts.wantBalance(a, bal)
 }
