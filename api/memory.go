@@ -69,9 +69,6 @@ func (s *Server) putMemory(c *gin.Context) error {
 	if err := bindJSON(c, &req, false); err != nil {
 		return err
 	}
-	if req.Type != "" || req.Key != "" {
-		return cairn.Errorf(cairn.EINVALID, "type and key cannot change; create a new memory instead.").With("field", "key")
-	}
 	v, err := s.Memory.NewVersion(c.Request.Context(), agentOf(c).ID, c.Param("id"), ifMatch, req.write(c))
 	if err != nil {
 		return err

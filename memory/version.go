@@ -11,7 +11,8 @@ import (
 // NewVersion makes version N+1 of the memory that holds version id (any of
 // its versions), N being the latest. The body may change, besides the
 // content: importance, metadata, expiresIn (counted from now), mimeType,
-// the encryption fields and the custom blob name. ifMatch, when not nil,
+// the encryption fields and the custom blob name; type and key may be
+// given only with their current values. ifMatch, when not nil,
 // must accept N (the If-Match condition), else EPRECONDITION.
 func (s *Service) NewVersion(ctx context.Context, agentID, id string, ifMatch func(latest int) bool, w *Write) (*View, error) {
 	peek, _, err := s.Store.MemoryByVersionID(ctx, agentID, id)
@@ -27,6 +28,9 @@ func (s *Service) NewVersion(ctx context.Context, agentID, id string, ifMatch fu
 	now := s.now().Now()
 	if old.Expired(now) {
 		return nil, memNotFound()
+	}
+	if (w.Type != "" && w.Type != old.Type) || (w.Key != "" && w.Key != old.Key) {
+		return nil, invalid("key", "type and key cannot change; create a new memory instead.")
 	}
 	if ifMatch != nil && !ifMatch(old.Latest) {
 		return nil, cairn.Errorf(cairn.EPRECONDITION, "If-Match does not match: the latest version is %d.", old.Latest).With("version", old.Latest)

@@ -175,3 +175,28 @@ func TestMemoryCustomBlobNamesNeverShared(t *testing.T) {
 		t.Fatalf("v11: %s", r.Body)
 	}
 }
+
+// TestMemoryPutRoundTrip: a client may PUT back the record it read, with
+// new content: type and key at their current values are no change, so
+// only a different type or key is 400 (refunded).
+func TestMemoryPutRoundTrip(t *testing.T) {
+	ts, a := memServer(t, 1000)
+	id := ts.do("POST", "/v1/memory", a.Key, map[string]any{"type": "episodic", "key": "trip/day1", "content": "left home",
+		"metadata": map[string]any{"tags": []string{"trip"}}}).must(t, 201).str("id")
+	rec := ts.do("GET", "/v1/memory/"+id, a.Key, nil).must(t, 200).JSON
+	rec["content"] = "left home early"
+	r := ts.do("PUT", "/v1/memory/"+id, a.Key, rec, "If-Match", `"1"`).must(t, 200)
+	if r.num("version") != 2 || r.str("key") != "trip/day1" || r.str("type") != "episodic" {
+		t.Fatalf("round trip: %s", r.Body)
+	}
+	bal := ts.balance(a.Key)
+	for _, change := range []map[string]any{{"key": "trip/day2"}, {"type": "semantic"}, {"key": "trip/day1", "type": "file"}} {
+		body := map[string]any{"content": "x"}
+		for k, v := range change {
+			body[k] = v
+		}
+		ts.do("PUT", "/v1/memory/"+id, a.Key, body).problem(t, 400, cairn.EINVALID)
+	}
+	ts.wantBalance(a, bal)
+	ts.do("PUT", "/v1/memory/"+cairn.NewID(), a.Key, map[string]any{"content": "x", "key": "trip/day1"}).problem(t, 404, cairn.ENOTFOUND)
+}
