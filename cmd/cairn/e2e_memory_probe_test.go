@@ -468,3 +468,34 @@ func TestMemoryConcurrentCreatesAndDeletes(t *testing.T) {
 	ts.wantBalance(a, bal-2*n)
 	ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "race/key", "content": "again"}).must(t, 201)
 }
+
+// TestMemoryNullFields: JSON null in an optional field is the field left
+// out, on create, PUT, bulk and ttl-alerts.
+func TestMemoryNullFields(t *testing.T) {
+	ts, a := memServer(t, 1000)
+	nulls := `"type":null,"importance":null,"expiresIn":null,"metadata":null,"blobFilename":null,"blobExtension":null,` +
+		`"mimeType":null,"encryptionProvider":null,"encryptionMeta":null,"contentEncoding":null`
+	r := ts.do("POST", "/v1/memory", a.Key, `{"key":"nulls/a","content":"x",`+nulls+`}`).must(t, 201)
+	if r.str("type") != "semantic" || r.num("importance") != 0.5 || r.str("blobName") != "memory/semantic/nulls/a/v1" || r.JSON["expiresAt"] != nil {
+		t.Fatalf("create with nulls: %s", r.Body)
+	}
+	id := r.str("id")
+	ts.do("PATCH", "/v1/memory/"+id+"/importance", a.Key, map[string]any{"importance": 0.9}).must(t, 200)
+	ts.do("PUT", "/v1/memory/"+id, a.Key, map[string]any{"content": "y", "metadata": map[string]any{"tags": []string{"k"}, "visibility": "share"}}).must(t, 200)
+	p := ts.do("PUT", "/v1/memory/"+id, a.Key, `{"content":"z","key":null,`+nulls+`}`).must(t, 200)
+	md := p.JSON["metadata"].(map[string]any)
+	if p.num("version") != 3 || p.num("importance") != 0.9 || md["visibility"] != "share" || len(md["tags"].([]any)) != 1 {
+		t.Fatalf("PUT with nulls changed the memory: %s", p.Body)
+	}
+	m := ts.do("POST", "/v1/memory", a.Key, `{"key":"nulls/b","content":"x","metadata":{"tags":null,"visibility":null}}`).must(t, 201)
+	if md := m.JSON["metadata"].(map[string]any); md["visibility"] != "private" || len(md["tags"].([]any)) != 0 {
+		t.Fatalf("null metadata members: %s", m.Body)
+	}
+	b := ts.do("POST", "/v1/memory/bulk", a.Key, `{"memories":[{"key":"nulls/c","content":"x",`+nulls+`}, null]}`).must(t, 200)
+	res := b.JSON["results"].([]any)
+	if res[0].(map[string]any)["status"] != 201.0 || res[1].(map[string]any)["status"] != 400.0 {
+		t.Fatalf("bulk with nulls: %s", b.Body)
+	}
+	ts.do("POST", "/v1/memory/ttl-alerts", a.Key, `{"within":null,"type":null,"renewIds":null,"renewExpiresIn":null}`).must(t, 200)
+	ts.do("POST", "/v1/memory/bulk-delete", a.Key, `{"ids":[null]}`).must(t, 200)
+}
