@@ -40,6 +40,11 @@ func (s *Service) NewVersion(ctx context.Context, agentID, id string, ifMatch fu
 	if err := applyMeta(w, &m, now); err != nil {
 		return nil, err
 	}
+	if old.Visibility != "share" && m.Visibility == "share" {
+		if err := s.screenStored(ctx, &m); err != nil { // they become shared content too
+			return nil, err
+		}
+	}
 	return s.writeVersion(ctx, &m, old, cairn.NewID(), old.Latest+1, w)
 }
 
@@ -69,6 +74,36 @@ func (s *Service) syncBlobExpiry(ctx context.Context, m *store.Memory) error {
 		err := s.Blobs.ExtendExpiry(ctx, blobPath(m.AgentID, v.BlobName), blobExpiry(m))
 		if err != nil && !cairn.IsCode(err, cairn.ENOTFOUND) {
 			return upstream(err)
+		}
+	}
+	return nil
+}
+
+// screenStored screens the stored, unencrypted versions of a memory about
+// to become shared, as a shared write is screened (422).
+func (s *Service) screenStored(ctx context.Context, m *store.Memory) error {
+	if s.Secrets == nil {
+		return nil
+	}
+	vs, err := s.Store.MemoryVersions(ctx, m.AgentID, m.ID)
+	if err != nil {
+		return err
+	}
+	for i := range vs {
+		if vs[i].EncryptionProvider != nil {
+			continue
+		}
+		content, err := s.content(ctx, m, &vs[i])
+		if err != nil {
+			return err
+		}
+		rules, err := s.Secrets.Find(string(content))
+		if err != nil {
+			return err
+		}
+		if len(rules) > 0 {
+			return cairn.Errorf(cairn.EUNPROCESSABLE, "Version %d contains credentials (%d kinds); it would become shared content. Delete it or keep the memory private.",
+				vs[i].Version, len(rules)).With("rules", rules).With("version", vs[i].Version)
 		}
 	}
 	return nil

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/cairn-dev/cairn"
@@ -199,4 +200,33 @@ func TestMemoryPutRoundTrip(t *testing.T) {
 	}
 	ts.wantBalance(a, bal)
 	ts.do("PUT", "/v1/memory/"+cairn.NewID(), a.Key, map[string]any{"content": "x", "key": "trip/day1"}).problem(t, 404, cairn.ENOTFOUND)
+}
+
+// TestMemorySharingScreensStoredVersions: visibility belongs to the memory,
+// so a PUT that makes a private memory shared makes every stored version
+// shared content; one holding credentials makes it 422 (refunded), as a
+// shared write with them would be.
+func TestMemorySharingScreensStoredVersions(t *testing.T) {
+	ts, a := memServer(t, 1000)
+	id := ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "creds/later", "content": "aws AKIAZ3MSJV4WTGKEX7PQ"}).must(t, 201).str("id")
+	bal := ts.balance(a.Key)
+	share := map[string]any{"content": "nothing secret here", "metadata": map[string]any{"visibility": "share"}}
+	r := ts.do("PUT", "/v1/memory/"+id, a.Key, share).problem(t, 422, cairn.EUNPROCESSABLE)
+	if strings.Contains(string(r.Body), "AKIA") || r.num("version") != 1 {
+		t.Fatalf("422: %s", r.Body)
+	}
+	ts.wantBalance(a, bal)
+	if g := ts.do("GET", "/v1/memory/"+id, a.Key, nil).must(t, 200); g.JSON["visibility"] != "private" || g.num("version") != 1 {
+		t.Fatalf("memory after the refused share: %s", g.Body)
+	}
+	// Private versions stay allowed; once the one with credentials is gone
+	// the memory may be shared.
+	v2 := ts.do("PUT", "/v1/memory/"+id, a.Key, map[string]any{"content": "clean"}).must(t, 200).str("id")
+	ts.do("DELETE", "/v1/memory/"+id, a.Key, nil).must(t, 200)
+	if r := ts.do("PUT", "/v1/memory/"+v2, a.Key, share).must(t, 200); r.JSON["visibility"] != "share" {
+		t.Fatalf("share after delete: %s", r.Body)
+	}
+	// Encrypted versions are not screened.
+	e := ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "creds/sealed", "content": "AKIAZ3MSJV4WTGKEX7PQ", "encryptionProvider": "aes-256-gcm"}).must(t, 201).str("id")
+	ts.do("PUT", "/v1/memory/"+e, a.Key, share).must(t, 200)
 }
