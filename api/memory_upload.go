@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/media"
 	"github.com/cairn-dev/cairn/memory"
 	"github.com/gin-gonic/gin"
 )
@@ -96,6 +97,10 @@ func (s *Server) uploadMemory(c *gin.Context) error {
 	}
 	if file == nil {
 		return cairn.Errorf(cairn.EINVALID, "Form field \"file\" is required.").With("field", "file")
+	}
+	if filename != "" {
+		// As for media: the download's Content-Disposition carries it.
+		filename = media.SanitizeFilename(filename)
 	}
 	w := &memory.Write{Type: f["type"], Key: f["key"], Raw: file, Filename: filename, BlobFilename: f["blobFilename"],
 		BlobExtension: f["blobExtension"], Action: cairn.AuditUpload, RequestID: requestID(c)}

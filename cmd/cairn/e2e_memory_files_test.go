@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/base64"
+	"fmt"
+	"mime"
 	"mime/multipart"
 	"net/http"
 	"strings"
@@ -189,4 +191,30 @@ func TestMemoryMimeTypeIsAHeaderValue(t *testing.T) {
 		}
 	}
 	ts.wantBalance(a, bal)
+}
+
+// TestMemoryUploadFilenameSanitized: the file name of an upload comes back
+// in the record and as the download's Content-Disposition, so it is made a
+// safe display name as for media: no path, no control or format characters
+// (a right-to-left override would disguise the extension), valid UTF-8, at
+// most 255 bytes, "file" when nothing is left.
+func TestMemoryUploadFilenameSanitized(t *testing.T) {
+	ts, a := memServer(t, 1000)
+	for i, tc := range []struct{ sent, want string }{
+		{"report.pdf", "report.pdf"},
+		{"évaluation 📄.pdf", "évaluation 📄.pdf"},
+		{"evil\u202etxt.exe", "eviltxt.exe"},
+		{"bad\xffutf.txt", "badutf.txt"},
+		{"  ..  ", "file"},
+		{strings.Repeat("g", 900<<10), strings.Repeat("g", 255)},
+	} {
+		r := ts.memUpload(a.Key, map[string]string{"type": "file", "key": fmt.Sprint("names/", i)}, tc.sent, []byte("x")).must(t, 201)
+		if r.str("filename") != tc.want {
+			t.Fatalf("filename %q stored as %q, want %q", tc.sent, r.str("filename"), tc.want)
+		}
+		d := ts.do("GET", "/v1/memory/"+r.str("id")+"/download", a.Key, nil).must(t, 200)
+		if _, params, err := mime.ParseMediaType(d.Header.Get("Content-Disposition")); err != nil || params["filename"] != tc.want {
+			t.Fatalf("Content-Disposition %.300q for %q: %v", d.Header.Get("Content-Disposition"), tc.want, err)
+		}
+	}
 }
