@@ -22,13 +22,27 @@ func (s *Server) memoryRoutes(agent *gin.RouterGroup) {
 	agent.GET("/memory/expiring", h(s.expiringMemories))
 	agent.POST("/memory/ttl-alerts", h(s.ttlAlerts))
 	agent.GET("/memory/audit", h(s.memoryAudit))
-	agent.GET("/memory/:id", s.paid(billing.OpMemoryRead), h(s.getMemory))
-	agent.PUT("/memory/:id", s.paid(billing.OpMemoryUpdate), h(s.putMemory))
-	agent.DELETE("/memory/:id", s.paid(billing.OpMemoryDelete), h(s.deleteMemory))
+	agent.GET("/memory/:id", fixedPathMethod, s.paid(billing.OpMemoryRead), h(s.getMemory))
+	agent.PUT("/memory/:id", fixedPathMethod, s.paid(billing.OpMemoryUpdate), h(s.putMemory))
+	agent.DELETE("/memory/:id", fixedPathMethod, s.paid(billing.OpMemoryDelete), h(s.deleteMemory))
 	agent.GET("/memory/:id/history", h(s.memoryHistory))
 	agent.GET("/memory/:id/download", s.paid(billing.OpMemoryRead), h(s.downloadMemory))
 	agent.PATCH("/memory/:id/pin", h(s.pinMemory))
 	agent.PATCH("/memory/:id/importance", h(s.memoryImportance))
+}
+
+// memoryFixedPaths are the fixed paths under /v1/memory and their methods.
+var memoryFixedPaths = map[string]string{"search": "POST", "upload": "POST", "bulk": "POST", "bulk-delete": "POST",
+	"ttl-alerts": "POST", "expiring": "GET", "audit": "GET"}
+
+// fixedPathMethod answers 405, before any charge, a method a fixed path
+// does not take: gin routes GET /v1/memory/search to /memory/:id, which
+// would charge a 404 for an id that can never exist.
+func fixedPathMethod(c *gin.Context) {
+	if allow, ok := memoryFixedPaths[c.Param("id")]; ok {
+		c.Header("Allow", allow)
+		writeError(c, cairn.Errorf(cairn.EMETHOD, "Method %s is not allowed on %s.", c.Request.Method, c.Request.URL.Path))
+	}
 }
 
 // createMemory is POST /v1/memory (spec 4.1).

@@ -499,3 +499,29 @@ func TestMemoryNullFields(t *testing.T) {
 	ts.do("POST", "/v1/memory/ttl-alerts", a.Key, `{"within":null,"type":null,"renewIds":null,"renewExpiresIn":null}`).must(t, 200)
 	ts.do("POST", "/v1/memory/bulk-delete", a.Key, `{"ids":[null]}`).must(t, 200)
 }
+
+// TestMemoryFixedPathsWrongMethod: the fixed paths under /v1/memory with
+// a method they do not take are 405 with Allow, free; they are not taken
+// for a memory id (a charged 404).
+func TestMemoryFixedPathsWrongMethod(t *testing.T) {
+	ts, a := memServer(t, 1000)
+	bal := ts.balance(a.Key)
+	for _, tc := range []struct{ method, name, allow string }{
+		{"GET", "search", "POST"}, {"PUT", "search", "POST"}, {"DELETE", "search", "POST"},
+		{"GET", "upload", "POST"}, {"PUT", "bulk", "POST"}, {"GET", "bulk-delete", "POST"},
+		{"DELETE", "ttl-alerts", "POST"}, {"PUT", "expiring", "GET"}, {"DELETE", "audit", "GET"},
+	} {
+		var body any
+		if tc.method == "PUT" {
+			body = map[string]any{"content": "x"}
+		}
+		r := ts.do(tc.method, "/v1/memory/"+tc.name, a.Key, body).problem(t, 405, cairn.EMETHOD)
+		if r.Header.Get("Allow") != tc.allow {
+			t.Fatalf("%s %s: Allow %q, want %q", tc.method, tc.name, r.Header.Get("Allow"), tc.allow)
+		}
+	}
+	ts.wantBalance(a, bal)
+	// Other ids are still ids.
+	ts.do("GET", "/v1/memory/searches", a.Key, nil).problem(t, 404, cairn.ENOTFOUND)
+	ts.wantBalance(a, bal-1)
+}
