@@ -131,9 +131,14 @@ func parseIfMatch(raw string) (func(latest int) bool, error) {
 	return func(latest int) bool { return slices.Contains(strong, etagValue(latest)) }, nil
 }
 
-// deleteMemory is DELETE /v1/memory/:id (spec 3.1, 4.11).
+// deleteMemory is DELETE /v1/memory/:id (spec 3.1, 4.11), optionally
+// guarded by If-Match with the latest version number, as PUT is.
 func (s *Server) deleteMemory(c *gin.Context) error {
-	head, gone, err := s.Memory.Delete(c.Request.Context(), agentOf(c).ID, c.Param("id"), requestID(c))
+	ifMatch, err := parseIfMatch(c.GetHeader("If-Match"))
+	if err != nil {
+		return err
+	}
+	head, gone, err := s.Memory.Delete(c.Request.Context(), agentOf(c).ID, c.Param("id"), ifMatch, requestID(c))
 	if err != nil {
 		return err
 	}

@@ -99,7 +99,7 @@ func (s *Server) bulkDeleteMemories(c *gin.Context) error {
 		cost := s.Pricing.Cost(billing.OpMemoryDelete)
 		err := chargeMore(c, billing.OpMemoryDelete, cost)
 		if err == nil {
-			if _, _, err = s.Memory.Delete(c.Request.Context(), agent.ID, id, requestID(c)); err != nil && cost > 0 {
+			if _, _, err = s.Memory.Delete(c.Request.Context(), agent.ID, id, nil, requestID(c)); err != nil && cost > 0 {
 				if rerr := refundLast(c); rerr != nil {
 					s.Logger.ErrorContext(c.Request.Context(), "bulk item refund failed", "err", rerr)
 				}

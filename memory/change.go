@@ -11,7 +11,9 @@ import (
 // makes the newest remaining version the latest; deleting an older version
 // removes only that version; deleting the only version removes the memory.
 // The blob goes after the commit: a crash leaves at most an orphan blob.
-func (s *Service) Delete(ctx context.Context, agentID, id, reqID string) (*store.Memory, *store.MemoryVersion, error) {
+// ifMatch, when not nil, must accept the memory's latest version number
+// (the If-Match condition), else EPRECONDITION.
+func (s *Service) Delete(ctx context.Context, agentID, id string, ifMatch func(latest int) bool, reqID string) (*store.Memory, *store.MemoryVersion, error) {
 	peek, _, err := s.Store.MemoryByVersionID(ctx, agentID, id)
 	if err != nil {
 		return nil, nil, err
@@ -21,6 +23,15 @@ func (s *Service) Delete(ctx context.Context, agentID, id, reqID string) (*store
 	}
 	unlock := s.lock(agentID, peek.Key)
 	defer unlock()
+	if ifMatch != nil {
+		cur, _, err := s.Store.MemoryByVersionID(ctx, agentID, id)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !ifMatch(cur.Latest) {
+			return nil, nil, cairn.Errorf(cairn.EPRECONDITION, "If-Match does not match: the latest version is %d.", cur.Latest).With("version", cur.Latest)
+		}
+	}
 	audit := auditEntry(agentID, cairn.AuditDelete, id, reqID, map[string]any{"key": peek.Key})
 	head, gone, err := s.Store.DeleteMemoryVersion(ctx, agentID, id, audit)
 	if err != nil {

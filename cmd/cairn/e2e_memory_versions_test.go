@@ -230,3 +230,44 @@ func TestMemorySharingScreensStoredVersions(t *testing.T) {
 	e := ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "creds/sealed", "content": "AKIAZ3MSJV4WTGKEX7PQ", "encryptionProvider": "aes-256-gcm"}).must(t, 201).str("id")
 	ts.do("PUT", "/v1/memory/"+e, a.Key, share).must(t, 200)
 }
+
+// TestMemoryDeleteIfMatch: RFC 9110 says a server evaluates If-Match before
+// the method, so a DELETE guarded by a stale version number must not
+// delete: 412 (charged), as on PUT; a matching one deletes; a malformed
+// one is 400 (refunded).
+func TestMemoryDeleteIfMatch(t *testing.T) {
+	ts, a := memServer(t, 1000)
+	v1 := ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "guarded", "content": "one"}).must(t, 201).str("id")
+	v2 := ts.do("PUT", "/v1/memory/"+v1, a.Key, map[string]any{"content": "two"}).must(t, 200).str("id")
+	bal := ts.balance(a.Key)
+	for _, tc := range []struct {
+		id, ifMatch string
+		status      int
+	}{
+		{v2, `"1"`, 412},
+		{v1, `W/"2"`, 412},
+		{v2, `"x`, 400},
+		{v1, `"3", "2"`, 200}, // deletes v1; v2 stays the latest
+		{v2, `*`, 200},
+	} {
+		r := ts.do("DELETE", "/v1/memory/"+tc.id, a.Key, nil, "If-Match", tc.ifMatch)
+		switch tc.status {
+		case 200:
+			r.must(t, 200)
+			bal -= 2
+		case 412:
+			r.problem(t, 412, cairn.EPRECONDITION)
+			bal -= 2
+		default:
+			r.problem(t, 400, cairn.EINVALID)
+		}
+		ts.wantBalance(a, bal)
+		if tc.status != 200 {
+			if g := ts.do("GET", "/v1/memory/"+tc.id, a.Key, nil).must(t, 200); g.str("id") != tc.id {
+				t.Fatalf("a refused delete removed %s: %s", tc.id, g.Body)
+			}
+			bal--
+		}
+	}
+	ts.do("GET", "/v1/memory/"+v2, a.Key, nil).problem(t, 404, cairn.ENOTFOUND)
+}
