@@ -75,7 +75,7 @@ func (s *Server) getMemory(c *gin.Context) error {
 // putMemory is PUT /v1/memory/:id (spec 4.4): version N+1, optionally
 // guarded by If-Match with the latest version number.
 func (s *Server) putMemory(c *gin.Context) error {
-	ifMatch, err := parseIfMatch(c.GetHeader("If-Match"))
+	ifMatch, err := parseIfMatch(strings.Join(c.Request.Header.Values("If-Match"), ","))
 	if err != nil {
 		return err
 	}
@@ -134,7 +134,7 @@ func parseIfMatch(raw string) (func(latest int) bool, error) {
 // deleteMemory is DELETE /v1/memory/:id (spec 3.1, 4.11), optionally
 // guarded by If-Match with the latest version number, as PUT is.
 func (s *Server) deleteMemory(c *gin.Context) error {
-	ifMatch, err := parseIfMatch(c.GetHeader("If-Match"))
+	ifMatch, err := parseIfMatch(strings.Join(c.Request.Header.Values("If-Match"), ","))
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -152,6 +153,20 @@ func TestMemoryIfMatchForms(t *testing.T) {
 	}
 	// "*" on a memory that does not exist is still 404.
 	ts.do("PUT", "/v1/memory/"+cairn.NewID(), a.Key, map[string]any{"content": "x"}, "If-Match", "*").problem(t, 404, cairn.ENOTFOUND)
+	// Several If-Match lines are one list (RFC 9110 5.3).
+	put := func(lines ...string) *response {
+		req, _ := http.NewRequest("PUT", ts.base+"/v1/memory/"+id, strings.NewReader(`{"content":"lines"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+a.Key)
+		for _, l := range lines {
+			req.Header.Add("If-Match", l)
+		}
+		return ts.send(req)
+	}
+	if r := put(`"1"`, fmt.Sprintf(`"%d"`, latest)).must(t, 200); r.num("version") != float64(latest+1) {
+		t.Fatalf("two If-Match lines: %s", r.Body)
+	}
+	put(fmt.Sprintf(`"%d"`, latest+1), `nope`).problem(t, 400, cairn.EINVALID)
 }
 
 // TestMemoryCustomBlobNamesNeverShared: custom blob names of two versions
