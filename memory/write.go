@@ -95,7 +95,10 @@ func applyMeta(w *Write, m *store.Memory, now time.Time) error {
 		default:
 			return invalid("metadata.visibility", "visibility must be private or share.")
 		}
-		m.Tags, m.Visibility = append([]string{}, md.Tags...), md.Visibility
+		if md.Tags != nil { // absent or null: the tags stay, as an absent visibility does
+			m.Tags = append([]string{}, md.Tags...)
+		}
+		m.Visibility = md.Visibility
 	}
 	if m.Visibility == "" {
 		m.Visibility = "private"

@@ -286,3 +286,34 @@ func TestMemoryDeleteIfMatch(t *testing.T) {
 	}
 	ts.do("GET", "/v1/memory/"+v2, a.Key, nil).problem(t, 404, cairn.ENOTFOUND)
 }
+
+// TestMemoryPutMetadataMembers: the members of metadata change one by one
+// on PUT: an absent (or null) tags keeps the tags, as an absent visibility
+// keeps the visibility; an empty list clears them.
+func TestMemoryPutMetadataMembers(t *testing.T) {
+	ts, a := memServer(t, 1000)
+	id := ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "meta/members", "content": "x",
+		"metadata": map[string]any{"tags": []string{"a", "b"}}}).must(t, 201).str("id")
+	meta := func(r *response) (string, string) {
+		md := r.JSON["metadata"].(map[string]any)
+		return fmt.Sprint(md["tags"]), md["visibility"].(string)
+	}
+	for _, tc := range []struct {
+		body             string
+		tags, visibility string
+	}{
+		{`{"content":"y","metadata":{"visibility":"share"}}`, "[a b]", "share"},
+		{`{"content":"y","metadata":{"tags":null}}`, "[a b]", "share"},
+		{`{"content":"y","metadata":{"tags":["c"]}}`, "[c]", "share"},
+		{`{"content":"y","metadata":{}}`, "[c]", "share"},
+		{`{"content":"y","metadata":{"tags":[],"visibility":"private"}}`, "[]", "private"},
+	} {
+		r := ts.do("PUT", "/v1/memory/"+id, a.Key, tc.body).must(t, 200)
+		if tags, vis := meta(r); tags != tc.tags || vis != tc.visibility {
+			t.Fatalf("PUT %s: tags %s visibility %s, want %s %s", tc.body, tags, vis, tc.tags, tc.visibility)
+		}
+	}
+	if c := ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "meta/none", "content": "x", "metadata": map[string]any{"visibility": "share"}}).must(t, 201); fmt.Sprint(c.JSON["metadata"].(map[string]any)["tags"]) != "[]" {
+		t.Fatalf("create without tags: %s", c.Body)
+	}
+}
