@@ -12,20 +12,11 @@ import (
 // expiry falls within the window from now, soonest first, at most limit.
 func (s *Service) Expiring(ctx context.Context, agentID, typ string, within time.Duration, limit int) ([]store.Memory, error) {
 	now := s.now().Now()
-	ms, err := s.Store.ExpiringMemories(ctx, agentID, now.Add(within), limit+1000)
+	ms, err := s.Store.ExpiringMemories(ctx, agentID, now, now.Add(within), typ, limit)
 	if err != nil {
 		return nil, err
 	}
-	out := []store.Memory{}
-	for _, m := range ms {
-		if m.Expired(now) || (typ != "" && m.Type != typ) {
-			continue
-		}
-		if out = append(out, m); len(out) == limit {
-			break
-		}
-	}
-	return out, nil
+	return ms, nil
 }
 
 // Renewal is the outcome of renewing one id.

@@ -144,8 +144,9 @@ type Memories interface {
 	MemoryKeys(ctx context.Context, agentID, prefix string, fn func(key, memoryID string) bool) error
 
 	// ExpiringMemories returns up to limit of the agent's unpinned memories
-	// whose expiry is before until, soonest first (expired ones included).
-	ExpiringMemories(ctx context.Context, agentID string, until time.Time, limit int) ([]Memory, error)
+	// (of type typ when not empty) whose expiry is after from and not after
+	// until, soonest first: memories already expired at from are not read.
+	ExpiringMemories(ctx context.Context, agentID string, from, until time.Time, typ string, limit int) ([]Memory, error)
 
 	// ExpiredMemories returns up to limit unpinned memories of any agent
 	// whose expiry is at or before now, soonest first.

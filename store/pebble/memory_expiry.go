@@ -12,13 +12,15 @@ import (
 )
 
 // ExpiringMemories scans the agent's expiry index up to until.
-func (db *DB) ExpiringMemories(ctx context.Context, agentID string, until time.Time, limit int) ([]store.Memory, error) {
+func (db *DB) ExpiringMemories(ctx context.Context, agentID string, from, until time.Time, typ string, limit int) ([]store.Memory, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	lower := key(memExpiry, agentID)
-	upper := appendTime(append([]byte(nil), lower...), until)
-	return db.scanExpiry(lower, upper, limit, func(rest []byte) (string, string, error) {
+	prefix := key(memExpiry, agentID)
+	lower := appendTime(append([]byte(nil), prefix...), from.Add(time.Nanosecond))
+	upper := appendTime(append([]byte(nil), prefix...), until.Add(time.Nanosecond))
+	keep := func(m *store.Memory) bool { return typ == "" || m.Type == typ }
+	return db.scanExpiry(prefix, lower, upper, limit, keep, func(rest []byte) (string, string, error) {
 		id, _, err := readComponent(rest[8:])
 		return agentID, id, err
 	})
@@ -30,7 +32,7 @@ func (db *DB) ExpiredMemories(ctx context.Context, now time.Time, limit int) ([]
 		return nil, err
 	}
 	upper := binary.BigEndian.AppendUint64([]byte(memSweep), uint64(now.UnixNano())+1)
-	return db.scanExpiry([]byte(memSweep), upper, limit, func(rest []byte) (string, string, error) {
+	return db.scanExpiry([]byte(memSweep), []byte(memSweep), upper, limit, nil, func(rest []byte) (string, string, error) {
 		agent, rest, err := readComponent(rest[8:])
 		if err != nil {
 			return "", "", err
@@ -40,7 +42,10 @@ func (db *DB) ExpiredMemories(ctx context.Context, now time.Time, limit int) ([]
 	})
 }
 
-func (db *DB) scanExpiry(lower, upper []byte, limit int, parse func(rest []byte) (string, string, error)) ([]store.Memory, error) {
+// scanExpiry reads the heads named by an expiry index between lower and
+// upper (keys under prefix), skipping those keep refuses (keep nil keeps
+// all), until it has limit of them.
+func (db *DB) scanExpiry(prefix, lower, upper []byte, limit int, keep func(*store.Memory) bool, parse func(rest []byte) (string, string, error)) ([]store.Memory, error) {
 	it, err := db.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upper})
 	if err != nil {
 		return nil, fmt.Errorf("pebble: iterate memory expiry: %w", err)
@@ -48,7 +53,7 @@ func (db *DB) scanExpiry(lower, upper []byte, limit int, parse func(rest []byte)
 	defer it.Close()
 	out := []store.Memory{}
 	for ok := it.First(); ok && len(out) < limit; ok = it.Next() {
-		rest := it.Key()[len(lower):]
+		rest := it.Key()[len(prefix):]
 		if len(rest) < 8 {
 			return nil, fmt.Errorf("pebble: short memory expiry key")
 		}
@@ -61,6 +66,9 @@ func (db *DB) scanExpiry(lower, upper []byte, limit int, parse func(rest []byte)
 			continue
 		} else if err != nil {
 			return nil, err
+		}
+		if keep != nil && !keep(m) {
+			continue
 		}
 		out = append(out, *m)
 	}

@@ -138,9 +138,30 @@ func RunMemoryTests(t *testing.T, open func(t *testing.T) store.Memories) {
 		if err != nil || len(got) != 1 || got[0].ID != soon.ID {
 			t.Fatalf("ExpiredMemories = %+v, %v", got, err)
 		}
-		got, err = s.ExpiringMemories(ctx, "agent-a", t0.Add(72*time.Hour), 10)
+		got, err = s.ExpiringMemories(ctx, "agent-a", t0, t0.Add(72*time.Hour), "", 10)
 		if err != nil || len(got) != 2 || got[0].ID != soon.ID {
 			t.Fatalf("ExpiringMemories = %+v, %v", got, err)
+		}
+		// From a time after "soon" expired: only "later", whatever the limit.
+		got, err = s.ExpiringMemories(ctx, "agent-a", t0.Add(time.Hour), t0.Add(72*time.Hour), "", 1)
+		if err != nil || len(got) != 1 || got[0].Key != "later" {
+			t.Fatalf("ExpiringMemories after an expiry = %+v, %v", got, err)
+		}
+		// The bound is inclusive at until, exclusive at from.
+		if got, err = s.ExpiringMemories(ctx, "agent-a", t0, t0.Add(time.Hour), "", 10); err != nil || len(got) != 1 {
+			t.Fatalf("ExpiringMemories until the expiry = %+v, %v", got, err)
+		}
+		// The type filter applies before the limit.
+		create(t, s, "agent-c", "sem", time.Hour) // semantic, sooner
+		ep := &store.Memory{ID: cairn.NewID(), AgentID: "agent-c", Type: "episodic", Key: "ep", Importance: 0.5,
+			Visibility: "private", Tags: []string{}, CreatedAt: t0, UpdatedAt: t0, ExpiresAt: t0.Add(50 * time.Hour)}
+		if err := s.CreateMemoryVersion(ctx, ep, &store.MemoryVersion{ID: ep.ID, Version: 1, BlobName: "memory/episodic/ep/v1", CreatedAt: t0},
+			&cairn.AuditEntry{AgentID: "agent-c", Action: cairn.AuditWrite}, nil); err != nil {
+			t.Fatal(err)
+		}
+		got, err = s.ExpiringMemories(ctx, "agent-c", t0, t0.Add(72*time.Hour), "episodic", 1)
+		if err != nil || len(got) != 1 || got[0].Key != "ep" {
+			t.Fatalf("ExpiringMemories of a type = %+v, %v", got, err)
 		}
 		p, err := s.ListMemories(ctx, "agent-a", store.MemoryQuery{Filter: store.MemoryFilter{Now: t0.Add(2 * time.Hour)}, Limit: 10, Count: true})
 		if err != nil || p.Total != 1 {
