@@ -70,7 +70,15 @@ func NewIndex(dir string) (*Index, error) {
 		if err = os.RemoveAll(dir); err == nil {
 			// unsafe_batch: a write does not wait for the index to reach the
 			// disk; the index is rebuilt from the store at start anyway.
-			idx, err = bleve.NewUsing(dir, im, scorch.Name, scorch.Name, map[string]any{"unsafe_batch": true})
+			// The persister naps 2 s between rounds (default: 1 ms), so that
+			// it writes and fsyncs its segments and root a few times a
+			// minute rather than after every 50 ms batch: each of its
+			// fsyncs is a device flush that memory writes would queue
+			// behind (create p99 at 500/s: 10-14.6 ms -> 5.7-7.2 ms, see
+			// BENCHMARKS.md). Searches read the in-memory snapshot, so
+			// they see every flushed batch at once all the same.
+			idx, err = bleve.NewUsing(dir, im, scorch.Name, scorch.Name, map[string]any{"unsafe_batch": true,
+				"scorchPersisterOptions": map[string]any{"PersisterNapTimeMSec": 2000, "PersisterNapUnderNumFiles": 1000}})
 		}
 	}
 	if err != nil {
