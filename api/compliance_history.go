@@ -5,7 +5,6 @@ import (
 	"strconv"
 
 	"github.com/cairn-dev/cairn"
-	"github.com/cairn-dev/cairn/screening"
 	"github.com/cairn-dev/cairn/store"
 	"github.com/gin-gonic/gin"
 )
@@ -24,19 +23,8 @@ type listingEvent struct {
 // listingHistory is GET /v1/compliance/history?address=&chain=: when each
 // source listed and delisted the address (free).
 func (s *Server) listingHistory(c *gin.Context) error {
-	addr, chain := c.Query("address"), c.Query("chain")
-	if addr == "" || chain == "" {
-		return cairn.Errorf(cairn.EINVALID, "address and chain are required.")
-	}
-	fam, err := screening.ChainFamily(chain)
+	addr, chain, fam, canon, err := s.addressQuery(c)
 	if err != nil {
-		return cairn.Errorf(cairn.EINVALID, "Unknown chain %q.", clip(chain)).With("chain", clip(chain))
-	}
-	canon, st := screening.Normalize(fam, addr)
-	if st == screening.StatusInvalid {
-		return cairn.Errorf(cairn.EINVALID, "%q is not a %s address.", clip(addr), fam).With("field", "address")
-	}
-	if err := s.listReady(); err != nil {
 		return err
 	}
 	events := []listingEvent{}

@@ -32,19 +32,8 @@ func hexHashes(hs []merkle.Hash) []string {
 
 // merkleProof is GET /v1/compliance/merkle-proof?address=&chain=.
 func (s *Server) merkleProof(c *gin.Context) error {
-	addr, chain := c.Query("address"), c.Query("chain")
-	if addr == "" || chain == "" {
-		return cairn.Errorf(cairn.EINVALID, "address and chain are required.")
-	}
-	fam, err := screening.ChainFamily(chain)
+	addr, chain, fam, canon, err := s.addressQuery(c)
 	if err != nil {
-		return cairn.Errorf(cairn.EINVALID, "Unknown chain %q.", clip(chain)).With("chain", clip(chain))
-	}
-	canon, st := screening.Normalize(fam, addr)
-	if st == screening.StatusInvalid {
-		return cairn.Errorf(cairn.EINVALID, "%q is not a %s address.", clip(addr), fam).With("field", "address")
-	}
-	if err := s.listReady(); err != nil {
 		return err
 	}
 	ix := s.Screening.Current()
@@ -134,4 +123,26 @@ func (s *Server) merkleProofBatch(c *gin.Context) error {
 	}
 	writeJSON(c, http.StatusOK, out)
 	return nil
+}
+
+// addressQuery reads the address and chain query parameters of a GET about
+// one address: both required, a known chain (400 naming it), an address of
+// the chain's family (400), and a loaded list (503). It returns them with
+// the family and the canonical address.
+func (s *Server) addressQuery(c *gin.Context) (addr, chain string, fam screening.Family, canon string, err error) {
+	addr, chain = c.Query("address"), c.Query("chain")
+	if addr == "" || chain == "" {
+		return "", "", "", "", cairn.Errorf(cairn.EINVALID, "address and chain are required.")
+	}
+	if fam, err = screening.ChainFamily(chain); err != nil {
+		return "", "", "", "", cairn.Errorf(cairn.EINVALID, "Unknown chain %q.", clip(chain)).With("chain", clip(chain))
+	}
+	canon, st := screening.Normalize(fam, addr)
+	if st == screening.StatusInvalid {
+		return "", "", "", "", cairn.Errorf(cairn.EINVALID, "%q is not a %s address.", clip(addr), fam).With("field", "address")
+	}
+	if err := s.listReady(); err != nil {
+		return "", "", "", "", err
+	}
+	return addr, chain, fam, canon, nil
 }
