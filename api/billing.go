@@ -184,3 +184,22 @@ func (r *running) since(now time.Time) time.Time {
 // charge is taken after its request started, so the charges of requests
 // still running at a crash are all at or after the last checkpoint.
 func (s *Server) SettledBefore() time.Time { return s.priced.since(s.Clock.Now()) }
+
+// chargedItem runs one item of a bulk request under a billed route: it
+// charges op's live cost, runs fn, and refunds that charge at once when fn
+// fails, so the request pays only for the items that succeeded. A free
+// item adds no charge and refunds nothing (refundLast would otherwise take
+// back an earlier item's charge).
+func (s *Server) chargedItem(c *gin.Context, op string, fn func() error) error {
+	cost := s.Pricing.Cost(op)
+	if err := chargeMore(c, op, cost); err != nil {
+		return err
+	}
+	err := fn()
+	if err != nil && cost > 0 {
+		if rerr := refundLast(c); rerr != nil {
+			s.Logger.ErrorContext(c.Request.Context(), "bulk item refund failed", "op", op, "err", rerr)
+		}
+	}
+	return err
+}

@@ -62,17 +62,11 @@ func (s *Server) bulkOne(c *gin.Context, agentID string, raw json.RawMessage, re
 	if err := json.Unmarshal(raw, &item); err != nil {
 		return cairn.Errorf(cairn.EINVALID, "Item is not a memory object.")
 	}
-	cost := s.Pricing.Cost(billing.OpBulkWrite)
-	if err := chargeMore(c, billing.OpBulkWrite, cost); err != nil {
+	var v *memory.View
+	if err := s.chargedItem(c, billing.OpBulkWrite, func() (err error) {
+		v, err = s.Memory.Create(c.Request.Context(), agentID, item.write(c))
 		return err
-	}
-	v, err := s.Memory.Create(c.Request.Context(), agentID, item.write(c))
-	if err != nil {
-		if cost > 0 { // a free item added no charge: refunding "the last" would take another item's
-			if rerr := refundLast(c); rerr != nil {
-				s.Logger.ErrorContext(c.Request.Context(), "bulk item refund failed", "err", rerr)
-			}
-		}
+	}); err != nil {
 		return err
 	}
 	j := toMemoryJSON(v, false)
@@ -96,15 +90,10 @@ func (s *Server) bulkDeleteMemories(c *gin.Context) error {
 	ok := 0
 	for i, id := range req.IDs {
 		res := gin.H{"index": i, "id": id, "status": http.StatusOK, "error": nil}
-		cost := s.Pricing.Cost(billing.OpMemoryDelete)
-		err := chargeMore(c, billing.OpMemoryDelete, cost)
-		if err == nil {
-			if _, _, err = s.Memory.Delete(c.Request.Context(), agent.ID, id, nil, requestID(c)); err != nil && cost > 0 {
-				if rerr := refundLast(c); rerr != nil {
-					s.Logger.ErrorContext(c.Request.Context(), "bulk item refund failed", "err", rerr)
-				}
-			}
-		}
+		err := s.chargedItem(c, billing.OpMemoryDelete, func() error {
+			_, _, err := s.Memory.Delete(c.Request.Context(), agent.ID, id, nil, requestID(c))
+			return err
+		})
 		if err != nil {
 			res["status"], res["error"] = itemError(err)
 		} else {
