@@ -8,7 +8,10 @@
 // implementations live in chain/aptos and chain/evm, and only cmd wires them.
 package chain
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // DepositAddresses derives one deposit address per agent from a single HD
 // seed. The same seed and index always give the same address; two indexes
@@ -47,11 +50,39 @@ type DepositVerifier interface {
 	VerifyDeposit(ctx context.Context, txHash, address string) (Deposit, error)
 }
 
-// Anchorer publishes the Merkle root of a sanctions-list version on chain so
-// that third parties can check membership proofs against it. (Declared here;
-// implemented by chain/evm.)
+// Anchor statuses: the life of one list version's roots on chain.
+const (
+	AnchorDisabled  = "disabled"  // no chain is configured
+	AnchorPending   = "pending"   // recorded, no transaction sent yet
+	AnchorSubmitted = "submitted" // its transaction was broadcast, not yet confirmed enough
+	AnchorSynced    = "synced"    // mined with the required confirmations
+	AnchorFailed    = "failed"    // the last attempt failed; it is retried with backoff
+)
+
+// AnchorStatus is the on-chain state of a list version's Merkle roots.
+type AnchorStatus struct {
+	Status        string // one of the Anchor* statuses
+	ListVersion   uint64
+	SanctionsRoot [32]byte
+	CommunityRoot [32]byte
+	ChainID       uint64
+	Contract      string // 0x address of the verifier contract
+	TxHash        string // the transaction that set (or is setting) the roots
+	BlockNumber   uint64 // block that included it; 0 until mined
+	SubmittedAt   time.Time
+	SyncedAt      time.Time
+	Error         string // the last failure, if any
+}
+
+// Anchorer publishes the Merkle roots of sanctions-list versions on chain so
+// that third parties can check membership proofs against them. (Declared
+// here; implemented by chain/evm.)
 type Anchorer interface {
-	// Anchor publishes root as the root of list version listVersion and
-	// returns the hash of the transaction that did so once it is mined.
-	Anchor(ctx context.Context, root [32]byte, listVersion uint64) (txHash string, err error)
+	// Submit records durably that list version v, with these roots, is to
+	// be anchored, and returns without waiting for the chain: a chain
+	// outage never blocks the caller. A version not newer than the newest
+	// one submitted is ignored.
+	Submit(ctx context.Context, v uint64, sanctionsRoot, communityRoot [32]byte) error
+	// Status returns the state of the newest submitted version.
+	Status(ctx context.Context) (AnchorStatus, error)
 }

@@ -62,6 +62,10 @@ type Pipeline struct {
 	Community func(ctx context.Context) ([]screening.Listing, error)
 	// OnProgress, when set, is called after each source of a run.
 	OnProgress func(Progress)
+	// OnVersion, when set, is called with each new list version once it is
+	// committed and installed (for example to anchor its root on chain). It
+	// runs with the run lock held: it must not block on a network.
+	OnVersion func(ctx context.Context, v store.ListVersion)
 
 	run     sync.Mutex     // one run or rebuild at a time
 	waiting atomic.Bool    // a background rebuild waits for run (Escalated)

@@ -125,6 +125,9 @@ func (p *Pipeline) rebuild(ctx context.Context) (*screening.Index, store.ListVer
 	p.version, p.last = v.Version, all
 	p.mu.Unlock()
 	p.Holder.Swap(ix)
+	if p.OnVersion != nil {
+		p.OnVersion(ctx, v)
+	}
 	p.logger().Info("list version installed", "version", v.Version, "root", v.Root, "leaves", v.Leaves,
 		"added", v.Added, "removed", v.Removed)
 	return ix, v, nil
