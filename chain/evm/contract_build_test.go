@@ -1,0 +1,99 @@
+package evm_test
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cairn-dev/cairn/chain/evm"
+	"github.com/ethereum/go-ethereum/accounts/abi"
+)
+
+const contractsDir = "../../contracts"
+
+// needNode skips the test unless node and the contracts' npm packages are
+// installed (npm ci in contracts/); with CAIRN_REQUIRE_EVM=1 (as in CI) it
+// fails instead.
+func needNode(t *testing.T) string {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err == nil {
+		_, err = os.Stat(filepath.Join(contractsDir, "node_modules", "solc", "package.json"))
+	}
+	if err != nil {
+		if os.Getenv("CAIRN_REQUIRE_EVM") == "1" {
+			t.Fatalf("CAIRN_REQUIRE_EVM=1 but node or contracts/node_modules is missing (run npm ci in contracts/): %v", err)
+		}
+		t.Skipf("node or contracts/node_modules missing (npm ci in contracts/): %v", err)
+	}
+	return node
+}
+
+// TestCommittedContractMatchesSource: the committed ABI and bytecode are
+// what solc 0.8.37 makes of the committed source today, and the Go
+// bindings embed exactly those.
+func TestCommittedContractMatchesSource(t *testing.T) {
+	node := needNode(t)
+	out := t.TempDir()
+	cmd := exec.Command(node, "build.js", "--out", out)
+	cmd.Dir = contractsDir
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("compile: %v\n%s", err, b)
+	}
+	for _, name := range []string{"CairnVerifier.abi", "CairnVerifier.bin"} {
+		fresh, err := os.ReadFile(filepath.Join(out, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		committed, err := os.ReadFile(filepath.Join(contractsDir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(fresh, committed) {
+			t.Errorf("contracts/%s differs from a fresh compile: run contracts/generate.sh", name)
+		}
+	}
+}
+
+// TestBindingsMatchCommittedArtifacts holds without node: the bindings
+// embed the committed bytecode and ABI.
+func TestBindingsMatchCommittedArtifacts(t *testing.T) {
+	bin, err := os.ReadFile(filepath.Join(contractsDir, "CairnVerifier.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := evm.VerifierMetaData.Bin, "0x"+strings.TrimSpace(string(bin)); got != want {
+		t.Error("chain/evm bindings embed other bytecode than contracts/CairnVerifier.bin: run contracts/generate.sh")
+	}
+	raw, err := os.ReadFile(filepath.Join(contractsDir, "CairnVerifier.abi"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	committed, err := abi.JSON(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bound := evm.NewVerifier().GetABI()
+	if len(committed.Methods) != len(bound.Methods) || len(committed.Errors) != len(bound.Errors) || len(committed.Events) != len(bound.Events) {
+		t.Fatal("bindings and contracts/CairnVerifier.abi declare different members: run contracts/generate.sh")
+	}
+	for name, m := range committed.Methods {
+		if bound.Methods[name].Sig != m.Sig {
+			t.Errorf("method %s: bindings %q, ABI %q", name, bound.Methods[name].Sig, m.Sig)
+		}
+	}
+	// The verifier interface the README promises, signature for signature.
+	for _, sig := range []string{
+		"verify(bytes32[],bytes32)", "isListed(string,string,bytes32[])", "isSanctioned(address,bytes32[])",
+		"multiProofVerify(bytes32[],bool[],bytes32[])", "root()", "listVersion()", "setRoot(bytes32,bytes32,uint64)",
+		"communityRoot()", "isCommunityListed(string,string,bytes32[])", "verifyCommunity(bytes32[],bytes32)",
+	} {
+		name, _, _ := strings.Cut(sig, "(")
+		if committed.Methods[name].Sig != sig {
+			t.Errorf("ABI has %q, want %s", committed.Methods[name].Sig, sig)
+		}
+	}
+}

@@ -1,0 +1,15 @@
+// Package evm anchors cairn's list roots on an EVM chain: the go-ethereum
+// bindings of the verifier contract (contracts/CairnVerifier.sol, generated
+// by abigen; regenerate with contracts/generate.sh), deploying it, reading
+// the operator's key file, and the Anchorer that sends each new list
+// version's sanctions and community roots to the contract and follows the
+// transaction until it has the required confirmations.
+//
+// The anchor state lives in the store (store.Anchors), so that it survives
+// restarts: a transaction is signed and persisted before it is broadcast,
+// and after a restart the same signed bytes are broadcast again rather than
+// a new transaction signed.
+//
+// It imports the root package, chain, store and go-ethereum; never a store
+// backend, a domain package, HTTP or gin.
+package evm
