@@ -57,6 +57,10 @@ const (
 	AnchorSubmitted = "submitted" // its transaction was broadcast, not yet confirmed enough
 	AnchorSynced    = "synced"    // mined with the required confirmations
 	AnchorFailed    = "failed"    // the last attempt failed; it is retried with backoff
+	// AnchorSuperseded marks an older version whose roots a newer version
+	// replaced before it was synced. Status never reports it (it reports
+	// the newest version); it shows in the store's records.
+	AnchorSuperseded = "superseded"
 )
 
 // AnchorStatus is the on-chain state of a list version's Merkle roots.

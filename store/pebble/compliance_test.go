@@ -40,3 +40,14 @@ func TestScreeningsConformance(t *testing.T) {
 			})
 	})
 }
+
+func TestAnchorsConformance(t *testing.T) {
+	storetest.RunAnchorTests(t, func(t *testing.T) store.Anchors {
+		db, err := pebble.Open(t.TempDir(), pebble.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return db
+	})
+}

@@ -53,6 +53,8 @@ type DB struct {
 	// ids, key hashes, developer creation by CreateAccount and deposit
 	// indexes. Creation is rare; the hot paths never take it.
 	idx sync.Mutex
+	// anchorMu serializes the anchor records' check-and-write (anchors.go).
+	anchorMu sync.Mutex
 }
 
 var _ store.Store = (*DB)(nil)

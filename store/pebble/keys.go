@@ -29,6 +29,7 @@ import (
 //	settled/<at BE ns><chargeID>         empty: a charge that stands with no effect logged
 //	idem/r/<agentID><route><key>         IdempotencyRecord (JSON)
 //	idem/x/<expiresAt BE ns><agentID><route><key>  empty: records by expiry, for the sweep
+//	anchor/<target><listVersion BE uint64>  store.Anchor (JSON): on-chain anchoring of a list version
 //
 // Adding a record kind: give it a new prefix in the const block below (a
 // short lower-case word and a slash, not the beginning of another prefix),
@@ -53,6 +54,7 @@ const (
 	prefixFreeTier   = "freetier/"
 	prefixIdem       = "idem/"
 	prefixSettled    = "settled/"
+	prefixAnchor     = "anchor/"
 
 	// PrefixMemory is reserved for memory records, versions and their indexes.
 	PrefixMemory = "mem/"
@@ -66,7 +68,7 @@ const (
 // prefixes is every prefix in use or reserved.
 var prefixes = []string{
 	prefixDev, prefixAgent, prefixAgentKey, prefixDepIdx, prefixLedger,
-	prefixLedgerUniq, prefixLedgerTime, prefixAudit, prefixAuditAct, prefixSetting, prefixMeta, prefixFreeTier, prefixIdem, prefixSettled,
+	prefixLedgerUniq, prefixLedgerTime, prefixAudit, prefixAuditAct, prefixSetting, prefixMeta, prefixFreeTier, prefixIdem, prefixSettled, prefixAnchor,
 	PrefixMemory, PrefixMedia, PrefixCompliance,
 }
 

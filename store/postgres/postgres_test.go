@@ -99,3 +99,9 @@ func TestOpenClose(t *testing.T) {
 		}
 	})
 }
+
+func TestAnchorsConformance(t *testing.T) {
+	storetest.RunAnchorTests(t, func(t *testing.T) store.Anchors {
+		return openTest(t, Options{})
+	})
+}

@@ -1,0 +1,188 @@
+package evm
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/big"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/chain"
+	"github.com/cairn-dev/cairn/store"
+	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
+	"github.com/ethereum/go-ethereum/common"
+)
+
+// Options configure an Anchorer.
+type Options struct {
+	Backend  Backend
+	Key      *ecdsa.PrivateKey // signs setRoot; must be the contract's owner or an updater
+	ChainID  uint64            // 0: the node's, asked once by NewAnchorer
+	Contract common.Address
+	// Confirmations is how many blocks, counting the one that includes the
+	// transaction, make a version synced (0 counts as 1).
+	Confirmations uint64
+	Store         store.Anchors
+	Clock         cairn.Clock
+	Logger        *slog.Logger
+	// PollInterval is how often Run looks at the chain (0: 4 s). A new
+	// version wakes it at once.
+	PollInterval time.Duration
+	// MinBackoff and MaxBackoff bound the wait after a failure, doubled at
+	// each failure in a row (0: 2 s and 5 min).
+	MinBackoff, MaxBackoff time.Duration
+	// GapGrace is how long a nonce gap below the transaction must last
+	// before the version is signed again at the missing nonce (0: 1 min).
+	GapGrace time.Duration
+	// CallTimeout bounds each round's calls to the node (0: 30 s).
+	CallTimeout time.Duration
+}
+
+// Anchorer is chain.Anchorer on an EVM chain: Submit records a version,
+// Run sends and follows its transaction. See the package doc and
+// README.md ("Anchoring the roots on chain") for the rules.
+type Anchorer struct {
+	opts     Options
+	b        Backend
+	chainID  *big.Int
+	target   string
+	from     common.Address
+	verifier *Verifier
+	contract *bind.BoundContract
+	log      *slog.Logger
+	wake     chan struct{}
+
+	mu       sync.Mutex
+	gapSince map[common.Hash]time.Time // first time a nonce gap was seen below a transaction
+}
+
+var _ chain.Anchorer = (*Anchorer)(nil)
+
+// NewAnchorer checks the options and returns an Anchorer. It talks to the
+// node only when opts.ChainID is 0 (to learn the chain id), so a node that
+// is down does not stop the service from starting when the id is given.
+func NewAnchorer(ctx context.Context, opts Options) (*Anchorer, error) {
+	if opts.Backend == nil || opts.Key == nil || opts.Store == nil {
+		return nil, errors.New("evm: an anchorer needs a backend, a key and a store")
+	}
+	if opts.Contract == (common.Address{}) {
+		return nil, errors.New("evm: no contract address")
+	}
+	if opts.Clock == nil {
+		opts.Clock = cairn.SystemClock{}
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.Confirmations == 0 {
+		opts.Confirmations = 1
+	}
+	setDefault(&opts.PollInterval, 4*time.Second)
+	setDefault(&opts.MinBackoff, 2*time.Second)
+	setDefault(&opts.MaxBackoff, 5*time.Minute)
+	setDefault(&opts.GapGrace, time.Minute)
+	setDefault(&opts.CallTimeout, 30*time.Second)
+	id := new(big.Int).SetUint64(opts.ChainID)
+	if opts.ChainID == 0 {
+		var err error
+		if id, err = CheckChainID(ctx, opts.Backend, 0); err != nil {
+			return nil, fmt.Errorf("evm: %s (give the chain id to start while the node is unreachable)", redact(err))
+		}
+	}
+	v := NewVerifier()
+	a := &Anchorer{
+		opts: opts, b: opts.Backend, chainID: id, from: Address(opts.Key), verifier: v,
+		contract: v.Instance(opts.Backend, opts.Contract),
+		target:   Target(id.Uint64(), opts.Contract),
+		log:      opts.Logger.With("chain_id", id.String(), "contract", strings.ToLower(opts.Contract.Hex())),
+		wake:     make(chan struct{}, 1), gapSince: map[common.Hash]time.Time{},
+	}
+	return a, nil
+}
+
+func setDefault(d *time.Duration, v time.Duration) {
+	if *d <= 0 {
+		*d = v
+	}
+}
+
+// Target names a contract on a chain in the anchor records: "<chain
+// id>:<lower-case 0x address>". Records of another target are ignored, so
+// pointing cairn at a new contract anchors the current version there.
+func Target(chainID uint64, contract common.Address) string {
+	return fmt.Sprintf("%d:%s", chainID, strings.ToLower(contract.Hex()))
+}
+
+// From is the account that sends the anchoring transactions.
+func (a *Anchorer) From() common.Address { return a.from }
+
+// Submit records that list version v, with these roots, is to be anchored
+// and wakes Run. It writes only to the store: a chain outage never blocks
+// it. A version not newer than the newest recorded one is ignored, and so
+// is version 0 (no list yet).
+func (a *Anchorer) Submit(ctx context.Context, v uint64, sanctionsRoot, communityRoot [32]byte) error {
+	if v == 0 {
+		return nil
+	}
+	err := a.opts.Store.CreateAnchor(ctx, store.Anchor{
+		Target: a.target, ListVersion: v, Status: chain.AnchorPending,
+		SanctionsRoot: hex0x(sanctionsRoot[:]), CommunityRoot: hex0x(communityRoot[:]),
+		From: strings.ToLower(a.from.Hex()), CreatedAt: a.opts.Clock.Now(),
+	})
+	if cairn.IsCode(err, cairn.ECONFLICT) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	a.log.Info("list version to anchor", "list_version", v)
+	select {
+	case a.wake <- struct{}{}:
+	default:
+	}
+	return nil
+}
+
+// Status reports the newest recorded version; before any, it is pending
+// with list version 0.
+func (a *Anchorer) Status(ctx context.Context) (chain.AnchorStatus, error) {
+	st := chain.AnchorStatus{Status: chain.AnchorPending, ChainID: a.chainID.Uint64(), Contract: strings.ToLower(a.opts.Contract.Hex())}
+	r, err := store.LatestAnchor(ctx, a.opts.Store, a.target)
+	if cairn.IsCode(err, cairn.ENOTFOUND) {
+		return st, nil
+	} else if err != nil {
+		return st, err
+	}
+	st.Status, st.ListVersion, st.TxHash, st.BlockNumber = r.Status, r.ListVersion, r.TxHash, r.BlockNumber
+	st.SubmittedAt, st.SyncedAt, st.Error = r.SubmittedAt, r.SyncedAt, r.Error
+	copy(st.SanctionsRoot[:], common.FromHex(r.SanctionsRoot))
+	copy(st.CommunityRoot[:], common.FromHex(r.CommunityRoot))
+	return st, nil
+}
+
+// Run anchors until ctx ends: a round at once, then every poll interval
+// and whenever Submit records a version. Failures are recorded in the
+// store and retried with backoff; Run itself never fails.
+func (a *Anchorer) Run(ctx context.Context) {
+	a.log.Info("anchoring list roots", "from", a.from.Hex(), "confirmations", a.opts.Confirmations)
+	t := time.NewTicker(a.opts.PollInterval)
+	defer t.Stop()
+	for {
+		if err := a.Step(ctx); err != nil && ctx.Err() == nil {
+			a.log.Error("anchoring round failed", "err", redact(err))
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		case <-a.wake:
+		}
+	}
+}
+
+func hex0x(b []byte) string { return "0x" + hex.EncodeToString(b) }

@@ -1,0 +1,65 @@
+package store
+
+import (
+	"context"
+	"time"
+
+	"github.com/cairn-dev/cairn"
+)
+
+// Anchor is the anchoring of one list version's Merkle roots to one
+// verifier contract (its Target), with the one transaction that carries
+// them. Status takes the values of chain.Anchor*.
+type Anchor struct {
+	Target        string `json:"target"` // "<chain id>:<contract 0x hex, lower-case>"
+	ListVersion   uint64 `json:"listVersion"`
+	SanctionsRoot string `json:"sanctionsRoot"` // 0x hex
+	CommunityRoot string `json:"communityRoot"` // 0x hex
+	Status        string `json:"status"`
+
+	// The transaction: signed and stored before it is broadcast, so that
+	// after a restart the same bytes are sent again.
+	From         string   `json:"from,omitempty"` // sender, 0x hex
+	Nonce        uint64   `json:"nonce"`
+	RawTx        []byte   `json:"rawTx,omitempty"` // binary (EIP-2718) encoding
+	TxHash       string   `json:"txHash,omitempty"`
+	PrevTxHashes []string `json:"prevTxHashes,omitempty"` // earlier ones that can no longer be mined
+	BlockNumber  uint64   `json:"blockNumber"`
+
+	Attempts    int       `json:"attempts"`    // failures in a row
+	NextAttempt time.Time `json:"nextAttempt"` // not before: the backoff after a failure
+	Error       string    `json:"error,omitempty"`
+	CreatedAt   time.Time `json:"createdAt"`
+	SubmittedAt time.Time `json:"submittedAt"`
+	SyncedAt    time.Time `json:"syncedAt"`
+}
+
+// Anchors holds the anchor records of list versions, per target. It is
+// separate from Store; *pebble.DB and *postgres.DB implement it.
+type Anchors interface {
+	// CreateAnchor stores a new record. It fails with ECONFLICT, writing
+	// nothing, when the target already has a record of a.ListVersion or of
+	// a newer version: records only ever move forward.
+	CreateAnchor(ctx context.Context, a Anchor) error
+
+	// UpdateAnchor runs fn on the record of (target, version) inside the
+	// backend's transaction and stores the result when fn returns nil
+	// (fn's error is returned as is). Target and ListVersion cannot
+	// change. ENOTFOUND when there is no such record.
+	UpdateAnchor(ctx context.Context, target string, version uint64, fn func(*Anchor) error) (Anchor, error)
+
+	// ListAnchors returns up to limit records of the target with a version
+	// below before (0: from the newest), newest first.
+	ListAnchors(ctx context.Context, target string, before uint64, limit int) ([]Anchor, error)
+}
+
+// LatestAnchor returns the target's newest record, ENOTFOUND when none.
+func LatestAnchor(ctx context.Context, s Anchors, target string) (Anchor, error) {
+	as, err := s.ListAnchors(ctx, target, 0, 1)
+	if err != nil {
+		return Anchor{}, err
+	} else if len(as) == 0 {
+		return Anchor{}, cairn.Errorf(cairn.ENOTFOUND, "No list version was anchored yet.")
+	}
+	return as[0], nil
+}
