@@ -92,7 +92,7 @@ func (a *Anchorer) supersede(ctx context.Context, r store.Anchor, by uint64) err
 // error kept (without the RPC URL) and the next attempt put off by the
 // backoff. A signed transaction stays: it is followed again then.
 func (a *Anchorer) fail(ctx context.Context, r store.Anchor, cause error) error {
-	msg := redact(cause)
+	msg := Redact(cause)
 	var next time.Time
 	_, err := a.opts.Store.UpdateAnchor(ctx, a.target, r.ListVersion, func(x *store.Anchor) error {
 		x.Attempts++
@@ -118,9 +118,9 @@ func (a *Anchorer) now() time.Time { return a.opts.Clock.Now() }
 
 var urlPattern = regexp.MustCompile(`(?i)\b(https?|wss?)://[^\s"']+`)
 
-// redact returns err's text without URLs: an RPC URL often carries an API
-// key.
-func redact(err error) string {
+// Redact returns err's text without URLs: an RPC URL often carries an API
+// key, and go-ethereum's transport errors quote it.
+func Redact(err error) string {
 	if err == nil {
 		return ""
 	}

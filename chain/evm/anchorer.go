@@ -92,7 +92,7 @@ func NewAnchorer(ctx context.Context, opts Options) (*Anchorer, error) {
 	if opts.ChainID == 0 {
 		var err error
 		if id, err = CheckChainID(ctx, opts.Backend, 0); err != nil {
-			return nil, fmt.Errorf("evm: %s (give the chain id to start while the node is unreachable)", redact(err))
+			return nil, fmt.Errorf("evm: %s (give the chain id to start while the node is unreachable)", Redact(err))
 		}
 	}
 	v := NewVerifier()
@@ -125,14 +125,24 @@ func (a *Anchorer) From() common.Address { return a.from }
 // Submit records that list version v, with these roots, is to be anchored
 // and wakes Run. It writes only to the store: a chain outage never blocks
 // it. A version not newer than the newest recorded one is ignored, and so
-// is version 0 (no list yet).
+// is version 0 (no list yet). So is a version whose roots equal those of
+// the newest recorded one (the sources did not change): the contract keeps
+// the older version number, and every proof of the new version verifies
+// against it all the same, without paying for a transaction.
 func (a *Anchorer) Submit(ctx context.Context, v uint64, sanctionsRoot, communityRoot [32]byte) error {
 	if v == 0 {
 		return nil
 	}
-	err := a.opts.Store.CreateAnchor(ctx, store.Anchor{
-		Target: a.target, ListVersion: v, Status: chain.AnchorPending,
-		SanctionsRoot: hex0x(sanctionsRoot[:]), CommunityRoot: hex0x(communityRoot[:]),
+	sr, cr := hex0x(sanctionsRoot[:]), hex0x(communityRoot[:])
+	last, err := store.LatestAnchor(ctx, a.opts.Store, a.target)
+	if err == nil && last.SanctionsRoot == sr && last.CommunityRoot == cr {
+		a.log.Debug("list version has the anchored roots; not sent", "list_version", v, "anchored_version", last.ListVersion)
+		return nil
+	} else if err != nil && !cairn.IsCode(err, cairn.ENOTFOUND) {
+		return err
+	}
+	err = a.opts.Store.CreateAnchor(ctx, store.Anchor{
+		Target: a.target, ListVersion: v, Status: chain.AnchorPending, SanctionsRoot: sr, CommunityRoot: cr,
 		From: strings.ToLower(a.from.Hex()), CreatedAt: a.opts.Clock.Now(),
 	})
 	if cairn.IsCode(err, cairn.ECONFLICT) {
@@ -174,7 +184,7 @@ func (a *Anchorer) Run(ctx context.Context) {
 	defer t.Stop()
 	for {
 		if err := a.Step(ctx); err != nil && ctx.Err() == nil {
-			a.log.Error("anchoring round failed", "err", redact(err))
+			a.log.Error("anchoring round failed", "err", Redact(err))
 		}
 		select {
 		case <-ctx.Done():

@@ -186,11 +186,15 @@ func TestAnchorTwoVersions(t *testing.T) {
 		t.Fatal("anchored root does not verify its proofs")
 	}
 
-	// Older or equal versions are ignored.
+	// Older or equal versions are ignored, and so is a newer one with the
+	// same roots.
 	for _, v := range []uint64{1, 0} {
 		if err := a.Submit(ctx, v, rootA, rootA); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if err := a.Submit(ctx, 7, t1.Root(), community.Root()); err != nil {
+		t.Fatal(err)
 	}
 	wantStatus(t, a, 1, chain.AnchorSynced)
 
@@ -416,7 +420,7 @@ func TestAnchorChainDown(t *testing.T) {
 	a := e.anchorer(t, e.updater, 1)
 	e.backend.setDown(true)
 	for v := uint64(1); v <= 3; v++ {
-		if err := a.Submit(ctx, v, rootA, rootB); err != nil {
+		if err := a.Submit(ctx, v, [32]byte{byte(v)}, rootB); err != nil {
 			t.Fatalf("Submit while the chain is down: %v", err)
 		}
 	}

@@ -28,6 +28,13 @@ type Config struct {
 	IngestSchedule   string
 	IngestMaxDrop    float64
 
+	EVMRPCURL        string
+	EVMChainID       uint64
+	EVMContract      string
+	EVMKeyFile       string
+	EVMConfirmations uint64
+	EVMPollInterval  time.Duration
+
 	RateLimitPerKey    int
 	WriteLimitPerAgent int
 	RotateLimitPerIP   int
@@ -56,6 +63,8 @@ func DefaultConfig() Config {
 		StarterCredits:     100,
 		IngestSchedule:     "@every 6h",
 		IngestMaxDrop:      0.20,
+		EVMConfirmations:   3,
+		EVMPollInterval:    4 * time.Second,
 	}
 }
 
@@ -83,6 +92,12 @@ func newServeFlagSet(c *Config) *flag.FlagSet {
 	fs.Var(&c.Sources, "source", "sanctions source NAME=PATH_OR_URL (gov_sdn, aggregated_sanctions, list:<chain>); repeatable, \";\"-separated in the environment")
 	fs.StringVar(&c.IngestSchedule, "ingest-schedule", c.IngestSchedule, "when to ingest the sources again (cron spec or @every d)")
 	fs.Float64Var(&c.IngestMaxDrop, "ingest-max-drop", c.IngestMaxDrop, "share of a source's entries a new version may drop before it is refused (0 < x <= 1)")
+	fs.StringVar(&c.EVMRPCURL, "evm-rpc-url", c.EVMRPCURL, "JSON-RPC endpoint of the EVM chain the list roots are anchored on (empty: anchoring off)")
+	fs.Uint64Var(&c.EVMChainID, "evm-chain-id", c.EVMChainID, "chain id of --evm-rpc-url (0: asked of the node at start)")
+	fs.StringVar(&c.EVMContract, "evm-contract", c.EVMContract, "0x address of the verifier contract (cairn contract deploy)")
+	fs.StringVar(&c.EVMKeyFile, "evm-key-file", c.EVMKeyFile, "file (mode 0600) with the hex private key of the contract's owner or an updater")
+	fs.Uint64Var(&c.EVMConfirmations, "evm-confirmations", c.EVMConfirmations, "blocks, counting the one with the transaction, before a version is synced")
+	fs.DurationVar(&c.EVMPollInterval, "evm-poll-interval", c.EVMPollInterval, "how often the anchoring transaction is checked on chain")
 	fs.Int64Var(&c.StarterCredits, "starter-credits", c.StarterCredits, "credits a self-registered account starts with")
 	return fs
 }

@@ -15,6 +15,14 @@ const tornado = "0x8589427373D6D84E98730D7795D8F6F8731FDA16" // listed in sancti
 
 func complianceServer(t *testing.T) (*testServer, string) {
 	t.Helper()
+	cfg, list := complianceConfig(t)
+	return startServer(t, cfg), list
+}
+
+// complianceConfig is the configuration of complianceServer and the path
+// of its ETH list, a copy the test may change.
+func complianceConfig(t *testing.T) (Config, string) {
+	t.Helper()
 	dir := t.TempDir()
 	list := filepath.Join(dir, "eth.txt")
 	eth, err := os.ReadFile("testdata/sanctioned_addresses_ETH.txt")
@@ -26,7 +34,7 @@ func complianceServer(t *testing.T) (*testServer, string) {
 	}
 	cfg := testConfig(t, filepath.Join(dir, "data"))
 	cfg.Sources = stringList{"list:ETH=" + list, "list:XBT=testdata/sanctioned_addresses_XBT.txt"}
-	return startServer(t, cfg), list
+	return cfg, list
 }
 
 func hexBytes32(t *testing.T, s string) merkle.Hash {

@@ -4,6 +4,7 @@
 //	cairn token --developer-id   print a developer JWT
 //	cairn ingest --source ...    ingest the sanctions sources offline
 //	cairn verify-proof FILE|-    check a proof offline
+//	cairn contract deploy        deploy the verifier contract
 //
 // It is the only package that knows every implementation: it reads flags and
 // environment into a Config, opens the stores, derives keys and wires the
@@ -32,6 +33,8 @@ Usage:
   cairn token --developer-id ID [--ttl 24h] print a developer JWT signed with the JWT secret
   cairn ingest --data-dir D --source N=P... ingest the sanctions sources into D's store now (server stopped)
   cairn verify-proof FILE|-                 check a Merkle proof or a screening proof offline
+  cairn contract deploy --evm-rpc-url URL --evm-key-file F [--evm-chain-id N]
+                                            deploy the verifier contract and print its address
 
 Every flag --some-name may also be set as the environment variable CAIRN_SOME_NAME.
 `
@@ -50,6 +53,8 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		err = runToken(args[1:], stdout, stderr, getenv)
 	case "ingest":
 		err = runIngest(ctx, args[1:], stdout, stderr, getenv)
+	case "contract":
+		err = runContract(ctx, args[1:], stdout, stderr, getenv)
 	case "verify-proof":
 		err = runVerifyProof(args[1:], os.Stdin, stdout, stderr)
 	case "help", "-h", "--help":

@@ -22,6 +22,7 @@ import (
 	"github.com/cairn-dev/cairn/billing"
 	blobfs "github.com/cairn-dev/cairn/blob/fs"
 	"github.com/cairn-dev/cairn/chain/aptos"
+	"github.com/cairn-dev/cairn/chain/evm"
 	"github.com/cairn-dev/cairn/ingest"
 	"github.com/cairn-dev/cairn/media"
 	"github.com/cairn-dev/cairn/screening"
@@ -80,6 +81,12 @@ type Main struct {
 	// listRestored: the stored list version was installed at Open, and Run
 	// ingests the sources in the background.
 	listRestored bool
+
+	// EVMBackend, when set before Open, is the EVM node anchoring talks to
+	// instead of dialling --evm-rpc-url (an in-process chain in tests).
+	EVMBackend evm.Backend
+	anchorer   *evm.Anchorer
+	evmClose   func()
 }
 
 // NewMain returns a Main for cfg.
@@ -142,10 +149,16 @@ func (m *Main) Open(ctx context.Context) error {
 		return fmt.Errorf("--ingest-schedule %q: %w", cfg.IngestSchedule, err)
 	}
 	holder := &screening.Holder{}
+	if err := m.openAnchorer(ctx, m.store); err != nil {
+		return err
+	}
 	m.pipeline = &ingest.Pipeline{Sources: sources, Blobs: m.blobs, Store: m.store, Holder: holder, Clock: m.Clock, Logger: m.Logger,
-		MaxDrop: cfg.IngestMaxDrop, Community: api.CommunityListings(m.store)}
+		MaxDrop: cfg.IngestMaxDrop, Community: api.CommunityListings(m.store), OnVersion: m.anchorVersion}
 	if m.listRestored, err = m.openList(ctx); err != nil {
 		return err
+	}
+	if err := m.anchorCurrent(ctx); err != nil {
+		return fmt.Errorf("anchor the stored list version: %w", err)
 	}
 	pricing, err := billing.NewPricing(ctx, m.core)
 	if err != nil {
@@ -225,6 +238,10 @@ func (m *Main) Run(ctx context.Context) error {
 	m.wg.Add(2)
 	go func() { defer m.wg.Done(); m.sweep(sweepCtx) }()
 	go func() { defer m.wg.Done(); m.checkpoint(sweepCtx) }()
+	if m.anchorer != nil {
+		m.wg.Add(1)
+		go func() { defer m.wg.Done(); m.anchorer.Run(sweepCtx) }()
+	}
 
 	var stopCron func()
 	if len(m.pipeline.Sources) > 0 {
@@ -360,6 +377,10 @@ func (m *Main) Close() error {
 	if m.pg != nil {
 		errs = append(errs, m.pg.Close())
 		m.pg = nil
+	}
+	if m.evmClose != nil {
+		m.evmClose()
+		m.evmClose = nil
 	}
 	if m.server != nil && m.server.Memory != nil && m.server.Memory.Index != nil {
 		errs = append(errs, m.server.Memory.Index.Close())

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/chain/evm"
+	"github.com/cairn-dev/cairn/store"
+	"github.com/ethereum/go-ethereum/common"
+)
+
+// anchorEnabled reports whether the service anchors list roots on an EVM
+// chain: only when --evm-rpc-url is set. Other --evm-* flags without it
+// are a mistake, not a silent no.
+func (c Config) anchorEnabled() (bool, error) {
+	if c.EVMRPCURL == "" {
+		if c.EVMContract != "" || c.EVMKeyFile != "" || c.EVMChainID != 0 {
+			return false, errors.New("--evm-contract, --evm-key-file and --evm-chain-id need --evm-rpc-url")
+		}
+		return false, nil
+	}
+	if c.EVMContract == "" || c.EVMKeyFile == "" {
+		return false, errors.New("anchoring (--evm-rpc-url) needs --evm-contract and --evm-key-file")
+	}
+	if !common.IsHexAddress(c.EVMContract) {
+		return false, fmt.Errorf("--evm-contract %q is not a 0x address", c.EVMContract)
+	}
+	return true, nil
+}
+
+// openAnchorer builds the anchorer when anchoring is configured. The node
+// is dialled lazily by go-ethereum: an unreachable node does not stop the
+// service (give --evm-chain-id so that nothing is asked of it at start).
+func (m *Main) openAnchorer(ctx context.Context, s store.Anchors) error {
+	on, err := m.Config.anchorEnabled()
+	if err != nil || !on {
+		return err
+	}
+	key, err := evm.LoadKeyFile(m.Config.EVMKeyFile)
+	if err != nil {
+		return fmt.Errorf("--evm-key-file: %w", err)
+	}
+	backend := m.EVMBackend
+	if backend == nil {
+		c, err := evm.Dial(ctx, m.Config.EVMRPCURL)
+		if err != nil {
+			return fmt.Errorf("--evm-rpc-url: %s", evm.Redact(err))
+		}
+		m.evmClose = c.Close
+		backend = c
+	}
+	m.anchorer, err = evm.NewAnchorer(ctx, evm.Options{
+		Backend: backend, Key: key, ChainID: m.Config.EVMChainID, Contract: common.HexToAddress(m.Config.EVMContract),
+		Confirmations: m.Config.EVMConfirmations, PollInterval: m.Config.EVMPollInterval,
+		Store: s, Clock: m.Clock, Logger: m.Logger.With("component", "anchor"),
+	})
+	return err
+}
+
+// anchorVersion hands a list version's roots to the anchorer. Errors are
+// logged: anchoring never fails ingestion.
+func (m *Main) anchorVersion(ctx context.Context, v store.ListVersion) {
+	if m.anchorer == nil {
+		return
+	}
+	sanctions, community := listRoots(v)
+	if err := m.anchorer.Submit(ctx, v.Version, sanctions, community); err != nil {
+		m.Logger.Error("recording the list version to anchor failed", "version", v.Version, "err", err)
+	}
+}
+
+// anchorCurrent submits the stored list version at start-up: a version
+// built while anchoring was off, or for another contract, is anchored now.
+func (m *Main) anchorCurrent(ctx context.Context) error {
+	if m.anchorer == nil {
+		return nil
+	}
+	v, err := m.store.LastListVersion(ctx)
+	if cairn.IsCode(err, cairn.ENOTFOUND) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	m.anchorVersion(ctx, v)
+	return nil
+}
+
+// listRoots returns the sanctions and community roots of a list version.
+func listRoots(v store.ListVersion) (sanctions, community [32]byte) {
+	copy(sanctions[:], common.FromHex(v.Root))
+	return sanctions, community
+}

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/cairn-dev/cairn/chain/evm"
+)
+
+const contractUsage = `Usage:
+  cairn contract deploy --evm-rpc-url URL --evm-key-file FILE [--evm-chain-id N] [--timeout 5m]
+
+deploy sends the creation transaction of the verifier contract
+(contracts/CairnVerifier.sol) from the key file's account, which becomes its
+owner, waits until it is mined and prints the contract's address on stdout.
+`
+
+// runContract runs the contract subcommands.
+func runContract(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) error {
+	if len(args) == 0 || args[0] != "deploy" {
+		fmt.Fprint(stderr, contractUsage)
+		return errUsage
+	}
+	var (
+		rpcURL, keyFile string
+		chainID         uint64
+		timeout         = 5 * time.Minute
+	)
+	fs := flag.NewFlagSet("cairn contract deploy", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&rpcURL, "evm-rpc-url", "", "JSON-RPC endpoint of the EVM node (http(s):// or ws(s)://)")
+	fs.StringVar(&keyFile, "evm-key-file", "", "file (mode 0600) holding the hex private key of the deploying account, the contract's owner")
+	fs.Uint64Var(&chainID, "evm-chain-id", 0, "chain id the node must serve (0: the node's, unchecked)")
+	fs.DurationVar(&timeout, "timeout", timeout, "how long to wait for the creation transaction to be mined")
+	if err := parseWithEnv(fs, args[1:], getenv); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		fmt.Fprintln(stderr, err)
+		return errUsage
+	}
+	if rpcURL == "" || keyFile == "" {
+		fmt.Fprintln(stderr, "--evm-rpc-url and --evm-key-file are required")
+		return errUsage
+	}
+	key, err := evm.LoadKeyFile(keyFile)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	client, err := evm.Dial(ctx, rpcURL)
+	if err != nil {
+		return fmt.Errorf("connect to the EVM node: %s", evm.Redact(err))
+	}
+	defer client.Close()
+	id, err := evm.CheckChainID(ctx, client, chainID)
+	if err != nil {
+		return errors.New(evm.Redact(err))
+	}
+	fmt.Fprintf(stderr, "deploying the verifier contract on chain %s from %s...\n", id, evm.Address(key).Hex())
+	addr, tx, err := evm.Deploy(ctx, client, key, id)
+	if err != nil {
+		return errors.New(evm.Redact(err))
+	}
+	fmt.Fprintf(stderr, "deployed by transaction %s; owner %s\n", tx.Hex(), evm.Address(key).Hex())
+	fmt.Fprintln(stdout, addr.Hex())
+	return nil
+}

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/crypto"
+)
+
+func writeKeyFile(t *testing.T, mode os.FileMode) string {
+	t.Helper()
+	k, err := crypto.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "key")
+	if err := os.WriteFile(path, []byte(hex.EncodeToString(crypto.FromECDSA(k))), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, mode); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func runCmd(args ...string) (int, string, string) {
+	var out, errb bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	code := Run(ctx, args, &out, &errb, func(string) string { return "" })
+	return code, out.String(), errb.String()
+}
+
+// TestContractDeployErrors: the deploy command's refusals, before and
+// without any chain; the RPC URL's credentials never reach the output.
+func TestContractDeployErrors(t *testing.T) {
+	key := writeKeyFile(t, 0o600)
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"NoSubcommand", []string{"contract"}, 2, "cairn contract deploy"},
+		{"UnknownSubcommand", []string{"contract", "destroy"}, 2, "cairn contract deploy"},
+		{"NoFlags", []string{"contract", "deploy"}, 2, "--evm-rpc-url and --evm-key-file are required"},
+		{"NoKey", []string{"contract", "deploy", "--evm-rpc-url", "http://127.0.0.1:1"}, 2, "required"},
+		{"InsecureKey", []string{"contract", "deploy", "--evm-rpc-url", "http://127.0.0.1:1", "--evm-key-file", writeKeyFile(t, 0o644)}, 1, "chmod 600"},
+		{"NoScheme", []string{"contract", "deploy", "--evm-rpc-url", "127.0.0.1:1", "--evm-key-file", key}, 1, "no scheme"},
+		{"Unreachable", []string{"contract", "deploy", "--evm-rpc-url", "http://user:hunter2@127.0.0.1:1/rpc", "--evm-key-file", key}, 1, "connection refused"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := runCmd(tc.args...)
+			if code != tc.code || !strings.Contains(errs, tc.want) || out != "" {
+				t.Fatalf("exit %d, stdout %q, stderr %q; want exit %d and %q", code, out, errs, tc.code, tc.want)
+			}
+			if strings.Contains(errs, "hunter2") {
+				t.Fatalf("stderr shows the RPC URL's password: %q", errs)
+			}
+		})
+	}
+}
+
+// TestServeAnchorFlags: anchoring is off unless --evm-rpc-url is given,
+// and half a configuration is refused at start rather than ignored.
+func TestServeAnchorFlags(t *testing.T) {
+	key := writeKeyFile(t, 0o600)
+	const contract = "0x5FbDB2315678afecb367f032d93F642f64180aa3"
+	for _, tc := range []struct {
+		name string
+		set  func(*Config)
+		want string
+	}{
+		{"ContractWithoutURL", func(c *Config) { c.EVMContract = contract }, "need --evm-rpc-url"},
+		{"URLWithoutContract", func(c *Config) { c.EVMRPCURL, c.EVMKeyFile = "http://127.0.0.1:1", key }, "needs --evm-contract"},
+		{"BadContract", func(c *Config) { c.EVMRPCURL, c.EVMKeyFile, c.EVMContract = "http://127.0.0.1:1", key, "0x12" }, "not a 0x address"},
+		{"InsecureKey", func(c *Config) {
+			c.EVMRPCURL, c.EVMKeyFile, c.EVMContract, c.EVMChainID = "http://127.0.0.1:1", writeKeyFile(t, 0o640), contract, 1
+		}, "chmod 600"},
+		{"NoChainIDNodeDown", func(c *Config) {
+			c.EVMRPCURL, c.EVMKeyFile, c.EVMContract = "http://u:hunter2@127.0.0.1:1", key, contract
+		}, "give the chain id"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := testConfig(t, t.TempDir())
+			tc.set(&cfg)
+			m := NewMain(cfg, &bytes.Buffer{}, &bytes.Buffer{})
+			err := m.Open(context.Background())
+			_ = m.Close()
+			if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "hunter2") {
+				t.Fatalf("Open: %v, want an error saying %q", err, tc.want)
+			}
+		})
+	}
+	// With the chain id given, a node that is down does not stop the
+	// service: screening is served, the anchor waits.
+	cfg := testConfig(t, t.TempDir())
+	cfg.EVMRPCURL, cfg.EVMKeyFile, cfg.EVMContract, cfg.EVMChainID = "http://127.0.0.1:1", key, contract, 1
+	ts := startServer(t, cfg)
+	a := ts.register("")
+	ts.do("GET", "/v1/compliance/merkle-root", a.Key, nil).must(t, 200)
+	if st := anchorStatus(t, ts); st.ChainID != 1 || st.Contract != strings.ToLower(contract) {
+		t.Fatalf("anchor status with the node down: %+v", st)
+	}
+}
