@@ -124,16 +124,31 @@ func isKnown(err error) bool {
 
 // explainRevert turns a revert of the verifier into its custom error.
 func (a *Anchorer) explainRevert(what string, err error) error {
-	var de rpc.DataError
-	if errors.As(err, &de) {
-		if s, ok := de.ErrorData().(string); ok {
-			switch e, _ := a.verifier.UnpackError(common.FromHex(s)); e := e.(type) {
-			case *VerifierUnauthorized:
-				return fmt.Errorf("%s: Unauthorized(%s): the key is neither the contract's owner nor an updater", what, e.Caller.Hex())
-			case *VerifierStaleListVersion:
-				return fmt.Errorf("%s: StaleListVersion(%d, current %d)", what, e.ListVersion, e.Current)
-			}
+	if data, ok := RevertData(err); ok {
+		switch e, _ := a.verifier.UnpackError(data); e := e.(type) {
+		case *VerifierUnauthorized:
+			return fmt.Errorf("%s: Unauthorized(%s): the key is neither the contract's owner nor an updater", what, e.Caller.Hex())
+		case *VerifierStaleListVersion:
+			return fmt.Errorf("%s: StaleListVersion(%d, current %d)", what, e.ListVersion, e.Current)
 		}
 	}
 	return fmt.Errorf("%s: %w", what, err)
+}
+
+// RevertData returns the revert data a node attached to a failed call or
+// gas estimate: a hex string (geth) or an object whose "result" is one
+// (ganache).
+func RevertData(err error) ([]byte, bool) {
+	var de rpc.DataError
+	if !errors.As(err, &de) {
+		return nil, false
+	}
+	s, ok := de.ErrorData().(string)
+	if m, isMap := de.ErrorData().(map[string]any); isMap {
+		s, ok = m["result"].(string)
+	}
+	if !ok || !strings.HasPrefix(s, "0x") {
+		return nil, false
+	}
+	return common.FromHex(s), true
 }

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"crypto/ecdsa"
-	"errors"
 	"math/big"
 	"os"
 	"testing"
@@ -18,7 +17,6 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient/simulated"
-	"github.com/ethereum/go-ethereum/rpc"
 )
 
 var ctx = context.Background()
@@ -108,17 +106,13 @@ func (e *chainEnv) transact(t testing.TB, addr common.Address, key *ecdsa.Privat
 // revertError decodes the custom error of a reverted call.
 func revertError(t testing.TB, err error) any {
 	t.Helper()
-	var de rpc.DataError
-	if !errors.As(err, &de) {
+	data, ok := evm.RevertData(err)
+	if !ok {
 		t.Fatalf("error %v carries no revert data", err)
 	}
-	s, ok := de.ErrorData().(string)
-	if !ok {
-		t.Fatalf("revert data %#v is not a hex string", de.ErrorData())
-	}
-	v, uerr := evm.NewVerifier().UnpackError(common.FromHex(s))
+	v, uerr := evm.NewVerifier().UnpackError(data)
 	if uerr != nil {
-		t.Fatalf("unpack revert %s: %v", s, uerr)
+		t.Fatalf("unpack revert %x: %v", data, uerr)
 	}
 	return v
 }

@@ -229,15 +229,7 @@ func TestE2EAnchorSimulated(t *testing.T) {
 	// waits to be mined and start it again: the same transaction is mined,
 	// no second one is signed. The restart ingests the sources again
 	// (version 3, the same roots): nothing is sent for it.
-	var kept []string
-	for _, l := range strings.Split(strings.TrimSpace(string(eth)), "\n") {
-		if !strings.EqualFold(strings.TrimSpace(l), tornado) {
-			kept = append(kept, l)
-		}
-	}
-	if err := os.WriteFile(list, []byte(strings.Join(kept, "\n")+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	delist(t, list, eth, tornado)
 	ts.do("POST", "/v1/admin/ingest", admin, nil).must(t, 200)
 	inFlight := waitAnchor(t, ts, c, 2, chain.AnchorSubmitted, false)
 	ts.stop()
@@ -281,5 +273,19 @@ func waitVersion(t *testing.T, ts *testServer, key string, v float64) {
 		if time.Now().After(deadline) {
 			t.Fatalf("list version %v, want %v", r.num("listVersion"), v)
 		}
+	}
+}
+
+// delist writes the list file without addr.
+func delist(t *testing.T, list string, content []byte, addr string) {
+	t.Helper()
+	var kept []string
+	for _, l := range strings.Split(strings.TrimSpace(string(content)), "\n") {
+		if !strings.EqualFold(strings.TrimSpace(l), addr) {
+			kept = append(kept, l)
+		}
+	}
+	if err := os.WriteFile(list, []byte(strings.Join(kept, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
 	}
 }

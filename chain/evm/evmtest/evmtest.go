@@ -1,0 +1,55 @@
+// Package evmtest gives tests the local EVM node: URL reads
+// CAIRN_TEST_EVM_RPC_URL (a ganache 7.9.2 that .ci/run starts with
+// --wallet.deterministic), skipping the test when it is unset and failing
+// it when CAIRN_REQUIRE_EVM=1, as CI sets. Key hands out that node's funded
+// deterministic accounts, one per test that sends transactions, so that
+// tests running at once never race for a nonce.
+//
+// It is imported by tests only. It imports go-ethereum's crypto and the
+// standard library.
+package evmtest
+
+import (
+	"crypto/ecdsa"
+	"os"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/crypto"
+)
+
+// URL returns CAIRN_TEST_EVM_RPC_URL, or skips (or, with
+// CAIRN_REQUIRE_EVM=1, fails) the test when it is not set.
+func URL(tb testing.TB) string {
+	tb.Helper()
+	url := os.Getenv("CAIRN_TEST_EVM_RPC_URL")
+	if url == "" {
+		if os.Getenv("CAIRN_REQUIRE_EVM") == "1" {
+			tb.Fatal("CAIRN_REQUIRE_EVM=1 but CAIRN_TEST_EVM_RPC_URL is not set (.ci/run starts ganache)")
+		}
+		tb.Skip("CAIRN_TEST_EVM_RPC_URL is not set: no local EVM node (npx ganache --wallet.deterministic in contracts/)")
+	}
+	return url
+}
+
+// The accounts of `ganache --wallet.deterministic`, each given to one
+// test only.
+const (
+	KeyChainEVM   = 0 // chain/evm TestGanacheAnchor
+	KeyE2E        = 1 // cmd/cairn TestE2EGanache
+	KeyBenchmark  = 2 // chain/evm BenchmarkGanacheTimeToSynced
+	keysOfGanache = "4f3edf983ac636a65a842ce7c78d9aa706d3b113bce9c46f30d7d21715b23b1d" +
+		"6cbed15c793ce57650b9877cf6fa156fbef513c4e6134f022a85b1ffdd59b2a1" +
+		"6370fd033278c143179d81c5526140625662b8daa446c22ee2d73db3707e620c"
+)
+
+// Key returns the private key of deterministic account i (one of the Key*
+// constants) and its hex form, as a key file holds it.
+func Key(tb testing.TB, i int) (*ecdsa.PrivateKey, string) {
+	tb.Helper()
+	h := keysOfGanache[64*i : 64*i+64]
+	k, err := crypto.HexToECDSA(h)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return k, h
+}
