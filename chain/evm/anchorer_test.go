@@ -99,7 +99,7 @@ func step(t *testing.T, a *evm.Anchorer) {
 	}
 }
 
-func status(t *testing.T, a *evm.Anchorer) chain.AnchorStatus {
+func status(t testing.TB, a *evm.Anchorer) chain.AnchorStatus {
 	t.Helper()
 	st, err := a.Status(ctx)
 	if err != nil {

@@ -1,0 +1,110 @@
+package evm_test
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/cairn-dev/cairn/chain/evm"
+	"github.com/cairn-dev/cairn/merkle"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/vm/runtime"
+)
+
+var (
+	gasTreeOnce     sync.Once
+	gasTreeValue    *merkle.StandardTree
+	gasTreeFixtures [][2]string
+)
+
+// gasTree is a 1,000,000-leaf sanctions tree: the OFAC fixture addresses
+// and synthetic EVM addresses, built once per benchmark run.
+func gasTree(b *testing.B) (*merkle.StandardTree, [][2]string) {
+	gasTreeOnce.Do(func() {
+		_, pairs := fixtureLeaves(b)
+		fixtures := len(pairs)
+		for i := 0; len(pairs) < 1_000_000; i++ {
+			pairs = append(pairs, [2]string{"evm", fmt.Sprintf("0x%040x", uint64(i)*0x9e3779b97f4a7c15+1)})
+		}
+		gasTreeValue, gasTreeFixtures = newTree(b, pairs), pairs[:fixtures]
+	})
+	return gasTreeValue, gasTreeFixtures
+}
+
+// BenchmarkVerifierGas reports the gas of setRoot and of each view function
+// for a proof of a 1M-leaf tree, as metrics: "exec-gas" is the EVM
+// execution of the call (go-ethereum's core/vm/runtime, Cancun rules, cold
+// storage, no 21000 base, no calldata). A verifier's eth_call pays nothing;
+// a contract calling the view pays the execution gas plus the call.
+// BenchmarkGanacheVerifierGas gives what whole transactions pay.
+func BenchmarkVerifierGas(b *testing.B) {
+	tr, fixtures := gasTree(b)
+	v := evm.NewVerifier()
+	metrics := map[string]float64{} // reported after the loop, which resets them
+	cfg := &runtime.Config{GasLimit: 30_000_000, Origin: common.HexToAddress("0x0000000000000000000000000000000000c0ffee")}
+	code, addr, _, err := runtime.Create(common.FromHex(evm.VerifierMetaData.Bin), cfg)
+	if err != nil || len(code) == 0 {
+		b.Fatalf("deploy: %v", err)
+	}
+	exec := func(name string, data []byte, wantTrue bool) {
+		b.Helper()
+		ret, left, err := runtime.Call(addr, data, cfg)
+		if err != nil {
+			b.Fatalf("%s: %v", name, err)
+		}
+		if wantTrue && (len(ret) != 32 || ret[31] != 1) {
+			b.Fatalf("%s returned %x, want true", name, ret)
+		}
+		metrics[name+"-exec-gas"] = float64(cfg.GasLimit - left)
+	}
+	exec("setRoot-first", v.PackSetRoot([32]byte{1}, [32]byte{2}, 1), false)
+	exec("setRoot", v.PackSetRoot(tr.Root(), [32]byte{3}, 2), false)
+
+	account, p, multi := gasProofs(b, tr, fixtures)
+	metrics["proof-len"] = float64(len(p))
+	exec("verify", v.PackVerify(p, merkle.LeafHashStrings2("evm", account)), true)
+	exec("isListed", v.PackIsListed("evm", account, p), true)
+	exec("isSanctioned", v.PackIsSanctioned(common.HexToAddress(account), p), true)
+	for n, mp := range multi {
+		exec(fmt.Sprintf("multiProofVerify%d", n), v.PackMultiProofVerify(hashes(mp.Proof), mp.ProofFlags, hashes(mp.Leaves)), true)
+	}
+
+	data := v.PackIsSanctioned(common.HexToAddress(account), p)
+	for b.Loop() {
+		if _, _, err := runtime.Call(addr, data, cfg); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for k, m := range metrics {
+		b.ReportMetric(m, k)
+	}
+}
+
+// gasProofs returns an EVM fixture account of the tree with its proof, and
+// multiproofs of the first 2 and 10 fixture addresses.
+func gasProofs(b *testing.B, tr *merkle.StandardTree, fixtures [][2]string) (string, [][32]byte, map[int]merkle.MultiProof) {
+	var account string
+	for _, p := range fixtures {
+		if p[0] == "evm" {
+			account = p[1]
+			break
+		}
+	}
+	proof, err := tr.ProofOf([]any{"evm", account})
+	if err != nil {
+		b.Fatal(err)
+	}
+	multi := map[int]merkle.MultiProof{}
+	for _, n := range []int{2, 10} {
+		idx := make([]int, n)
+		for i := range idx {
+			if idx[i], err = tr.LeafLookup([]any{fixtures[i][0], fixtures[i][1]}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if multi[n], err = tr.MultiProof(idx); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return account, hashes(proof), multi
+}
