@@ -172,6 +172,14 @@ func (a *Anchorer) Status(ctx context.Context) (chain.AnchorStatus, error) {
 	st.SubmittedAt, st.SyncedAt, st.Error = r.SubmittedAt, r.SyncedAt, r.Error
 	copy(st.SanctionsRoot[:], common.FromHex(r.SanctionsRoot))
 	copy(st.CommunityRoot[:], common.FromHex(r.CommunityRoot))
+	if r.Status == chain.AnchorPending && len(r.RawTx) == 0 {
+		// Waiting for an older version's transaction: show its failure.
+		older, err := a.opts.Store.ListAnchors(ctx, a.target, r.ListVersion, 1)
+		if err == nil && len(older) == 1 && older[0].Status == chain.AnchorFailed && len(older[0].RawTx) != 0 {
+			st.Status = chain.AnchorFailed
+			st.Error = fmt.Sprintf("waiting for transaction %s of list version %d: %s", older[0].TxHash, older[0].ListVersion, older[0].Error)
+		}
+	}
 	return st, nil
 }
 

@@ -477,6 +477,16 @@ func TestAnchorOlderInFlight(t *testing.T) {
 	if p, _ := e.client.PendingNonceAt(ctx, evm.Address(e.updater)); p != 1 {
 		t.Fatalf("pending nonce %d: the new version went out while the old one was in flight", p)
 	}
+	wantStatus(t, a, 2, chain.AnchorPending)
+	// The node goes away for a round: the newest version shows the older
+	// transaction's failure.
+	e.backend.setDown(true)
+	step(t, a)
+	e.backend.setDown(false)
+	if st := wantStatus(t, a, 2, chain.AnchorFailed); !strings.Contains(st.Error, "of list version 1") || !strings.Contains(st.Error, "connection refused") {
+		t.Fatalf("status while the older transaction fails: %+v", st)
+	}
+	e.clock.Advance(time.Second)
 	e.sim.Commit()
 	step(t, a)
 	e.sim.Commit()

@@ -1,0 +1,41 @@
+package evm_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/cairn-dev/cairn/chain"
+	"github.com/cairn-dev/cairn/chain/evm"
+)
+
+// TestAnchorContractAhead: the contract is read before signing. A version
+// it already holds with the same roots is synced without a transaction; a
+// contract at a newer version is refused as another writer's, with nothing
+// sent.
+func TestAnchorContractAhead(t *testing.T) {
+	e := newAnchorEnv(t)
+	v := evm.NewVerifier()
+	if _, err := e.transact(t, e.contract, e.owner, v.PackSetRoot(rootA, rootB, 5)); err != nil {
+		t.Fatal(err)
+	}
+	a := e.anchorer(t, e.updater, 1)
+	if err := a.Submit(ctx, 5, rootA, rootB); err != nil {
+		t.Fatal(err)
+	}
+	step(t, a)
+	if st := wantStatus(t, a, 5, chain.AnchorSynced); st.TxHash != "" || len(e.backend.sent) != 0 {
+		t.Fatalf("a version the contract holds: %+v, %d sent", st, len(e.backend.sent))
+	}
+
+	if _, err := e.transact(t, e.contract, e.owner, v.PackSetRoot(rootC, rootB, 9)); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Submit(ctx, 7, rootB, rootB); err != nil {
+		t.Fatal(err)
+	}
+	step(t, a)
+	st := wantStatus(t, a, 7, chain.AnchorFailed)
+	if !strings.Contains(st.Error, "holds list version 9") || len(e.backend.sent) != 0 || e.nonce(t, e.updater) != 0 {
+		t.Fatalf("a contract ahead: %+v", st)
+	}
+}
