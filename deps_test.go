@@ -174,6 +174,13 @@ func TestDependencyRules(t *testing.T) {
 		{"store/pebble", module + "/store", false},
 		{"store/pebble", module + "/api", true},
 		{"cmd/cairn", module + "/store/pebble", false},
+		{"chain/evm", module + "/store", false},
+		{"chain/evm", module + "/chain", false},
+		{"chain/evm", "github.com/ethereum/go-ethereum/ethclient", false},
+		{"chain/evm", module + "/screening", true},
+		{"chain/evm", module + "/api", true},
+		{"api", module + "/chain/evm", true},
+		{"chain", "github.com/ethereum/go-ethereum/common", true},
 	} {
 		if got := violates(tc.dir, tc.im); got != tc.bad {
 			t.Errorf("violates(%q, %q) = %v, want %v", tc.dir, tc.im, got, tc.bad)
