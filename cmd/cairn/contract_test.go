@@ -99,13 +99,33 @@ func TestServeAnchorFlags(t *testing.T) {
 		})
 	}
 	// With the chain id given, a node that is down does not stop the
-	// service: screening is served, the anchor waits.
-	cfg := testConfig(t, t.TempDir())
-	cfg.EVMRPCURL, cfg.EVMKeyFile, cfg.EVMContract, cfg.EVMChainID = "http://127.0.0.1:1", key, contract, 1
+	// service, and never blocks screening or ingestion: the anchor fails
+	// and retries, without showing the RPC URL.
+	cfg, _ := complianceConfig(t)
+	cfg.EVMRPCURL, cfg.EVMKeyFile, cfg.EVMContract, cfg.EVMChainID = "http://u:hunter2@127.0.0.1:1/rpc", key, contract, 1
+	cfg.EVMPollInterval = 10 * time.Millisecond
 	ts := startServer(t, cfg)
 	a := ts.register("")
-	ts.do("GET", "/v1/compliance/merkle-root", a.Key, nil).must(t, 200)
-	if st := anchorStatus(t, ts); st.ChainID != 1 || st.Contract != strings.ToLower(contract) {
-		t.Fatalf("anchor status with the node down: %+v", st)
+	screen := ts.do("POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": []map[string]any{{"address": tornado, "chain": "ethereum"}}}).must(t, 200)
+	if screen.JSON["results"].([]any)[0].(map[string]any)["status"] != "sanctioned" {
+		t.Fatalf("screening with the chain down: %s", screen.Body)
+	}
+	if ing := ts.do("POST", "/v1/admin/ingest", admin, nil).must(t, 200); ing.num("listVersion") != 2 {
+		t.Fatalf("ingest with the chain down: %s", ing.Body)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		st := anchorStatus(t, ts)
+		if st.Status == "failed" && strings.Contains(st.Error, "connection refused") {
+			if st.ChainID != 1 || st.Contract != strings.ToLower(contract) || strings.Contains(st.Error, "hunter2") || st.TxHash != "" {
+				t.Fatalf("anchor status with the node down: %+v", st)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("anchor status with the node down: %+v", st)
+		}
+	}
+	if strings.Contains(ts.logs.String(), "hunter2") {
+		t.Fatal("the logs show the RPC URL's password")
 	}
 }
