@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+	"time"
 
 	"github.com/cairn-dev/cairn/chain"
 	"github.com/cairn-dev/cairn/store"
@@ -110,6 +111,9 @@ func (a *Anchorer) broadcast(ctx context.Context, r store.Anchor) error {
 	}
 	err := a.b.SendTransaction(ctx, tx)
 	if err == nil || isKnown(err) {
+		// Look for the receipt again soon rather than a poll interval
+		// later: on a fast chain it is there within a second.
+		time.AfterFunc(min(a.opts.PollInterval, time.Second), a.nudge)
 		return nil
 	}
 	return a.fail(ctx, r, fmt.Errorf("broadcast %s: %w", r.TxHash, err))

@@ -151,11 +151,16 @@ func (a *Anchorer) Submit(ctx context.Context, v uint64, sanctionsRoot, communit
 		return err
 	}
 	a.log.Info("list version to anchor", "list_version", v)
+	a.nudge()
+	return nil
+}
+
+// nudge makes Run start a round now, or right after the current one.
+func (a *Anchorer) nudge() {
 	select {
 	case a.wake <- struct{}{}:
 	default:
 	}
-	return nil
 }
 
 // Status reports the newest recorded version; before any, it is pending
@@ -183,8 +188,9 @@ func (a *Anchorer) Status(ctx context.Context) (chain.AnchorStatus, error) {
 	return st, nil
 }
 
-// Run anchors until ctx ends: a round at once, then every poll interval
-// and whenever Submit records a version. Failures are recorded in the
+// Run anchors until ctx ends: a round at once, then every poll interval,
+// whenever Submit records a version, and a second (at most a poll interval)
+// after each broadcast. Failures are recorded in the
 // store and retried with backoff; Run itself never fails.
 func (a *Anchorer) Run(ctx context.Context) {
 	a.log.Info("anchoring list roots", "from", a.from.Hex(), "confirmations", a.opts.Confirmations)

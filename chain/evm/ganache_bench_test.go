@@ -25,7 +25,8 @@ import (
 // synced (ns/op), and to its transaction being broadcast
 // (ms-to-submitted/op), with the Anchorer's Run loop at two poll intervals:
 // the default 4 s and 250 ms. Submit wakes the loop, which signs and sends
-// at once; the receipt is read at the next poll.
+// at once; the receipt is looked up a second after the broadcast (at most a
+// poll interval), or at an earlier tick.
 func BenchmarkGanacheTimeToSynced(b *testing.B) {
 	c := ganache(b)
 	key, _ := evmtest.Key(b, evmtest.KeyBenchmark)
