@@ -39,3 +39,34 @@ func TestAnchorContractAhead(t *testing.T) {
 		t.Fatalf("a contract ahead: %+v", st)
 	}
 }
+
+// TestAnchorNewContract: pointed at another contract, the same store
+// anchors the current version there; each contract's records are its own.
+func TestAnchorNewContract(t *testing.T) {
+	e := newAnchorEnv(t)
+	a := e.anchorer(t, e.owner, 1)
+	if err := a.Submit(ctx, 3, rootA, rootB); err != nil {
+		t.Fatal(err)
+	}
+	step(t, a)
+	e.sim.Commit()
+	step(t, a)
+	wantStatus(t, a, 3, chain.AnchorSynced)
+
+	first := e.contract
+	e.contract = e.deploy(t)
+	b := e.anchorer(t, e.owner, 1)
+	wantStatus(t, b, 0, chain.AnchorPending)
+	if err := b.Submit(ctx, 3, rootA, rootB); err != nil { // what Main does at start
+		t.Fatal(err)
+	}
+	step(t, b)
+	e.sim.Commit()
+	step(t, b)
+	if st := wantStatus(t, b, 3, chain.AnchorSynced); st.Contract != strings.ToLower(e.contract.Hex()) || e.onChain(t).ListVersion != 3 {
+		t.Fatalf("new contract: %+v", st)
+	}
+	if st := wantStatus(t, a, 3, chain.AnchorSynced); st.Contract != strings.ToLower(first.Hex()) {
+		t.Fatalf("old contract's record: %+v", st)
+	}
+}
