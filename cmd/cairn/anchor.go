@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/chain"
 	"github.com/cairn-dev/cairn/chain/evm"
 	"github.com/cairn-dev/cairn/store"
 	"github.com/ethereum/go-ethereum/common"
@@ -57,6 +58,16 @@ func (m *Main) openAnchorer(ctx context.Context, s store.Anchors) error {
 		Store: s, Clock: m.Clock, Logger: m.Logger.With("component", "anchor"),
 	})
 	return err
+}
+
+// chainAnchorer is the anchorer as the front end takes it: a nil interface
+// when anchoring is off (never a typed nil *evm.Anchorer, which would look
+// configured), so that GET /v1/compliance/merkle-root shows "disabled".
+func (m *Main) chainAnchorer() chain.Anchorer {
+	if m.anchorer == nil {
+		return nil
+	}
+	return m.anchorer
 }
 
 // anchorVersion hands a list version's roots to the anchorer. Errors are

@@ -105,6 +105,9 @@ func TestServeAnchorFlags(t *testing.T) {
 	cfg.EVMRPCURL, cfg.EVMKeyFile, cfg.EVMContract, cfg.EVMChainID = "http://u:hunter2@127.0.0.1:1/rpc", key, contract, 1
 	cfg.EVMPollInterval = 10 * time.Millisecond
 	ts := startServer(t, cfg)
+	if ts.m.chainAnchorer() == nil {
+		t.Fatal("anchoring configured, but the front end would get no anchorer")
+	}
 	a := ts.register("")
 	screen := ts.do("POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": []map[string]any{{"address": tornado, "chain": "ethereum"}}}).must(t, 200)
 	if screen.JSON["results"].([]any)[0].(map[string]any)["status"] != "sanctioned" {
@@ -127,5 +130,14 @@ func TestServeAnchorFlags(t *testing.T) {
 	}
 	if strings.Contains(ts.logs.String(), "hunter2") {
 		t.Fatal("the logs show the RPC URL's password")
+	}
+}
+
+// TestAnchoringOff: without --evm-rpc-url there is no anchorer, and the
+// front end gets a nil interface (it then shows "disabled").
+func TestAnchoringOff(t *testing.T) {
+	ts := startServer(t, testConfig(t, t.TempDir()))
+	if ts.m.anchorer != nil || ts.m.chainAnchorer() != nil {
+		t.Fatal("an anchorer exists with anchoring off")
 	}
 }
