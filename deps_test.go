@@ -81,7 +81,7 @@ type rule struct {
 }
 
 var implementations = []string{"store/pebble", "store/postgres", "blob/fs", "blob/s3", "chain/evm", "chain/aptos"}
-var domain = []string{"account", "billing", "memory", "media", "screening", "ingest"}
+var domain = []string{"account", "billing", "compliance", "memory", "media", "screening", "ingest"}
 var frontAndMain = []string{"api", "cmd"}
 
 func rules(dir string) rule {

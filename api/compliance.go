@@ -1,27 +1,23 @@
 package api
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"net/http"
 	"strconv"
 
 	"github.com/cairn-dev/cairn"
-	"github.com/cairn-dev/cairn/billing"
-	"github.com/cairn-dev/cairn/blob"
+	"github.com/cairn-dev/cairn/compliance"
 	"github.com/cairn-dev/cairn/ingest"
 	"github.com/cairn-dev/cairn/screening"
 	"github.com/cairn-dev/cairn/store"
 	"github.com/gin-gonic/gin"
 )
 
-// Screening limits (spec 8).
+// Screening limits (spec 8): see package compliance.
 const (
-	MaxScreenAddresses = 100
-	FreeScreensPerHour = 10
+	MaxScreenAddresses = compliance.MaxAddresses
+	FreeScreensPerHour = compliance.FreePerWindow
 )
 
 // Ingester runs an ingestion, rebuilds the list after a community
@@ -38,7 +34,7 @@ type Ingester interface {
 // complianceRoutes registers the screening endpoints.
 func (s *Server) complianceRoutes(v1 *gin.RouterGroup) {
 	g := v1.Group("/compliance", s.agentOrDeveloperAuth, s.limited())
-	g.POST("/screen", s.paid(billing.OpScreen), h(s.screen))
+	g.POST("/screen", h(s.screen))
 	g.GET("/merkle-proof", h(s.merkleProof))
 	g.POST("/merkle-proof/batch", h(s.merkleProofBatch))
 	g.GET("/merkle-root", h(s.merkleRoot))
@@ -54,120 +50,50 @@ type screenRequest struct {
 	IncludeCommunity *bool             `json:"includeCommunity"`
 }
 
-type screenResult struct {
-	screening.Result
-	ScreenedAt string `json:"screenedAt"`
-}
-
-// proofDoc is the stored, independently verifiable record of a screening.
-type proofDoc struct {
-	ScreeningID   string                     `json:"screeningId"`
-	Timestamp     string                     `json:"timestamp"`
-	ResultsHash   string                     `json:"resultsHash"`
-	DataSources   []string                   `json:"dataSources"`
-	DataSnapshots map[string]ingest.Snapshot `json:"dataSnapshots"`
-	ListVersion   uint64                     `json:"listVersion"`
-	MerkleRoot    string                     `json:"merkleRoot"`
-}
-
 // screen is POST /v1/compliance/screen (spec 4.18).
 func (s *Server) screen(c *gin.Context) error {
 	var req screenRequest
 	if err := bindJSON(c, &req, false); err != nil {
 		return err
 	}
-	n := len(req.Addresses)
-	if n == 0 || n > MaxScreenAddresses {
-		return cairn.Errorf(cairn.EINVALID, "addresses must hold 1 to %d items.", MaxScreenAddresses).With("field", "addresses")
-	}
-	ix := s.Screening.Current()
 	community := req.IncludeCommunity == nil || *req.IncludeCommunity
-	results, err := ix.Screen(req.Addresses, community)
-	if err != nil {
-		return err // an unknown chain is the client's mistake, list or not
-	}
-	if err := s.listReady(); err != nil {
-		return err
-	}
-	now := s.Clock.Now()
-	dev := principalOf(c).DeveloperID
-	take, err := s.takeFree(c, dev, n, now)
+	out, err := s.compliance.Screen(c.Request.Context(), s.complianceCaller(c), req.Addresses, community)
 	if err != nil {
 		return err
 	}
-	remaining, reset := take.Remaining, take.Reset
-	billable := n - take.Free
-	if err := chargeMore(c, billing.OpScreen, int64(billable)); err != nil {
-		s.giveBackFree(c, dev, take)
-		return err
-	}
-	at := timestamp(now)
-	out := make([]screenResult, n)
-	for i, r := range results {
-		out[i] = screenResult{Result: r, ScreenedAt: at}
-	}
-	resultsJSON, _ := json.Marshal(out)
-	sum := sha256.Sum256(resultsJSON)
-	root := ix.Root()
-	proof := proofDoc{
-		ScreeningID: cairn.NewID(), Timestamp: at, ResultsHash: hex.EncodeToString(sum[:]),
-		DataSources: []string{}, DataSnapshots: map[string]ingest.Snapshot{},
-		ListVersion: ix.Version, MerkleRoot: "0x" + hex.EncodeToString(root[:]),
-	}
-	for _, src := range ix.Sources {
-		// Without includeCommunity the community source is not consulted.
-		if community || src != screening.SourceCommunity {
-			proof.DataSources = append(proof.DataSources, src)
-		}
-	}
-	for name, snap := range ix.Snapshots {
-		if community || name != screening.SourceCommunity {
-			proof.DataSnapshots[name] = snap
-		}
-	}
-	// The documents are assembled around the results bytes, so that the
-	// hashed bytes are served and stored as they are, encoded once.
-	proofJSON, err := json.Marshal(proof)
+	// The body is assembled around the results bytes, so that the bytes
+	// resultsHash hashes are served as they are, encoded once.
+	rest, err := json.Marshal(gin.H{"dataSources": out.DataSources, "proof": out.Proof, "rateLimit": rateLimit(c, out.Usage)})
 	if err != nil {
 		return err
 	}
-	stored := make([]byte, 0, len(proofJSON)+len(resultsJSON)+16)
-	stored = append(append(append(stored, proofJSON[:len(proofJSON)-1]...), `,"results":`...), resultsJSON...)
-	stored = append(stored, '}')
-	if _, err := s.Blobs.Put(c.Request.Context(), "proofs/"+proof.ScreeningID+".json", bytes.NewReader(stored),
-		blob.PutOptions{ContentType: "application/json"}); err != nil {
-		s.giveBackFree(c, dev, take)
-		return cairn.Errorf(cairn.EUPSTREAM, "Storing the screening proof failed.")
-	}
-	if err := s.Screenings.AddScreenings(c.Request.Context(), 1); err != nil {
-		// The count is a statistic: the screening goes on.
-		s.Logger.ErrorContext(c.Request.Context(), "counting a screening failed", "err", err)
-	}
-	rest, err := json.Marshal(gin.H{"dataSources": proof.DataSources, "proof": json.RawMessage(proofJSON),
-		"rateLimit": gin.H{"freeLimit": FreeScreensPerHour, "freeRemaining": remaining, "freeReset": timestamp(reset),
-			"billableAddresses": billable, "creditCharged": billable}})
-	if err != nil {
-		return err
-	}
-	body := make([]byte, 0, len(resultsJSON)+len(rest)+16)
-	body = append(append(append(body, `{"results":`...), resultsJSON...), ',')
+	body := make([]byte, 0, len(out.Results)+len(rest)+16)
+	body = append(append(append(body, `{"results":`...), out.Results...), ',')
 	body = append(append(body, rest[1:]...), '\n')
-	hd := c.Writer.Header()
-	hd.Set("X-RateLimit-Free-Limit", strconv.Itoa(FreeScreensPerHour))
-	hd.Set("X-RateLimit-Free-Remaining", strconv.Itoa(remaining))
-	hd.Set("X-RateLimit-Free-Reset", timestamp(reset))
-	hd.Set("X-RateLimit-Billable", strconv.Itoa(billable))
 	c.Data(http.StatusOK, "application/json; charset=utf-8", body)
 	return nil
 }
 
-// listReady refuses an answer about an address while no sanctions list was
-// ever loaded (every source failed): an empty list would say clear.
-func (s *Server) listReady() error {
-	if s.Ingest != nil && !s.Ingest.Ready() {
-		return cairn.Errorf(cairn.EUNAVAILABLE, "No sanctions list is loaded (no source is configured, or every source failed so far); screening is refused rather than answered clear.")
+// complianceCaller is the principal of a compliance request.
+func (s *Server) complianceCaller(c *gin.Context) compliance.Principal {
+	p := principalOf(c)
+	out := compliance.Principal{DeveloperID: p.DeveloperID, RequestID: requestID(c)}
+	if p.Agent != nil {
+		out.AgentID = p.Agent.ID
 	}
-	return nil
+	return out
+}
+
+// rateLimit sets the X-RateLimit-Free-* headers of a billed compliance
+// answer and returns its rateLimit object.
+func rateLimit(c *gin.Context, u compliance.Usage) gin.H {
+	hd := c.Writer.Header()
+	hd.Set("X-RateLimit-Free-Limit", strconv.Itoa(u.FreeLimit))
+	hd.Set("X-RateLimit-Free-Remaining", strconv.Itoa(u.FreeRemaining))
+	hd.Set("X-RateLimit-Free-Reset", timestamp(u.FreeReset))
+	hd.Set("X-RateLimit-Billable", strconv.Itoa(u.Billable))
+	return gin.H{"freeLimit": u.FreeLimit, "freeRemaining": u.FreeRemaining, "freeReset": timestamp(u.FreeReset),
+		"billableAddresses": u.Billable, "creditCharged": u.Charged}
 }
 
 // getProof is GET /v1/compliance/proofs/:screeningId: the stored proof
@@ -177,7 +103,7 @@ func (s *Server) getProof(c *gin.Context) error {
 	if !cairn.ValidID(id) {
 		return cairn.Errorf(cairn.ENOTFOUND, "Screening proof not found.")
 	}
-	rc, _, err := s.Blobs.Get(c.Request.Context(), "proofs/"+id+".json", 0, -1)
+	rc, _, err := s.Blobs.Get(c.Request.Context(), compliance.ProofBlob(id), 0, -1)
 	if cairn.IsCode(err, cairn.ENOTFOUND) {
 		return cairn.Errorf(cairn.ENOTFOUND, "Screening proof not found.")
 	} else if err != nil {

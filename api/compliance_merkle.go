@@ -1,51 +1,24 @@
 package api
 
 import (
-	"encoding/hex"
 	"net/http"
 
-	"github.com/cairn-dev/cairn"
-	"github.com/cairn-dev/cairn/merkle"
+	"github.com/cairn-dev/cairn/compliance"
 	"github.com/cairn-dev/cairn/screening"
 	"github.com/gin-gonic/gin"
 )
 
-// sanctionedIn reports whether a sanctions source (not the community one)
-// lists the address: a community listing alone is in the tree but screens
-// as flagged, never sanctioned.
-func sanctionedIn(ix *screening.Index, f screening.Family, canonical string) bool {
-	for _, m := range ix.Lookup(f, canonical) {
-		if m.Source != screening.SourceCommunity {
-			return true
-		}
-	}
-	return false
-}
-
-func hexHashes(hs []merkle.Hash) []string {
-	out := make([]string, len(hs))
-	for i, h := range hs {
-		out[i] = "0x" + hex.EncodeToString(h[:])
-	}
-	return out
-}
-
 // merkleProof is GET /v1/compliance/merkle-proof?address=&chain=.
 func (s *Server) merkleProof(c *gin.Context) error {
-	addr, chain, fam, canon, err := s.addressQuery(c)
+	out, err := s.compliance.Prove(c.Request.Context(), s.complianceCaller(c), c.Query("address"), c.Query("chain"))
 	if err != nil {
 		return err
 	}
-	ix := s.Screening.Current()
-	leaf, proof, ok := ix.Proof(fam, canon)
-	if !ok {
-		leaf = merkle.LeafHashStrings2(string(fam), canon)
-	}
-	root := ix.Root()
+	p := out.Proofs[0]
 	writeJSON(c, http.StatusOK, gin.H{
-		"address": addr, "chain": chain, "family": fam, "canonicalAddress": canon, "sanctioned": ok && sanctionedIn(ix, fam, canon), "listed": ok,
-		"leaf": "0x" + hex.EncodeToString(leaf[:]), "proof": hexHashes(proof), "leafEncoding": []string{"string", "string"},
-		"root": "0x" + hex.EncodeToString(root[:]), "listVersion": ix.Version,
+		"address": p.Address, "chain": p.Chain, "family": p.Family, "canonicalAddress": p.Canonical,
+		"sanctioned": p.Sanctioned, "listed": p.Listed, "leaf": p.Leaf, "proof": p.Proof,
+		"leafEncoding": compliance.LeafEncoding, "root": out.Root, "listVersion": out.ListVersion,
 	})
 	return nil
 }
@@ -53,13 +26,12 @@ func (s *Server) merkleProof(c *gin.Context) error {
 // merkleRoot is GET /v1/compliance/merkle-root.
 func (s *Server) merkleRoot(c *gin.Context) error {
 	ix := s.Screening.Current()
-	root := ix.Root()
 	var built any
 	if !ix.BuiltAt.IsZero() {
 		built = timestamp(ix.BuiltAt)
 	}
 	writeJSON(c, http.StatusOK, gin.H{
-		"root": "0x" + hex.EncodeToString(root[:]), "listVersion": ix.Version, "leafCount": ix.Len(), "builtAt": built,
+		"root": ix.Root(), "listVersion": ix.Version, "leafCount": ix.Len(), "builtAt": built,
 		"anchor": gin.H{"status": "disabled"},
 	})
 	return nil
@@ -78,50 +50,20 @@ func (s *Server) merkleProofBatch(c *gin.Context) error {
 	if err := bindJSON(c, &req, false); err != nil {
 		return err
 	}
-	if n := len(req.Addresses); n == 0 || n > MaxScreenAddresses {
-		return cairn.Errorf(cairn.EINVALID, "addresses must hold 1 to %d items.", MaxScreenAddresses).With("field", "addresses")
-	}
-	for i, q := range req.Addresses {
-		if _, err := screening.ChainFamily(q.Chain); err != nil {
-			return cairn.Errorf(cairn.EINVALID, "addresses[%d]: unknown chain %q.", i, clip(q.Chain)).With("chain", clip(q.Chain))
-		}
-	}
-	if err := s.listReady(); err != nil {
+	out, err := s.compliance.ProveBatch(c.Request.Context(), s.complianceCaller(c), req.Addresses, req.Multiproof)
+	if err != nil {
 		return err
 	}
-	ix := s.Screening.Current()
-	results := make([]gin.H, len(req.Addresses))
-	var listed [][2]string
-	for i, q := range req.Addresses {
-		fam, err := screening.ChainFamily(q.Chain)
-		if err != nil {
-			return cairn.Errorf(cairn.EINVALID, "addresses[%d]: unknown chain %q.", i, clip(q.Chain)).With("chain", clip(q.Chain))
-		}
-		canon, st := screening.Normalize(fam, q.Address)
-		r := gin.H{"address": q.Address, "chain": q.Chain, "family": fam, "canonicalAddress": canon,
-			"valid": st != screening.StatusInvalid, "sanctioned": false, "listed": false, "leaf": nil, "proof": []string{}}
-		if st != screening.StatusInvalid {
-			leaf, proof, ok := ix.Proof(fam, canon)
-			if !ok {
-				leaf = merkle.LeafHashStrings2(string(fam), canon)
-			} else {
-				listed = append(listed, [2]string{string(fam), canon})
-			}
-			r["sanctioned"], r["listed"] = ok && sanctionedIn(ix, fam, canon), ok
-			r["leaf"], r["proof"] = "0x"+hex.EncodeToString(leaf[:]), hexHashes(proof)
-		}
-		results[i] = r
+	results := make([]gin.H, len(out.Proofs))
+	for i, p := range out.Proofs {
+		results[i] = gin.H{"address": p.Address, "chain": p.Chain, "family": p.Family, "canonicalAddress": p.Canonical,
+			"valid": p.Valid, "sanctioned": p.Sanctioned, "listed": p.Listed, "leaf": p.Leaf, "proof": p.Proof}
 	}
-	root := ix.Root()
-	out := gin.H{"root": "0x" + hex.EncodeToString(root[:]), "listVersion": ix.Version, "leafEncoding": []string{"string", "string"}, "results": results}
-	if req.Multiproof {
-		mp, values, err := ix.MultiProof(listed)
-		if err != nil {
-			return err
-		}
-		out["multiproof"] = gin.H{"leaves": hexHashes(mp.Leaves), "values": values, "proof": hexHashes(mp.Proof), "proofFlags": mp.ProofFlags}
+	body := gin.H{"root": out.Root, "listVersion": out.ListVersion, "leafEncoding": compliance.LeafEncoding, "results": results}
+	if mp := out.Multiproof; mp != nil {
+		body["multiproof"] = gin.H{"leaves": mp.Leaves, "values": mp.Values, "proof": mp.Proof, "proofFlags": mp.ProofFlags}
 	}
-	writeJSON(c, http.StatusOK, out)
+	writeJSON(c, http.StatusOK, body)
 	return nil
 }
 
@@ -131,17 +73,10 @@ func (s *Server) merkleProofBatch(c *gin.Context) error {
 // the family and the canonical address.
 func (s *Server) addressQuery(c *gin.Context) (addr, chain string, fam screening.Family, canon string, err error) {
 	addr, chain = c.Query("address"), c.Query("chain")
-	if addr == "" || chain == "" {
-		return "", "", "", "", cairn.Errorf(cairn.EINVALID, "address and chain are required.")
+	if fam, canon, err = compliance.ParseAddress(addr, chain); err != nil {
+		return "", "", "", "", err
 	}
-	if fam, err = screening.ChainFamily(chain); err != nil {
-		return "", "", "", "", cairn.Errorf(cairn.EINVALID, "Unknown chain %q.", clip(chain)).With("chain", clip(chain))
-	}
-	canon, st := screening.Normalize(fam, addr)
-	if st == screening.StatusInvalid {
-		return "", "", "", "", cairn.Errorf(cairn.EINVALID, "%q is not a %s address.", clip(addr), fam).With("field", "address")
-	}
-	if err := s.listReady(); err != nil {
+	if err := s.compliance.CheckReady(); err != nil {
 		return "", "", "", "", err
 	}
 	return addr, chain, fam, canon, nil

@@ -9,6 +9,7 @@ import (
 	"github.com/cairn-dev/cairn/account"
 	"github.com/cairn-dev/cairn/billing"
 	"github.com/cairn-dev/cairn/blob"
+	"github.com/cairn-dev/cairn/compliance"
 	"github.com/cairn-dev/cairn/media"
 	"github.com/cairn-dev/cairn/memory"
 	"github.com/cairn-dev/cairn/screening"
@@ -88,6 +89,7 @@ type Server struct {
 	reportLimit                                      *limiter
 	idemRunning                                      idemRunning
 	priced                                           running
+	compliance                                       *compliance.Service
 }
 
 // New builds the front end with every route registered.
@@ -123,6 +125,11 @@ func New(d Deps) (*Server, error) {
 		rotateLimit:   newLimiter(d.Limits.RotationsPerIP, d.Limits.RotationWindow),
 		registerLimit: newLimiter(d.Limits.RegistrationsPerIP, time.Hour),
 		reportLimit:   newLimiter(ReportsPerHour, time.Hour),
+	}
+	s.compliance = &compliance.Service{Screening: d.Screening, Screenings: d.Screenings, Ledger: d.Ledger, Blobs: d.Blobs,
+		Clock: d.Clock, Logger: d.Logger}
+	if d.Ingest != nil {
+		s.compliance.Ready = d.Ingest.Ready
 	}
 	if d.Ledger.OnCharge == nil {
 		d.Ledger.OnCharge = s.metrics.charged

@@ -1,0 +1,123 @@
+package compliance
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/blob"
+	"github.com/cairn-dev/cairn/screening"
+)
+
+// ScreenResult is the screening of one address with the time it was
+// screened.
+type ScreenResult struct {
+	screening.Result
+	ScreenedAt string `json:"screenedAt"`
+}
+
+// ProofDoc is the stored, independently verifiable record of a screening.
+type ProofDoc struct {
+	ScreeningID   string                        `json:"screeningId"`
+	Timestamp     string                        `json:"timestamp"`
+	ResultsHash   string                        `json:"resultsHash"`
+	DataSources   []string                      `json:"dataSources"`
+	DataSnapshots map[string]screening.Snapshot `json:"dataSnapshots"`
+	ListVersion   uint64                        `json:"listVersion"`
+	MerkleRoot    string                        `json:"merkleRoot"`
+}
+
+// Screened is a served screening. Results are the bytes resultsHash
+// hashes; Proof is the encoded proof document (without the results). The
+// stored document is Proof with "results": Results appended.
+type Screened struct {
+	Results     json.RawMessage
+	Proof       json.RawMessage
+	DataSources []string
+	Usage       Usage
+}
+
+// Screen screens up to MaxAddresses addresses against the current list
+// version, bills them (free window, then 1 credit per address) and stores
+// the proof document. An unknown chain fails the whole batch (EINVALID);
+// an invalid address gets its own status. Nothing is charged or taken
+// from the free window for a request that fails.
+func (s *Service) Screen(ctx context.Context, p Principal, qs []screening.Query, includeCommunity bool) (*Screened, error) {
+	if err := checkCount(len(qs)); err != nil {
+		return nil, err
+	}
+	ix := s.Screening.Current()
+	results, err := ix.Screen(qs, includeCommunity)
+	if err != nil {
+		return nil, err // an unknown chain is the client's mistake, list or not
+	}
+	if err := s.CheckReady(); err != nil {
+		return nil, err
+	}
+	pm, err := s.pay(ctx, p, len(qs))
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.prove(ctx, ix, results, includeCommunity)
+	if err != nil {
+		s.refund(ctx, p, pm)
+		return nil, err
+	}
+	if err := s.Screenings.AddScreenings(ctx, 1); err != nil {
+		// The count is a statistic: the screening goes on.
+		s.Logger.ErrorContext(ctx, "counting a screening failed", "err", err)
+	}
+	out.Usage = pm.usage
+	return out, nil
+}
+
+// prove assembles the proof document of the results and stores it.
+func (s *Service) prove(ctx context.Context, ix *screening.Index, results []screening.Result, community bool) (*Screened, error) {
+	at := Timestamp(s.Clock.Now())
+	out := make([]ScreenResult, len(results))
+	for i, r := range results {
+		out[i] = ScreenResult{Result: r, ScreenedAt: at}
+	}
+	resultsJSON, err := json.Marshal(out)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(resultsJSON)
+	root := ix.Root()
+	doc := ProofDoc{
+		ScreeningID: cairn.NewID(), Timestamp: at, ResultsHash: hex.EncodeToString(sum[:]),
+		DataSources: []string{}, DataSnapshots: map[string]screening.Snapshot{},
+		ListVersion: ix.Version, MerkleRoot: "0x" + hex.EncodeToString(root[:]),
+	}
+	for _, src := range ix.Sources {
+		// Without includeCommunity the community source is not consulted.
+		if community || src != screening.SourceCommunity {
+			doc.DataSources = append(doc.DataSources, src)
+		}
+	}
+	for name, snap := range ix.Snapshots {
+		if community || name != screening.SourceCommunity {
+			doc.DataSnapshots[name] = snap
+		}
+	}
+	// The document is assembled around the results bytes, so that the
+	// hashed bytes are served and stored as they are, encoded once.
+	proofJSON, err := json.Marshal(doc)
+	if err != nil {
+		return nil, err
+	}
+	stored := make([]byte, 0, len(proofJSON)+len(resultsJSON)+16)
+	stored = append(append(append(stored, proofJSON[:len(proofJSON)-1]...), `,"results":`...), resultsJSON...)
+	stored = append(stored, '}')
+	if _, err := s.Blobs.Put(ctx, ProofBlob(doc.ScreeningID), bytes.NewReader(stored),
+		blob.PutOptions{ContentType: "application/json"}); err != nil {
+		return nil, cairn.Errorf(cairn.EUPSTREAM, "Storing the screening proof failed.")
+	}
+	return &Screened{Results: resultsJSON, Proof: proofJSON, DataSources: doc.DataSources}, nil
+}
+
+// ProofBlob is the blob name of a screening's proof document.
+func ProofBlob(screeningID string) string { return "proofs/" + screeningID + ".json" }
