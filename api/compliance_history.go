@@ -96,6 +96,9 @@ func sourcesJSON(m map[string]store.SourceVersion) gin.H {
 		if !sv.FailedAt.IsZero() {
 			src["failedAt"] = timestamp(sv.FailedAt)
 		}
+		if sv.Bundled {
+			src["bundled"], src["sourceSha256"], src["snapshotDate"] = true, sv.SourceSHA256, sv.SnapshotDate
+		}
 		out[name] = src
 	}
 	return out

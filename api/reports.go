@@ -137,10 +137,16 @@ func (s *Server) stats(c *gin.Context) error {
 				at, src = st.IngestAt, name
 			}
 			states[name] = store.SourceVersion{SHA256: st.Snapshot.SHA256, BlobName: st.Snapshot.BlobName,
-				FetchedAt: st.IngestAt, Entries: st.Entries, LastError: st.LastError, FailedAt: st.FailedAt}
+				FetchedAt: st.IngestAt, Entries: st.Entries, LastError: st.LastError, FailedAt: st.FailedAt,
+				Bundled: st.Snapshot.Bundled, SourceSHA256: st.Snapshot.SourceSHA256, SnapshotDate: st.Snapshot.SnapshotDate}
 		}
 		if src != "" {
-			last = gin.H{"source": src, "at": timestamp(at)}
+			li := gin.H{"source": src, "at": timestamp(at)}
+			if sv := states[src]; sv.Bundled {
+				// The snapshot built into the binary, not a fetch: its date says how old it is.
+				li["bundled"], li["snapshotDate"] = true, sv.SnapshotDate
+			}
+			last = li
 		}
 		sources = sourcesJSON(states)
 	}

@@ -54,7 +54,8 @@ func (p *Pipeline) Restore(ctx context.Context) (bool, error) {
 		}
 		st := p.stateOf(name)
 		st.Listings = sortListings(bySource[name])
-		st.Snapshot = Snapshot{BlobName: sv.BlobName, StorageURL: sv.StorageURL, SHA256: sv.SHA256, FetchedAt: sv.FetchedAt}
+		st.Snapshot = Snapshot{BlobName: sv.BlobName, StorageURL: sv.StorageURL, SHA256: sv.SHA256, FetchedAt: sv.FetchedAt,
+			Bundled: sv.Bundled, SourceSHA256: sv.SourceSHA256, SnapshotDate: sv.SnapshotDate}
 		if sv.BlobName != "" {
 			ix.Snapshots[name] = st.Snapshot
 		}

@@ -32,11 +32,7 @@ func TestPipelineVersionsPersist(t *testing.T) {
 		w.Write([]byte(body.Load().(string)))
 	}))
 	defer srv.Close()
-	db, err := pebble.Open(t.TempDir(), pebble.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := tempStore(t)
 	ctx := context.Background()
 	p, h := newPipeline(t, Source{Name: "list:ETH", Location: srv.URL + "/eth.txt"})
 	p.Store = db
@@ -94,6 +90,18 @@ func TestPipelineVersionsPersist(t *testing.T) {
 			t.Fatalf("state %+v", st)
 		}
 	})
+}
+
+// tempStore opens a Pebble store in a temporary directory, closed at the
+// end of the test.
+func tempStore(t *testing.T) *pebble.DB {
+	t.Helper()
+	db, err := pebble.Open(t.TempDir(), pebble.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
 }
 
 // TestPipelineCommunity checks that community listings enter a version on

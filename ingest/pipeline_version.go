@@ -101,7 +101,8 @@ func (p *Pipeline) rebuild(ctx context.Context) (*screening.Index, store.ListVer
 		}
 		v.Sources[name] = store.SourceVersion{BlobName: st.Snapshot.BlobName, StorageURL: st.Snapshot.StorageURL,
 			SHA256: st.Snapshot.SHA256, FetchedAt: st.Snapshot.FetchedAt, Entries: len(st.Listings),
-			LastError: st.LastError, FailedAt: st.FailedAt}
+			LastError: st.LastError, FailedAt: st.FailedAt, Bundled: st.Snapshot.Bundled,
+			SourceSHA256: st.Snapshot.SourceSHA256, SnapshotDate: st.Snapshot.SnapshotDate}
 	}
 	prev := p.last
 	p.mu.Unlock()

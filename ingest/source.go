@@ -89,3 +89,12 @@ func fetch(ctx context.Context, client *http.Client, loc string) (*fetched, erro
 	}
 	return &fetched{path: tmp.Name(), sha256: hex.EncodeToString(h.Sum(nil)), size: n}, nil
 }
+
+// OFACSDNAdvancedURL is where OFAC publishes SDN_ADVANCED.XML.
+const OFACSDNAdvancedURL = "https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/SDN_ADVANCED.XML"
+
+// DefaultSources are the public sources a server ingests when it is given
+// none: the OFAC SDN list as gov_sdn.
+func DefaultSources() []Source {
+	return []Source{{Name: SourceGovSDN, Location: OFACSDNAdvancedURL}}
+}

@@ -47,6 +47,12 @@ type Snapshot struct {
 	StorageURL string    `json:"storageUrl"`
 	SHA256     string    `json:"sha256"`
 	FetchedAt  time.Time `json:"fetchedAt"`
+	// Bundled marks the snapshot built into the binary (not fetched):
+	// SourceSHA256 and SnapshotDate are then the digest and the date of
+	// issue of the published file it was extracted from.
+	Bundled      bool   `json:"bundled,omitempty"`
+	SourceSHA256 string `json:"sourceSha256,omitempty"`
+	SnapshotDate string `json:"snapshotDate,omitempty"`
 }
 
 // Index is an immutable list version: every listed address with its

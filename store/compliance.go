@@ -28,6 +28,11 @@ type SourceVersion struct {
 	Entries    int       `json:"entries"`
 	LastError  string    `json:"lastError,omitempty"`
 	FailedAt   time.Time `json:"failedAt"`
+	// Bundled, SourceSHA256 and SnapshotDate describe a snapshot built
+	// into the binary (screening.Snapshot).
+	Bundled      bool   `json:"bundled,omitempty"`
+	SourceSHA256 string `json:"sourceSha256,omitempty"`
+	SnapshotDate string `json:"snapshotDate,omitempty"`
 }
 
 // ListVersion is the header of one list version.

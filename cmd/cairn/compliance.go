@@ -3,13 +3,18 @@ package main
 import (
 	"context"
 	"fmt"
+
+	"github.com/cairn-dev/cairn/ingest"
 )
 
 // openList installs the sanctions list before anything is served. The last
 // stored version comes back without any fetch, so a restart never depends
 // on the sources being reachable; the sources are then ingested in the
-// background by Run. With no stored version (first start), the sources are
-// ingested now, so that the first request is screened against them.
+// background by Run. With no stored version (first start) and no
+// --source, the snapshot built into the binary is installed as gov_sdn, so
+// that screening works at once and offline; the default sources, when on,
+// replace it in the background. With a --source, the sources are ingested
+// now, so that the first request is screened against them.
 func (m *Main) openList(ctx context.Context) (restored bool, err error) {
 	if d := m.Config.IngestMaxDrop; !(d > 0 && d <= 1) {
 		return false, fmt.Errorf("--ingest-max-drop %v: want a share in (0, 1]", d)
@@ -19,6 +24,19 @@ func (m *Main) openList(ctx context.Context) (restored bool, err error) {
 		return false, fmt.Errorf("restore sanctions list: %w", err)
 	}
 	if restored {
+		return true, nil
+	}
+	if len(m.Config.Sources) == 0 {
+		b, err := ingest.BundledSnapshot()
+		if err != nil {
+			return false, err
+		}
+		res, err := m.pipeline.InstallBundled(ctx, b)
+		if err != nil {
+			return false, err
+		}
+		m.Logger.Info("sanctions list ready", "version", res.Version, "root", res.Root, "leaves", res.Leaves,
+			"bundled_snapshot", b.Header.Date, "live_source", len(m.pipeline.Sources) > 0)
 		return true, nil
 	}
 	res, err := m.pipeline.Run(ctx)

@@ -25,6 +25,7 @@ type Config struct {
 	LogFormat        string
 	TrustedProxies   string
 	Sources          stringList
+	DefaultSources   bool
 	IngestSchedule   string
 	IngestMaxDrop    float64
 
@@ -62,6 +63,7 @@ func DefaultConfig() Config {
 		MaxBodyBytes:       1 << 20,
 		StarterCredits:     100,
 		IngestSchedule:     "@every 6h",
+		DefaultSources:     true,
 		IngestMaxDrop:      0.20,
 		EVMConfirmations:   3,
 		EVMPollInterval:    4 * time.Second,
@@ -90,6 +92,7 @@ func newServeFlagSet(c *Config) *flag.FlagSet {
 	fs.IntVar(&c.RegisterLimitPerIP, "register-limit-per-ip", c.RegisterLimitPerIP, "registrations per hour per client IP (0: unlimited)")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", c.MaxBodyBytes, "largest JSON request body")
 	fs.Var(&c.Sources, "source", "sanctions source NAME=PATH_OR_URL (gov_sdn, aggregated_sanctions, list:<chain>); repeatable, \";\"-separated in the environment")
+	fs.BoolVar(&c.DefaultSources, "default-sources", c.DefaultSources, "with no --source, fetch the public OFAC SDN_ADVANCED.XML as gov_sdn on the ingest schedule (the bundled snapshot serves until the first success)")
 	fs.StringVar(&c.IngestSchedule, "ingest-schedule", c.IngestSchedule, "when to ingest the sources again (cron spec or @every d)")
 	fs.Float64Var(&c.IngestMaxDrop, "ingest-max-drop", c.IngestMaxDrop, "share of a source's entries a new version may drop before it is refused (0 < x <= 1)")
 	fs.StringVar(&c.EVMRPCURL, "evm-rpc-url", c.EVMRPCURL, "JSON-RPC endpoint of the EVM chain the list roots are anchored on (empty: anchoring off)")

@@ -113,15 +113,14 @@ func TestE2EListVersionsHistoryAndRestart(t *testing.T) {
 }
 
 // TestE2EScreenRefusedWithoutList starts with a source that cannot be
-// read, and with no source at all: screening is refused (503, refunded)
-// instead of answering clear.
+// read: screening is refused (503, refunded) instead of answering clear.
+// (With no source at all the bundled snapshot serves: TestE2EBundledSnapshot.)
 func TestE2EScreenRefusedWithoutList(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		sources stringList
 	}{
 		{"SourceFails", stringList{"list:ETH=testdata/missing.txt"}},
-		{"NoSource", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) { testScreenRefusedWithoutList(t, tc.sources) })
 	}

@@ -29,7 +29,7 @@ func TestMemoryCrashMidWrite(t *testing.T) {
 		t.Skip("starts a subprocess")
 	}
 	dir := t.TempDir()
-	cmd := exec.Command(os.Args[0], "serve", "--listen", "127.0.0.1:0", "--data-dir", dir,
+	cmd := exec.Command(os.Args[0], "serve", "--listen", "127.0.0.1:0", "--data-dir", dir, "--default-sources=false",
 		"--deposit-mnemonic", testConfig(t, dir).DepositMnemonic, "--admin-token", "admin-test-token",
 		"--write-limit-per-agent", "0", "--rate-limit-per-key", "0")
 	cmd.Env = append(os.Environ(), "CAIRN_TEST_AS_BINARY=1")

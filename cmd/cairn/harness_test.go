@@ -46,6 +46,7 @@ func testConfig(t *testing.T, dataDir string) Config {
 	cfg.AdminToken = "admin-test-token"
 	cfg.DepositMnemonic = "shoot island position soft burden budget tooth cruel issue economy destroy above"
 	cfg.ShutdownTimeout = 10 * time.Second
+	cfg.DefaultSources = false // tests never reach the network
 	return cfg
 }
 

@@ -32,12 +32,22 @@ func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer, get
 	fs.StringVar(&cfg.DataDir, "data-dir", cfg.DataDir, "data dir of the server")
 	fs.Var(&cfg.Sources, "source", "sanctions source NAME=PATH_OR_URL (gov_sdn, aggregated_sanctions, list:<chain>); repeatable")
 	fs.Float64Var(&cfg.IngestMaxDrop, "ingest-max-drop", cfg.IngestMaxDrop, "share of a source's entries a new version may drop before it is refused")
+	var exportTo, exportFrom string
+	fs.StringVar(&exportTo, "export-snapshot", "", "write the bundled snapshot file (a file, or a directory such as ingest/snapshot) from --from instead of ingesting")
+	fs.StringVar(&exportFrom, "from", "", "with --export-snapshot: SDN_ADVANCED.XML to extract (file, .bz2 file or http(s) URL)")
 	if err := parseWithEnv(fs, args, getenv); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
 		}
 		fmt.Fprintln(stderr, err)
 		return errUsage
+	}
+	if exportTo != "" || exportFrom != "" {
+		if exportTo == "" || exportFrom == "" || len(cfg.Sources) > 0 {
+			fmt.Fprintln(stderr, "--export-snapshot OUT takes --from SDN_ADVANCED.XML and no --source")
+			return errUsage
+		}
+		return exportSnapshot(ctx, exportTo, exportFrom, stdout)
 	}
 	if len(cfg.Sources) == 0 {
 		fmt.Fprintln(stderr, "at least one --source NAME=PATH_OR_URL is required")

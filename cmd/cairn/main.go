@@ -3,6 +3,8 @@
 //	cairn serve [flags]          run the HTTP service
 //	cairn token --developer-id   print a developer JWT
 //	cairn ingest --source ...    ingest the sanctions sources offline
+//	cairn ingest --export-snapshot ingest/snapshot --from SDN_ADVANCED.XML
+//	                             refresh the bundled OFAC snapshot
 //	cairn verify-proof FILE|-    check a proof offline
 //	cairn contract deploy        deploy the verifier contract
 //
@@ -32,6 +34,8 @@ Usage:
   cairn serve [flags]                       run the service (cairn serve -h lists the flags)
   cairn token --developer-id ID [--ttl 24h] print a developer JWT signed with the JWT secret
   cairn ingest --data-dir D --source N=P... ingest the sanctions sources into D's store now (server stopped)
+  cairn ingest --export-snapshot OUT --from SDN_ADVANCED.XML[.bz2]|URL
+                                            write the bundled OFAC snapshot (OUT: ingest/snapshot)
   cairn verify-proof FILE|-                 check a Merkle proof or a screening proof offline
   cairn contract deploy --evm-rpc-url URL --evm-key-file F [--evm-chain-id N]
                                             deploy the verifier contract and print its address

@@ -78,9 +78,14 @@ type Main struct {
 	ln       net.Listener
 	wg       sync.WaitGroup
 
-	// listRestored: the stored list version was installed at Open, and Run
+	// listRestored: a stored list version (or, on a first start without
+	// --source, the bundled snapshot) was installed at Open, and Run
 	// ingests the sources in the background.
 	listRestored bool
+
+	// DefaultSources, when set before Open, are the sources --default-sources
+	// adds instead of ingest.DefaultSources() (a local server in tests).
+	DefaultSources []ingest.Source
 
 	// EVMBackend, when set before Open, is the EVM node anchoring talks to
 	// instead of dialling --evm-rpc-url (an in-process chain in tests).
@@ -144,6 +149,12 @@ func (m *Main) Open(ctx context.Context) error {
 	sources, err := parseSources(cfg.Sources)
 	if err != nil {
 		return err
+	}
+	if len(sources) == 0 && cfg.DefaultSources {
+		sources = m.DefaultSources
+		if sources == nil {
+			sources = ingest.DefaultSources()
+		}
 	}
 	if _, err := cron.ParseStandard(cfg.IngestSchedule); err != nil {
 		return fmt.Errorf("--ingest-schedule %q: %w", cfg.IngestSchedule, err)

@@ -26,7 +26,7 @@ func TestMain(m *testing.M) {
 
 func TestSignalGracefulShutdown(t *testing.T) {
 	dir := t.TempDir()
-	cmd := exec.Command(os.Args[0], "serve", "--listen", "127.0.0.1:0", "--data-dir", dir,
+	cmd := exec.Command(os.Args[0], "serve", "--listen", "127.0.0.1:0", "--data-dir", dir, "--default-sources=false",
 		"--deposit-mnemonic", testConfig(t, dir).DepositMnemonic)
 	cmd.Env = append(os.Environ(), "CAIRN_TEST_AS_BINARY=1")
 	stderr, err := cmd.StderrPipe()
