@@ -51,7 +51,7 @@ func (p *Pipeline) InstallBundled(ctx context.Context, b *Bundled) (*Result, err
 	if err != nil {
 		return nil, err
 	}
-	p.logger().Warn("serving the BUNDLED OFAC SDN snapshot, not live data: configure --source or --default-sources to fetch the current list",
+	p.logger().Warn("serving the BUNDLED OFAC SDN snapshot, not live data, until a configured source is ingested",
 		"source", SourceGovSDN, "snapshot_date", b.Header.Date, "source_file", b.Header.SourceFile,
 		"source_sha256", b.Header.SHA256, "entries", len(listings), "version", v.Version)
 	return &Result{Version: ix.Version, Root: v.Root, Leaves: ix.Len(), Added: v.Added, Removed: v.Removed,
