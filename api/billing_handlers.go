@@ -10,8 +10,8 @@ import (
 )
 
 const pricingNote = "Costs are in credits per request. Pin and importance updates, TTL alerts, expiring checks, " +
-	"audit reads, media metadata and media listing are free. Screening: the first 10 addresses per hour per developer " +
-	"are free, then 1 credit per address. Failed requests (400, 413, 415, 416, 422, 5xx) are refunded."
+	"audit reads, media metadata and media listing are free. Screening and Merkle proofs (single and batch) share " +
+	"one window: the first 10 addresses per hour per developer are free, then 1 credit per address. Failed requests (400, 413, 415, 416, 422, 5xx) are refunded."
 
 func (s *Server) pricingBody() gin.H {
 	return gin.H{"creditPriceUsd": billing.CreditPriceUSD, "operationCosts": s.Pricing.Costs(), "note": pricingNote}

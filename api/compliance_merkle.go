@@ -19,6 +19,7 @@ func (s *Server) merkleProof(c *gin.Context) error {
 		"address": p.Address, "chain": p.Chain, "family": p.Family, "canonicalAddress": p.Canonical,
 		"sanctioned": p.Sanctioned, "listed": p.Listed, "leaf": p.Leaf, "proof": p.Proof,
 		"leafEncoding": compliance.LeafEncoding, "root": out.Root, "listVersion": out.ListVersion,
+		"rateLimit": rateLimit(c, out.Usage),
 	})
 	return nil
 }
@@ -59,7 +60,8 @@ func (s *Server) merkleProofBatch(c *gin.Context) error {
 		results[i] = gin.H{"address": p.Address, "chain": p.Chain, "family": p.Family, "canonicalAddress": p.Canonical,
 			"valid": p.Valid, "sanctioned": p.Sanctioned, "listed": p.Listed, "leaf": p.Leaf, "proof": p.Proof}
 	}
-	body := gin.H{"root": out.Root, "listVersion": out.ListVersion, "leafEncoding": compliance.LeafEncoding, "results": results}
+	body := gin.H{"root": out.Root, "listVersion": out.ListVersion, "leafEncoding": compliance.LeafEncoding, "results": results,
+		"rateLimit": rateLimit(c, out.Usage)}
 	if mp := out.Multiproof; mp != nil {
 		body["multiproof"] = gin.H{"leaves": mp.Leaves, "values": mp.Values, "proof": mp.Proof, "proofFlags": mp.ProofFlags}
 	}

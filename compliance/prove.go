@@ -37,6 +37,10 @@ type Proved struct {
 	// Multiproof is the OpenZeppelin multiproof of the listed addresses,
 	// when asked for, with the values in the order of its leaves.
 	Multiproof *Multiproof
+	// Usage is the billing of the request: a proof answers whether an
+	// address is listed, which is what screening sells, so each address
+	// draws on the same free window and then costs 1 credit.
+	Usage Usage
 }
 
 // Multiproof is one OpenZeppelin multiproof and the (family, address)
@@ -47,7 +51,8 @@ type Multiproof struct {
 }
 
 // Prove returns the Merkle proof of one address against the current list
-// version: a known chain and a valid address of its family (EINVALID).
+// version: a known chain and a valid address of its family (EINVALID). It
+// is billed as the screening of one address.
 func (s *Service) Prove(ctx context.Context, p Principal, addr, chain string) (*Proved, error) {
 	fam, canon, err := ParseAddress(addr, chain)
 	if err != nil {
@@ -56,15 +61,20 @@ func (s *Service) Prove(ctx context.Context, p Principal, addr, chain string) (*
 	if err := s.CheckReady(); err != nil {
 		return nil, err
 	}
+	pm, err := s.pay(ctx, p, 1)
+	if err != nil {
+		return nil, err
+	}
 	ix := s.Screening.Current()
 	ap := proveOne(ix, screening.Query{Address: addr, Chain: chain}, fam, canon)
-	return &Proved{Root: ix.Root(), ListVersion: ix.Version, Proofs: []AddressProof{ap}}, nil
+	return &Proved{Root: ix.Root(), ListVersion: ix.Version, Proofs: []AddressProof{ap}, Usage: pm.usage}, nil
 }
 
 // ProveBatch returns the Merkle proofs of up to MaxAddresses addresses
 // and, with multiproof, one multiproof of the listed ones. An unknown
 // chain fails the batch (EINVALID); an invalid address is answered with
-// Valid false.
+// Valid false. Every address of the batch is billed as a screened one,
+// invalid ones included, as in Screen; a request that fails is not.
 func (s *Service) ProveBatch(ctx context.Context, p Principal, qs []screening.Query, multiproof bool) (*Proved, error) {
 	if err := checkCount(len(qs)); err != nil {
 		return nil, err
@@ -75,8 +85,12 @@ func (s *Service) ProveBatch(ctx context.Context, p Principal, qs []screening.Qu
 	if err := s.CheckReady(); err != nil {
 		return nil, err
 	}
+	pm, err := s.pay(ctx, p, len(qs))
+	if err != nil {
+		return nil, err
+	}
 	ix := s.Screening.Current()
-	out := &Proved{Root: ix.Root(), ListVersion: ix.Version, Proofs: make([]AddressProof, len(qs))}
+	out := &Proved{Usage: pm.usage, Root: ix.Root(), ListVersion: ix.Version, Proofs: make([]AddressProof, len(qs))}
 	var listed [][2]string
 	for i, q := range qs {
 		fam, _ := screening.ChainFamily(q.Chain) // checked above
@@ -93,6 +107,7 @@ func (s *Service) ProveBatch(ctx context.Context, p Principal, qs []screening.Qu
 	if multiproof {
 		mp, values, err := ix.MultiProof(listed)
 		if err != nil {
+			s.refund(ctx, p, pm)
 			return nil, err
 		}
 		for _, hs := range []*[]merkle.Hash{&mp.Leaves, &mp.Proof} {

@@ -76,6 +76,8 @@ func verifyBatch(t *testing.T, r *response, root merkle.Hash, wantListed int) {
 func TestE2EEveryMerkleProofVerifies(t *testing.T) {
 	ts, list := complianceServer(t)
 	a := ts.register("")
+	// Proofs are billed as screening (1 credit per address beyond the free window).
+	ts.do("POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": 10000, "reason": "test"}).must(t, 200)
 	root := hexBytes32(t, ts.do("GET", "/v1/compliance/merkle-root", a.Key, nil).must(t, 200).str("root"))
 	// chainOf gives each listed address a chain of its family: the EVM
 	// ones rotate over the EVM chains.
