@@ -74,6 +74,7 @@ func (s *Server) listVersions(c *gin.Context) error {
 	out := make([]gin.H, len(vs))
 	for i, v := range vs {
 		out[i] = gin.H{"listVersion": v.Version, "builtAt": timestamp(v.BuiltAt), "root": v.Root, "leafCount": v.Leaves,
+			"sanctionsRoot": nilIfEmpty(v.SanctionsRoot), "communityRoot": nilIfEmpty(v.CommunityRoot), "communityLeafCount": v.CommunityLeaves,
 			"entries": v.Entries, "added": v.Added, "removed": v.Removed, "sources": sourcesJSON(v.Sources)}
 	}
 	var next any

@@ -3,6 +3,7 @@ package api
 import (
 	"net/http"
 
+	"github.com/cairn-dev/cairn/chain"
 	"github.com/cairn-dev/cairn/compliance"
 	"github.com/cairn-dev/cairn/screening"
 	"github.com/gin-gonic/gin"
@@ -14,28 +15,63 @@ func (s *Server) merkleProof(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	p := out.Proofs[0]
+	body := proofJSON(out.Proofs[0])
+	delete(body, "valid")
+	body["leafEncoding"], body["listVersion"] = compliance.LeafEncoding, out.ListVersion
+	body["sanctionsRoot"], body["communityRoot"] = out.SanctionsRoot, out.CommunityRoot
+	body["rateLimit"] = rateLimit(c, out.Usage)
+	writeJSON(c, http.StatusOK, body)
+	return nil
+}
+
+// proofJSON renders the proof of one address.
+func proofJSON(p compliance.AddressProof) gin.H {
+	var class any
+	if p.Class != "" {
+		class = p.Class
+	}
+	return gin.H{"address": p.Address, "chain": p.Chain, "family": p.Family, "canonicalAddress": p.Canonical,
+		"valid": p.Valid, "class": class, "sanctioned": p.Sanctioned, "listed": p.Listed, "leaf": p.Leaf, "proof": p.Proof,
+		"root": p.Root}
+}
+
+// merkleRoot is GET /v1/compliance/merkle-root: the roots of the current
+// list version and their anchoring.
+func (s *Server) merkleRoot(c *gin.Context) error {
+	r := s.compliance.Roots(c.Request.Context())
+	var built any
+	if !r.BuiltAt.IsZero() {
+		built = timestamp(r.BuiltAt)
+	}
 	writeJSON(c, http.StatusOK, gin.H{
-		"address": p.Address, "chain": p.Chain, "family": p.Family, "canonicalAddress": p.Canonical,
-		"sanctioned": p.Sanctioned, "listed": p.Listed, "leaf": p.Leaf, "proof": p.Proof,
-		"leafEncoding": compliance.LeafEncoding, "root": out.Root, "listVersion": out.ListVersion,
-		"rateLimit": rateLimit(c, out.Usage),
+		"root": r.SanctionsRoot, "sanctionsRoot": r.SanctionsRoot, "communityRoot": r.CommunityRoot, "listVersion": r.ListVersion,
+		"leafCount": r.SanctionsLeaves, "sanctionsLeafCount": r.SanctionsLeaves, "communityLeafCount": r.CommunityLeaves,
+		"builtAt": built, "anchor": anchorJSON(r.Anchor),
 	})
 	return nil
 }
 
-// merkleRoot is GET /v1/compliance/merkle-root.
-func (s *Server) merkleRoot(c *gin.Context) error {
-	ix := s.Screening.Current()
-	var built any
-	if !ix.BuiltAt.IsZero() {
-		built = timestamp(ix.BuiltAt)
+// anchorJSON renders the anchoring state: only the status when anchoring
+// is off, else every field (null until known).
+func anchorJSON(a chain.AnchorStatus) gin.H {
+	if a.Status == chain.AnchorDisabled {
+		return gin.H{"status": a.Status}
 	}
-	writeJSON(c, http.StatusOK, gin.H{
-		"root": ix.Root(), "listVersion": ix.Version, "leafCount": ix.Len(), "builtAt": built,
-		"anchor": gin.H{"status": "disabled"},
-	})
-	return nil
+	out := gin.H{"status": a.Status, "chainId": a.ChainID, "contract": a.Contract, "listVersion": nil, "txHash": nil,
+		"blockNumber": nil, "syncedAt": nil, "error": nilIfEmpty(a.Error)}
+	if a.ListVersion != 0 {
+		out["listVersion"] = a.ListVersion
+	}
+	if a.TxHash != "" {
+		out["txHash"] = a.TxHash
+	}
+	if a.BlockNumber != 0 {
+		out["blockNumber"] = a.BlockNumber
+	}
+	if !a.SyncedAt.IsZero() {
+		out["syncedAt"] = timestamp(a.SyncedAt)
+	}
+	return out
 }
 
 type batchProofRequest struct {
@@ -57,13 +93,17 @@ func (s *Server) merkleProofBatch(c *gin.Context) error {
 	}
 	results := make([]gin.H, len(out.Proofs))
 	for i, p := range out.Proofs {
-		results[i] = gin.H{"address": p.Address, "chain": p.Chain, "family": p.Family, "canonicalAddress": p.Canonical,
-			"valid": p.Valid, "sanctioned": p.Sanctioned, "listed": p.Listed, "leaf": p.Leaf, "proof": p.Proof}
+		results[i] = proofJSON(p)
+		if !p.Valid {
+			results[i]["root"] = nil
+		}
 	}
-	body := gin.H{"root": out.Root, "listVersion": out.ListVersion, "leafEncoding": compliance.LeafEncoding, "results": results,
-		"rateLimit": rateLimit(c, out.Usage)}
-	if mp := out.Multiproof; mp != nil {
-		body["multiproof"] = gin.H{"leaves": mp.Leaves, "values": mp.Values, "proof": mp.Proof, "proofFlags": mp.ProofFlags}
+	body := gin.H{"root": out.SanctionsRoot, "sanctionsRoot": out.SanctionsRoot, "communityRoot": out.CommunityRoot,
+		"listVersion": out.ListVersion, "leafEncoding": compliance.LeafEncoding, "results": results, "rateLimit": rateLimit(c, out.Usage)}
+	for name, mp := range map[string]*compliance.Multiproof{"multiproof": out.Multiproof, "communityMultiproof": out.CommunityMultiproof} {
+		if mp != nil {
+			body[name] = gin.H{"leaves": mp.Leaves, "values": mp.Values, "proof": mp.Proof, "proofFlags": mp.ProofFlags}
+		}
 	}
 	writeJSON(c, http.StatusOK, body)
 	return nil

@@ -9,6 +9,7 @@ import (
 	"github.com/cairn-dev/cairn/account"
 	"github.com/cairn-dev/cairn/billing"
 	"github.com/cairn-dev/cairn/blob"
+	"github.com/cairn-dev/cairn/chain"
 	"github.com/cairn-dev/cairn/compliance"
 	"github.com/cairn-dev/cairn/media"
 	"github.com/cairn-dev/cairn/memory"
@@ -62,6 +63,10 @@ type Deps struct {
 	Screening *screening.Holder
 	Ingest    Ingester
 	Reports   store.Reports
+	// Anchorer publishes each list version's roots on chain and reports
+	// its state in GET /v1/compliance/merkle-root; nil: anchoring is off
+	// (status disabled).
+	Anchorer chain.Anchorer
 	// Screenings holds the free screening windows and the screening
 	// count (required).
 	Screenings store.Screenings
@@ -127,7 +132,7 @@ func New(d Deps) (*Server, error) {
 		reportLimit:   newLimiter(ReportsPerHour, time.Hour),
 	}
 	s.compliance = &compliance.Service{Screening: d.Screening, Screenings: d.Screenings, Ledger: d.Ledger, Blobs: d.Blobs,
-		Clock: d.Clock, Logger: d.Logger}
+		Anchorer: d.Anchorer, Clock: d.Clock, Logger: d.Logger}
 	if d.Ingest != nil {
 		s.compliance.Ready = d.Ingest.Ready
 	}

@@ -8,7 +8,7 @@ import (
 )
 
 // LeafEncoding is the OpenZeppelin StandardMerkleTree leaf encoding of
-// every tree: (family, canonical address).
+// both trees: (family, canonical address).
 var LeafEncoding = []string{"string", "string"}
 
 // AddressProof is the Merkle proof of one address.
@@ -20,23 +20,32 @@ type AddressProof struct {
 	// Valid is false for an address that is not of its chain's family (a
 	// batch answers it; a single proof request fails instead).
 	Valid bool
-	// Listed: the address is a leaf of the tree; Sanctioned: a sanctions
-	// source lists it (a community listing alone is never sanctioned).
+	// Class is the tree that holds the address's leaf:
+	// screening.ClassSanctions when a sanctions source lists it (community
+	// reports or not), screening.ClassCommunity when only community
+	// escalations do, "" when it is not listed.
+	Class string
+	// Listed: the address is a leaf of either tree; Sanctioned: of the
+	// sanctions tree (a community flag is never sanctioned).
 	Listed, Sanctioned bool
 	// Leaf is the address's leaf hash (listed or not); nil when invalid.
 	Leaf *merkle.Hash
-	// Proof leads from Leaf to Root; empty when not listed.
+	// Root is the root of the class's tree (the sanctions root when not
+	// listed); Proof leads from Leaf to it, empty when not listed.
+	Root  merkle.Hash
 	Proof []merkle.Hash
 }
 
 // Proved is the answer to a proof request.
 type Proved struct {
-	Root        merkle.Hash
-	ListVersion uint64
-	Proofs      []AddressProof
-	// Multiproof is the OpenZeppelin multiproof of the listed addresses,
-	// when asked for, with the values in the order of its leaves.
-	Multiproof *Multiproof
+	SanctionsRoot merkle.Hash
+	CommunityRoot merkle.Hash
+	ListVersion   uint64
+	Proofs        []AddressProof
+	// Multiproof and CommunityMultiproof are the OpenZeppelin multiproofs
+	// of the addresses of each class, when asked for, with the values in
+	// the order of their leaves.
+	Multiproof, CommunityMultiproof *Multiproof
 	// Usage is the billing of the request: a proof answers whether an
 	// address is listed, which is what screening sells, so each address
 	// draws on the same free window and then costs 1 credit.
@@ -66,15 +75,16 @@ func (s *Service) Prove(ctx context.Context, p Principal, addr, chain string) (*
 		return nil, err
 	}
 	ix := s.Screening.Current()
-	ap := proveOne(ix, screening.Query{Address: addr, Chain: chain}, fam, canon)
-	return &Proved{Root: ix.Root(), ListVersion: ix.Version, Proofs: []AddressProof{ap}, Usage: pm.usage}, nil
+	out := proved(ix, 1)
+	out.Proofs[0], out.Usage = proveOne(ix, screening.Query{Address: addr, Chain: chain}, fam, canon), pm.usage
+	return out, nil
 }
 
 // ProveBatch returns the Merkle proofs of up to MaxAddresses addresses
-// and, with multiproof, one multiproof of the listed ones. An unknown
-// chain fails the batch (EINVALID); an invalid address is answered with
-// Valid false. Every address of the batch is billed as a screened one,
-// invalid ones included, as in Screen; a request that fails is not.
+// and, with multiproof, one multiproof per class of the listed ones. An
+// unknown chain fails the batch (EINVALID); an invalid address is answered
+// with Valid false. Every address of the batch is billed as a screened
+// one, invalid ones included, as in Screen; a request that fails is not.
 func (s *Service) ProveBatch(ctx context.Context, p Principal, qs []screening.Query, multiproof bool) (*Proved, error) {
 	if err := checkCount(len(qs)); err != nil {
 		return nil, err
@@ -90,8 +100,9 @@ func (s *Service) ProveBatch(ctx context.Context, p Principal, qs []screening.Qu
 		return nil, err
 	}
 	ix := s.Screening.Current()
-	out := &Proved{Usage: pm.usage, Root: ix.Root(), ListVersion: ix.Version, Proofs: make([]AddressProof, len(qs))}
-	var listed [][2]string
+	out := proved(ix, len(qs))
+	out.Usage = pm.usage
+	listed := map[string][][2]string{}
 	for i, q := range qs {
 		fam, _ := screening.ChainFamily(q.Chain) // checked above
 		canon, st := screening.Normalize(fam, q.Address)
@@ -100,50 +111,55 @@ func (s *Service) ProveBatch(ctx context.Context, p Principal, qs []screening.Qu
 			continue
 		}
 		out.Proofs[i] = proveOne(ix, q, fam, canon)
-		if out.Proofs[i].Listed {
-			listed = append(listed, [2]string{string(fam), canon})
+		if c := out.Proofs[i].Class; c != "" {
+			listed[c] = append(listed[c], [2]string{string(fam), canon})
 		}
 	}
 	if multiproof {
-		mp, values, err := ix.MultiProof(listed)
-		if err != nil {
-			s.refund(ctx, p, pm)
-			return nil, err
-		}
-		for _, hs := range []*[]merkle.Hash{&mp.Leaves, &mp.Proof} {
-			if *hs == nil {
-				*hs = []merkle.Hash{}
+		for class, dst := range map[string]**Multiproof{screening.ClassSanctions: &out.Multiproof, screening.ClassCommunity: &out.CommunityMultiproof} {
+			if *dst, err = multiproofOf(ix, class, listed[class]); err != nil {
+				s.refund(ctx, p, pm)
+				return nil, err
 			}
 		}
-		if mp.ProofFlags == nil {
-			mp.ProofFlags = []bool{}
-		}
-		out.Multiproof = &Multiproof{MultiProof: mp, Values: values}
 	}
 	return out, nil
 }
 
-// proveOne proves a valid address.
-func proveOne(ix *screening.Index, q screening.Query, fam screening.Family, canon string) AddressProof {
-	leaf, proof, ok := ix.Proof(fam, canon)
-	if !ok {
-		leaf = merkle.LeafHashStrings2(string(fam), canon)
-	}
-	if proof == nil {
-		proof = []merkle.Hash{}
-	}
-	return AddressProof{Address: q.Address, Chain: q.Chain, Family: fam, Canonical: canon, Valid: true,
-		Listed: ok, Sanctioned: ok && sanctionedIn(ix, fam, canon), Leaf: &leaf, Proof: proof}
+// proved is the frame of an answer about n addresses.
+func proved(ix *screening.Index, n int) *Proved {
+	return &Proved{SanctionsRoot: ix.Root(), CommunityRoot: ix.CommunityRoot(), ListVersion: ix.Version, Proofs: make([]AddressProof, n)}
 }
 
-// sanctionedIn reports whether a sanctions source (not the community one)
-// lists the address: a community listing alone is in the tree but screens
-// as flagged, never sanctioned.
-func sanctionedIn(ix *screening.Index, f screening.Family, canonical string) bool {
-	for _, m := range ix.Lookup(f, canonical) {
-		if m.Source != screening.SourceCommunity {
-			return true
+// multiproofOf is the multiproof of the pairs in the tree of class, its
+// lists never nil.
+func multiproofOf(ix *screening.Index, class string, pairs [][2]string) (*Multiproof, error) {
+	mp, values, err := ix.MultiProofIn(class, pairs)
+	if err != nil {
+		return nil, err
+	}
+	for _, hs := range []*[]merkle.Hash{&mp.Leaves, &mp.Proof} {
+		if *hs == nil {
+			*hs = []merkle.Hash{}
 		}
 	}
-	return false
+	if mp.ProofFlags == nil {
+		mp.ProofFlags = []bool{}
+	}
+	return &Multiproof{MultiProof: mp, Values: values}, nil
+}
+
+// proveOne proves a valid address in the tree of its class.
+func proveOne(ix *screening.Index, q screening.Query, fam screening.Family, canon string) AddressProof {
+	class := ix.ClassOf(fam, canon)
+	ap := AddressProof{Address: q.Address, Chain: q.Chain, Family: fam, Canonical: canon, Valid: true, Class: class,
+		Listed: class != "", Sanctioned: class == screening.ClassSanctions, Root: ix.RootOf(class), Proof: []merkle.Hash{}}
+	leaf, proof, ok := ix.ProofIn(class, fam, canon)
+	if !ok {
+		leaf = merkle.LeafHashStrings2(string(fam), canon)
+	} else if proof != nil {
+		ap.Proof = proof
+	}
+	ap.Leaf = &leaf
+	return ap
 }

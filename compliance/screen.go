@@ -27,7 +27,11 @@ type ProofDoc struct {
 	DataSources   []string                      `json:"dataSources"`
 	DataSnapshots map[string]screening.Snapshot `json:"dataSnapshots"`
 	ListVersion   uint64                        `json:"listVersion"`
-	MerkleRoot    string                        `json:"merkleRoot"`
+	// MerkleRoot is the sanctions root (as when there was one tree);
+	// SanctionsRoot names it again beside CommunityRoot.
+	MerkleRoot    string `json:"merkleRoot"`
+	SanctionsRoot string `json:"sanctionsRoot"`
+	CommunityRoot string `json:"communityRoot"`
 }
 
 // Screened is a served screening. Results are the bytes resultsHash
@@ -86,11 +90,11 @@ func (s *Service) prove(ctx context.Context, ix *screening.Index, results []scre
 		return nil, err
 	}
 	sum := sha256.Sum256(resultsJSON)
-	root := ix.Root()
+	root := ix.Root().String()
 	doc := ProofDoc{
 		ScreeningID: cairn.NewID(), Timestamp: at, ResultsHash: hex.EncodeToString(sum[:]),
 		DataSources: []string{}, DataSnapshots: map[string]screening.Snapshot{},
-		ListVersion: ix.Version, MerkleRoot: "0x" + hex.EncodeToString(root[:]),
+		ListVersion: ix.Version, MerkleRoot: root, SanctionsRoot: root, CommunityRoot: ix.CommunityRoot().String(),
 	}
 	for _, src := range ix.Sources {
 		// Without includeCommunity the community source is not consulted.

@@ -8,6 +8,7 @@ import (
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/billing"
 	"github.com/cairn-dev/cairn/blob"
+	"github.com/cairn-dev/cairn/chain"
 	"github.com/cairn-dev/cairn/screening"
 	"github.com/cairn-dev/cairn/store"
 )
@@ -57,9 +58,11 @@ type Service struct {
 	Screenings store.Screenings
 	Ledger     *billing.Ledger
 	// Blobs keeps the screening proof documents.
-	Blobs  blob.Store
-	Clock  cairn.Clock
-	Logger *slog.Logger
+	Blobs blob.Store
+	// Anchorer publishes the roots on chain; nil: anchoring is off.
+	Anchorer chain.Anchorer
+	Clock    cairn.Clock
+	Logger   *slog.Logger
 }
 
 // ParseAddress checks one (address, chain): a known chain (EINVALID naming

@@ -121,7 +121,7 @@ func (p *Pipeline) Run(ctx context.Context) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res.Version, res.Root, res.Leaves, res.Added, res.Removed = ix.Version, v.Root, ix.Len(), v.Added, v.Removed
+	res.Version, res.Root, res.Leaves, res.Added, res.Removed = ix.Version, v.Root, v.Leaves, v.Added, v.Removed
 	return res, nil
 }
 

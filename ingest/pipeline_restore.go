@@ -27,11 +27,13 @@ func (p *Pipeline) Restore(ctx context.Context) (bool, error) {
 	}
 	var all []screening.Listing
 	bySource := map[string][]screening.Listing{}
+	sanctions := 0
 	if err := p.Store.ListEntries(ctx, func(e store.ListEntry) error {
 		l := fromEntry(e)
 		all = append(all, l)
 		if e.Source != screening.SourceCommunity {
 			bySource[e.Source] = append(bySource[e.Source], l)
+			sanctions++
 		}
 		return nil
 	}); err != nil {
@@ -42,8 +44,8 @@ func (p *Pipeline) Restore(ctx context.Context) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if got := rootHex(ix); got != v.Root {
-		return false, fmt.Errorf("restore list version %d: root %s, stored %s", v.Version, got, v.Root)
+	if err := checkRoots(v, ix, len(all)-sanctions); err != nil {
+		return false, err
 	}
 	ix.Snapshots = map[string]screening.Snapshot{}
 	p.mu.Lock()
@@ -65,6 +67,25 @@ func (p *Pipeline) Restore(ctx context.Context) (bool, error) {
 	p.Holder.Swap(ix)
 	p.logger().Info("list version restored", "version", v.Version, "root", v.Root, "leaves", ix.Len())
 	return true, nil
+}
+
+// checkRoots compares the rebuilt trees with the stored version's roots. A
+// version stored before the community tree existed has one root over
+// every source: it equals the sanctions root when the version has no
+// community entries, and cannot be checked otherwise (the rebuilt version
+// serves the two trees from now on).
+func checkRoots(v store.ListVersion, ix *screening.Index, community int) error {
+	got, gotCommunity := rootHex(ix), communityRootHex(ix)
+	switch {
+	case v.SanctionsRoot != "":
+		if got != v.SanctionsRoot || gotCommunity != v.CommunityRoot {
+			return fmt.Errorf("restore list version %d: roots %s and %s, stored %s and %s", v.Version, got, gotCommunity,
+				v.SanctionsRoot, v.CommunityRoot)
+		}
+	case community == 0 && got != v.Root:
+		return fmt.Errorf("restore list version %d: root %s, stored %s", v.Version, got, v.Root)
+	}
+	return nil
 }
 
 // History returns the listing history of an address, oldest first (empty

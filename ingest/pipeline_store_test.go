@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"encoding/hex"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/cairn-dev/cairn/merkle"
 	"github.com/cairn-dev/cairn/screening"
 	"github.com/cairn-dev/cairn/store/pebble"
 )
@@ -117,8 +119,11 @@ func TestPipelineCommunity(t *testing.T) {
 	var community []screening.Listing
 	p, h := newPipeline(t, Source{Name: "list:ETH", Location: list})
 	p.Community = func(context.Context) ([]screening.Listing, error) { return community, nil }
+	db := tempStore(t)
+	p.Store = db
 	ctx := context.Background()
-	if _, err := p.Run(ctx); err != nil {
+	first, err := p.Run(ctx)
+	if err != nil {
 		t.Fatal(err)
 	}
 	comm := screening.Match{EntityID: "r1", Source: screening.SourceCommunity, Category: "scam", Severity: "medium"}
@@ -145,5 +150,27 @@ func TestPipelineCommunity(t *testing.T) {
 		if r[0].Status != tc.status || len(r[0].Matches) != tc.matches {
 			t.Errorf("%s (community %v): %s with %d matches, want %s with %d", tc.addr, tc.community, r[0].Status, len(r[0].Matches), tc.status, tc.matches)
 		}
+	}
+	// Two trees: the escalation changes the community root only; the
+	// stored header has both roots, and a restart rebuilds both.
+	v, err := db.LastListVersion(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cr := ix.CommunityRoot()
+	if v.Root != first.Root || v.SanctionsRoot != first.Root || v.CommunityRoot != "0x"+hex.EncodeToString(cr[:]) ||
+		cr == (merkle.Hash{}) || v.Leaves != 1 || v.CommunityLeaves != 2 {
+		t.Fatalf("version 2 %+v (version 1 root %s)", v, first.Root)
+	}
+	if ix.ClassOf(screening.EVM, listed) != screening.ClassSanctions || ix.ClassOf(screening.EVM, reported) != screening.ClassCommunity {
+		t.Fatal("classes")
+	}
+	p2, h2 := newPipeline(t, Source{Name: "list:ETH", Location: list})
+	p2.Store = db
+	if ok, err := p2.Restore(ctx); !ok || err != nil {
+		t.Fatalf("restore: %v %v", ok, err)
+	}
+	if got := h2.Current(); got.Version != 2 || got.Root() != ix.Root() || got.CommunityRoot() != cr {
+		t.Fatal("the restored version has other roots")
 	}
 }

@@ -77,6 +77,11 @@ func rootHex(ix *screening.Index) string {
 	return "0x" + hex.EncodeToString(r[:])
 }
 
+func communityRootHex(ix *screening.Index) string {
+	r := ix.CommunityRoot()
+	return "0x" + hex.EncodeToString(r[:])
+}
+
 // rebuild makes, stores and installs the next list version from the
 // sources' current listings and the community listings. The version is
 // committed to the store before it is served, so every listVersion a
@@ -116,7 +121,9 @@ func (p *Pipeline) rebuild(ctx context.Context) (*screening.Index, store.ListVer
 	}
 	ix.Snapshots = snaps
 	added, removed := diffListings(prev, all)
-	v.Root, v.Leaves, v.Entries, v.Added, v.Removed = rootHex(ix), ix.Len(), len(all), len(added), len(removed)
+	v.Root, v.SanctionsRoot, v.CommunityRoot = rootHex(ix), rootHex(ix), communityRootHex(ix)
+	v.Leaves, v.CommunityLeaves = ix.Leaves()
+	v.Entries, v.Added, v.Removed = len(all), len(added), len(removed)
 	if p.Store != nil {
 		if err := p.Store.CommitListVersion(ctx, v, toEntries(added), toEntries(removed)); err != nil {
 			return nil, v, fmt.Errorf("store list version %d: %w", v.Version, err)
@@ -130,6 +137,7 @@ func (p *Pipeline) rebuild(ctx context.Context) (*screening.Index, store.ListVer
 		p.OnVersion(ctx, v)
 	}
 	p.logger().Info("list version installed", "version", v.Version, "root", v.Root, "leaves", v.Leaves,
+		"communityRoot", v.CommunityRoot, "communityLeaves", v.CommunityLeaves,
 		"added", v.Added, "removed", v.Removed)
 	return ix, v, nil
 }

@@ -55,9 +55,23 @@ type Snapshot struct {
 	SnapshotDate string `json:"snapshotDate,omitempty"`
 }
 
+// Classes of a listed address: which tree holds its leaf. A sanctions
+// source (gov_sdn, aggregated_sanctions, list:<chain>: every source but
+// the community one) puts it in the sanctions tree; a community escalation
+// in the community tree. An address in both is of class sanctions.
+const (
+	ClassSanctions = "sanctions"
+	ClassCommunity = "community"
+)
+
+// SanctionsSource reports whether a source's listings go to the sanctions
+// tree: every source but the community one.
+func SanctionsSource(source string) bool { return source != SourceCommunity }
+
 // Index is an immutable list version: every listed address with its
-// matches, and the Merkle tree over the (family, address) leaves. Lookups
-// take no lock.
+// matches, and two Merkle trees over (family, address) leaves: the
+// sanctions tree (what the sanctions sources list) and the community tree
+// (what community reports escalated). Lookups take no lock.
 type Index struct {
 	Version uint64
 	BuiltAt time.Time
@@ -66,7 +80,8 @@ type Index struct {
 	// set by the builder before the index is installed, read-only after.
 	Snapshots map[string]Snapshot
 	entries   map[entryKey]entry
-	tree      *merkle.StandardTree
+	tree      *merkle.StandardTree // sanctions; nil when empty
+	community *merkle.StandardTree // nil when empty
 	bySource  map[string]int
 }
 
@@ -78,20 +93,23 @@ type entryKey struct {
 }
 
 // entry is what the index holds per listed address: its matches and the
-// value index of its leaf in the tree, so that a proof goes straight to the
-// leaf without hashing the address and searching the sorted leaves.
+// value index of its leaf in each tree (-1: not in it), so that a proof
+// goes straight to the leaf without hashing the address and searching the
+// sorted leaves.
 type entry struct {
-	ms   []Match
-	leaf int32
+	ms    []Match
+	leaf  int32 // sanctions tree
+	cleaf int32 // community tree
 }
 
-// Build makes an index of the listings. The tree has one leaf per distinct
-// (family, address), sorted as OpenZeppelin's StandardMerkleTree sorts.
-// Identical matches share one copy: an address listed once costs a slice
-// header into the shared table, not a Match of its own.
+// Build makes an index of the listings. Each tree has one leaf per
+// distinct (family, address) of its class, sorted as OpenZeppelin's
+// StandardMerkleTree sorts. Identical matches share one copy: an address
+// listed once costs a slice header into the shared table, not a Match of
+// its own.
 func Build(version uint64, builtAt time.Time, listings []Listing) (*Index, error) {
 	ix := &Index{Version: version, BuiltAt: builtAt, entries: make(map[entryKey]entry, len(listings)), bySource: map[string]int{}}
-	var pairs [][2]string
+	var pairs, cpairs [][2]string
 	shared := map[Match]int{}
 	var table []Match
 	for _, l := range listings {
@@ -104,33 +122,51 @@ func Build(version uint64, builtAt time.Time, listings []Listing) (*Index, error
 		k := entryKey{l.Family, l.Address}
 		e, ok := ix.entries[k]
 		if !ok {
+			i := shared[l.Match]
+			e = entry{ms: table[i : i+1 : i+1], leaf: -1, cleaf: -1}
+		} else {
+			e.ms = append(e.ms, l.Match) // capacity is full: copies, never writes the table
+		}
+		switch {
+		case SanctionsSource(l.Source) && e.leaf < 0:
 			if len(pairs) == math.MaxInt32 {
 				return nil, fmt.Errorf("screening: more than %d listed addresses", math.MaxInt32)
 			}
-			i := shared[l.Match]
-			ix.entries[k] = entry{ms: table[i : i+1 : i+1], leaf: int32(len(pairs))}
+			e.leaf = int32(len(pairs))
 			pairs = append(pairs, [2]string{string(l.Family), l.Address})
-		} else {
-			e.ms = append(e.ms, l.Match) // capacity is full: copies, never writes the table
-			ix.entries[k] = e
+		case !SanctionsSource(l.Source) && e.cleaf < 0:
+			if len(cpairs) == math.MaxInt32 {
+				return nil, fmt.Errorf("screening: more than %d community addresses", math.MaxInt32)
+			}
+			e.cleaf = int32(len(cpairs))
+			cpairs = append(cpairs, [2]string{string(l.Family), l.Address})
 		}
+		ix.entries[k] = e
 		ix.bySource[l.Source]++
 	}
 	for src := range ix.bySource {
 		ix.Sources = append(ix.Sources, src)
 	}
 	sort.Strings(ix.Sources)
-	if len(pairs) > 0 {
-		t, err := merkle.NewStrings2Tree(pairs, true)
-		if err != nil {
-			return nil, err
-		}
-		ix.tree = t
+	var err error
+	if ix.tree, err = strings2Tree(pairs); err != nil {
+		return nil, err
+	}
+	if ix.community, err = strings2Tree(cpairs); err != nil {
+		return nil, err
 	}
 	return ix, nil
 }
 
-// Len is the number of distinct listed addresses (the tree's leaves).
+// strings2Tree is the StandardMerkleTree of the pairs, nil for none.
+func strings2Tree(pairs [][2]string) (*merkle.StandardTree, error) {
+	if len(pairs) == 0 {
+		return nil, nil
+	}
+	return merkle.NewStrings2Tree(pairs, true)
+}
+
+// Len is the number of distinct listed addresses, of either class.
 func (ix *Index) Len() int { return len(ix.entries) }
 
 // BySource counts listings per source.
@@ -142,12 +178,29 @@ func (ix *Index) BySource() map[string]int {
 	return out
 }
 
-// Root is the Merkle root (zero for an empty list).
-func (ix *Index) Root() merkle.Hash {
-	if ix.tree == nil {
+// Root is the sanctions tree's Merkle root (zero for an empty tree).
+func (ix *Index) Root() merkle.Hash { return rootOf(ix.tree) }
+
+// CommunityRoot is the community tree's Merkle root (zero for an empty
+// tree).
+func (ix *Index) CommunityRoot() merkle.Hash { return rootOf(ix.community) }
+
+// Leaves returns the number of leaves of the sanctions and the community
+// tree.
+func (ix *Index) Leaves() (sanctions, community int) { return lenOf(ix.tree), lenOf(ix.community) }
+
+func rootOf(t *merkle.StandardTree) merkle.Hash {
+	if t == nil {
 		return merkle.Hash{}
 	}
-	return ix.tree.Root()
+	return t.Root()
+}
+
+func lenOf(t *merkle.StandardTree) int {
+	if t == nil {
+		return 0
+	}
+	return t.Len()
 }
 
 // Lookup returns the matches of a canonical address.

@@ -7,26 +7,65 @@ import (
 	"github.com/cairn-dev/cairn/merkle"
 )
 
-// Proof returns the leaf hash and Merkle proof of a listed address, and
-// false when it is not listed.
+// Proof returns the leaf hash and Merkle proof of an address in the
+// sanctions tree, and false when no sanctions source lists it.
 func (ix *Index) Proof(f Family, canonical string) (merkle.Hash, []merkle.Hash, bool) {
-	if ix.tree == nil {
+	return ix.ProofIn(ClassSanctions, f, canonical)
+}
+
+// ProofIn returns the leaf hash and Merkle proof of an address in the
+// tree of class (ClassSanctions or ClassCommunity), and false when the
+// address is not a leaf of it.
+func (ix *Index) ProofIn(class string, f Family, canonical string) (merkle.Hash, []merkle.Hash, bool) {
+	t, i := ix.treeOf(class, ix.entries[entryKey{f, canonical}])
+	if t == nil || i < 0 {
 		return merkle.Hash{}, nil, false
 	}
-	e, ok := ix.entries[entryKey{f, canonical}]
-	if !ok {
-		return merkle.Hash{}, nil, false
-	}
-	t := ix.tree.Tree()
-	leaf, err := t.Leaf(int(e.leaf))
+	leaf, err := t.Tree().Leaf(i)
 	if err != nil {
 		return merkle.Hash{}, nil, false
 	}
-	proof, err := t.Proof(int(e.leaf))
+	proof, err := t.Tree().Proof(i)
 	if err != nil {
 		return merkle.Hash{}, nil, false
 	}
 	return leaf, proof, true
+}
+
+// ClassOf returns the class of a listed address: ClassSanctions when a
+// sanctions source lists it (community reports or not), ClassCommunity
+// when only community escalations do, "" when it is not listed.
+func (ix *Index) ClassOf(f Family, canonical string) string {
+	e, ok := ix.entries[entryKey{f, canonical}]
+	switch {
+	case !ok:
+		return ""
+	case e.leaf >= 0:
+		return ClassSanctions
+	case e.cleaf >= 0:
+		return ClassCommunity
+	}
+	return ""
+}
+
+// RootOf returns the root of the tree of class.
+func (ix *Index) RootOf(class string) merkle.Hash {
+	if class == ClassCommunity {
+		return ix.CommunityRoot()
+	}
+	return ix.Root()
+}
+
+// treeOf returns the tree of class and the value index of e's leaf in it
+// (-1: none).
+func (ix *Index) treeOf(class string, e entry) (*merkle.StandardTree, int) {
+	if e.ms == nil {
+		return nil, -1
+	}
+	if class == ClassCommunity {
+		return ix.community, int(e.cleaf)
+	}
+	return ix.tree, int(e.leaf)
 }
 
 // Holder holds the current index; Swap replaces it atomically and Current
@@ -46,11 +85,18 @@ func (h *Holder) Swap(ix *Index) { h.p.Store(ix) }
 
 var emptyIndex, _ = Build(0, time.Time{}, nil)
 
-// MultiProof returns the OpenZeppelin multiproof of the listed (family,
-// canonical) pairs, each at most once, with the values in the order of the
-// proof's leaves. Pairs that are not listed are skipped.
+// MultiProof returns the OpenZeppelin multiproof of the (family,
+// canonical) pairs in the sanctions tree, each at most once, with the
+// values in the order of the proof's leaves. Pairs that are not in it are
+// skipped.
 func (ix *Index) MultiProof(pairs [][2]string) (merkle.MultiProof, [][2]string, error) {
-	if ix.tree == nil {
+	return ix.MultiProofIn(ClassSanctions, pairs)
+}
+
+// MultiProofIn is MultiProof in the tree of class.
+func (ix *Index) MultiProofIn(class string, pairs [][2]string) (merkle.MultiProof, [][2]string, error) {
+	t, _ := ix.treeOf(class, entry{ms: []Match{}})
+	if t == nil {
 		return merkle.MultiProof{Leaves: []merkle.Hash{}, Proof: []merkle.Hash{}, ProofFlags: []bool{}}, [][2]string{}, nil
 	}
 	seen := map[int]bool{}
@@ -60,18 +106,18 @@ func (ix *Index) MultiProof(pairs [][2]string) (merkle.MultiProof, [][2]string, 
 		if !ok {
 			continue
 		}
-		if i := int(e.leaf); !seen[i] {
+		if _, i := ix.treeOf(class, e); i >= 0 && !seen[i] {
 			seen[i] = true
 			idx = append(idx, i)
 		}
 	}
-	mp, err := ix.tree.MultiProof(idx)
+	mp, err := t.MultiProof(idx)
 	if err != nil {
 		return merkle.MultiProof{}, nil, err
 	}
 	values := make([][2]string, len(mp.Indices))
 	for k, i := range mp.Indices {
-		v := ix.tree.Value(i)
+		v := t.Value(i)
 		values[k] = [2]string{v[0].(string), v[1].(string)}
 	}
 	return mp, values, nil

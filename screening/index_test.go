@@ -111,12 +111,13 @@ func TestIndexSharedMatches(t *testing.T) {
 
 // TestIndexProofEveryListing checks the leaf each entry points at: every
 // listed address, including ones listed by several sources and in several
-// families, gets its own leaf and a proof that verifies against the root,
-// and a multiproof over all of them verifies too.
+// families, gets its own leaf in the tree of its class and a proof that
+// verifies against that tree's root; a community listing is never a leaf
+// of the sanctions tree; a multiproof per class verifies too.
 func TestIndexProofEveryListing(t *testing.T) {
 	ls := syntheticListings(500)
 	comm := Match{EntityID: "r", Source: SourceCommunity, Category: "scam", Severity: "medium"}
-	for i := 0; i < 500; i += 7 { // listed twice
+	for i := 0; i < 500; i += 7 { // listed by a sanctions source and the community
 		ls = append(ls, Listing{Family: EVM, Address: ls[i].Address, Match: comm})
 	}
 	ls = append(ls, Listing{Family: Tron, Address: ls[3].Address, Match: comm}) // same string, other family
@@ -124,41 +125,89 @@ func TestIndexProofEveryListing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ix.Len() != 501 {
-		t.Fatalf("Len %d, want 501", ix.Len())
+	if s, c := ix.Leaves(); ix.Len() != 501 || s != 500 || c != 73 {
+		t.Fatalf("Len %d, leaves %d sanctions and %d community, want 501, 500 and 73", ix.Len(), s, c)
 	}
 	enc := []string{"string", "string"}
-	var pairs [][2]string
-	seen := map[merkle.Hash]bool{}
+	pairs := map[string][][2]string{}
+	seen := map[string]map[merkle.Hash]bool{ClassSanctions: {}, ClassCommunity: {}}
 	for _, l := range ls {
-		leaf, proof, ok := ix.Proof(l.Family, l.Address)
+		class := ClassCommunity
+		if SanctionsSource(l.Source) {
+			class = ClassSanctions
+		}
+		leaf, proof, ok := ix.ProofIn(class, l.Family, l.Address)
 		if !ok {
-			t.Fatalf("no proof for %s %s", l.Family, l.Address)
+			t.Fatalf("no %s proof for %s %s", class, l.Family, l.Address)
 		}
 		if leaf != merkle.LeafHashStrings2(string(l.Family), l.Address) {
 			t.Fatalf("leaf of %s %s is another address's", l.Family, l.Address)
 		}
-		if v, err := merkle.VerifyStandard(ix.Root(), enc, []any{string(l.Family), l.Address}, proof); err != nil || !v {
-			t.Fatalf("proof of %s %s does not verify: %v", l.Family, l.Address, err)
+		if v, err := merkle.VerifyStandard(ix.RootOf(class), enc, []any{string(l.Family), l.Address}, proof); err != nil || !v {
+			t.Fatalf("%s proof of %s %s does not verify: %v", class, l.Family, l.Address, err)
 		}
-		seen[leaf] = true
+		seen[class][leaf] = true
+		pairs[class] = append(pairs[class], [2]string{string(l.Family), l.Address})
+	}
+	if len(seen[ClassSanctions]) != 500 || len(seen[ClassCommunity]) != 73 {
+		t.Fatalf("%d and %d distinct leaves, want 500 and 73", len(seen[ClassSanctions]), len(seen[ClassCommunity]))
+	}
+	// The class: sanctions wins over the community; a community listing
+	// alone is no leaf of the sanctions tree.
+	if ix.ClassOf(EVM, ls[0].Address) != ClassSanctions || ix.ClassOf(Tron, ls[3].Address) != ClassCommunity ||
+		ix.ClassOf(EVM, "0x0000000000000000000000000000000000000001") != "" {
+		t.Fatal("classes")
+	}
+	if _, _, ok := ix.Proof(Tron, ls[3].Address); ok {
+		t.Fatal("a community listing has a sanctions proof")
+	}
+	if ix.Root() == ix.CommunityRoot() || ix.CommunityRoot() == (merkle.Hash{}) {
+		t.Fatal("roots")
+	}
+	for class, want := range map[string]int{ClassSanctions: 500, ClassCommunity: 73} {
+		mp, values, err := ix.MultiProofIn(class, append(pairs[class], [2]string{"evm", "0x0000000000000000000000000000000000000001"}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(values) != want {
+			t.Fatalf("%s multiproof covers %d values, want %d (duplicates and unlisted skipped)", class, len(values), want)
+		}
+		vs := make([][]any, len(values))
+		for i, v := range values {
+			vs[i] = []any{v[0], v[1]}
+		}
+		if ok, err := merkle.VerifyStandardMultiProof(ix.RootOf(class), enc, vs, mp.Proof, mp.ProofFlags); err != nil || !ok {
+			t.Fatalf("%s multiproof does not verify: %v", class, err)
+		}
+	}
+}
+
+// TestSanctionsTreeUnchangedByCommunity: the sanctions tree is the
+// OpenZeppelin ["string","string"] tree of the sanctions listings alone,
+// the same bytes whether community escalations exist or not.
+func TestSanctionsTreeUnchangedByCommunity(t *testing.T) {
+	ls := syntheticListings(50)
+	var pairs [][2]string
+	for _, l := range ls {
 		pairs = append(pairs, [2]string{string(l.Family), l.Address})
 	}
-	if len(seen) != 501 {
-		t.Fatalf("%d distinct leaves, want 501", len(seen))
-	}
-	mp, values, err := ix.MultiProof(append(pairs, [2]string{"evm", "0x0000000000000000000000000000000000000001"}))
+	want, err := merkle.NewStrings2Tree(pairs, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(values) != 501 {
-		t.Fatalf("multiproof covers %d values, want 501 (duplicates and unlisted skipped)", len(values))
+	comm := Match{EntityID: "r", Source: SourceCommunity, Category: "scam", Severity: "medium"}
+	with := append(append([]Listing{}, ls...), Listing{Family: EVM, Address: "0x00000000000000000000000000000000deadbeef", Match: comm})
+	for _, in := range [][]Listing{ls, with} {
+		ix, err := Build(1, time.Unix(0, 0), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ix.Root() != want.Root() {
+			t.Fatalf("sanctions root %s, want %s", ix.Root(), want.Root())
+		}
 	}
-	vs := make([][]any, len(values))
-	for i, v := range values {
-		vs[i] = []any{v[0], v[1]}
-	}
-	if ok, err := merkle.VerifyStandardMultiProof(ix.Root(), enc, vs, mp.Proof, mp.ProofFlags); err != nil || !ok {
-		t.Fatalf("multiproof does not verify: %v", err)
+	ix, _ := Build(1, time.Unix(0, 0), ls)
+	if ix.CommunityRoot() != (merkle.Hash{}) {
+		t.Fatal("community root of a list without community listings is not zero")
 	}
 }

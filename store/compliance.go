@@ -35,16 +35,26 @@ type SourceVersion struct {
 	SnapshotDate string `json:"snapshotDate,omitempty"`
 }
 
-// ListVersion is the header of one list version.
+// ListVersion is the header of one list version. A version has two Merkle
+// trees: the sanctions tree (the sanctions sources' addresses) and the
+// community tree (community escalations); Root is the sanctions root, as
+// it was when there was one tree. Versions stored before the community
+// tree existed have empty SanctionsRoot and CommunityRoot, and a Root over
+// every source.
 type ListVersion struct {
-	Version uint64                   `json:"version"`
-	BuiltAt time.Time                `json:"builtAt"`
-	Root    string                   `json:"root"`
-	Leaves  int                      `json:"leaves"`
-	Entries int                      `json:"entries"`
-	Added   int                      `json:"added"`
-	Removed int                      `json:"removed"`
-	Sources map[string]SourceVersion `json:"sources"`
+	Version       uint64    `json:"version"`
+	BuiltAt       time.Time `json:"builtAt"`
+	Root          string    `json:"root"`
+	SanctionsRoot string    `json:"sanctionsRoot,omitempty"`
+	CommunityRoot string    `json:"communityRoot,omitempty"`
+	// Leaves counts the sanctions tree's leaves, CommunityLeaves the
+	// community tree's.
+	Leaves          int                      `json:"leaves"`
+	CommunityLeaves int                      `json:"communityLeaves,omitempty"`
+	Entries         int                      `json:"entries"`
+	Added           int                      `json:"added"`
+	Removed         int                      `json:"removed"`
+	Sources         map[string]SourceVersion `json:"sources"`
 }
 
 // ListChange is one event of an address's listing history.

@@ -99,7 +99,14 @@ func (m *Main) anchorCurrent(ctx context.Context) error {
 }
 
 // listRoots returns the sanctions and community roots of a list version.
+// A version stored before the community tree existed has only Root: it is
+// anchored as the sanctions root with a zero community root.
 func listRoots(v store.ListVersion) (sanctions, community [32]byte) {
-	copy(sanctions[:], common.FromHex(v.Root))
+	if v.SanctionsRoot == "" {
+		copy(sanctions[:], common.FromHex(v.Root))
+		return sanctions, community
+	}
+	copy(sanctions[:], common.FromHex(v.SanctionsRoot))
+	copy(community[:], common.FromHex(v.CommunityRoot))
 	return sanctions, community
 }

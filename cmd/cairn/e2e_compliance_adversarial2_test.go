@@ -29,29 +29,46 @@ func proofHashes(t *testing.T, v any) []merkle.Hash {
 func verifyBatch(t *testing.T, r *response, root merkle.Hash, wantListed int) {
 	t.Helper()
 	enc := []string{"string", "string"}
-	if got := hexBytes32(t, r.str("root")); got != root {
+	if got := hexBytes32(t, r.str("root")); got != root || hexBytes32(t, r.str("sanctionsRoot")) != root {
 		t.Fatalf("batch root %x, published %x", got, root)
 	}
+	roots := map[any]merkle.Hash{"sanctions": root, "community": hexBytes32(t, r.str("communityRoot")), nil: root}
+	community := map[string]bool{}
 	for i, it := range r.JSON["results"].([]any) {
 		item := it.(map[string]any)
 		if item["valid"] != true {
 			continue
+		}
+		// Each proof is against the root of its class.
+		classRoot := roots[item["class"]]
+		if hexBytes32(t, item["root"].(string)) != classRoot || (item["class"] == "sanctions") != (item["sanctioned"] == true) ||
+			(item["class"] != nil) != (item["listed"] == true) {
+			t.Fatalf("item %d: class %v, root %v, sanctioned %v, listed %v", i, item["class"], item["root"], item["sanctioned"], item["listed"])
+		}
+		if item["class"] == "community" {
+			community[item["family"].(string)+" "+item["canonicalAddress"].(string)] = true
 		}
 		leaf := hexBytes32(t, item["leaf"].(string))
 		if want := merkle.LeafHashStrings2(item["family"].(string), item["canonicalAddress"].(string)); leaf != want {
 			t.Fatalf("item %d: leaf %x, want %x", i, leaf, want)
 		}
 		proof := proofHashes(t, item["proof"])
-		if ok := merkle.Verify(root, leaf, proof); ok != (item["listed"] == true) {
+		if ok := merkle.Verify(classRoot, leaf, proof); ok != (item["listed"] == true) {
 			t.Fatalf("item %d (listed %v): proof verifies %v", i, item["listed"], ok)
 		}
 		if item["listed"] == true {
-			if ok, err := merkle.VerifyStandard(root, enc, []any{item["family"], item["canonicalAddress"]}, proof); err != nil || !ok {
+			if ok, err := merkle.VerifyStandard(classRoot, enc, []any{item["family"], item["canonicalAddress"]}, proof); err != nil || !ok {
 				t.Fatalf("item %d: standard proof does not verify: %v", i, err)
 			}
 		}
 	}
-	mp := r.JSON["multiproof"].(map[string]any)
+	verifyMultiproof(t, r.JSON["multiproof"].(map[string]any), root, wantListed)
+	verifyMultiproof(t, r.JSON["communityMultiproof"].(map[string]any), roots["community"], len(community))
+}
+
+// verifyMultiproof checks a multiproof of a batch answer against root.
+func verifyMultiproof(t *testing.T, mp map[string]any, root merkle.Hash, wantListed int) {
+	t.Helper()
 	var values [][]any
 	for _, v := range mp["values"].([]any) {
 		values = append(values, v.([]any))
@@ -63,7 +80,10 @@ func verifyBatch(t *testing.T, r *response, root merkle.Hash, wantListed int) {
 	if len(values) != wantListed {
 		t.Fatalf("multiproof of %d values, want %d", len(values), wantListed)
 	}
-	if ok, err := merkle.VerifyStandardMultiProof(root, enc, values, proofHashes(t, mp["proof"]), flags); err != nil || !ok {
+	if wantListed == 0 && root == (merkle.Hash{}) {
+		return // an empty tree: nothing to prove
+	}
+	if ok, err := merkle.VerifyStandardMultiProof(root, []string{"string", "string"}, values, proofHashes(t, mp["proof"]), flags); err != nil || !ok {
 		t.Fatalf("multiproof does not verify: %v", err)
 	}
 }
@@ -221,18 +241,19 @@ func TestE2EReportEscalationNeedsThreeAccounts(t *testing.T) {
 		}
 		checkResultsHash(t, ts, one.Key, r)
 	}
-	// The community listing is a leaf of the tree with a proof, but it is
-	// not a sanction: the Merkle endpoints say listed, not sanctioned, as
-	// the screening says flagged.
+	// The community listing is a leaf of the community tree with a proof,
+	// but it is not a sanction: the Merkle endpoints say class community,
+	// listed, not sanctioned, as the screening says flagged.
 	root := ts.do("GET", "/v1/compliance/merkle-root", one.Key, nil).must(t, 200)
 	p := ts.do("GET", "/v1/compliance/merkle-proof?chain=ethereum&address="+suspect, one.Key, nil).must(t, 200)
-	if p.JSON["sanctioned"] != false || p.JSON["listed"] != true || p.str("root") != root.str("root") ||
-		!merkle.Verify(hexBytes32(t, root.str("root")), hexBytes32(t, p.str("leaf")), proofHashes(t, p.JSON["proof"])) {
+	if p.JSON["sanctioned"] != false || p.JSON["listed"] != true || p.str("class") != "community" || p.str("root") != root.str("communityRoot") ||
+		!merkle.Verify(hexBytes32(t, root.str("communityRoot")), hexBytes32(t, p.str("leaf")), proofHashes(t, p.JSON["proof"])) ||
+		merkle.Verify(hexBytes32(t, root.str("sanctionsRoot")), hexBytes32(t, p.str("leaf")), proofHashes(t, p.JSON["proof"])) {
 		t.Fatalf("community listing proof: %s (root %s)", p.Body, root.Body)
 	}
 	b := ts.do("POST", "/v1/compliance/merkle-proof/batch", one.Key, map[string]any{"multiproof": true,
 		"addresses": []map[string]any{{"address": suspect, "chain": "base"}, {"address": tornado, "chain": "ethereum"}}}).must(t, 200)
-	verifyBatch(t, b, hexBytes32(t, root.str("root")), 2)
+	verifyBatch(t, b, hexBytes32(t, root.str("root")), 1)
 	for i, want := range []bool{false, true} {
 		if item := b.JSON["results"].([]any)[i].(map[string]any); item["sanctioned"] != want || item["listed"] != true {
 			t.Fatalf("batch item %d: %v", i, item)

@@ -215,6 +215,7 @@ func (m *Main) Open(ctx context.Context) error {
 		Screening:      holder,
 		Ingest:         m.pipeline,
 		Reports:        m.store,
+		Anchorer:       m.chainAnchorer(),
 		Screenings:     m.store,
 		Cursors:        cursors,
 		Clock:          m.Clock,

@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -22,6 +23,7 @@ func RunComplianceTests(t *testing.T, open func(t *testing.T) store.Compliance) 
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	version := func(v uint64) store.ListVersion {
 		return store.ListVersion{Version: v, BuiltAt: at.Add(time.Duration(v) * time.Hour), Root: "0xr", Leaves: 2,
+			SanctionsRoot: "0xr", CommunityRoot: fmt.Sprintf("0xc%d", v), CommunityLeaves: int(v),
 			Sources: map[string]store.SourceVersion{"gov_sdn": {BlobName: "snapshots/x", SHA256: "ab", Entries: 2}}}
 	}
 	entries := func(t *testing.T, s store.Compliance) []store.ListEntry {
@@ -59,8 +61,12 @@ func RunComplianceTests(t *testing.T, open func(t *testing.T) store.Compliance) 
 			last.Sources["gov_sdn"].SHA256 != "ab" {
 			t.Fatalf("last version %+v %v", last, err)
 		}
+		// Both roots and both leaf counts are kept.
+		if last.Root != "0xr" || last.SanctionsRoot != "0xr" || last.CommunityRoot != "0xc2" || last.Leaves != 2 || last.CommunityLeaves != 2 {
+			t.Fatalf("roots of the last version %+v", last)
+		}
 		vs, err := s.ListVersions(ctx, 0, 10)
-		if err != nil || len(vs) != 2 || vs[0].Version != 2 || vs[1].Version != 1 || vs[1].Added != 2 {
+		if err != nil || len(vs) != 2 || vs[0].Version != 2 || vs[1].Version != 1 || vs[1].Added != 2 || vs[1].CommunityRoot != "0xc1" {
 			t.Fatalf("versions %+v %v", vs, err)
 		}
 		if vs, _ := s.ListVersions(ctx, 2, 10); len(vs) != 1 || vs[0].Version != 1 {

@@ -1,0 +1,42 @@
+package compliance
+
+import (
+	"context"
+	"time"
+
+	"github.com/cairn-dev/cairn/chain"
+	"github.com/cairn-dev/cairn/merkle"
+)
+
+// Roots are the current list version's Merkle roots and their anchoring.
+type Roots struct {
+	SanctionsRoot   merkle.Hash
+	CommunityRoot   merkle.Hash
+	ListVersion     uint64
+	SanctionsLeaves int
+	CommunityLeaves int
+	BuiltAt         time.Time // zero before any list version
+	// Anchor is the on-chain state of the newest anchored version;
+	// Status chain.AnchorDisabled when no chain is configured.
+	Anchor chain.AnchorStatus
+}
+
+// Roots returns the current roots (free). A chain or store failure never
+// fails it: the anchor then shows status failed with the reason.
+func (s *Service) Roots(ctx context.Context) Roots {
+	ix := s.Screening.Current()
+	out := Roots{SanctionsRoot: ix.Root(), CommunityRoot: ix.CommunityRoot(), ListVersion: ix.Version, BuiltAt: ix.BuiltAt,
+		Anchor: chain.AnchorStatus{Status: chain.AnchorDisabled}}
+	out.SanctionsLeaves, out.CommunityLeaves = ix.Leaves()
+	if s.Anchorer == nil {
+		return out
+	}
+	st, err := s.Anchorer.Status(ctx)
+	if err != nil {
+		s.Logger.ErrorContext(ctx, "reading the anchor status failed", "err", err)
+		st = chain.AnchorStatus{Status: chain.AnchorFailed, ChainID: st.ChainID, Contract: st.Contract,
+			Error: "The anchor status could not be read."}
+	}
+	out.Anchor = st
+	return out
+}
