@@ -8,6 +8,7 @@ import (
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/chain"
 	"github.com/cairn-dev/cairn/chain/evm"
+	"github.com/cairn-dev/cairn/screening"
 	"github.com/cairn-dev/cairn/store"
 	"github.com/ethereum/go-ethereum/common"
 )
@@ -76,7 +77,12 @@ func (m *Main) anchorVersion(ctx context.Context, v store.ListVersion) {
 	if m.anchorer == nil {
 		return
 	}
-	sanctions, community := listRoots(v)
+	sanctions, community, ok := listRoots(v)
+	if !ok {
+		m.Logger.Warn("list version stored with one tree over every source, community included: not anchored; the next version is",
+			"version", v.Version)
+		return
+	}
 	if err := m.anchorer.Submit(ctx, v.Version, sanctions, community); err != nil {
 		m.Logger.Error("recording the list version to anchor failed", "version", v.Version, "err", err)
 	}
@@ -99,14 +105,19 @@ func (m *Main) anchorCurrent(ctx context.Context) error {
 }
 
 // listRoots returns the sanctions and community roots of a list version.
-// A version stored before the community tree existed has only Root: it is
-// anchored as the sanctions root with a zero community root.
-func listRoots(v store.ListVersion) (sanctions, community [32]byte) {
+// A version stored before the community tree existed has only Root, over
+// every source: without community entries it is the sanctions root (and
+// the community root is zero); with them it would let a community flag
+// verify as sanctioned on chain, so it is not anchored (ok false).
+func listRoots(v store.ListVersion) (sanctions, community [32]byte, ok bool) {
 	if v.SanctionsRoot == "" {
+		if _, mixed := v.Sources[screening.SourceCommunity]; mixed {
+			return sanctions, community, false
+		}
 		copy(sanctions[:], common.FromHex(v.Root))
-		return sanctions, community
+		return sanctions, community, true
 	}
 	copy(sanctions[:], common.FromHex(v.SanctionsRoot))
 	copy(community[:], common.FromHex(v.CommunityRoot))
-	return sanctions, community
+	return sanctions, community, true
 }
