@@ -7,6 +7,7 @@ import (
 
 	"github.com/cairn-dev/cairn/chain"
 	"github.com/cairn-dev/cairn/store"
+	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 )
@@ -55,6 +56,13 @@ func (a *Anchorer) track(ctx context.Context, r store.Anchor, latest bool) (bloc
 		return true, a.fail(ctx, r, fmt.Errorf("read the account nonce: %w", err))
 	}
 	if chainNonce > r.Nonce {
+		if latest && a.holds(ctx, r) {
+			// The contract holds r's roots: the transaction was mined
+			// and the node has not indexed its receipt yet (go-ethereum
+			// indexes transactions in the background). Wait for it
+			// rather than sign the version again.
+			return true, a.waiting(ctx, r)
+		}
 		a.forgetGap(h)
 		why := fmt.Sprintf("transaction %s was replaced or dropped: another transaction used its nonce %d", r.TxHash, r.Nonce)
 		if !latest {
@@ -91,6 +99,14 @@ func (a *Anchorer) track(ctx context.Context, r store.Anchor, latest bool) (bloc
 		return false, a.endOlder(ctx, r, 0, why)
 	}
 	return false, a.resign(ctx, r, why)
+}
+
+// holds reports whether the contract holds r's list version and roots (false
+// when it cannot be read).
+func (a *Anchorer) holds(ctx context.Context, r store.Anchor) bool {
+	on, err := bind.Call(a.contract, &bind.CallOpts{Context: ctx}, a.verifier.PackRoots(), a.verifier.UnpackRoots)
+	return err == nil && on.ListVersion == r.ListVersion && on.SanctionsRoot == common.HexToHash(r.SanctionsRoot) &&
+		on.CommunityRoot == common.HexToHash(r.CommunityRoot)
 }
 
 // mined records the block of r's transaction and makes r synced once the

@@ -14,12 +14,15 @@ import (
 
 // faulty wraps a backend: down makes every call the anchorer uses fail as
 // an unreachable node does; failSends fails that many broadcasts (the
-// service stopping between storing a transaction and sending it).
+// service stopping between storing a transaction and sending it);
+// unindexed answers every receipt lookup "not found", as a node does while
+// its transaction index lags behind its head.
 type faulty struct {
 	evm.Backend
 	mu        sync.Mutex
 	down      bool
 	failSends int
+	unindexed bool
 	sent      []common.Hash
 }
 
@@ -89,6 +92,12 @@ func (f *faulty) EstimateGas(ctx context.Context, m ethereum.CallMsg) (uint64, e
 func (f *faulty) TransactionReceipt(ctx context.Context, h common.Hash) (*types.Receipt, error) {
 	if err := f.check(); err != nil {
 		return nil, err
+	}
+	f.mu.Lock()
+	unindexed := f.unindexed
+	f.mu.Unlock()
+	if unindexed {
+		return nil, ethereum.NotFound
 	}
 	return f.Backend.TransactionReceipt(ctx, h)
 }
