@@ -1,11 +1,11 @@
 package ingest
 
 import (
-	"cmp"
 	"context"
 	"encoding/hex"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/cairn-dev/cairn/screening"
 	"github.com/cairn-dev/cairn/store"
@@ -13,9 +13,19 @@ import (
 
 // compareListings orders listings by (family, address, source, entity),
 // the identity of a listing and the order of the store's entries.
+// The comparisons run one after another, each only on a tie, since this
+// orders a million listings per version.
 func compareListings(a, b screening.Listing) int {
-	return cmp.Or(cmp.Compare(a.Family, b.Family), cmp.Compare(a.Address, b.Address),
-		cmp.Compare(a.Source, b.Source), cmp.Compare(a.EntityID, b.EntityID))
+	if c := strings.Compare(string(a.Family), string(b.Family)); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.Address, b.Address); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.Source, b.Source); c != 0 {
+		return c
+	}
+	return strings.Compare(a.EntityID, b.EntityID)
 }
 
 // sortListings sorts ls by key and drops repeated keys (an address listed
@@ -28,6 +38,12 @@ func sortListings(ls []screening.Listing) []screening.Listing {
 // diffListings returns the listings of next not in prev (added) and of
 // prev not in next (removed); both inputs are sorted by key.
 func diffListings(prev, next []screening.Listing) (added, removed []screening.Listing) {
+	switch { // the first version, and a list emptied: nothing to compare
+	case len(prev) == 0:
+		return next, nil
+	case len(next) == 0:
+		return nil, prev
+	}
 	i, j := 0, 0
 	for i < len(prev) || j < len(next) {
 		var c int

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/store"
@@ -15,8 +16,12 @@ import (
 // community report keys of reports.go):
 //
 //	scr/v/<version BE uint64>                            ListVersion (JSON)
-//	scr/l/<family><address><source><entityID>            ListEntry (JSON): the current entries
-//	scr/h/<family><address><version BE uint64><n BE u32> ListChange (JSON): listing history
+//	scr/s/<version BE uint64><first entry's identity>    a chunk of the current entries (compliance_segment.go)
+//	scr/h/<family><address><version BE uint64><listed 0|1><source><entityID>
+//	                                                     ListChange (JSON): a removed entry's listing and delisting
+//	scr/h/<family><address><version BE uint64><n BE u32> ListChange (JSON): every change, as stored before segments
+//	scr/l/<family><address><source><entityID>            ListEntry (JSON): the current entries before segments;
+//	                                                     read until the first version with a segment drops them
 const (
 	listVersionPrefix = PrefixCompliance + "v/"
 	listEntryPrefix   = PrefixCompliance + "l/"
@@ -33,13 +38,10 @@ func listEntryKey(e store.ListEntry) []byte {
 	return key(listEntryPrefix, e.Family, e.Address, e.Source, e.EntityID)
 }
 
-func listHistoryKey(family, address string, v uint64, n uint32) []byte {
-	k := binary.BigEndian.AppendUint64(key(listHistoryPrefix, family, address), v)
-	return binary.BigEndian.AppendUint32(k, n)
-}
-
-// CommitListVersion writes the version header, the entry changes and the
-// history in one synced batch.
+// CommitListVersion writes the version header, the new segment of current
+// entries (the previous one merged with the changes, in one pass over its
+// chunks) and the history rows of removed entries in one synced batch, and
+// drops the previous segment.
 func (db *DB) CommitListVersion(ctx context.Context, v store.ListVersion, added, removed []store.ListEntry) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -62,29 +64,22 @@ func (db *DB) CommitListVersion(ctx context.Context, v store.ListVersion, added,
 	if err := setJSON(b, listVersionKey(v.Version), v); err != nil {
 		return err
 	}
-	seq := map[string]uint32{}
-	change := func(e store.ListEntry, listed bool) error {
-		a := e.Family + "\x00" + e.Address
-		n := seq[a]
-		seq[a] = n + 1
-		return setJSON(b, listHistoryKey(e.Family, e.Address, v.Version, n),
-			store.ListChange{Version: v.Version, At: v.BuiltAt, Listed: listed, Entry: e})
+	snap := db.db.NewSnapshot()
+	defer snap.Close()
+	m := &segmentMerge{b: b, r: snap, v: v, added: sortedEntries(added), removed: sortedEntries(removed),
+		out: segmentWriter{b: b, version: v.Version}, at: map[uint64]time.Time{}}
+	if err := db.scanCurrent(ctx, snap, m.prev); err != nil {
+		return err
 	}
-	for _, e := range removed {
-		if err := b.Delete(listEntryKey(e), nil); err != nil {
-			return err
-		}
-		if err := change(e, false); err != nil {
-			return err
-		}
+	if err := m.finish(); err != nil {
+		return err
 	}
-	for _, e := range added {
-		if err := setJSON(b, listEntryKey(e), e); err != nil {
-			return err
-		}
-		if err := change(e, true); err != nil {
-			return err
-		}
+	// Older segments and the entries of the format before segments.
+	if err := b.DeleteRange([]byte(listSegmentPrefix), segmentVersionPrefix(v.Version), nil); err != nil {
+		return err
+	}
+	if err := b.DeleteRange([]byte(listEntryPrefix), prefixEnd([]byte(listEntryPrefix)), nil); err != nil {
+		return err
 	}
 	return commit(b)
 }
@@ -132,25 +127,7 @@ func (db *DB) ListVersions(ctx context.Context, before uint64, limit int) ([]sto
 
 // ListEntries scans the current entries in key order.
 func (db *DB) ListEntries(ctx context.Context, fn func(store.ListEntry) error) error {
-	return db.scanJSON(ctx, []byte(listEntryPrefix), func(val []byte) error {
-		var e store.ListEntry
-		if err := json.Unmarshal(val, &e); err != nil {
-			return err
-		}
-		return fn(e)
-	})
-}
-
-// AddressHistory scans an address's history, oldest first.
-func (db *DB) AddressHistory(ctx context.Context, family, address string) ([]store.ListChange, error) {
-	out := []store.ListChange{}
-	err := db.scanJSON(ctx, key(listHistoryPrefix, family, address), func(val []byte) error {
-		var c store.ListChange
-		if err := json.Unmarshal(val, &c); err != nil {
-			return err
-		}
-		out = append(out, c)
-		return nil
-	})
-	return out, err
+	snap := db.db.NewSnapshot()
+	defer snap.Close()
+	return db.scanCurrent(ctx, snap, func(e segEntry) error { return fn(e.ListEntry) })
 }

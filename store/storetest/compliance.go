@@ -113,4 +113,90 @@ func RunComplianceTests(t *testing.T, open func(t *testing.T) store.Compliance) 
 			t.Fatalf("ListEntries: %v after %d entries", err, n)
 		}
 	})
+	t.Run("LargeListAcrossVersions", func(t *testing.T) {
+		// Enough entries for many storage chunks: every entry comes back in
+		// order, and each address's history is found wherever it sits.
+		s := open(t)
+		const n = 20_000
+		addr := func(i int) string { return fmt.Sprintf("0x%040x", i*7919) }
+		var v1 []store.ListEntry
+		for i := range n {
+			v1 = append(v1, entry(addr(i), "list:ethereum", ""))
+			if i%1000 == 0 { // a second listing of the same address
+				v1 = append(v1, entry(addr(i), "gov_sdn", fmt.Sprint(i)))
+			}
+		}
+		if err := s.CommitListVersion(ctx, version(1), v1, nil); err != nil {
+			t.Fatal(err)
+		}
+		// Version 2 removes both listings of address 0 and one of 5000, and
+		// lists a new address; version 3 lists address 0 again.
+		removed := []store.ListEntry{entry(addr(0), "gov_sdn", "0"), entry(addr(0), "list:ethereum", ""), entry(addr(5000), "list:ethereum", "")}
+		newAddr := "bc1qnewlisting"
+		if err := s.CommitListVersion(ctx, version(2), []store.ListEntry{{Family: "bitcoin", Address: newAddr, Source: "list:xbt",
+			Category: "sanctions", Severity: "critical"}}, removed); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.CommitListVersion(ctx, version(3), []store.ListEntry{entry(addr(0), "list:ethereum", "")}, nil); err != nil {
+			t.Fatal(err)
+		}
+		got := entries(t, s)
+		if want := len(v1) - 3 + 1 + 1; len(got) != want {
+			t.Fatalf("%d entries, want %d", len(got), want)
+		}
+		for i := 1; i < len(got); i++ {
+			a, b := got[i-1], got[i]
+			if [4]string{a.Family, a.Address, a.Source, a.EntityID} == [4]string{b.Family, b.Address, b.Source, b.EntityID} ||
+				a.Family > b.Family || a.Family == b.Family && a.Address > b.Address {
+				t.Fatalf("entries out of order at %d: %+v then %+v", i, a, b)
+			}
+		}
+		if got[0].Family != "bitcoin" || got[0].Address != newAddr {
+			t.Fatalf("first entry %+v", got[0])
+		}
+		for _, i := range []int{1, 4095, 4096, 4097, 9999, 19_999} {
+			h, err := s.AddressHistory(ctx, "evm", addr(i))
+			if err != nil || len(h) != 1 || !h[0].Listed || h[0].Version != 1 || h[0].Entry != entry(addr(i), "list:ethereum", "") ||
+				!h[0].At.Equal(version(1).BuiltAt) {
+				t.Fatalf("history of entry %d: %+v %v", i, h, err)
+			}
+		}
+		h, err := s.AddressHistory(ctx, "evm", addr(5000)) // two listings at 1, one delisted at 2
+		if err != nil || len(h) != 3 {
+			t.Fatalf("history of 5000: %+v %v", h, err)
+		}
+		listed := 0
+		for _, c := range h {
+			if c.Listed {
+				listed++
+				if c.Version != 1 {
+					t.Fatalf("history of 5000: %+v", h)
+				}
+			} else if c.Version != 2 || c.Entry.Source != "list:ethereum" || !c.At.Equal(version(2).BuiltAt) {
+				t.Fatalf("history of 5000: %+v", h)
+			}
+		}
+		if listed != 2 {
+			t.Fatalf("history of 5000: %+v", h)
+		}
+		// Address 0: both listings at 1, both delistings at 2, listed again at 3.
+		h, err = s.AddressHistory(ctx, "evm", addr(0))
+		if err != nil || len(h) != 5 {
+			t.Fatalf("history of 0: %+v %v", h, err)
+		}
+		for i, want := range []struct {
+			v      uint64
+			listed bool
+		}{{1, true}, {1, true}, {2, false}, {2, false}, {3, true}} {
+			if h[i].Version != want.v || h[i].Listed != want.listed {
+				t.Fatalf("history of 0, change %d: %+v", i, h)
+			}
+		}
+		if h[4].Entry != entry(addr(0), "list:ethereum", "") || !h[4].At.Equal(version(3).BuiltAt) {
+			t.Fatalf("relisting %+v", h[4])
+		}
+		if h, err := s.AddressHistory(ctx, "bitcoin", newAddr); err != nil || len(h) != 1 || h[0].Version != 2 {
+			t.Fatalf("history of the new address %+v %v", h, err)
+		}
+	})
 }

@@ -1,0 +1,318 @@
+package pebble
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/cairn-dev/cairn/store"
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// compareEntries orders entries by identity: (family, address, source,
+// entity), the order of their keys.
+func compareEntries(a, b store.ListEntry) int {
+	if c := strings.Compare(a.Family, b.Family); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.Address, b.Address); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.Source, b.Source); c != 0 {
+		return c
+	}
+	return strings.Compare(a.EntityID, b.EntityID)
+}
+
+func sortedEntries(es []store.ListEntry) []store.ListEntry {
+	if slices.IsSortedFunc(es, compareEntries) {
+		return es
+	}
+	out := slices.Clone(es)
+	slices.SortFunc(out, compareEntries)
+	return out
+}
+
+// currentSegment returns the version of the stored segment, false when
+// there is none (no version yet, or entries stored before segments).
+func currentSegment(r pebble.Reader) (uint64, bool, error) {
+	it, err := r.NewIter(&pebble.IterOptions{LowerBound: []byte(listSegmentPrefix),
+		UpperBound: prefixEnd([]byte(listSegmentPrefix))})
+	if err != nil {
+		return 0, false, fmt.Errorf("pebble: iterate list segment: %w", err)
+	}
+	defer it.Close()
+	if !it.First() {
+		return 0, false, it.Error()
+	}
+	k := it.Key()[len(listSegmentPrefix):]
+	if len(k) < 8 {
+		return 0, false, errBadChunk
+	}
+	return binary.BigEndian.Uint64(k), true, nil
+}
+
+// scanCurrent calls fn with every current entry in key order: the
+// segment's, or else the entries stored one key each before segments.
+func (db *DB) scanCurrent(ctx context.Context, r pebble.Reader, fn func(segEntry) error) error {
+	sv, ok, err := currentSegment(r)
+	if err != nil {
+		return err
+	}
+	prefix := []byte(listEntryPrefix)
+	if ok {
+		prefix = segmentVersionPrefix(sv)
+	}
+	it, err := r.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: prefixEnd(prefix)})
+	if err != nil {
+		return fmt.Errorf("pebble: iterate list entries: %w", err)
+	}
+	defer it.Close()
+	for valid := it.First(); valid; valid = it.Next() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		val, err := it.ValueAndErr()
+		if err != nil {
+			return err
+		}
+		if ok {
+			err = decodeChunk(val, fn)
+		} else {
+			var e segEntry
+			if err = json.Unmarshal(val, &e.ListEntry); err == nil {
+				err = fn(e)
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return it.Error()
+}
+
+// segmentWriter cuts entries, given in key order, into chunks staged in b.
+type segmentWriter struct {
+	b       *pebble.Batch
+	version uint64
+	enc     chunkEncoder
+	first   store.ListEntry
+	err     error
+}
+
+func (w *segmentWriter) add(e segEntry) {
+	if w.enc.index == nil {
+		w.enc.index = map[string]uint64{}
+	}
+	if w.enc.count == 0 {
+		w.first = e.ListEntry
+	}
+	w.enc.add(e)
+	if w.enc.count == segmentChunk {
+		w.flush()
+	}
+}
+
+func (w *segmentWriter) flush() {
+	if w.enc.count == 0 || w.err != nil {
+		return
+	}
+	w.err = w.b.Set(segmentChunkKey(w.version, w.first), w.enc.encode(), nil)
+	w.enc.reset()
+}
+
+// segmentMerge merges the previous current entries (prev, in key order)
+// with a version's sorted additions and removals into the new segment,
+// and stages the history rows of what is removed.
+type segmentMerge struct {
+	b              *pebble.Batch
+	r              pebble.Reader
+	v              store.ListVersion
+	added, removed []store.ListEntry
+	ai, ri         int
+	out            segmentWriter
+	at             map[uint64]time.Time // version -> built at, for history rows
+}
+
+// before handles the additions and removals that sort before p (all of
+// them when p is nil): an addition is a new entry; a removal of an entry
+// that is not current is a delisting row alone.
+func (m *segmentMerge) before(p *store.ListEntry) error {
+	for m.ai < len(m.added) && (p == nil || compareEntries(m.added[m.ai], *p) < 0) {
+		m.out.add(segEntry{m.added[m.ai], m.v.Version})
+		m.ai++
+	}
+	for m.ri < len(m.removed) && (p == nil || compareEntries(m.removed[m.ri], *p) < 0) {
+		if err := m.row(m.removed[m.ri], m.v.Version, m.v.BuiltAt, false); err != nil {
+			return err
+		}
+		m.ri++
+	}
+	return nil
+}
+
+func (m *segmentMerge) prev(p segEntry) error {
+	if err := m.before(&p.ListEntry); err != nil {
+		return err
+	}
+	if m.ri < len(m.removed) && compareEntries(m.removed[m.ri], p.ListEntry) == 0 {
+		m.ri++
+		if err := m.removal(p); err != nil {
+			return err
+		}
+		if m.ai < len(m.added) && compareEntries(m.added[m.ai], p.ListEntry) == 0 {
+			m.out.add(segEntry{m.added[m.ai], m.v.Version}) // removed and listed again
+			m.ai++
+		}
+		return m.out.err
+	}
+	if m.ai < len(m.added) && compareEntries(m.added[m.ai], p.ListEntry) == 0 {
+		p.ListEntry = m.added[m.ai] // new details, same listing
+		m.ai++
+	}
+	m.out.add(p)
+	return m.out.err
+}
+
+func (m *segmentMerge) finish() error {
+	if err := m.before(nil); err != nil {
+		return err
+	}
+	m.out.flush()
+	return m.out.err
+}
+
+// removal stages the rows of a current entry that leaves: its listing
+// (unless a row already holds it) and its delisting.
+func (m *segmentMerge) removal(p segEntry) error {
+	if p.since > 0 {
+		at, err := m.builtAt(p.since)
+		if err != nil {
+			return err
+		}
+		if err := m.row(p.ListEntry, p.since, at, true); err != nil {
+			return err
+		}
+	}
+	return m.row(p.ListEntry, m.v.Version, m.v.BuiltAt, false)
+}
+
+func (m *segmentMerge) builtAt(v uint64) (time.Time, error) {
+	if at, ok := m.at[v]; ok {
+		return at, nil
+	}
+	at, err := versionBuiltAt(m.r, v)
+	m.at[v] = at
+	return at, err
+}
+
+func versionBuiltAt(r pebble.Reader, v uint64) (time.Time, error) {
+	val, closer, err := r.Get(listVersionKey(v))
+	if err != nil {
+		return time.Time{}, fmt.Errorf("pebble: list version %d: %w", v, err)
+	}
+	defer closer.Close()
+	var h struct {
+		BuiltAt time.Time `json:"builtAt"`
+	}
+	if err := json.Unmarshal(val, &h); err != nil {
+		return time.Time{}, fmt.Errorf("pebble: decode list version %d: %w", v, err)
+	}
+	return h.BuiltAt, nil
+}
+
+// row stages one history row. Its key names the entry and whether it is a
+// listing, so rows never collide; it is longer than the rows written
+// before segments (<version><n BE uint32>), which it cannot equal.
+func (m *segmentMerge) row(e store.ListEntry, v uint64, at time.Time, listed bool) error {
+	k := binary.BigEndian.AppendUint64(key(listHistoryPrefix, e.Family, e.Address), v)
+	if listed {
+		k = append(k, 0)
+	} else {
+		k = append(k, 1)
+	}
+	k = appendComponent(appendComponent(k, e.Source), e.EntityID)
+	return setJSON(m.b, k, store.ListChange{Version: v, At: at, Listed: listed, Entry: e})
+}
+
+// AddressHistory returns an address's history rows and the listings of its
+// current entries, oldest first.
+func (db *DB) AddressHistory(ctx context.Context, family, address string) ([]store.ListChange, error) {
+	snap := db.db.NewSnapshot()
+	defer snap.Close()
+	out := []store.ListChange{}
+	prefix := key(listHistoryPrefix, family, address)
+	it, err := snap.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: prefixEnd(prefix)})
+	if err != nil {
+		return nil, fmt.Errorf("pebble: iterate history: %w", err)
+	}
+	for ok := it.First(); ok; ok = it.Next() {
+		var c store.ListChange
+		if err := json.Unmarshal(it.Value(), &c); err != nil {
+			it.Close()
+			return nil, fmt.Errorf("pebble: decode history: %w", err)
+		}
+		out = append(out, c)
+	}
+	if err := errors.Join(it.Error(), it.Close()); err != nil {
+		return nil, err
+	}
+	cur, err := currentOf(snap, family, address)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range cur {
+		if e.since == 0 {
+			continue // stored before segments: its listing is a row
+		}
+		at, err := versionBuiltAt(snap, e.since)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, store.ListChange{Version: e.since, At: at, Listed: true, Entry: e.ListEntry})
+	}
+	slices.SortStableFunc(out, func(a, b store.ListChange) int { return cmp.Compare(a.Version, b.Version) })
+	return out, ctx.Err()
+}
+
+// currentOf returns the current entries of one address from the segment:
+// the chunk before the address's first key may end with them, and the
+// chunks that begin with it hold the rest.
+func currentOf(r pebble.Reader, family, address string) ([]segEntry, error) {
+	sv, ok, err := currentSegment(r)
+	if err != nil || !ok {
+		return nil, err
+	}
+	vp := segmentVersionPrefix(sv)
+	k := appendComponent(appendComponent(slices.Clone(vp), family), address)
+	it, err := r.NewIter(&pebble.IterOptions{LowerBound: vp, UpperBound: prefixEnd(vp)})
+	if err != nil {
+		return nil, fmt.Errorf("pebble: iterate list segment: %w", err)
+	}
+	defer it.Close()
+	var out []segEntry
+	collect := func(e segEntry) error {
+		if e.Family == family && e.Address == address {
+			out = append(out, e)
+		}
+		return nil
+	}
+	if it.SeekLT(k) {
+		if err := decodeChunk(it.Value(), collect); err != nil {
+			return nil, err
+		}
+	}
+	for ok := it.SeekGE(k); ok && bytes.HasPrefix(it.Key(), k); ok = it.Next() {
+		if err := decodeChunk(it.Value(), collect); err != nil {
+			return nil, err
+		}
+	}
+	return out, it.Error()
+}
