@@ -16,6 +16,10 @@ const (
 	AuditRotateKey  = "rotate_key"
 	AuditRevoke     = "revoke"
 	AuditRegister   = "register"
+	// AuditReport is a community report an agent made; AuditModeration an
+	// administrator's decision on a report of the agent.
+	AuditReport     = "report"
+	AuditModeration = "moderation"
 )
 
 // AuditEntry is one line of an agent's operation log.

@@ -47,4 +47,8 @@ func (s *Server) routes() {
 	admin.POST("/agents/:agentId/revoke", h(s.revokeAgent))
 	admin.POST("/credits", h(s.grantCredits))
 	admin.POST("/ingest", h(s.runIngest))
+	admin.GET("/reports", h(s.listReports))
+	admin.POST("/reports/:reportId/confirm", h(s.confirmReport))
+	admin.POST("/reports/:reportId/reject", h(s.rejectReport))
+	admin.POST("/community/delist", h(s.delistAddress))
 }

@@ -63,6 +63,10 @@ type Deps struct {
 	Screening *screening.Holder
 	Ingest    Ingester
 	Reports   store.Reports
+	// ReportMinAccountAge is how old an account that never paid must be
+	// (having used the service) before its community reports count toward
+	// escalation.
+	ReportMinAccountAge time.Duration
 	// Anchorer publishes each list version's roots on chain and reports
 	// its state in GET /v1/compliance/merkle-root; nil: anchoring is off
 	// (status disabled).
@@ -95,6 +99,7 @@ type Server struct {
 	idemRunning                                      idemRunning
 	priced                                           running
 	compliance                                       *compliance.Service
+	reports                                          *compliance.Reports
 }
 
 // New builds the front end with every route registered.
@@ -133,8 +138,14 @@ func New(d Deps) (*Server, error) {
 	}
 	s.compliance = &compliance.Service{Screening: d.Screening, Screenings: d.Screenings, Ledger: d.Ledger, Blobs: d.Blobs,
 		Anchorer: d.Anchorer, Clock: d.Clock, Logger: d.Logger}
+	s.reports = &compliance.Reports{Store: d.Reports, Accounts: d.Store, Ledger: d.Store, Audit: d.Store,
+		MinAccountAge: d.ReportMinAccountAge, Clock: d.Clock, Logger: d.Logger}
+	if d.Memory != nil && d.Memory.Audit != nil {
+		s.reports.Audit = d.Memory.Audit // the log GET /v1/memory/audit reads
+	}
 	if d.Ingest != nil {
 		s.compliance.Ready = d.Ingest.Ready
+		s.reports.Rebuild = d.Ingest.Escalated
 	}
 	if d.Ledger.OnCharge == nil {
 		d.Ledger.OnCharge = s.metrics.charged

@@ -7,6 +7,10 @@ import (
 	"github.com/cairn-dev/cairn/store"
 )
 
+// OperationAdminGrant is the ledger operation of credits an administrator
+// grants (POST /v1/admin/credits).
+const OperationAdminGrant = "admin.grant"
+
 // Ledger moves credits. Every movement is one ledger entry; the balance is
 // the sum of the entries, kept by the store in the same commit.
 type Ledger struct {
@@ -70,7 +74,7 @@ func (l *Ledger) Grant(ctx context.Context, developerID string, amount int64, re
 		return nil, cairn.Errorf(cairn.EINVALID, "amount must be a non-zero integer of at most 10^12 in size.")
 	}
 	e := &cairn.LedgerEntry{
-		ID: cairn.NewID(), DeveloperID: developerID, Kind: cairn.LedgerGrant, Operation: "admin.grant",
+		ID: cairn.NewID(), DeveloperID: developerID, Kind: cairn.LedgerGrant, Operation: OperationAdminGrant,
 		Amount: amount, RequestID: requestID, Reason: reason, CreatedAt: l.Clock.Now(),
 	}
 	if err := l.Store.Apply(ctx, e); err != nil {

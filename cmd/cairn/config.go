@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/cairn-dev/cairn/compliance"
 )
 
 // Config is everything `cairn serve` can be told. Every flag --some-name
@@ -26,8 +28,12 @@ type Config struct {
 	TrustedProxies   string
 	Sources          stringList
 	DefaultSources   bool
-	IngestSchedule   string
-	IngestMaxDrop    float64
+	// ReportMinAccountAge: community reports of an account that never
+	// paid count toward escalation once it is this old and has used the
+	// service.
+	ReportMinAccountAge time.Duration
+	IngestSchedule      string
+	IngestMaxDrop       float64
 
 	EVMRPCURL        string
 	EVMChainID       uint64
@@ -47,26 +53,27 @@ type Config struct {
 // DefaultConfig returns the defaults of every flag.
 func DefaultConfig() Config {
 	return Config{
-		Listen:             "127.0.0.1:8080",
-		DataDir:            "./data",
-		Store:              "pebble",
-		PostgresSchema:     "cairn",
-		TTLSweepInterval:   time.Minute,
-		AptosNetwork:       "mainnet",
-		ShutdownTimeout:    30 * time.Second,
-		LogLevel:           "info",
-		LogFormat:          "json",
-		RateLimitPerKey:    300,
-		WriteLimitPerAgent: 30,
-		RotateLimitPerIP:   3,
-		RegisterLimitPerIP: 10,
-		MaxBodyBytes:       1 << 20,
-		StarterCredits:     100,
-		IngestSchedule:     "@every 6h",
-		DefaultSources:     true,
-		IngestMaxDrop:      0.20,
-		EVMConfirmations:   3,
-		EVMPollInterval:    4 * time.Second,
+		Listen:              "127.0.0.1:8080",
+		DataDir:             "./data",
+		Store:               "pebble",
+		PostgresSchema:      "cairn",
+		TTLSweepInterval:    time.Minute,
+		AptosNetwork:        "mainnet",
+		ShutdownTimeout:     30 * time.Second,
+		LogLevel:            "info",
+		LogFormat:           "json",
+		RateLimitPerKey:     300,
+		WriteLimitPerAgent:  30,
+		RotateLimitPerIP:    3,
+		RegisterLimitPerIP:  10,
+		MaxBodyBytes:        1 << 20,
+		StarterCredits:      100,
+		IngestSchedule:      "@every 6h",
+		DefaultSources:      true,
+		ReportMinAccountAge: compliance.DefaultMinAccountAge,
+		IngestMaxDrop:       0.20,
+		EVMConfirmations:    3,
+		EVMPollInterval:     4 * time.Second,
 	}
 }
 
@@ -92,6 +99,7 @@ func newServeFlagSet(c *Config) *flag.FlagSet {
 	fs.IntVar(&c.RegisterLimitPerIP, "register-limit-per-ip", c.RegisterLimitPerIP, "registrations per hour per client IP (0: unlimited)")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", c.MaxBodyBytes, "largest JSON request body")
 	fs.Var(&c.Sources, "source", "sanctions source NAME=PATH_OR_URL (gov_sdn, aggregated_sanctions, list:<chain>); repeatable, \";\"-separated in the environment")
+	fs.DurationVar(&c.ReportMinAccountAge, "report-min-account-age", c.ReportMinAccountAge, "community reports of an account that never paid (deposit or admin grant) count toward escalation once it is this old and has used the service")
 	fs.BoolVar(&c.DefaultSources, "default-sources", c.DefaultSources, "with no --source, fetch the public OFAC SDN_ADVANCED.XML as gov_sdn on the ingest schedule (the bundled snapshot serves until the first success)")
 	fs.StringVar(&c.IngestSchedule, "ingest-schedule", c.IngestSchedule, "when to ingest the sources again (cron spec or @every d)")
 	fs.Float64Var(&c.IngestMaxDrop, "ingest-max-drop", c.IngestMaxDrop, "share of a source's entries a new version may drop before it is refused (0 < x <= 1)")

@@ -179,7 +179,7 @@ func TestE2EEveryMerkleProofVerifies(t *testing.T) {
 func TestE2EReportEscalationNeedsThreeAccounts(t *testing.T) {
 	ts, _ := complianceServer(t)
 	const suspect = "0x00000000000000000000000000000000deadbeef"
-	one := ts.register("")
+	one := ts.registerEstablished()
 	kid := ts.do("POST", "/v1/agents", one.Key, nil).must(t, 201).str("apiKey")
 	status := func() string {
 		t.Helper()
@@ -215,7 +215,7 @@ func TestE2EReportEscalationNeedsThreeAccounts(t *testing.T) {
 		t.Fatalf("one account counted more than once: %s", st.Body)
 	}
 	for i, want := range []bool{false, true} {
-		b := ts.register("")
+		b := ts.registerEstablished()
 		r := ts.do("POST", "/v1/compliance/report", b.Key, map[string]any{"address": strings.ToUpper(suspect[2:]), "category": "scam", "reason": "x"}).must(t, 201)
 		if r.JSON["autoEscalated"] != want {
 			t.Fatalf("reporter %d: %s", i+2, r.Body)
@@ -294,9 +294,9 @@ func TestE2EReportEscalationConcurrent(t *testing.T) {
 	const suspect = "0x000000000000000000000000000000000000beef"
 	var keys []string
 	for range 6 {
-		keys = append(keys, ts.register("").Key)
+		keys = append(keys, ts.registerEstablished().Key)
 	}
-	twin := ts.register("")
+	twin := ts.registerEstablished()
 	keys = append(keys, twin.Key, ts.do("POST", "/v1/agents", twin.Key, nil).must(t, 201).str("apiKey"))
 	status := make([]int, len(keys))
 	escalated := make([]bool, len(keys))

@@ -16,7 +16,7 @@ func TestE2ECommunityReports(t *testing.T) {
 			"addresses": []map[string]any{{"address": suspect, "chain": "ethereum"}}, "includeCommunity": include}).must(t, 200)
 		return r.JSON["results"].([]any)[0].(map[string]any)
 	}
-	reporters := []agent{ts.register(""), ts.register(""), ts.register("")}
+	reporters := []agent{ts.registerEstablished(), ts.registerEstablished(), ts.registerEstablished()}
 	body := map[string]any{"address": suspect, "chain": "ethereum", "category": "scam", "reason": "drained a wallet",
 		"evidence": []string{"https://example.org/incident"}}
 

@@ -201,3 +201,13 @@ func (ts *testServer) balance(key string) int {
 	r := ts.do("GET", "/v1/billing/balance", key, nil).must(ts.t, 200)
 	return int(r.num("creditBalance"))
 }
+
+// registerEstablished registers an agent whose account is established for
+// community reports: an administrator granted it credits.
+func (ts *testServer) registerEstablished() agent {
+	ts.t.Helper()
+	a := ts.register("")
+	ts.do("POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": 1,
+		"reason": "established"}).must(ts.t, 200)
+	return a
+}

@@ -14,15 +14,19 @@ import (
 //
 //	scr/r/<reportID>                         Report (JSON)
 //	scr/a/<family><canonical><developerID>   report id: one per reporter and address
+//	scr/c/<family><canonical><developerID>   empty: a reporter that counts toward escalation
+//	                                         (established, not rejected since)
 //	scr/e/<family><canonical>                Escalation (JSON)
 const (
-	reportRec = PrefixCompliance + "r/"
-	reportBy  = PrefixCompliance + "a/"
-	reportEsc = PrefixCompliance + "e/"
+	reportRec   = PrefixCompliance + "r/"
+	reportBy    = PrefixCompliance + "a/"
+	reportCount = PrefixCompliance + "c/"
+	reportEsc   = PrefixCompliance + "e/"
 )
 
-// AddReport stores the report, its reporter index entry and, when it is
-// the one that reaches threshold distinct reporters, the escalation.
+// AddReport stores the report, its reporter index entry, its counting
+// entry when the reporter is established and, when it is the one that
+// brings the counting reporters to threshold, the escalation.
 func (db *DB) AddReport(ctx context.Context, r *cairn.Report, threshold int) (int, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
@@ -33,23 +37,16 @@ func (db *DB) AddReport(ctx context.Context, r *cairn.Report, threshold int) (in
 	if r.CreatedAt.IsZero() {
 		r.CreatedAt = db.clock.Now()
 	}
-	st := db.lock(&db.agts, "report\x00"+r.Family+"\x00"+r.Canonical)
+	st := db.lockReports(r.Family, r.Canonical)
 	defer st.Unlock()
-	addrPrefix := key(reportBy, r.Family, r.Canonical)
-	if ok, err := db.has(appendComponent(append([]byte(nil), addrPrefix...), r.DeveloperID)); err != nil {
+	byKey := appendComponent(key(reportBy, r.Family, r.Canonical), r.DeveloperID)
+	if ok, err := db.has(byKey); err != nil {
 		return 0, err
 	} else if ok {
 		return 0, cairn.Errorf(cairn.ECONFLICT, "This account already reported this address.")
 	}
-	it, err := db.db.NewIter(&pebble.IterOptions{LowerBound: addrPrefix, UpperBound: prefixEnd(addrPrefix)})
+	reporters, err := db.countPrefix(key(reportCount, r.Family, r.Canonical))
 	if err != nil {
-		return 0, fmt.Errorf("pebble: iterate reporters: %w", err)
-	}
-	reporters := 1
-	for ok := it.First(); ok; ok = it.Next() {
-		reporters++
-	}
-	if err := it.Close(); err != nil {
 		return 0, err
 	}
 	escKey := key(reportEsc, r.Family, r.Canonical)
@@ -59,17 +56,161 @@ func (db *DB) AddReport(ctx context.Context, r *cairn.Report, threshold int) (in
 	}
 	b := db.db.NewBatch()
 	defer b.Close()
-	if reporters >= threshold && !escalated {
-		r.AutoEscalated = true
-		if err := setJSON(b, escKey, store.Escalation{Family: r.Family, Canonical: r.Canonical, Category: r.Category, ReportID: r.ID, Reporters: reporters}); err != nil {
-			return 0, err
+	if r.Established {
+		reporters++
+		_ = b.Set(appendComponent(key(reportCount, r.Family, r.Canonical), r.DeveloperID), nil, nil)
+		if reporters >= threshold && !escalated {
+			r.AutoEscalated = true
+			if err := setJSON(b, escKey, store.Escalation{Family: r.Family, Canonical: r.Canonical, Category: r.Category, ReportID: r.ID, Reporters: reporters}); err != nil {
+				return 0, err
+			}
 		}
 	}
 	if err := setJSON(b, key(reportRec, r.ID), r); err != nil {
 		return 0, err
 	}
-	_ = b.Set(appendComponent(append([]byte(nil), addrPrefix...), r.DeveloperID), []byte(r.ID), nil)
+	_ = b.Set(byKey, []byte(r.ID), nil)
 	return reporters, commit(b)
+}
+
+func (db *DB) lockReports(family, canonical string) *stripe {
+	return db.lock(&db.agts, "report\x00"+family+"\x00"+canonical)
+}
+
+// countPrefix counts the keys under prefix.
+func (db *DB) countPrefix(prefix []byte) (int, error) {
+	it, err := db.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: prefixEnd(prefix)})
+	if err != nil {
+		return 0, fmt.Errorf("pebble: iterate: %w", err)
+	}
+	n := 0
+	for ok := it.First(); ok; ok = it.Next() {
+		n++
+	}
+	return n, it.Close()
+}
+
+// Report reads one report.
+func (db *DB) Report(ctx context.Context, id string) (*cairn.Report, error) {
+	var r cairn.Report
+	if ok, err := db.getJSON(key(reportRec, id), &r); err != nil {
+		return nil, err
+	} else if !ok {
+		return nil, cairn.Errorf(cairn.ENOTFOUND, "No report %q.", clipID(id))
+	}
+	return &r, ctx.Err()
+}
+
+func clipID(id string) string {
+	if len(id) > 64 {
+		return id[:64] + "..."
+	}
+	return id
+}
+
+// ListReports scans the reports backwards from beforeID (ids are UUIDv7,
+// so newest first), keeping those with the status.
+func (db *DB) ListReports(ctx context.Context, status, beforeID string, limit int) ([]cairn.Report, error) {
+	upper := prefixEnd([]byte(reportRec))
+	if beforeID != "" {
+		upper = key(reportRec, beforeID)
+	}
+	it, err := db.db.NewIter(&pebble.IterOptions{LowerBound: []byte(reportRec), UpperBound: upper})
+	if err != nil {
+		return nil, fmt.Errorf("pebble: iterate reports: %w", err)
+	}
+	defer it.Close()
+	out := []cairn.Report{}
+	for ok := it.Last(); ok && len(out) < limit; ok = it.Prev() {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		var r cairn.Report
+		if err := json.Unmarshal(it.Value(), &r); err != nil {
+			return nil, fmt.Errorf("pebble: decode report: %w", err)
+		}
+		if status == "" || r.Status == status {
+			out = append(out, r)
+		}
+	}
+	return out, it.Error()
+}
+
+// Moderate rewrites the address's reports, its counting entries and its
+// escalation in one synced batch.
+func (db *DB) Moderate(ctx context.Context, family, canonical, byReport string, m cairn.Moderation) ([]cairn.Report, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, false, err
+	}
+	if m.At.IsZero() {
+		m.At = db.clock.Now()
+	}
+	st := db.lockReports(family, canonical)
+	defer st.Unlock()
+	var reports []cairn.Report
+	prefix := key(reportBy, family, canonical)
+	if err := db.scanJSON(ctx, prefix, func(id []byte) error {
+		r, err := db.Report(ctx, string(id))
+		if err == nil {
+			reports = append(reports, *r)
+		}
+		return err
+	}); err != nil {
+		return nil, false, err
+	}
+	if len(reports) == 0 {
+		return nil, false, cairn.Errorf(cairn.ENOTFOUND, "No report of this address.")
+	}
+	escKey := key(reportEsc, family, canonical)
+	escalated, err := db.has(escKey)
+	if err != nil {
+		return nil, false, err
+	}
+	b := db.db.NewBatch()
+	defer b.Close()
+	status := cairn.ReportRejected
+	if m.Action == cairn.ModerationConfirm {
+		status = cairn.ReportConfirmed
+	}
+	var changed []cairn.Report
+	by := reports[0]
+	for _, r := range reports {
+		if r.ID == byReport {
+			by = r
+		}
+		if r.Status == status || (status == cairn.ReportConfirmed && r.Status == cairn.ReportRejected) {
+			continue
+		}
+		r.Status, r.Moderation = status, &m
+		if err := setJSON(b, key(reportRec, r.ID), r); err != nil {
+			return nil, false, err
+		}
+		changed = append(changed, r)
+	}
+	escChanged := false
+	switch {
+	case status == cairn.ReportConfirmed && !escalated:
+		n, err := db.countPrefix(key(reportCount, family, canonical))
+		if err != nil {
+			return nil, false, err
+		}
+		if err := setJSON(b, escKey, store.Escalation{Family: family, Canonical: canonical, Category: by.Category, ReportID: by.ID, Reporters: n}); err != nil {
+			return nil, false, err
+		}
+		escChanged = true
+	case status == cairn.ReportRejected:
+		cp := key(reportCount, family, canonical)
+		if err := b.DeleteRange(cp, prefixEnd(cp), nil); err != nil {
+			return nil, false, err
+		}
+		if escalated {
+			if err := b.Delete(escKey, nil); err != nil {
+				return nil, false, err
+			}
+			escChanged = true
+		}
+	}
+	return changed, escChanged, commit(b)
 }
 
 // Escalations lists every escalated address.
