@@ -13,6 +13,19 @@ import (
 // Within one millisecond a process-wide counter keeps them increasing.
 func NewID() string { return formatUUID(newV7(time.Now())) }
 
+// NewRandomID returns a new UUID version 4 (RFC 9562) string: 122 random
+// bits, for identifiers that are capabilities (whoever holds one may read
+// what it names), which must not be guessable from the time they were made.
+func NewRandomID() string {
+	var u [16]byte
+	if _, err := rand.Read(u[:]); err != nil {
+		panic("cairn: crypto/rand failed: " + err.Error())
+	}
+	u[6] = u[6]&0x0f | 0x40
+	u[8] = u[8]&0x3f | 0x80
+	return formatUUID(u)
+}
+
 var (
 	v7mu   sync.Mutex
 	v7last uint64 // last ms

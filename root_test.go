@@ -135,3 +135,14 @@ func TestManualClock(t *testing.T) {
 		t.Fatalf("Advance: %v", c.Now())
 	}
 }
+
+func TestNewRandomID(t *testing.T) {
+	seen := map[string]bool{}
+	for range 1000 {
+		id := cairn.NewRandomID()
+		if !cairn.ValidID(id) || id[14] != '4' || !strings.ContainsRune("89ab", rune(id[19])) || seen[id] {
+			t.Fatalf("NewRandomID %q: not a fresh RFC 9562 version 4 UUID", id)
+		}
+		seen[id] = true
+	}
+}

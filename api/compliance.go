@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/compliance"
@@ -38,11 +39,16 @@ func (s *Server) complianceRoutes(v1 *gin.RouterGroup) {
 	g.GET("/merkle-proof", h(s.merkleProof))
 	g.POST("/merkle-proof/batch", h(s.merkleProofBatch))
 	g.GET("/merkle-root", h(s.merkleRoot))
-	g.GET("/proofs/:screeningId", h(s.getProof))
 	g.GET("/history", h(s.listingHistory))
 	g.GET("/versions", h(s.listVersions))
 	v1.POST("/compliance/report", s.agentAuth, s.limited(), h(s.report))
 	v1.GET("/compliance/stats", h(s.stats))
+	// No account: the unguessable screening id is the capability a
+	// screener hands to an auditor, and snapshots are public data named
+	// by their digest. Both are limited per client IP.
+	public := s.rateLimit(policy{name: "public", l: s.publicLimit, key: clientIP, when: always})
+	v1.GET("/compliance/proofs/:screeningId", public, h(s.getProof))
+	v1.GET("/compliance/snapshots/:sha256", public, h(s.getSnapshot))
 }
 
 type screenRequest struct {
@@ -116,4 +122,42 @@ func (s *Server) getProof(c *gin.Context) error {
 	}
 	writeJSON(c, http.StatusOK, doc)
 	return nil
+}
+
+// getSnapshot is GET /v1/compliance/snapshots/:sha256: the raw copy of a
+// sanctions source a list version was built from, by its SHA-256, so that
+// anyone can check a proof's dataSnapshots (no account).
+func (s *Server) getSnapshot(c *gin.Context) error {
+	sum := c.Param("sha256")
+	if !isHexDigest(sum) {
+		return cairn.Errorf(cairn.ENOTFOUND, "Snapshot not found.")
+	}
+	rc, info, err := s.Blobs.Open(c.Request.Context(), "snapshots/"+sum)
+	if cairn.IsCode(err, cairn.ENOTFOUND) {
+		return cairn.Errorf(cairn.ENOTFOUND, "Snapshot not found.")
+	} else if err != nil {
+		return cairn.Errorf(cairn.EUPSTREAM, "Reading the snapshot failed.")
+	}
+	defer rc.Close()
+	if info.SHA256 != "" && info.SHA256 != sum {
+		return cairn.Errorf(cairn.EUPSTREAM, "The stored snapshot does not match its digest.")
+	}
+	c.Header("Content-Type", "application/octet-stream")
+	c.Header("ETag", `"`+sum+`"`)
+	c.Header("Cache-Control", "public, max-age=31536000, immutable")
+	c.Header("X-Content-SHA256", sum)
+	http.ServeContent(c.Writer, c.Request, "", time.Time{}, rc)
+	return nil
+}
+
+func isHexDigest(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }

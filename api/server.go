@@ -3,6 +3,7 @@ package api
 import (
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/cairn-dev/cairn"
@@ -26,6 +27,7 @@ type Limits struct {
 	RotationsPerIP     int           // per RotationWindow per client IP
 	RotationWindow     time.Duration // 15 minutes
 	RegistrationsPerIP int           // per hour per client IP
+	PublicPerIP        int           // per minute per client IP: proofs and snapshots read without an account
 	MaxBodyBytes       int64         // JSON request bodies
 }
 
@@ -36,6 +38,7 @@ func DefaultLimits() Limits {
 		RequestsPerKey: 300, WritesPerAgent: 30,
 		RotationsPerIP: 3, RotationWindow: 15 * time.Minute,
 		RegistrationsPerIP: 10,
+		PublicPerIP:        120,
 		MaxBodyBytes:       1 << 20,
 	}
 }
@@ -80,6 +83,9 @@ type Deps struct {
 	Logger  *slog.Logger
 	// Registry receives the metrics; nil: a private registry.
 	Registry *prometheus.Registry
+	// PublicURL is the base URL third parties reach the service at: proof
+	// documents name their own URL and their snapshots' under it.
+	PublicURL string
 	// AdminToken enables the admin API when non-empty.
 	AdminToken string
 	// TrustedProxies are the proxies whose X-Forwarded-For is believed when
@@ -95,6 +101,7 @@ type Server struct {
 	metrics *metrics
 
 	keyLimit, writeLimit, rotateLimit, registerLimit *limiter
+	publicLimit                                      *limiter
 	reportLimit                                      *limiter
 	idemRunning                                      idemRunning
 	priced                                           running
@@ -134,10 +141,11 @@ func New(d Deps) (*Server, error) {
 		writeLimit:    newLimiter(d.Limits.WritesPerAgent, time.Minute),
 		rotateLimit:   newLimiter(d.Limits.RotationsPerIP, d.Limits.RotationWindow),
 		registerLimit: newLimiter(d.Limits.RegistrationsPerIP, time.Hour),
+		publicLimit:   newLimiter(d.Limits.PublicPerIP, time.Minute),
 		reportLimit:   newLimiter(ReportsPerHour, time.Hour),
 	}
 	s.compliance = &compliance.Service{Screening: d.Screening, Screenings: d.Screenings, Ledger: d.Ledger, Blobs: d.Blobs,
-		Anchorer: d.Anchorer, Clock: d.Clock, Logger: d.Logger}
+		Anchorer: d.Anchorer, PublicURL: strings.TrimSuffix(d.PublicURL, "/"), Clock: d.Clock, Logger: d.Logger}
 	s.reports = &compliance.Reports{Store: d.Reports, Accounts: d.Store, Ledger: d.Store, Audit: d.Store,
 		MinAccountAge: d.ReportMinAccountAge, Clock: d.Clock, Logger: d.Logger}
 	if d.Memory != nil && d.Memory.Audit != nil {

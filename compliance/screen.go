@@ -9,6 +9,7 @@ import (
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/blob"
+	"github.com/cairn-dev/cairn/merkle"
 	"github.com/cairn-dev/cairn/screening"
 )
 
@@ -32,6 +33,22 @@ type ProofDoc struct {
 	MerkleRoot    string `json:"merkleRoot"`
 	SanctionsRoot string `json:"sanctionsRoot"`
 	CommunityRoot string `json:"communityRoot"`
+	// ProofURL is where anyone holding the screening id reads this
+	// document, without an account.
+	ProofURL string `json:"proofUrl,omitempty"`
+}
+
+// ResultProof is the OpenZeppelin multiproof of the listed results of one
+// class against that class's root, kept in the stored proof document so
+// that it can be checked offline or with one eth_call
+// (multiProofVerify).
+type ResultProof struct {
+	Root       merkle.Hash   `json:"root"`
+	Leaves     []merkle.Hash `json:"leaves"`
+	Proof      []merkle.Hash `json:"proof"`
+	ProofFlags []bool        `json:"proofFlags"`
+	// Values are the (family, canonical address) of Leaves, in order.
+	Values [][2]string `json:"values"`
 }
 
 // Screened is a served screening. Results are the bytes resultsHash
@@ -92,7 +109,7 @@ func (s *Service) prove(ctx context.Context, ix *screening.Index, results []scre
 	sum := sha256.Sum256(resultsJSON)
 	root := ix.Root().String()
 	doc := ProofDoc{
-		ScreeningID: cairn.NewID(), Timestamp: at, ResultsHash: hex.EncodeToString(sum[:]),
+		ScreeningID: cairn.NewRandomID(), Timestamp: at, ResultsHash: hex.EncodeToString(sum[:]),
 		DataSources: []string{}, DataSnapshots: map[string]screening.Snapshot{},
 		ListVersion: ix.Version, MerkleRoot: root, SanctionsRoot: root, CommunityRoot: ix.CommunityRoot().String(),
 	}
@@ -104,8 +121,18 @@ func (s *Service) prove(ctx context.Context, ix *screening.Index, results []scre
 	}
 	for name, snap := range ix.Snapshots {
 		if community || name != screening.SourceCommunity {
+			if s.PublicURL != "" && snap.SHA256 != "" {
+				snap.StorageURL = SnapshotURL(s.PublicURL, snap.SHA256)
+			}
 			doc.DataSnapshots[name] = snap
 		}
+	}
+	if s.PublicURL != "" {
+		doc.ProofURL = s.PublicURL + "/v1/compliance/proofs/" + doc.ScreeningID
+	}
+	merkleProofs, err := resultProofs(ix, results)
+	if err != nil {
+		return nil, err
 	}
 	// The document is assembled around the results bytes, so that the
 	// hashed bytes are served and stored as they are, encoded once.
@@ -113,14 +140,53 @@ func (s *Service) prove(ctx context.Context, ix *screening.Index, results []scre
 	if err != nil {
 		return nil, err
 	}
-	stored := make([]byte, 0, len(proofJSON)+len(resultsJSON)+16)
-	stored = append(append(append(stored, proofJSON[:len(proofJSON)-1]...), `,"results":`...), resultsJSON...)
-	stored = append(stored, '}')
+	stored := make([]byte, 0, len(proofJSON)+len(merkleProofs)+len(resultsJSON)+32)
+	stored = append(append(append(stored, proofJSON[:len(proofJSON)-1]...), `,"merkleProofs":`...), merkleProofs...)
+	stored = append(append(append(stored, `,"results":`...), resultsJSON...), '}')
 	if _, err := s.Blobs.Put(ctx, ProofBlob(doc.ScreeningID), bytes.NewReader(stored),
 		blob.PutOptions{ContentType: "application/json"}); err != nil {
 		return nil, cairn.Errorf(cairn.EUPSTREAM, "Storing the screening proof failed.")
 	}
 	return &Screened{Results: resultsJSON, Proof: proofJSON, DataSources: doc.DataSources}, nil
+}
+
+// SnapshotURL is where a snapshot is served by its digest under the
+// public base URL.
+func SnapshotURL(publicURL, sha256 string) string {
+	return publicURL + "/v1/compliance/snapshots/" + sha256
+}
+
+// resultProofs encodes the multiproof of the listed results of each class
+// (a class with no listed result is left out).
+func resultProofs(ix *screening.Index, results []screening.Result) (json.RawMessage, error) {
+	pairs := map[string][][2]string{}
+	seen := map[[3]string]bool{}
+	for _, r := range results {
+		for _, m := range r.Matches {
+			class := screening.ClassSanctions
+			if m.Source == screening.SourceCommunity {
+				class = screening.ClassCommunity
+			}
+			k := [3]string{class, string(r.Family), r.Canonical}
+			if !seen[k] {
+				seen[k] = true
+				pairs[class] = append(pairs[class], [2]string{string(r.Family), r.Canonical})
+			}
+		}
+	}
+	out := map[string]ResultProof{}
+	for class, ps := range pairs {
+		mp, err := multiproofOf(ix, class, ps)
+		if err != nil {
+			return nil, err
+		}
+		root := ix.Root()
+		if class == screening.ClassCommunity {
+			root = ix.CommunityRoot()
+		}
+		out[class] = ResultProof{Root: root, Leaves: mp.Leaves, Proof: mp.Proof, ProofFlags: mp.ProofFlags, Values: mp.Values}
+	}
+	return json.Marshal(out)
 }
 
 // ProofBlob is the blob name of a screening's proof document.

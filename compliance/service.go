@@ -61,8 +61,12 @@ type Service struct {
 	Blobs blob.Store
 	// Anchorer publishes the roots on chain; nil: anchoring is off.
 	Anchorer chain.Anchorer
-	Clock    cairn.Clock
-	Logger   *slog.Logger
+	// PublicURL is the base URL third parties reach the service at (no
+	// trailing slash): proof documents name their own URL and the URLs of
+	// their snapshots under it. Empty: the blob store's URLs are kept.
+	PublicURL string
+	Clock     cairn.Clock
+	Logger    *slog.Logger
 }
 
 // ParseAddress checks one (address, chain): a known chain (EINVALID naming

@@ -28,6 +28,8 @@ type Config struct {
 	TrustedProxies   string
 	Sources          stringList
 	DefaultSources   bool
+	// PublicURL is the base URL third parties reach the service at.
+	PublicURL string
 	// ReportMinAccountAge: community reports of an account that never
 	// paid count toward escalation once it is this old and has used the
 	// service.
@@ -46,6 +48,7 @@ type Config struct {
 	WriteLimitPerAgent int
 	RotateLimitPerIP   int
 	RegisterLimitPerIP int
+	PublicLimitPerIP   int
 	MaxBodyBytes       int64
 	StarterCredits     int64
 }
@@ -66,6 +69,7 @@ func DefaultConfig() Config {
 		WriteLimitPerAgent:  30,
 		RotateLimitPerIP:    3,
 		RegisterLimitPerIP:  10,
+		PublicLimitPerIP:    120,
 		MaxBodyBytes:        1 << 20,
 		StarterCredits:      100,
 		IngestSchedule:      "@every 6h",
@@ -96,10 +100,12 @@ func newServeFlagSet(c *Config) *flag.FlagSet {
 	fs.IntVar(&c.RateLimitPerKey, "rate-limit-per-key", c.RateLimitPerKey, "requests per minute per API key (0: unlimited)")
 	fs.IntVar(&c.WriteLimitPerAgent, "write-limit-per-agent", c.WriteLimitPerAgent, "writes (POST, PUT, PATCH, DELETE) per minute per agent (0: unlimited)")
 	fs.IntVar(&c.RotateLimitPerIP, "rotate-limit-per-ip", c.RotateLimitPerIP, "key rotation attempts per 15 minutes per client IP (0: unlimited)")
+	fs.IntVar(&c.PublicLimitPerIP, "public-limit-per-ip", c.PublicLimitPerIP, "reads of screening proofs and snapshots without an account, per minute per client IP (0: unlimited)")
 	fs.IntVar(&c.RegisterLimitPerIP, "register-limit-per-ip", c.RegisterLimitPerIP, "registrations per hour per client IP (0: unlimited)")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", c.MaxBodyBytes, "largest JSON request body")
 	fs.Var(&c.Sources, "source", "sanctions source NAME=PATH_OR_URL (gov_sdn, aggregated_sanctions, list:<chain>); repeatable, \";\"-separated in the environment")
 	fs.DurationVar(&c.ReportMinAccountAge, "report-min-account-age", c.ReportMinAccountAge, "community reports of an account that never paid (deposit or admin grant) count toward escalation once it is this old and has used the service")
+	fs.StringVar(&c.PublicURL, "public-url", c.PublicURL, "base URL third parties reach this service at (e.g. https://cairn.example.com): proof documents name their own URL and their snapshots' under it (default: http:// and the listen address)")
 	fs.BoolVar(&c.DefaultSources, "default-sources", c.DefaultSources, "with no --source, fetch the public OFAC SDN_ADVANCED.XML as gov_sdn on the ingest schedule (the bundled snapshot serves until the first success)")
 	fs.StringVar(&c.IngestSchedule, "ingest-schedule", c.IngestSchedule, "when to ingest the sources again (cron spec or @every d)")
 	fs.Float64Var(&c.IngestMaxDrop, "ingest-max-drop", c.IngestMaxDrop, "share of a source's entries a new version may drop before it is refused (0 < x <= 1)")

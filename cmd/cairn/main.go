@@ -5,7 +5,7 @@
 //	cairn ingest --source ...    ingest the sanctions sources offline
 //	cairn ingest --export-snapshot ingest/snapshot --from SDN_ADVANCED.XML
 //	                             refresh the bundled OFAC snapshot
-//	cairn verify-proof FILE|-    check a proof offline
+//	cairn verify-proof FILE|-|URL  check a proof, its Merkle proofs and its snapshots
 //	cairn contract deploy        deploy the verifier contract
 //
 // It is the only package that knows every implementation: it reads flags and
@@ -36,7 +36,7 @@ Usage:
   cairn ingest --data-dir D --source N=P... ingest the sanctions sources into D's store now (server stopped)
   cairn ingest --export-snapshot OUT --from SDN_ADVANCED.XML[.bz2]|URL
                                             write the bundled OFAC snapshot (OUT: ingest/snapshot)
-  cairn verify-proof FILE|-                 check a Merkle proof or a screening proof offline
+  cairn verify-proof [--offline] FILE|-|URL  check a Merkle proof, or a screening proof with its Merkle proofs and snapshots
   cairn contract deploy --evm-rpc-url URL --evm-key-file F [--evm-chain-id N]
                                             deploy the verifier contract and print its address
 

@@ -200,7 +200,15 @@ func (m *Main) Open(ctx context.Context) error {
 	limits.WritesPerAgent = cfg.WriteLimitPerAgent
 	limits.RotationsPerIP = cfg.RotateLimitPerIP
 	limits.RegistrationsPerIP = cfg.RegisterLimitPerIP
+	limits.PublicPerIP = cfg.PublicLimitPerIP
 	limits.MaxBodyBytes = cfg.MaxBodyBytes
+	if m.ln, err = net.Listen("tcp", cfg.Listen); err != nil {
+		return err
+	}
+	publicURL := strings.TrimSuffix(cfg.PublicURL, "/")
+	if publicURL == "" {
+		publicURL = "http://" + m.ln.Addr().String()
+	}
 	m.server, err = api.New(api.Deps{
 		Store:               m.core,
 		Blobs:               m.blobs,
@@ -221,15 +229,13 @@ func (m *Main) Open(ctx context.Context) error {
 		Cursors:             cursors,
 		Clock:               m.Clock,
 		Logger:              m.Logger,
+		PublicURL:           publicURL,
 		AdminToken:          cfg.AdminToken,
 		TrustedProxies:      proxies,
 		Limits:              limits,
 	})
 	if err != nil {
-		return err
-	}
-	if m.ln, err = net.Listen("tcp", cfg.Listen); err != nil {
-		return err
+		return err // Close closes the listener
 	}
 	m.http = &http.Server{
 		Handler:           m.server.Handler(),

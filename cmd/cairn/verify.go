@@ -2,81 +2,282 @@ package main
 
 import (
 	"bytes"
+	"cmp"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"net/http"
+	"net/url"
 	"os"
+	"slices"
+	"strings"
+	"time"
 
 	"github.com/cairn-dev/cairn/merkle"
+	"github.com/cairn-dev/cairn/screening"
 )
 
-// runVerifyProof checks, offline, a document the service returned:
+// maxVerifyFetch bounds a document or snapshot verify-proof downloads.
+const maxVerifyFetch = 1 << 30
+
+// verifyDoc is what verify-proof reads of a Merkle proof or a screening
+// proof document.
+type verifyDoc struct {
+	// A Merkle proof (GET /v1/compliance/merkle-proof).
+	Family           string        `json:"family"`
+	CanonicalAddress string        `json:"canonicalAddress"`
+	Leaf             *merkle.Hash  `json:"leaf"`
+	Proof            []merkle.Hash `json:"proof"`
+	Root             *merkle.Hash  `json:"root"`
+	// A screening proof (GET /v1/compliance/proofs/:id).
+	ResultsHash   string          `json:"resultsHash"`
+	Results       json.RawMessage `json:"results"`
+	MerkleRoot    string          `json:"merkleRoot"`
+	SanctionsRoot string          `json:"sanctionsRoot"`
+	CommunityRoot string          `json:"communityRoot"`
+	MerkleProofs  map[string]struct {
+		Root       merkle.Hash   `json:"root"`
+		Leaves     []merkle.Hash `json:"leaves"`
+		Proof      []merkle.Hash `json:"proof"`
+		ProofFlags []bool        `json:"proofFlags"`
+		Values     [][2]string   `json:"values"`
+	} `json:"merkleProofs"`
+	DataSnapshots map[string]struct {
+		StorageURL string `json:"storageUrl"`
+		SHA256     string `json:"sha256"`
+	} `json:"dataSnapshots"`
+}
+
+// runVerifyProof checks a document the service returned, read from a file,
+// stdin or a URL (a screening proof's proofUrl needs no account):
 //   - a Merkle proof (GET /v1/compliance/merkle-proof): the leaf is the
 //     OpenZeppelin leaf of (family, canonicalAddress) and the proof leads
 //     from it to root;
 //   - a screening proof (GET /v1/compliance/proofs/:id): resultsHash is the
-//     SHA-256 of its results.
+//     SHA-256 of its results; every listed result is a leaf of the
+//     multiproof of its class (merkleProofs), which leads to the root the
+//     document names for that class; and every data snapshot, fetched from
+//     its storageUrl, has the digest the document names (--offline skips
+//     the fetch).
 //
 // It prints what it checked and exits 0 when everything holds, 1 when not.
 func runVerifyProof(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	if len(args) != 1 {
-		fmt.Fprintln(stderr, "usage: cairn verify-proof FILE|-")
+	fs := flag.NewFlagSet("verify-proof", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	offline := fs.Bool("offline", false, "do not fetch the data snapshots to check their digests")
+	if err := fs.Parse(args); err != nil {
 		return errUsage
 	}
-	var in []byte
-	var err error
-	if args[0] == "-" {
-		in, err = io.ReadAll(io.LimitReader(stdin, 64<<20))
-	} else {
-		in, err = os.ReadFile(args[0])
+	if fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "usage: cairn verify-proof [--offline] FILE|-|URL")
+		return errUsage
 	}
+	in, err := readSource(fs.Arg(0), stdin)
 	if err != nil {
 		return err
 	}
-	var doc struct {
-		Family           string          `json:"family"`
-		CanonicalAddress string          `json:"canonicalAddress"`
-		Leaf             *merkle.Hash    `json:"leaf"`
-		Proof            []merkle.Hash   `json:"proof"`
-		Root             *merkle.Hash    `json:"root"`
-		ResultsHash      string          `json:"resultsHash"`
-		Results          json.RawMessage `json:"results"`
-	}
+	var doc verifyDoc
 	if err := json.Unmarshal(in, &doc); err != nil {
 		return fmt.Errorf("not a proof document: %w", err)
 	}
 	checked := false
 	if doc.Root != nil && doc.Leaf != nil {
 		checked = true
-		leaf := merkle.LeafHashStrings2(doc.Family, doc.CanonicalAddress)
-		if leaf != *doc.Leaf {
-			return fmt.Errorf("FAIL: leaf %s is not the leaf of (%q, %q), %s", doc.Leaf, doc.Family, doc.CanonicalAddress, leaf)
-		}
-		if len(doc.Proof) == 0 && doc.Root.String() != leaf.String() {
-			fmt.Fprintf(stdout, "not listed: (%s, %s) has no proof under root %s\n", doc.Family, doc.CanonicalAddress, doc.Root)
-		} else if !merkle.Verify(*doc.Root, leaf, doc.Proof) {
-			return fmt.Errorf("FAIL: the proof does not lead from (%s, %s) to root %s", doc.Family, doc.CanonicalAddress, doc.Root)
-		} else {
-			fmt.Fprintf(stdout, "OK: (%s, %s) is a leaf of root %s (%d proof hashes)\n", doc.Family, doc.CanonicalAddress, doc.Root, len(doc.Proof))
+		if err := verifyMerkleProof(&doc, stdout); err != nil {
+			return err
 		}
 	}
 	if doc.ResultsHash != "" && len(doc.Results) > 0 {
 		checked = true
-		var compact bytes.Buffer
-		if err := json.Compact(&compact, doc.Results); err != nil {
+		for _, check := range []func(*verifyDoc, io.Writer) error{verifyResultsHash, verifyResultProofs} {
+			if err := check(&doc, stdout); err != nil {
+				return err
+			}
+		}
+		if err := verifySnapshots(&doc, *offline, stdout); err != nil {
 			return err
 		}
-		sum := sha256.Sum256(compact.Bytes())
-		if hex.EncodeToString(sum[:]) != doc.ResultsHash {
-			return fmt.Errorf("FAIL: resultsHash %s does not match the results (sha256 %x)", doc.ResultsHash, sum)
-		}
-		fmt.Fprintf(stdout, "OK: resultsHash %s matches the results\n", doc.ResultsHash)
 	}
 	if !checked {
 		return errors.New("FAIL: the document holds neither a Merkle proof (leaf, proof, root) nor results with a resultsHash")
+	}
+	return nil
+}
+
+// readSource reads a file, stdin ("-") or an http(s) URL.
+func readSource(src string, stdin io.Reader) ([]byte, error) {
+	switch {
+	case src == "-":
+		return io.ReadAll(io.LimitReader(stdin, 64<<20))
+	case strings.HasPrefix(src, "http://") || strings.HasPrefix(src, "https://"):
+		rc, err := fetchURL(src)
+		if err != nil {
+			return nil, err
+		}
+		defer rc.Close()
+		return io.ReadAll(io.LimitReader(rc, 64<<20))
+	default:
+		return os.ReadFile(src)
+	}
+}
+
+// fetchURL opens an http(s) or file URL.
+func fetchURL(raw string) (io.ReadCloser, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, err
+	}
+	switch u.Scheme {
+	case "file":
+		return os.Open(u.Path)
+	case "http", "https":
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, raw, nil)
+		if err != nil {
+			cancel()
+			return nil, err
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			cancel()
+			return nil, err
+		}
+		if resp.StatusCode != http.StatusOK {
+			resp.Body.Close()
+			cancel()
+			return nil, fmt.Errorf("GET %s: %s", raw, resp.Status)
+		}
+		return struct {
+			io.Reader
+			io.Closer
+		}{io.LimitReader(resp.Body, maxVerifyFetch), closerFunc(func() error { cancel(); return resp.Body.Close() })}, nil
+	}
+	return nil, fmt.Errorf("unsupported URL scheme %q", u.Scheme)
+}
+
+type closerFunc func() error
+
+func (f closerFunc) Close() error { return f() }
+
+func verifyMerkleProof(doc *verifyDoc, stdout io.Writer) error {
+	leaf := merkle.LeafHashStrings2(doc.Family, doc.CanonicalAddress)
+	switch {
+	case leaf != *doc.Leaf:
+		return fmt.Errorf("FAIL: leaf %s is not the leaf of (%q, %q), %s", doc.Leaf, doc.Family, doc.CanonicalAddress, leaf)
+	case len(doc.Proof) == 0 && doc.Root.String() != leaf.String():
+		fmt.Fprintf(stdout, "not listed: (%s, %s) has no proof under root %s\n", doc.Family, doc.CanonicalAddress, doc.Root)
+	case !merkle.Verify(*doc.Root, leaf, doc.Proof):
+		return fmt.Errorf("FAIL: the proof does not lead from (%s, %s) to root %s", doc.Family, doc.CanonicalAddress, doc.Root)
+	default:
+		fmt.Fprintf(stdout, "OK: (%s, %s) is a leaf of root %s (%d proof hashes)\n", doc.Family, doc.CanonicalAddress, doc.Root, len(doc.Proof))
+	}
+	return nil
+}
+
+func verifyResultsHash(doc *verifyDoc, stdout io.Writer) error {
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, doc.Results); err != nil {
+		return err
+	}
+	sum := sha256.Sum256(compact.Bytes())
+	if hex.EncodeToString(sum[:]) != doc.ResultsHash {
+		return fmt.Errorf("FAIL: resultsHash %s does not match the results (sha256 %x)", doc.ResultsHash, sum)
+	}
+	fmt.Fprintf(stdout, "OK: resultsHash %s matches the results\n", doc.ResultsHash)
+	return nil
+}
+
+// verifyResultProofs checks that every listed result is a leaf of the
+// multiproof of its class and that each multiproof leads to the root the
+// document names for its class.
+func verifyResultProofs(doc *verifyDoc, stdout io.Writer) error {
+	var results []screening.Result
+	if err := json.Unmarshal(doc.Results, &results); err != nil {
+		return fmt.Errorf("FAIL: the results do not decode: %w", err)
+	}
+	want := map[string][][2]string{}
+	for _, r := range results {
+		for _, m := range r.Matches {
+			class := screening.ClassSanctions
+			if m.Source == screening.SourceCommunity {
+				class = screening.ClassCommunity
+			}
+			if v := [2]string{string(r.Family), r.Canonical}; !slices.Contains(want[class], v) {
+				want[class] = append(want[class], v)
+			}
+		}
+	}
+	if doc.MerkleProofs == nil {
+		if len(want) > 0 {
+			fmt.Fprintln(stdout, "note: no merkleProofs in this document (stored before they were kept): the listed results are not proven")
+		}
+		return nil
+	}
+	roots := map[string]string{screening.ClassSanctions: cmp.Or(doc.SanctionsRoot, doc.MerkleRoot), screening.ClassCommunity: doc.CommunityRoot}
+	for class, vs := range want {
+		mp, ok := doc.MerkleProofs[class]
+		if !ok {
+			return fmt.Errorf("FAIL: %d listed result(s) of class %s and no Merkle proof of that class", len(vs), class)
+		}
+		for _, v := range vs {
+			if !slices.Contains(mp.Values, v) {
+				return fmt.Errorf("FAIL: the listed result (%s, %s) is not a leaf of the %s proof", v[0], v[1], class)
+			}
+		}
+	}
+	for class, mp := range doc.MerkleProofs {
+		root, ok := roots[class]
+		if !ok || mp.Root.String() != root {
+			return fmt.Errorf("FAIL: the %s proof is against root %s, the document names %q", class, mp.Root, root)
+		}
+		if len(mp.Values) != len(mp.Leaves) {
+			return fmt.Errorf("FAIL: the %s proof has %d leaves and %d values", class, len(mp.Leaves), len(mp.Values))
+		}
+		for i, v := range mp.Values {
+			if merkle.LeafHashStrings2(v[0], v[1]) != mp.Leaves[i] {
+				return fmt.Errorf("FAIL: leaf %d of the %s proof is not the leaf of (%s, %s)", i, class, v[0], v[1])
+			}
+		}
+		if !merkle.VerifyMultiProof(mp.Root, merkle.MultiProof{Leaves: mp.Leaves, Proof: mp.Proof, ProofFlags: mp.ProofFlags}) {
+			return fmt.Errorf("FAIL: the %s multiproof does not lead to root %s", class, mp.Root)
+		}
+		fmt.Fprintf(stdout, "OK: %d %s listing(s) proven against root %s\n", len(mp.Values), class, mp.Root)
+	}
+	return nil
+}
+
+// verifySnapshots fetches each data snapshot and checks its digest.
+func verifySnapshots(doc *verifyDoc, offline bool, stdout io.Writer) error {
+	names := make([]string, 0, len(doc.DataSnapshots))
+	for name := range doc.DataSnapshots {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		snap := doc.DataSnapshots[name]
+		if offline || snap.StorageURL == "" {
+			fmt.Fprintf(stdout, "skipped: snapshot of %s (sha256 %s) not fetched\n", name, snap.SHA256)
+			continue
+		}
+		rc, err := fetchURL(snap.StorageURL)
+		if err != nil {
+			return fmt.Errorf("FAIL: snapshot of %s: %w", name, err)
+		}
+		h := sha256.New()
+		_, err = io.Copy(h, rc)
+		rc.Close()
+		if err != nil {
+			return fmt.Errorf("FAIL: snapshot of %s: %w", name, err)
+		}
+		if got := hex.EncodeToString(h.Sum(nil)); got != snap.SHA256 {
+			return fmt.Errorf("FAIL: the snapshot of %s at %s has sha256 %s, the document names %s", name, snap.StorageURL, got, snap.SHA256)
+		}
+		fmt.Fprintf(stdout, "OK: snapshot of %s matches sha256 %s\n", name, snap.SHA256)
 	}
 	return nil
 }
