@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,8 +17,10 @@ import (
 
 // TestE2EGanache: the operator's path on a real JSON-RPC node. `cairn
 // contract deploy` deploys the verifier; `cairn serve` pointed at it
-// anchors each list version; the proofs the HTTP API serves verify with a
-// plain eth_call, and the old ones stop verifying after an update.
+// anchors each list version; the proofs the HTTP API serves (single ones,
+// a screening's stored multiproof, community proofs) verify with a plain
+// eth_call, and the old ones stop verifying after an update (a source's
+// delisting, an administrator's delisting of a community address).
 func TestE2EGanache(t *testing.T) {
 	url := evmtest.URL(t)
 	_, hexKey := evmtest.Key(t, evmtest.KeyE2E)
@@ -74,17 +77,69 @@ func TestE2EGanache(t *testing.T) {
 		t.Fatal("an unlisted address verifies on ganache")
 	}
 
+	// A screening proof's stored multiproof verifies with one eth_call.
+	s := ts.do("POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": []map[string]any{{"address": tornado, "chain": "ethereum"}}}).must(t, 200)
+	var doc struct {
+		MerkleProofs map[string]struct {
+			Leaves     []string `json:"leaves"`
+			Proof      []string `json:"proof"`
+			ProofFlags []bool   `json:"proofFlags"`
+		} `json:"merkleProofs"`
+	}
+	body := ts.do("GET", "/v1/compliance/proofs/"+s.JSON["proof"].(map[string]any)["screeningId"].(string), "", nil).must(t, 200).Body
+	if err := json.Unmarshal(body, &doc); err != nil || len(doc.MerkleProofs["sanctions"].Leaves) != 1 {
+		t.Fatalf("stored proof: %v %s", err, body)
+	}
+	hashes := func(hs []string) [][32]byte {
+		out := make([][32]byte, len(hs))
+		for i, h := range hs {
+			out[i] = hexBytes32(t, h)
+		}
+		return out
+	}
+	mp := doc.MerkleProofs["sanctions"]
+	if ok, err := bind.Call(bound, nil, v.PackMultiProofVerify(hashes(mp.Proof), mp.ProofFlags, hashes(mp.Leaves)), v.UnpackMultiProofVerify); err != nil || !ok {
+		t.Fatalf("multiProofVerify of a screening proof on ganache: %v, %v", ok, err)
+	}
+
+	// The community tree: three established reporters list an address in
+	// version 2, an administrator delists it in version 3.
+	const suspect = "0x00000000000000000000000000000000c0ffee00"
+	escalate(t, ts, suspect)
+	waitSynced(2)
+	cp := getProof(t, ts, a.Key, suspect, "ethereum")
+	community := func() (bool, bool) {
+		t.Helper()
+		inCommunity, err := bind.Call(bound, nil, v.PackIsCommunityListed("evm", cp.canon, cp.proof), v.UnpackIsCommunityListed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inSanctions, err := bind.Call(bound, nil, v.PackIsListed("evm", cp.canon, cp.proof), v.UnpackIsListed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return inCommunity, inSanctions
+	}
+	if c, s := community(); !cp.listed || !c || s {
+		t.Fatalf("community proof on ganache: listed %v, isCommunityListed %v, isListed %v", cp.listed, c, s)
+	}
+	ts.do("POST", "/v1/admin/community/delist", admin, map[string]any{"address": suspect, "chain": "ethereum", "reason": "test"}).must(t, 200)
+	waitSynced(3)
+	if c, _ := community(); c {
+		t.Fatal("a delisted community address still verifies on ganache")
+	}
+
 	eth, err := os.ReadFile(list)
 	if err != nil {
 		t.Fatal(err)
 	}
 	delist(t, list, eth, tornado)
 	ts.do("POST", "/v1/admin/ingest", admin, nil).must(t, 200)
-	waitSynced(2)
+	waitSynced(4)
 	if onChain(p1) {
 		t.Fatal("tornado's old proof still verifies after the update")
 	}
-	if lv, err := bind.Call(bound, nil, v.PackListVersion(), v.UnpackListVersion); err != nil || lv != 2 {
+	if lv, err := bind.Call(bound, nil, v.PackListVersion(), v.UnpackListVersion); err != nil || lv != 4 {
 		t.Fatalf("listVersion() = %d, %v", lv, err)
 	}
 }
