@@ -20,6 +20,8 @@ const (
 	// administrator's decision on a report of the agent.
 	AuditReport     = "report"
 	AuditModeration = "moderation"
+	// AuditDeposit is a deposit an agent submitted, credited or refused.
+	AuditDeposit = "deposit"
 )
 
 // AuditEntry is one line of an agent's operation log.

@@ -15,6 +15,8 @@ const (
 	ENOTFOUND         = "not_found"              // unknown resource, or not the caller's (404)
 	EMETHOD           = "method_not_allowed"     // route exists, method does not (405)
 	ECONFLICT         = "conflict"               // duplicate key or state conflict (409)
+	EALREADYCREDITED  = "already_credited"       // a deposit transaction was credited before (409)
+	EPENDING          = "transaction_pending"    // an on-chain transaction is not committed yet (409, retry)
 	EPRECONDITION     = "precondition_failed"    // If-Match did not match (412)
 	ETOOLARGE         = "payload_too_large"      // body or file above the limit (413)
 	EUNSUPPORTEDMEDIA = "unsupported_media_type" // wrong Content-Type (415)
@@ -29,7 +31,7 @@ const (
 // Codes lists every code, in the order above. The HTTP front end's table test
 // checks that each one has a status.
 var Codes = []string{
-	EINVALID, EUNAUTHORIZED, EPAYMENT, EFORBIDDEN, ENOTFOUND, EMETHOD, ECONFLICT,
+	EINVALID, EUNAUTHORIZED, EPAYMENT, EFORBIDDEN, ENOTFOUND, EMETHOD, ECONFLICT, EALREADYCREDITED, EPENDING,
 	EPRECONDITION, ETOOLARGE, EUNSUPPORTEDMEDIA, ERANGE, EUNPROCESSABLE, ERATELIMIT,
 	EINTERNAL, EUPSTREAM, EUNAVAILABLE,
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -25,6 +26,8 @@ type Service struct {
 	Deposits       chain.DepositAddresses
 	Clock          cairn.Clock
 	StarterCredits int64
+	// CreditsPerAPT is the deposit rate the deposit note states.
+	CreditsPerAPT int64
 }
 
 // DepositInfo tells an agent where and how to top up.
@@ -54,9 +57,17 @@ func (s *Service) DepositInfo(a *cairn.Agent) DepositInfo {
 		Address:         a.DepositAddress,
 		SupportedTokens: s.Deposits.SupportedTokens(),
 		Network:         s.Deposits.Network(),
-		Note: "Send APT to this address, then call POST /v1/billing/agent/deposit with the transaction hash. " +
-			"The deposit is credited to the developer account once verified on chain; each transaction is credited at most once.",
+		Note: fmt.Sprintf("Send APT to this address, then call POST /v1/billing/agent/deposit with the transaction hash. "+
+			"The deposit is credited to the developer account once verified on chain, at %d credits per APT (rounded down); "+
+			"each transaction is credited at most once.", s.creditsPerAPT()),
 	}
+}
+
+func (s *Service) creditsPerAPT() int64 {
+	if s.CreditsPerAPT <= 0 {
+		return 1000
+	}
+	return s.CreditsPerAPT
 }
 
 // Register creates a developer account with its first agent and the

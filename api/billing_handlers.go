@@ -59,13 +59,15 @@ type transactionJSON struct {
 	RequestID    string `json:"requestId,omitempty"`
 	RefID        string `json:"refId,omitempty"`
 	Reason       string `json:"reason,omitempty"`
+	TxHash       string `json:"txHash,omitempty"`
 	CreatedAt    string `json:"createdAt"`
 }
 
 func toTransactionJSON(e *cairn.LedgerEntry) transactionJSON {
 	return transactionJSON{
 		ID: e.ID, Kind: e.Kind, Operation: e.Operation, Amount: e.Amount, BalanceAfter: e.BalanceAfter,
-		AgentID: e.AgentID, RequestID: e.RequestID, RefID: e.RefID, Reason: e.Reason, CreatedAt: timestamp(e.CreatedAt),
+		AgentID: e.AgentID, RequestID: e.RequestID, RefID: e.RefID, Reason: e.Reason, TxHash: billing.DepositTxHash(e),
+		CreatedAt: timestamp(e.CreatedAt),
 	}
 }
 
@@ -110,4 +112,35 @@ func pageLimit(c *gin.Context) (int, error) {
 		return 0, cairn.Errorf(cairn.EINVALID, "limit must be an integer from 1 to %d.", MaxPageSize).With("field", "limit")
 	}
 	return n, nil
+}
+
+type depositRequest struct {
+	TxHash string `json:"txHash"`
+}
+
+// deposit is POST /v1/billing/agent/deposit {txHash} (free, limited like
+// writes): credit the APT a transaction moved into the agent's deposit
+// address.
+func (s *Server) deposit(c *gin.Context) error {
+	var req depositRequest
+	if c.Request.ContentLength == 0 {
+		return cairn.Errorf(cairn.EINVALID, "A JSON body with txHash is required.").With("field", "txHash")
+	}
+	if err := bindJSON(c, &req, false); err != nil {
+		return err
+	}
+	if s.Deposits == nil {
+		return cairn.Errorf(cairn.EUNAVAILABLE, "Deposits are not verified by this server.")
+	}
+	res, err := s.Deposits.Credit(c.Request.Context(), agentOf(c), req.TxHash, requestID(c))
+	if cairn.IsCode(err, cairn.EPENDING) {
+		c.Header("Retry-After", "5")
+	}
+	if err != nil {
+		return err
+	}
+	writeJSON(c, http.StatusCreated, gin.H{"txHash": res.Deposit.TxHash, "octas": strconv.FormatUint(res.Deposit.Amount, 10),
+		"version": res.Deposit.Version, "creditsAdded": res.Entry.Amount, "creditBalance": res.Entry.BalanceAfter,
+		"transaction": toTransactionJSON(res.Entry)})
+	return nil
 }

@@ -19,6 +19,8 @@ var statusOf = map[string]int{
 	cairn.ENOTFOUND:         http.StatusNotFound,
 	cairn.EMETHOD:           http.StatusMethodNotAllowed,
 	cairn.ECONFLICT:         http.StatusConflict,
+	cairn.EALREADYCREDITED:  http.StatusConflict,
+	cairn.EPENDING:          http.StatusConflict,
 	cairn.EPRECONDITION:     http.StatusPreconditionFailed,
 	cairn.ETOOLARGE:         http.StatusRequestEntityTooLarge,
 	cairn.EUNSUPPORTEDMEDIA: http.StatusUnsupportedMediaType,

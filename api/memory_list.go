@@ -152,7 +152,7 @@ func (s *Server) memoryAudit(c *gin.Context) error {
 	action := c.Query("action")
 	switch action {
 	case "", cairn.AuditRead, cairn.AuditWrite, cairn.AuditDelete, cairn.AuditSearch, cairn.AuditList,
-		cairn.AuditUpload, cairn.AuditPin, cairn.AuditImportance, cairn.AuditRotateKey, cairn.AuditReport, cairn.AuditModeration:
+		cairn.AuditUpload, cairn.AuditPin, cairn.AuditImportance, cairn.AuditRotateKey, cairn.AuditReport, cairn.AuditModeration, cairn.AuditDeposit:
 	default:
 		return cairn.Errorf(cairn.EINVALID, "Unknown action %q.", action).With("field", "action")
 	}

@@ -25,6 +25,7 @@ func (s *Server) routes() {
 	agent.GET("/agents/self", h(s.self))
 	agent.POST("/agents", s.paid(billing.OpAgentCreate), h(s.createAgent))
 	agent.GET("/billing/agent/balance", h(s.agentBalance))
+	agent.POST("/billing/agent/deposit", h(s.deposit))
 	s.mediaRoutes(agent)
 	s.memoryRoutes(agent)
 

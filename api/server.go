@@ -51,6 +51,9 @@ type Deps struct {
 	Tokens   *account.Tokens
 	Pricing  *billing.Pricing
 	Ledger   *billing.Ledger
+	// Deposits credits on-chain deposits (POST /v1/billing/agent/deposit);
+	// nil: the route answers 503.
+	Deposits *billing.Deposits
 	Media    *media.Service
 	// Memory serves the memory endpoints.
 	Memory *memory.Service

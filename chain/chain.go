@@ -44,10 +44,15 @@ type DepositVerifier interface {
 	// in the native token. It succeeds only for a committed, successful user
 	// transaction that moved a positive amount of the native token into
 	// address; transfers of other tokens are not deposits. Errors are
-	// *cairn.Error: ENOTFOUND for an unknown or pending transaction,
+	// *cairn.Error: ENOTFOUND for an unknown transaction, EPENDING for one
+	// not committed yet,
 	// EUNPROCESSABLE for one that is not such a deposit, EUPSTREAM when the
 	// node cannot be reached.
 	VerifyDeposit(ctx context.Context, txHash, address string) (Deposit, error)
+
+	// NormalizeTxHash returns the canonical form of a transaction hash,
+	// false when s is not one.
+	NormalizeTxHash(s string) (string, bool)
 }
 
 // Anchor statuses: the life of one list version's roots on chain.

@@ -84,6 +84,11 @@ type Ledger interface {
 	// newest first, with Seq below beforeSeq (0: from the newest).
 	Transactions(ctx context.Context, developerID string, beforeSeq uint64, limit int) ([]cairn.LedgerEntry, error)
 
+	// LedgerByUniqueKey returns the entry that used a unique key (for
+	// example the credit of a deposit's transaction hash), ENOTFOUND when
+	// none did.
+	LedgerByUniqueKey(ctx context.Context, uniqueKey string) (*cairn.LedgerEntry, error)
+
 	// LedgerSince calls fn with every entry of every developer's ledger
 	// whose CreatedAt is at or after since, by CreatedAt (then developer
 	// and Seq), until fn returns false. Its cost follows the number of

@@ -6,6 +6,12 @@
 // authentication key, sha3-256(public key || 0x00), written 0x + 64 lower-case
 // hex digits.
 //
+// It verifies deposits (Verifier, a chain.DepositVerifier): a transaction
+// looked up on a node's REST API is a deposit of APT into an agent's address
+// when it is a committed, successful user transaction with a
+// 0x1::fungible_asset::Deposit event into the address's primary APT store,
+// or a legacy 0x1::coin::DepositEvent of its CoinStore<AptosCoin>.
+//
 // It also keeps the mnemonic: given by the operator, or generated once and
 // stored in the data directory with mode 0600.
 //

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cairn-dev/cairn/billing"
 	"github.com/cairn-dev/cairn/compliance"
 )
 
@@ -22,12 +23,16 @@ type Config struct {
 	TTLSweepInterval time.Duration
 	DepositMnemonic  string
 	AptosNetwork     string
-	ShutdownTimeout  time.Duration
-	LogLevel         string
-	LogFormat        string
-	TrustedProxies   string
-	Sources          stringList
-	DefaultSources   bool
+	// AptosNodeURL is the REST endpoint deposits are verified against
+	// (empty: the public endpoint of AptosNetwork).
+	AptosNodeURL    string
+	CreditsPerAPT   int64
+	ShutdownTimeout time.Duration
+	LogLevel        string
+	LogFormat       string
+	TrustedProxies  string
+	Sources         stringList
+	DefaultSources  bool
 	// PublicURL is the base URL third parties reach the service at.
 	PublicURL string
 	// ReportMinAccountAge: community reports of an account that never
@@ -62,6 +67,7 @@ func DefaultConfig() Config {
 		PostgresSchema:      "cairn",
 		TTLSweepInterval:    time.Minute,
 		AptosNetwork:        "mainnet",
+		CreditsPerAPT:       billing.DefaultCreditsPerAPT,
 		ShutdownTimeout:     30 * time.Second,
 		LogLevel:            "info",
 		LogFormat:           "json",
@@ -93,6 +99,8 @@ func newServeFlagSet(c *Config) *flag.FlagSet {
 	fs.DurationVar(&c.TTLSweepInterval, "ttl-sweep-interval", c.TTLSweepInterval, "how often expired items are removed")
 	fs.StringVar(&c.DepositMnemonic, "deposit-mnemonic", c.DepositMnemonic, "BIP-39 mnemonic of the deposit HD seed (empty: generated once and kept in the data dir)")
 	fs.StringVar(&c.AptosNetwork, "aptos-network", c.AptosNetwork, "Aptos network deposits are expected on")
+	fs.StringVar(&c.AptosNodeURL, "aptos-node-url", c.AptosNodeURL, "Aptos node REST endpoint (…/v1) deposits are verified against (default: the public endpoint of --aptos-network)")
+	fs.Int64Var(&c.CreditsPerAPT, "credits-per-apt", c.CreditsPerAPT, "credits one APT of deposit buys (octas x rate / 10^8, rounded down)")
 	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", c.ShutdownTimeout, "how long in-flight requests may take after a stop signal")
 	fs.StringVar(&c.LogLevel, "log-level", c.LogLevel, "debug, info, warn or error")
 	fs.StringVar(&c.LogFormat, "log-format", c.LogFormat, "json or text")

@@ -211,3 +211,22 @@ func (ts *testServer) registerEstablished() agent {
 		"reason": "established"}).must(ts.t, 200)
 	return a
 }
+
+// postConcurrent posts a JSON body with the key and returns the status and
+// body; unlike do, it may run in several goroutines at once (it never
+// fails the test itself).
+func (ts *testServer) postConcurrent(key, path, body string) (int, []byte, error) {
+	req, err := http.NewRequest("POST", ts.base+path, strings.NewReader(body))
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Header.Set("Authorization", "Bearer "+key)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, raw, err
+}

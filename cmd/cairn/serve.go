@@ -128,6 +128,19 @@ func (m *Main) Open(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("deposit seed: %w", err)
 	}
+	nodeURL := cfg.AptosNodeURL
+	if nodeURL == "" {
+		if nodeURL = aptos.NodeURLs[cfg.AptosNetwork]; nodeURL == "" {
+			return fmt.Errorf("--aptos-node-url is required for --aptos-network %q", cfg.AptosNetwork)
+		}
+	}
+	if cfg.CreditsPerAPT <= 0 {
+		return fmt.Errorf("--credits-per-apt %d: want a positive rate", cfg.CreditsPerAPT)
+	}
+	depositVerifier, err := aptos.NewVerifier(nodeURL, 10*time.Second)
+	if err != nil {
+		return fmt.Errorf("--aptos-node-url: %w", err)
+	}
 	if m.store, err = pebble.Open(filepath.Join(cfg.DataDir, "store"), pebble.Options{Clock: m.Clock}); err != nil {
 		return fmt.Errorf("open store: %w", err)
 	}
@@ -210,9 +223,12 @@ func (m *Main) Open(ctx context.Context) error {
 		publicURL = "http://" + m.ln.Addr().String()
 	}
 	m.server, err = api.New(api.Deps{
-		Store:               m.core,
-		Blobs:               m.blobs,
-		Accounts:            &account.Service{Store: m.core, Deposits: hd, Clock: m.Clock, StarterCredits: cfg.StarterCredits},
+		Store: m.core,
+		Blobs: m.blobs,
+		Accounts: &account.Service{Store: m.core, Deposits: hd, Clock: m.Clock, StarterCredits: cfg.StarterCredits,
+			CreditsPerAPT: cfg.CreditsPerAPT},
+		Deposits: &billing.Deposits{Verifier: depositVerifier, Store: m.core, Audit: memorySvc.Audit,
+			CreditsPerAPT: cfg.CreditsPerAPT, Clock: m.Clock},
 		Tokens:              &account.Tokens{Secret: jwtSecret(cfg.JWTSecret, serviceKey), Clock: m.Clock},
 		Pricing:             pricing,
 		Ledger:              &billing.Ledger{Store: m.core, Clock: m.Clock, Cursors: cursors, Origin: origin},

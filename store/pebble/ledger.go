@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/cairn-dev/cairn"
@@ -213,4 +215,28 @@ func (db *DB) LedgerSince(ctx context.Context, since time.Time, fn func(e *cairn
 		}
 	}
 	return it.Error()
+}
+
+// LedgerByUniqueKey follows the unique key's index entry to the ledger
+// entry that used it.
+func (db *DB) LedgerByUniqueKey(ctx context.Context, uk string) (*cairn.LedgerEntry, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	ref, err := db.getBytes(uniqueKey(uk))
+	if err != nil {
+		return nil, err
+	}
+	dev, seqText, ok := strings.Cut(string(ref), "/")
+	seq, perr := strconv.ParseUint(seqText, 10, 64)
+	if ref == nil || !ok || perr != nil {
+		return nil, cairn.Errorf(cairn.ENOTFOUND, "No ledger entry with this key.")
+	}
+	var e cairn.LedgerEntry
+	if found, err := db.getJSON(ledgerKey(dev, seq), &e); err != nil {
+		return nil, err
+	} else if !found {
+		return nil, cairn.Errorf(cairn.ENOTFOUND, "No ledger entry with this key.")
+	}
+	return &e, nil
 }

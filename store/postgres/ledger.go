@@ -189,3 +189,17 @@ func (db *DB) LedgerSince(ctx context.Context, since time.Time, fn func(e *cairn
 		at, dev, seq = last.CreatedAt, last.DeveloperID, int64(last.Seq)
 	}
 }
+
+// LedgerByUniqueKey reads the entry holding the unique key.
+func (db *DB) LedgerByUniqueKey(ctx context.Context, uk string) (*cairn.LedgerEntry, error) {
+	var e cairn.LedgerEntry
+	err := db.pool.QueryRow(ctx, `SELECT `+ledgerColumns+` FROM ledger WHERE unique_key = $1`, uk).Scan(
+		&e.DeveloperID, &e.Seq, &e.ID, &e.AgentID, &e.Kind, &e.Operation, &e.Amount,
+		&e.BalanceAfter, &e.RequestID, &e.RefID, &e.Reason, &e.UniqueKey, &e.CreatedAt, &e.Origin)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, cairn.Errorf(cairn.ENOTFOUND, "No ledger entry with this key.")
+	} else if err != nil {
+		return nil, mapErr(err, "ledger entry by unique key")
+	}
+	return &e, nil
+}

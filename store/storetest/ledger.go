@@ -72,6 +72,13 @@ var ledgerTests = []test{
 		wantBalance(t, s, other.ID, 100)
 		checkLedger(t, s, dev.ID)
 		checkLedger(t, s, other.ID)
+		// The entry that used the key is found by it.
+		e, err := s.LedgerByUniqueKey(ctx, "aptos:0xfeed")
+		if err != nil || e.DeveloperID != dev.ID || e.Amount != 50 || e.Kind != cairn.LedgerDeposit || e.UniqueKey != "aptos:0xfeed" || e.Seq != 2 {
+			t.Fatalf("LedgerByUniqueKey: %+v %v", e, err)
+		}
+		_, err = s.LedgerByUniqueKey(ctx, "aptos:0xbeef")
+		wantCode(t, err, cairn.ENOTFOUND)
 	}},
 	{"Apply/ErrUnknownDeveloper", func(t *testing.T, s store.Store) {
 		wantCode(t, s.Apply(ctx, grant(cairn.NewID(), 10)), cairn.ENOTFOUND)
