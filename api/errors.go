@@ -2,7 +2,6 @@ package api
 
 import (
 	"errors"
-	"log/slog"
 	"net/http"
 
 	"github.com/cairn-dev/cairn"
@@ -78,7 +77,7 @@ func problem(c *gin.Context, err error) (int, map[string]any) {
 func writeError(c *gin.Context, err error) {
 	status, doc := problem(c, err)
 	if status >= 500 {
-		slog.ErrorContext(c.Request.Context(), "request failed", "code", doc["code"], "err", err)
+		loggerOf(c).ErrorContext(c.Request.Context(), "request failed", "code", doc["code"], "err", err)
 	}
 	if status == http.StatusUnauthorized {
 		c.Header("WWW-Authenticate", `Bearer realm="cairn"`)

@@ -44,6 +44,7 @@ func (s *Server) requestIDMiddleware(c *gin.Context) {
 		id = cairn.NewID()
 	}
 	c.Request = c.Request.WithContext(context.WithValue(c.Request.Context(), requestIDKey, id))
+	c.Set(loggerKey, s.Logger)
 	c.Header("X-Request-Id", id)
 	c.Next()
 }

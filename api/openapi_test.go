@@ -42,8 +42,9 @@ func newServer(t testing.TB) *api.Server {
 	return newServerLimits(t, api.DefaultLimits())
 }
 
-// newServerLimits is newServer with the given request limits.
-func newServerLimits(t testing.TB, limits api.Limits) *api.Server {
+// newServerLimits is newServer with the given request limits; each edit
+// may change the dependencies before the server is built.
+func newServerLimits(t testing.TB, limits api.Limits, edits ...func(*api.Deps)) *api.Server {
 	t.Helper()
 	db, err := pebble.Open("", pebble.Options{InMemory: true})
 	if err != nil {
@@ -61,7 +62,7 @@ func newServerLimits(t testing.TB, limits api.Limits) *api.Server {
 		t.Fatalf("blob store: %v", err)
 	}
 	cursors := cairn.NewCursors([]byte("cursor-key-for-tests-0123456789ab"))
-	srv, err := api.New(api.Deps{
+	d := api.Deps{
 		Store:      db,
 		Blobs:      blobs,
 		Media:      &media.Service{Store: db, Blobs: blobs, Clock: clock},
@@ -76,7 +77,11 @@ func newServerLimits(t testing.TB, limits api.Limits) *api.Server {
 		Logger:     slog.New(slog.NewTextHandler(io.Discard, nil)),
 		AdminToken: adminToken,
 		Limits:     limits,
-	})
+	}
+	for _, edit := range edits {
+		edit(&d)
+	}
+	srv, err := api.New(d)
 	if err != nil {
 		t.Fatalf("api.New: %v", err)
 	}

@@ -3,6 +3,7 @@ package api
 import (
 	"log/slog"
 	"net/http"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -120,6 +121,7 @@ func New(d Deps) (*Server, error) {
 	if d.Logger == nil {
 		d.Logger = slog.Default()
 	}
+	d.Logger = slog.New(RequestIDHandler(d.Logger.Handler()))
 	if d.Screening == nil {
 		d.Screening = &screening.Holder{}
 	}
@@ -192,7 +194,7 @@ func h(f handlerFunc) gin.HandlerFunc {
 				if r == http.ErrAbortHandler {
 					panic(r)
 				}
-				slog.ErrorContext(c.Request.Context(), "panic in handler", "panic", r)
+				loggerOf(c).ErrorContext(c.Request.Context(), "panic in handler", "panic", r, "stack", string(debug.Stack()))
 				writeError(c, cairn.Errorf(cairn.EINTERNAL, "internal error"))
 			}
 		}()

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/cairn-dev/cairn/api/apitest"
 )
 
 // testServer is the real service, started by Main on 127.0.0.1:0 over a
@@ -22,22 +24,7 @@ type testServer struct {
 	stop func()
 }
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+type syncBuffer = apitest.LogBuffer
 
 func testConfig(t *testing.T, dataDir string) Config {
 	cfg := DefaultConfig()

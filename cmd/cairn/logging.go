@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -9,25 +8,6 @@ import (
 
 	"github.com/cairn-dev/cairn/api"
 )
-
-// requestIDHandler puts the request id of the record's context on every
-// log line.
-type requestIDHandler struct{ slog.Handler }
-
-func (h requestIDHandler) Handle(ctx context.Context, r slog.Record) error {
-	if id := api.RequestIDFrom(ctx); id != "" {
-		r.AddAttrs(slog.String("request_id", id))
-	}
-	return h.Handler.Handle(ctx, r)
-}
-
-func (h requestIDHandler) WithAttrs(as []slog.Attr) slog.Handler {
-	return requestIDHandler{h.Handler.WithAttrs(as)}
-}
-
-func (h requestIDHandler) WithGroup(name string) slog.Handler {
-	return requestIDHandler{h.Handler.WithGroup(name)}
-}
 
 func newLogger(w io.Writer, level, format string) (*slog.Logger, error) {
 	var lv slog.Level
@@ -44,5 +24,5 @@ func newLogger(w io.Writer, level, format string) (*slog.Logger, error) {
 	default:
 		return nil, fmt.Errorf("invalid log format %q (json or text)", format)
 	}
-	return slog.New(requestIDHandler{h}), nil
+	return slog.New(api.RequestIDHandler(h)), nil
 }
