@@ -16,6 +16,7 @@ func (s *Server) memoryRoutes(agent *gin.RouterGroup) {
 	agent.POST("/memory", s.idempotent(), s.paid(billing.OpMemoryWrite), h(s.createMemory))
 	agent.GET("/memory", s.paid(billing.OpMemoryRead), h(s.listMemories))
 	agent.POST("/memory/search", s.paid(billing.OpSearch), h(s.searchMemories))
+	agent.POST("/memory/vector-search", s.paid(billing.OpSearch), h(s.vectorSearchMemories))
 	agent.POST("/memory/upload", s.idempotent(), s.paid(billing.OpMemoryWrite), h(s.uploadMemory))
 	agent.POST("/memory/bulk", s.idempotent(), s.billed(), h(s.bulkMemories))
 	agent.POST("/memory/bulk-delete", s.billed(), h(s.bulkDeleteMemories))
@@ -33,7 +34,7 @@ func (s *Server) memoryRoutes(agent *gin.RouterGroup) {
 
 // memoryFixedPaths are the fixed paths under /v1/memory and their methods.
 var memoryFixedPaths = map[string]string{"search": "POST", "upload": "POST", "bulk": "POST", "bulk-delete": "POST",
-	"ttl-alerts": "POST", "expiring": "GET", "audit": "GET"}
+	"ttl-alerts": "POST", "expiring": "GET", "audit": "GET", "vector-search": "POST"}
 
 // fixedPathMethod answers 405, before any charge, a method a fixed path
 // does not take: gin routes GET /v1/memory/search to /memory/:id, which

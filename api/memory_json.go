@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/memory"
+	"github.com/cairn-dev/cairn/store"
 	"github.com/gin-gonic/gin"
 )
 
@@ -22,13 +23,14 @@ type memoryRequest struct {
 	MimeType           *string          `json:"mimeType"`
 	EncryptionProvider *string          `json:"encryptionProvider"`
 	EncryptionMeta     map[string]any   `json:"encryptionMeta"`
+	Embedding          *store.Embedding `json:"embedding"`
 }
 
 func (r *memoryRequest) write(c *gin.Context) *memory.Write {
 	return &memory.Write{Type: r.Type, Key: r.Key, Content: r.Content, ContentEncoding: r.ContentEncoding,
 		Importance: r.Importance, ExpiresIn: r.ExpiresIn, Metadata: r.Metadata, BlobFilename: r.BlobFilename,
 		BlobExtension: r.BlobExtension, MimeType: r.MimeType, EncProvider: r.EncryptionProvider,
-		EncMeta: r.EncryptionMeta, RequestID: requestID(c)}
+		EncMeta: r.EncryptionMeta, Embedding: r.Embedding, RequestID: requestID(c)}
 }
 
 // memoryJSON is a memory version as the API shows it; Content and

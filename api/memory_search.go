@@ -30,6 +30,13 @@ func (s *Server) searchMemories(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
+	writeJSON(c, http.StatusOK, gin.H{"results": hitsJSON(hits), "count": len(hits)})
+	return nil
+}
+
+// hitsJSON renders search hits: the memory fields of a listing plus score
+// and matchedOn.
+func hitsJSON(hits []memory.Hit) []gin.H {
 	out := make([]gin.H, len(hits))
 	for i := range hits {
 		j := toMemoryJSON(&hits[i].View, false)
@@ -38,8 +45,7 @@ func (s *Server) searchMemories(c *gin.Context) error {
 			"metadata": j.Metadata, "visibility": j.Visibility, "encryptionProvider": j.EncryptionProvider,
 			"createdAt": j.CreatedAt, "updatedAt": j.UpdatedAt, "score": hits[i].Score, "matchedOn": hits[i].Matched}
 	}
-	writeJSON(c, http.StatusOK, gin.H{"results": out, "count": len(out)})
-	return nil
+	return out
 }
 
 // pinMemory is PATCH /v1/memory/:id/pin (free): toggles the pin.

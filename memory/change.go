@@ -45,11 +45,12 @@ func (s *Service) Delete(ctx context.Context, agentID, id string, ifMatch func(l
 // reindex brings the full-text entry of a memory in line with its head
 // after the latest version moved (head nil: the memory is gone).
 func (s *Service) reindex(ctx context.Context, before, head *store.Memory) {
-	if s.Index == nil {
+	if s.Index == nil && s.Vectors == nil {
 		return
 	}
 	if head == nil {
 		s.Index.remove(before.AgentID, before.Key)
+		s.removeVectors(before.AgentID, before.Key)
 		return
 	}
 	if head.LatestID == before.LatestID {
@@ -61,6 +62,9 @@ func (s *Service) reindex(ctx context.Context, before, head *store.Memory) {
 	}
 	if content, err := s.content(ctx, head, v); err == nil {
 		s.Index.put(head, v, content)
+		s.putVectors(head, v, content)
+	} else {
+		s.putVectors(head, v, nil) // a client vector needs no content
 	}
 }
 

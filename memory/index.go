@@ -182,22 +182,31 @@ func (x *Index) search(ctx context.Context, agent, text string, size int) ([]str
 	return keys, scores, nil
 }
 
-// Rebuild indexes the latest version of every memory in the store, reading
-// contents through s. Run it once at start, before serving.
+// Rebuild indexes the latest version of every memory in the store (full
+// text and vectors), reading contents through s. Run it once at start,
+// before serving.
 func (s *Service) Rebuild(ctx context.Context) (int, error) {
-	if s.Index == nil {
+	if s.Index == nil && s.Vectors == nil {
 		return 0, nil
 	}
-	b := s.Index.idx.NewBatch()
+	var b *bleve.Batch
+	if s.Index != nil {
+		b = s.Index.idx.NewBatch()
+	}
 	n := 0
 	err := s.Store.ScanLatestMemories(ctx, func(m *store.Memory, v *store.MemoryVersion) error {
-		s.Index.addKey(m)
-		if !indexable(v) {
+		var content []byte
+		if indexable(v) {
+			// unreadable content is reported on read, not here
+			content, _ = s.content(ctx, m, v)
+		}
+		s.putVectors(m, v, content)
+		if s.Index == nil {
 			return nil
 		}
-		content, err := s.content(ctx, m, v)
-		if err != nil {
-			return nil // unreadable content is reported on read, not here
+		s.Index.addKey(m)
+		if content == nil {
+			return nil
 		}
 		if err := b.Index(docID(m.AgentID, m.Key), indexDoc{Agent: m.AgentID, Content: string(content)}); err != nil {
 			return err
@@ -210,7 +219,7 @@ func (s *Service) Rebuild(ctx context.Context) (int, error) {
 		}
 		return nil
 	})
-	if err != nil {
+	if err != nil || b == nil {
 		return n, err
 	}
 	return n, s.Index.idx.Batch(b)

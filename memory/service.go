@@ -27,13 +27,15 @@ const (
 )
 
 // Service runs every memory operation. Store, Blobs and Audit are
-// required; Index (full-text) and Secrets may be nil, which disables
-// content search and credential screening respectively.
+// required; Index (full-text), Vectors and Secrets may be nil, which
+// disables content search, vector search and credential screening
+// respectively.
 type Service struct {
 	Store   store.Memories
 	Audit   store.Audit
 	Blobs   blob.Store
 	Index   *Index
+	Vectors *Vectors // nil disables vector search
 	Secrets *Secrets
 	Clock   cairn.Clock
 

@@ -109,5 +109,6 @@ func (s *Service) removeExpired(ctx context.Context, m *store.Memory) error {
 	if s.Index != nil {
 		s.Index.remove(m.AgentID, m.Key)
 	}
+	s.removeVectors(m.AgentID, m.Key)
 	return nil
 }

@@ -35,7 +35,8 @@ type Write struct {
 	Filename        string
 	EncProvider     *string
 	EncMeta         map[string]any
-	Action          string // cairn.AuditWrite (default) or cairn.AuditUpload
+	Embedding       *store.Embedding // the client's vector of this version
+	Action          string           // cairn.AuditWrite (default) or cairn.AuditUpload
 	RequestID       string
 	// Replay, when set, renders the idempotency record of the request from
 	// the view about to be committed; the record is committed with the
@@ -181,11 +182,14 @@ func (s *Service) writeVersion(ctx context.Context, m, old *store.Memory, vid st
 	if err := s.screen(m, w, content); err != nil {
 		return nil, err
 	}
+	if err := s.checkEmbedding(m.AgentID, w.Embedding); err != nil {
+		return nil, err
+	}
 	stored, packed := compress(content)
 	v := &store.MemoryVersion{ID: vid, MemoryID: m.ID, Version: ver, IsCompressed: packed, ContentEncoding: enc,
 		MimeType: w.MimeType, Filename: w.Filename, EncryptionProvider: w.EncProvider, EncryptionMeta: w.EncMeta,
 		BlobFilename: w.BlobFilename, BlobExtension: w.BlobExtension, CreatedAt: m.UpdatedAt,
-		BlobName: BlobName(m.Type, m.Key, ver, w.BlobFilename, w.BlobExtension)}
+		BlobName: BlobName(m.Type, m.Key, ver, w.BlobFilename, w.BlobExtension), Embedding: w.Embedding}
 	if old != nil && (w.BlobFilename != "" || w.BlobExtension != "") {
 		// Custom names of two versions can spell one name (x_v1 + "1" is
 		// x_v11 + ""): never overwrite another version's blob.
@@ -242,6 +246,7 @@ func (s *Service) writeVersion(ctx context.Context, m, old *store.Memory, vid st
 		_ = s.syncBlobExpiry(ctx, m) // shorter after the commit; the sweeper removes them anyway
 	}
 	s.Index.put(m, v, content)
+	s.putVectors(m, v, content)
 	return &View{Memory: *m, Version: *v, Content: content}, nil
 }
 

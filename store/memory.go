@@ -33,6 +33,13 @@ func (m *Memory) Expired(now time.Time) bool {
 	return !m.Pinned && !m.ExpiresAt.IsZero() && !now.Before(m.ExpiresAt)
 }
 
+// Embedding is a client's vector of a memory version in a named space.
+type Embedding struct {
+	Space  string    `json:"space"`
+	Model  string    `json:"model,omitempty"`
+	Values []float32 `json:"values"`
+}
+
 // MemoryVersion is one version of a memory. Its content is the blob
 // BlobName; SizeBytes is that blob's size.
 type MemoryVersion struct {
@@ -49,7 +56,11 @@ type MemoryVersion struct {
 	BlobExtension      string         `json:"blobExtension,omitempty"`
 	EncryptionProvider *string        `json:"encryptionProvider"`
 	EncryptionMeta     map[string]any `json:"encryptionMeta"`
-	CreatedAt          time.Time      `json:"createdAt"`
+	// Embedding is the vector the client sent with this version, if any;
+	// it is stored with the version so that the vector index is rebuilt
+	// from the store.
+	Embedding *Embedding `json:"embedding,omitempty"`
+	CreatedAt time.Time  `json:"createdAt"`
 }
 
 // Memory list orders. Every order is descending.

@@ -20,7 +20,7 @@ func openMemory(ctx context.Context, dataDir string, db *pebble.DB, blobs blob.S
 	if err != nil {
 		return nil, err
 	}
-	svc := &memory.Service{Store: db, Audit: db, Blobs: blobs, Index: idx, Secrets: &memory.Secrets{}, Clock: clock}
+	svc := &memory.Service{Store: db, Audit: db, Blobs: blobs, Index: idx, Vectors: memory.NewVectors(), Secrets: &memory.Secrets{}, Clock: clock}
 	if _, err := svc.Rebuild(ctx); err != nil {
 		_ = idx.Close()
 		return nil, fmt.Errorf("memory search index: %w", err)

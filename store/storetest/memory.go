@@ -185,4 +185,28 @@ func RunMemoryTests(t *testing.T, open func(t *testing.T) store.Memories) {
 			t.Fatalf("scan = %d, %v", n, err)
 		}
 	})
+	t.Run("EmbeddingRoundTrip", func(t *testing.T) {
+		s := open(t)
+		m, _ := create(t, s, "agent-a", "vec", 0)
+		e := &store.Embedding{Space: "client", Model: "m1", Values: []float32{0.1, -2.5e-7, 3.4028235e38, 1}}
+		v := &store.MemoryVersion{ID: cairn.NewID(), Version: 2, CreatedAt: t0, Embedding: e}
+		if err := s.CreateMemoryVersion(ctx, m, v, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		_, got, err := s.MemoryByVersionID(ctx, "agent-a", v.ID)
+		if err != nil || got.Embedding == nil || got.Embedding.Space != "client" || got.Embedding.Model != "m1" ||
+			len(got.Embedding.Values) != 4 {
+			t.Fatalf("embedding = %+v, %v", got.Embedding, err)
+		}
+		for i, x := range e.Values {
+			if got.Embedding.Values[i] != x {
+				t.Fatalf("value %d = %v, want %v", i, got.Embedding.Values[i], x)
+			}
+		}
+		var scanned *store.Embedding
+		if err := s.ScanLatestMemories(ctx, func(_ *store.Memory, v *store.MemoryVersion) error { scanned = v.Embedding; return nil }); err != nil ||
+			scanned == nil || len(scanned.Values) != 4 {
+			t.Fatalf("scan embedding = %+v, %v", scanned, err)
+		}
+	})
 }

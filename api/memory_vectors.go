@@ -1,0 +1,53 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/cairn-dev/cairn/memory"
+	"github.com/gin-gonic/gin"
+)
+
+type vectorSearchRequest struct {
+	Query  string `json:"query"`
+	Vector *struct {
+		Space  string    `json:"space"`
+		Values []float32 `json:"values"`
+	} `json:"vector"`
+	Limit         int      `json:"limit"`
+	MinScore      *float64 `json:"minScore"`
+	Type          string   `json:"type"`
+	Tags          []string `json:"tags"`
+	Visibility    string   `json:"visibility"`
+	MinImportance float64  `json:"minImportance"`
+	KeyPrefix     string   `json:"keyPrefix"`
+}
+
+// vectorSearchMemories is POST /v1/memory/vector-search (spec 4.11):
+// similarity search over the latest versions' vectors. Response: results
+// (best first, as in search, score the cosine similarity), count and the
+// space searched.
+func (s *Server) vectorSearchMemories(c *gin.Context) error {
+	var req vectorSearchRequest
+	if err := bindJSON(c, &req, false); err != nil {
+		return err
+	}
+	q := memory.VectorQuery{Text: req.Query, Limit: req.Limit, MinScore: req.MinScore,
+		Filter: memory.VectorFilter{Type: req.Type, Tags: req.Tags, Visibility: req.Visibility,
+			MinImportance: req.MinImportance, KeyPrefix: req.KeyPrefix}}
+	if req.Vector != nil {
+		q.Space, q.Vector = req.Vector.Space, req.Vector.Values
+		if q.Vector == nil {
+			q.Vector = []float32{}
+		}
+	}
+	hits, err := s.Memory.VectorSearch(c.Request.Context(), agentOf(c).ID, q, requestID(c))
+	if err != nil {
+		return err
+	}
+	space := q.Space
+	if space == "" {
+		space = memory.SpaceHash
+	}
+	writeJSON(c, http.StatusOK, gin.H{"results": hitsJSON(hits), "count": len(hits), "space": space})
+	return nil
+}

@@ -1,0 +1,209 @@
+package memory
+
+import (
+	"container/heap"
+	"strings"
+	"sync"
+)
+
+// Vectors is the vector index of memories: per agent and embedding space,
+// the unit vectors of the latest versions in one contiguous float32 slice,
+// searched exactly (every vector scored). It is derived state, like Index:
+// Rebuild fills it from the store at start (hash-v1 vectors are recomputed
+// from content, client vectors are stored with their version) and every
+// write updates it after its commit.
+type Vectors struct {
+	mu     sync.RWMutex
+	agents map[string]map[string]*flat // agent -> space -> vectors
+}
+
+// NewVectors returns an empty vector index.
+func NewVectors() *Vectors { return &Vectors{agents: map[string]map[string]*flat{}} }
+
+// flat is one agent's vectors of one space. Slot i is
+// data[i*dim:(i+1)*dim]; a freed slot (key "") is reused by the next add.
+type flat struct {
+	dim   int
+	model string
+	data  []float32
+	metas []vecMeta
+	slot  map[string]int // key -> slot
+	free  []int
+}
+
+// vecMeta is what the filters of a vector search read without the store;
+// importance and expiry, which change without a new version, are checked
+// against the store.
+type vecMeta struct {
+	key, versionID, typ, visibility string
+	tags                            []string
+}
+
+// spaceOf returns the agent's space, creating it with dim and model when
+// create is set and it does not exist. The caller holds mu.
+func (x *Vectors) spaceOf(agent, space string, dim int, model string, create bool) *flat {
+	sp := x.agents[agent]
+	if sp == nil {
+		if !create {
+			return nil
+		}
+		sp = map[string]*flat{}
+		x.agents[agent] = sp
+	}
+	f := sp[space]
+	if f == nil && create {
+		f = &flat{dim: dim, model: model, slot: map[string]int{}}
+		sp[space] = f
+	}
+	return f
+}
+
+// Dims returns the dimension and model fixed for the agent's space (by its
+// first vector), ok false when the space holds no vector yet.
+func (x *Vectors) Dims(agent, space string) (dim int, model string, ok bool) {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	if f := x.spaceOf(agent, space, 0, "", false); f != nil {
+		return f.dim, f.model, true
+	}
+	return 0, "", false
+}
+
+// reserve fixes the dimension and model of the agent's space if it has
+// none yet and reports whether dim and model agree with it.
+func (x *Vectors) reserve(agent, space string, dim int, model string) (int, string, bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	f := x.spaceOf(agent, space, dim, model, true)
+	return f.dim, f.model, f.dim == dim && f.model == model
+}
+
+// set indexes vec (unit length, of the space's dimension) as the vector of
+// m's key in space, replacing the key's previous vector there.
+func (x *Vectors) set(agent, space, model string, meta vecMeta, vec []float32) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	f := x.spaceOf(agent, space, len(vec), model, true)
+	if f.dim != len(vec) {
+		return // a concurrent first vector fixed another dimension
+	}
+	i, ok := f.slot[meta.key]
+	if !ok {
+		if n := len(f.free); n > 0 {
+			i, f.free = f.free[n-1], f.free[:n-1]
+		} else {
+			i = len(f.metas)
+			f.metas = append(f.metas, vecMeta{})
+			f.data = append(f.data, make([]float32, f.dim)...)
+		}
+		f.slot[meta.key] = i
+	}
+	copy(f.data[i*f.dim:(i+1)*f.dim], vec)
+	f.metas[i] = meta
+}
+
+// drop removes the key's vector from every space of the agent except keep.
+func (x *Vectors) drop(agent, key string, keep map[string]bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for name, f := range x.agents[agent] {
+		if keep[name] {
+			continue
+		}
+		if i, ok := f.slot[key]; ok {
+			delete(f.slot, key)
+			f.metas[i] = vecMeta{}
+			clear(f.data[i*f.dim : (i+1)*f.dim])
+			f.free = append(f.free, i)
+		}
+	}
+}
+
+// VectorFilter restricts a vector search; zero fields do not filter.
+type VectorFilter struct {
+	Type, Visibility, KeyPrefix string
+	Tags                        []string
+	MinImportance               float64
+}
+
+func (f *VectorFilter) match(m *vecMeta) bool {
+	return m.key != "" && (f.Type == "" || m.typ == f.Type) && (f.Visibility == "" || m.visibility == f.Visibility) &&
+		strings.HasPrefix(m.key, f.KeyPrefix) && hasTags(m.tags, f.Tags)
+}
+
+// scored is a search candidate.
+type scored struct {
+	key, versionID string
+	score          float32
+}
+
+// topK returns up to k of the agent's vectors in space that pass filter
+// and score at least minScore against q (unit length), best first, and
+// how many passed in all.
+func (x *Vectors) topK(agent, space string, q []float32, f *VectorFilter, minScore float32, k int) ([]scored, int) {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	fl := x.spaceOf(agent, space, 0, "", false)
+	if fl == nil || fl.dim != len(q) {
+		return nil, 0
+	}
+	h := make(minHeap, 0, k)
+	n := 0
+	for i := range fl.metas {
+		m := &fl.metas[i]
+		if !f.match(m) {
+			continue
+		}
+		s := dot(q, fl.data[i*fl.dim:(i+1)*fl.dim])
+		if s < minScore {
+			continue
+		}
+		n++
+		c := scored{m.key, m.versionID, s}
+		if len(h) < k {
+			heap.Push(&h, c)
+		} else if worse(h[0], c) {
+			h[0] = c
+			heap.Fix(&h, 0)
+		}
+	}
+	out := make([]scored, len(h))
+	for i := len(h) - 1; i >= 0; i-- {
+		out[i] = heap.Pop(&h).(scored)
+	}
+	return out, n
+}
+
+// dot is the inner product of two vectors of one length, unrolled by four.
+func dot(a, b []float32) float32 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return s0 + s1 + s2 + s3
+}
+
+// minHeap keeps the k best candidates with the worst on top; ties keep the
+// smaller key, so that results are deterministic.
+type minHeap []scored
+
+func (h minHeap) Len() int           { return len(h) }
+func (h minHeap) Less(i, j int) bool { return worse(h[i], h[j]) }
+
+func worse(a, b scored) bool {
+	if a.score != b.score {
+		return a.score < b.score
+	}
+	return a.key > b.key
+}
+func (h minHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *minHeap) Push(v any)   { *h = append(*h, v.(scored)) }
+func (h *minHeap) Pop() (v any) { old := *h; v = old[len(old)-1]; *h = old[:len(old)-1]; return v }
