@@ -1,6 +1,33 @@
 // Package store is the storage contract of cairn: small interfaces, one per
-// kind of record (accounts and agents, the credit ledger, the audit log,
-// settings), that every backend implements and that store/storetest checks.
+// kind of record, that backends implement and that store/storetest checks.
+//
+// Store is what every backend provides (*pebble.DB and *postgres.DB):
+//
+//   - Accounts: developers, their agents and the index of API key hashes,
+//     and the deposit derivation indexes (store.go);
+//   - Ledger: the credit ledger of each developer and its unique keys
+//     (store.go);
+//   - Audit: the per-agent operation log (store.go);
+//   - Settings: named service-wide documents such as the live prices
+//     (store.go).
+//
+// The other interfaces are optional; a backend implements those it holds
+// and storetest.RunTests runs the suite of each one it implements (today
+// *pebble.DB implements them all, *postgres.DB only Anchors, so cmd/cairn
+// keeps the rest in the embedded store when accounts live in Postgres):
+//
+//   - Memories: memory heads, their versions and their indexes (memory.go);
+//   - Media: media file records (media.go);
+//   - Idempotency: the stored answers of creates sent with an
+//     Idempotency-Key (idempotency.go);
+//   - Settled: marks of charges that stand with no effect logged, for the
+//     crash recovery of charges (settled.go);
+//   - Screenings: free screening windows and the screening count
+//     (screenings.go);
+//   - Compliance: sanctions list versions, their current entries and each
+//     address's history (compliance.go);
+//   - Reports: community reports and their escalations (reports.go);
+//   - Anchors: the on-chain anchoring of each list version (anchors.go).
 //
 // Multi-record changes that must be atomic are single methods here (for
 // example CreateAccount writes the developer, the agent, its key index and

@@ -30,15 +30,20 @@ import (
 //	idem/r/<agentID><route><key>         IdempotencyRecord (JSON)
 //	idem/x/<expiresAt BE ns><agentID><route><key>  empty: records by expiry, for the sweep
 //	anchor/<target><listVersion BE uint64>  store.Anchor (JSON): on-chain anchoring of a list version
+//	mem/...                              memory heads, versions and their indexes (layout: memory_keys.go)
+//	media/...                            media records and their indexes (layout: media.go)
+//	scr/...                              sanctions list versions, segments and history (layout:
+//	                                     compliance.go) and community reports (layout: reports.go)
 //
 // Adding a record kind: give it a new prefix in the const block below (a
 // short lower-case word and a slash, not the beginning of another prefix),
 // add it to the prefixes list, document its layout in the table above and
-// build its keys only with the helpers in this file. The prefixes marked
-// "reserved" are set aside for the memory, media and compliance stores,
-// which live in this package beside the accounts and the ledger. Code that
-// writes through DB.Pebble directly must follow the same rule and stay inside
-// its own prefix.
+// build its keys only with the helpers in this file. The exported prefixes
+// (mem/, media/, scr/) each hold several record kinds whose sub-prefixes
+// (a letter and a slash) are laid out in the file named in the table; a new
+// kind inside one takes a letter no other kind there uses. Code that writes
+// through DB.Pebble directly must follow the same rule and stay inside its
+// own prefix.
 const (
 	prefixDev        = "dev/"
 	prefixAgent      = "agent/"
@@ -56,16 +61,16 @@ const (
 	prefixSettled    = "settled/"
 	prefixAnchor     = "anchor/"
 
-	// PrefixMemory is reserved for memory records, versions and their indexes.
+	// PrefixMemory holds memory heads, versions and their indexes.
 	PrefixMemory = "mem/"
-	// PrefixMedia is reserved for media file records and their indexes.
+	// PrefixMedia holds media file records and their indexes.
 	PrefixMedia = "media/"
-	// PrefixCompliance is reserved for sanctions lists, list versions and
-	// community reports.
+	// PrefixCompliance holds sanctions list versions, their segments and
+	// history, and community reports with their escalations.
 	PrefixCompliance = "scr/"
 )
 
-// prefixes is every prefix in use or reserved.
+// prefixes is every top-level prefix in use.
 var prefixes = []string{
 	prefixDev, prefixAgent, prefixAgentKey, prefixDepIdx, prefixLedger,
 	prefixLedgerUniq, prefixLedgerTime, prefixAudit, prefixAuditAct, prefixSetting, prefixMeta, prefixFreeTier, prefixIdem, prefixSettled, prefixAnchor,

@@ -99,9 +99,3 @@ func TestOpenClose(t *testing.T) {
 		}
 	})
 }
-
-func TestAnchorsConformance(t *testing.T) {
-	storetest.RunAnchorTests(t, func(t *testing.T) store.Anchors {
-		return openTest(t, Options{})
-	})
-}

@@ -22,7 +22,10 @@ import (
 
 // RunTests runs the suite. open must return a fresh, empty store for each
 // call; the suite closes every store it opens (t.Cleanup) and runs each
-// subtest on its own store.
+// subtest on its own store. Beside the suites of store.Store it runs the
+// suite of every optional interface (store.Memories, store.Media, ...) the
+// backend implements, and reports each one it does not implement as a
+// skipped subtest that names the interface.
 func RunTests(t *testing.T, open func(t *testing.T) store.Store) {
 	groups := []struct {
 		name  string
@@ -51,6 +54,7 @@ func RunTests(t *testing.T, open func(t *testing.T) store.Store) {
 			}
 		})
 	}
+	runOptional(t, open)
 }
 
 type test struct {
