@@ -108,7 +108,7 @@ func (s *Service) CreateAgent(ctx context.Context, parent *cairn.Agent, name, re
 	if err != nil {
 		return nil, Credentials{}, err
 	}
-	if err := s.Store.CreateAgent(ctx, agent, nil); err != nil {
+	if err := s.Store.CreateAgent(ctx, agent); err != nil {
 		return nil, Credentials{}, err
 	}
 	_ = s.Store.AppendAudit(ctx, &cairn.AuditEntry{AgentID: agent.ID, Action: cairn.AuditRegister, Resource: agent.ID,

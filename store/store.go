@@ -70,10 +70,10 @@ type Accounts interface {
 	// zero balance when it does not exist (developers known only from a JWT).
 	EnsureDeveloper(ctx context.Context, id string) (*cairn.Developer, error)
 
-	// CreateAgent atomically adds an agent to an existing developer and,
-	// when charge is not nil, applies that ledger entry (an EPAYMENT error
-	// when the balance does not cover it writes nothing).
-	CreateAgent(ctx context.Context, agent *cairn.Agent, charge *cairn.LedgerEntry) error
+	// CreateAgent adds an agent to an existing developer (ENOTFOUND when
+	// the developer is unknown). Its price is charged by the caller's
+	// billing, like every priced operation.
+	CreateAgent(ctx context.Context, agent *cairn.Agent) error
 
 	// Developer returns a developer by id (ENOTFOUND when unknown).
 	Developer(ctx context.Context, id string) (*cairn.Developer, error)

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"slices"
 	"testing"
 
+	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/store/postgres/pgtest"
 )
 
@@ -59,4 +61,40 @@ func TestStoreFlagRejectsUnknown(t *testing.T) {
 		t.Fatal("unknown --store accepted")
 	}
 	_ = m.Close()
+}
+
+// TestE2EPostgresAuditOneLog checks that GET /v1/memory/audit shows the
+// account entries (register, rotate_key: kept in Postgres with the
+// accounts) among the memory entries (kept in the embedded store), newest
+// first, page by page.
+func TestE2EPostgresAuditOneLog(t *testing.T) {
+	url := pgtest.URL(t)
+	cfg := testConfig(t, t.TempDir())
+	cfg.Store, cfg.PostgresSchema = url, pgtest.Schema(t, url)
+	ts := startServer(t, cfg)
+	a := ts.register("pg-audit")
+	ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "k1", "content": "x"}).must(t, 201)
+	key := ts.do("POST", "/v1/agents/self/rotate-key", a.Key, map[string]any{"rotationSecret": a.Secret}).must(t, 200).str("apiKey")
+	ts.do("POST", "/v1/memory", key, map[string]any{"key": "k2", "content": "y"}).must(t, 201)
+
+	want := []string{cairn.AuditWrite, cairn.AuditRotateKey, cairn.AuditWrite, cairn.AuditRegister}
+	var got []string
+	path := "/v1/memory/audit?limit=1"
+	for range 10 {
+		r := ts.do("GET", path, key, nil).must(t, 200)
+		for _, e := range r.JSON["entries"].([]any) {
+			got = append(got, e.(map[string]any)["action"].(string))
+		}
+		if r.JSON["hasMore"] != true {
+			break
+		}
+		path = "/v1/memory/audit?limit=1&cursor=" + r.str("nextCursor")
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("audit log %v, want %v", got, want)
+	}
+	r := ts.do("GET", "/v1/memory/audit?action=rotate_key", key, nil).must(t, 200)
+	if es := r.JSON["entries"].([]any); len(es) != 1 || es[0].(map[string]any)["action"] != cairn.AuditRotateKey {
+		t.Fatalf("filtered audit log: %s", r.Body)
+	}
 }

@@ -155,6 +155,11 @@ func (m *Main) Open(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if m.core != store.Store(m.store) {
+		// Account entries (register, rotate_key) commit with the accounts
+		// in the core store: the one log reads both.
+		memorySvc.Audit = store.SplitAudit{Embedded: m.store, Accounts: m.core}
+	}
 	m.sweepers = append(m.sweepers, sweeper{"memory", memorySvc.Sweep})
 	m.sweepers = append(m.sweepers, sweeper{"media", mediaSvc.Sweep}, sweeper{"blobs", m.blobs.DeleteExpired},
 		sweeper{"idempotency", m.sweepIdempotency})
@@ -191,7 +196,7 @@ func (m *Main) Open(ctx context.Context) error {
 	// This data dir's name on its charges: the memory writes they pay for
 	// and their audit entries live in its embedded store.
 	origin := hex.EncodeToString(deriveKey(serviceKey, "ledger-origin")[:8])
-	m.recovery = &billing.Recovery{Ledger: m.core, Effects: m.store, Settled: m.store, Settings: m.store,
+	m.recovery = &billing.Recovery{Ledger: m.core, Effects: memorySvc.Audit, Settled: m.store, Settings: m.store,
 		Origin: origin, Clock: m.Clock}
 	refunds, err := m.recovery.Recover(ctx)
 	if err != nil {

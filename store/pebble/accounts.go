@@ -108,9 +108,9 @@ func (db *DB) EnsureDeveloper(ctx context.Context, id string) (*cairn.Developer,
 	return &d, nil
 }
 
-// CreateAgent adds the agent to its developer and applies charge, when not
-// nil, in one synced batch. agent and charge are changed only on success.
-func (db *DB) CreateAgent(ctx context.Context, agent *cairn.Agent, charge *cairn.LedgerEntry) error {
+// CreateAgent adds the agent to its developer in one synced batch. agent is
+// changed only on success.
+func (db *DB) CreateAgent(ctx context.Context, agent *cairn.Agent) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -121,19 +121,8 @@ func (db *DB) CreateAgent(ctx context.Context, agent *cairn.Agent, charge *cairn
 	if err != nil {
 		return err
 	}
-	var c cairn.LedgerEntry
-	if charge != nil {
-		c = *charge
-		if c.DeveloperID == "" {
-			c.DeveloperID = a.DeveloperID
-		}
-	}
-
 	db.idx.Lock()
 	defer db.idx.Unlock()
-	if charge != nil && c.UniqueKey != "" {
-		defer db.lock(&db.uniqs, c.UniqueKey).Unlock()
-	}
 	defer db.lock(&db.devs, a.DeveloperID).Unlock()
 
 	var d cairn.Developer
@@ -150,14 +139,6 @@ func (db *DB) CreateAgent(ctx context.Context, agent *cairn.Agent, charge *cairn
 	}
 	b := db.db.NewBatch()
 	defer b.Close()
-	if charge != nil {
-		if c, err = db.stageEntry(b, &d, &c); err == nil {
-			err = setJSON(b, devKey(d.ID), &d)
-		}
-		if err != nil {
-			return err
-		}
-	}
 	if err := stageNewAgent(b, &a); err != nil {
 		return err
 	}
@@ -165,9 +146,6 @@ func (db *DB) CreateAgent(ctx context.Context, agent *cairn.Agent, charge *cairn
 		return err
 	}
 	*agent = a
-	if charge != nil {
-		*charge = c
-	}
 	return nil
 }
 

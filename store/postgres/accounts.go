@@ -74,10 +74,9 @@ func (db *DB) EnsureDeveloper(ctx context.Context, id string) (*cairn.Developer,
 	return db.Developer(ctx, id) // ours, or the one a concurrent call created
 }
 
-// CreateAgent inserts the agent and applies charge, when not nil, in one
-// transaction that holds the developer's row. agent and charge are changed
-// only on success.
-func (db *DB) CreateAgent(ctx context.Context, agent *cairn.Agent, charge *cairn.LedgerEntry) error {
+// CreateAgent inserts the agent in one transaction that holds the
+// developer's row. agent is changed only on success.
+func (db *DB) CreateAgent(ctx context.Context, agent *cairn.Agent) error {
 	if agent == nil || agent.DeveloperID == "" {
 		return cairn.Errorf(cairn.EINVALID, "Missing developer id.")
 	}
@@ -85,14 +84,7 @@ func (db *DB) CreateAgent(ctx context.Context, agent *cairn.Agent, charge *cairn
 	if err != nil {
 		return err
 	}
-	var c cairn.LedgerEntry
-	lock := "FOR KEY SHARE" // the agent's foreign key needs no more
-	if charge != nil {
-		if c, err = db.entryFor(charge, a.DeveloperID); err != nil {
-			return err
-		}
-		lock = "FOR UPDATE"
-	}
+	const lock = "FOR KEY SHARE" // the agent's foreign key needs no more
 	err = db.inTx(ctx, func(tx pgx.Tx) error {
 		var one int
 		err := tx.QueryRow(ctx, "SELECT 1 FROM developers WHERE id = $1 "+lock, a.DeveloperID).Scan(&one)
@@ -101,21 +93,12 @@ func (db *DB) CreateAgent(ctx context.Context, agent *cairn.Agent, charge *cairn
 		} else if err != nil {
 			return mapErr(err, "lock developer")
 		}
-		if err := insertAgent(ctx, tx, &a); err != nil {
-			return err
-		}
-		if charge != nil {
-			return applyLocked(ctx, tx, &c)
-		}
-		return nil
+		return insertAgent(ctx, tx, &a)
 	})
 	if err != nil {
 		return err
 	}
 	*agent = a
-	if charge != nil {
-		*charge = c
-	}
 	return nil
 }
 

@@ -15,47 +15,15 @@ var agentTests = []test{
 		dev, _ := createAccount(t, s, 100)
 		a := newAgent(t, s, dev.ID)
 		want := *a
-		mustOK(t, s.CreateAgent(ctx, a, nil), "CreateAgent")
+		mustOK(t, s.CreateAgent(ctx, a), "CreateAgent")
 		got, err := s.AgentByKeyHash(ctx, want.KeyHash)
 		mustOK(t, err, "AgentByKeyHash")
 		wantAgent(t, got, &want)
 		wantBalance(t, s, dev.ID, 100)
 	}},
-	{"CreateAgent/OKWithCharge", func(t *testing.T, s store.Store) {
-		dev, _ := createAccount(t, s, 100)
-		a := newAgent(t, s, dev.ID)
-		c := charge(dev.ID, 10)
-		c.Operation = "agent.create"
-		mustOK(t, s.CreateAgent(ctx, a, c), "CreateAgent")
-		if c.Seq != 2 || c.BalanceAfter != 90 {
-			t.Fatalf("charge seq %d after %d, want 2 and 90", c.Seq, c.BalanceAfter)
-		}
-		got, err := s.Agent(ctx, a.ID)
-		mustOK(t, err, "Agent")
-		wantAgent(t, got, a)
-		entries := checkLedger(t, s, dev.ID)
-		if len(entries) != 2 || entries[0].BalanceAfter != 90 {
-			t.Fatalf("ledger = %+v, want the charge on top of the grant", entries)
-		}
-		wantEntry(t, entries[0], *c)
-	}},
-	{"CreateAgent/ErrPayment", func(t *testing.T, s store.Store) {
-		dev, _ := createAccount(t, s, 100)
-		a := newAgent(t, s, dev.ID)
-		err := s.CreateAgent(ctx, a, charge(dev.ID, 150))
-		wantCode(t, err, cairn.EPAYMENT)
-		if r, av := detailInt(t, err, "required"), detailInt(t, err, "available"); r != 150 || av != 100 {
-			t.Fatalf("required %d available %d, want 150 and 100", r, av)
-		}
-		wantNoAgent(t, s, a)
-		wantBalance(t, s, dev.ID, 100)
-		if n := len(checkLedger(t, s, dev.ID)); n != 1 {
-			t.Fatalf("ledger has %d entries, want 1", n)
-		}
-	}},
 	{"CreateAgent/ErrUnknownDeveloper", func(t *testing.T, s store.Store) {
 		a := newAgent(t, s, cairn.NewID())
-		wantCode(t, s.CreateAgent(ctx, a, nil), cairn.ENOTFOUND)
+		wantCode(t, s.CreateAgent(ctx, a), cairn.ENOTFOUND)
 		wantNoAgent(t, s, a)
 	}},
 	{"CreateAgent/ErrConflicts", func(t *testing.T, s store.Store) {
@@ -73,7 +41,7 @@ var agentTests = []test{
 			t.Run(tc.name, func(t *testing.T) {
 				a := newAgent(t, s, dev.ID)
 				tc.modify(a)
-				wantCode(t, s.CreateAgent(ctx, a, charge(dev.ID, 10)), cairn.ECONFLICT)
+				wantCode(t, s.CreateAgent(ctx, a), cairn.ECONFLICT)
 				wantBalance(t, s, dev.ID, 100)
 				got, err := s.AgentByKeyHash(ctx, first.KeyHash)
 				mustOK(t, err, "AgentByKeyHash of the first agent")

@@ -9,6 +9,22 @@ import (
 )
 
 var accountConcurrencyTests = []test{
+	{"CreateAgents", func(t *testing.T, s store.Store) {
+		dev, _ := createAccount(t, s, 100)
+		agents := make([]*cairn.Agent, 30)
+		for i := range agents {
+			agents[i] = newAgent(t, s, dev.ID)
+		}
+		errs := make([]error, len(agents))
+		parallel(len(agents), func(i int) { errs[i] = s.CreateAgent(ctx, agents[i]) })
+		for i, err := range errs {
+			mustOK(t, err, "CreateAgent")
+			got, err := s.AgentByKeyHash(ctx, agents[i].KeyHash)
+			mustOK(t, err, "AgentByKeyHash")
+			wantAgent(t, got, agents[i])
+		}
+		wantBalance(t, s, dev.ID, 100)
+	}},
 	{"DepositIndexes", func(t *testing.T, s store.Store) {
 		idx := make([]uint32, 100)
 		parallel(len(idx), func(i int) {
@@ -70,33 +86,6 @@ var accountConcurrencyTests = []test{
 		if n != 1 {
 			t.Fatalf("%d accounts created with one key, want 1", n)
 		}
-	}},
-	{"CreateAgentCharges", func(t *testing.T, s store.Store) {
-		dev, _ := createAccount(t, s, 100)
-		agents := make([]*cairn.Agent, 30)
-		for i := range agents {
-			agents[i] = newAgent(t, s, dev.ID)
-		}
-		errs := make([]error, len(agents))
-		parallel(len(agents), func(i int) { errs[i] = s.CreateAgent(ctx, agents[i], charge(dev.ID, 10)) })
-		n := 0
-		for i, err := range errs {
-			switch {
-			case err == nil:
-				n++
-				_, err := s.AgentByKeyHash(ctx, agents[i].KeyHash)
-				mustOK(t, err, "AgentByKeyHash")
-			case cairn.IsCode(err, cairn.EPAYMENT):
-				wantNoAgent(t, s, agents[i])
-			default:
-				t.Fatalf("CreateAgent: %v", err)
-			}
-		}
-		if n != 10 {
-			t.Fatalf("%d agents created for 100 credits at 10, want 10", n)
-		}
-		wantBalance(t, s, dev.ID, 0)
-		checkLedger(t, s, dev.ID)
 	}},
 	{"UpdateAgentSerialized", func(t *testing.T, s store.Store) {
 		_, a := createAccount(t, s, 0)
