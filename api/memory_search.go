@@ -15,6 +15,7 @@ type searchRequest struct {
 	ContentQuery string   `json:"contentQuery"`
 	Tags         []string `json:"tags"`
 	Limit        int      `json:"limit"`
+	Mode         string   `json:"mode"`
 }
 
 // searchMemories is POST /v1/memory/search (spec 4.5). Response: results
@@ -26,7 +27,7 @@ func (s *Server) searchMemories(c *gin.Context) error {
 		return err
 	}
 	hits, err := s.Memory.Search(c.Request.Context(), agentOf(c).ID,
-		memory.Query{Query: req.Query, ContentQuery: req.ContentQuery, Tags: req.Tags, Limit: req.Limit}, requestID(c))
+		memory.Query{Query: req.Query, ContentQuery: req.ContentQuery, Tags: req.Tags, Limit: req.Limit, Mode: req.Mode}, requestID(c))
 	if err != nil {
 		return err
 	}

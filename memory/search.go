@@ -27,6 +27,9 @@ type Query struct {
 	ContentQuery string
 	Tags         []string
 	Limit        int
+	// Mode "hybrid" ranks by the fusion of full-text and hash-v1 vector
+	// ranks of ContentQuery (see hybridSearch); "" is full-text alone.
+	Mode string
 }
 
 // Hit is one search result: the memory with its latest version, its score
@@ -56,8 +59,29 @@ func (s *Service) Search(ctx context.Context, agentID string, q Query, reqID str
 		return nil, invalid("query", "Queries are at most %d bytes.", maxQueryLen)
 	case q.ContentQuery != "" && s.Index == nil:
 		return nil, cairn.Errorf(cairn.EUNAVAILABLE, "Full-text search is not enabled.")
+	case q.Mode != "" && q.Mode != ModeHybrid:
+		return nil, invalid("mode", "mode must be hybrid or absent.")
 	}
-	cands, err := s.candidates(ctx, agentID, &q)
+	hits, err := s.search(ctx, agentID, &q)
+	if err != nil {
+		return nil, err
+	}
+	detail := map[string]any{"query": q.Query, "contentQuery": q.ContentQuery, "tags": q.Tags, "count": len(hits)}
+	if q.Mode != "" {
+		detail["mode"] = q.Mode
+	}
+	if err := s.audit(ctx, agentID, cairn.AuditSearch, "", reqID, detail); err != nil {
+		return nil, err
+	}
+	return hits, nil
+}
+
+// search runs a validated query.
+func (s *Service) search(ctx context.Context, agentID string, q *Query) ([]Hit, error) {
+	if q.Mode == ModeHybrid {
+		return s.hybridSearch(ctx, agentID, q)
+	}
+	cands, err := s.candidates(ctx, agentID, q)
 	if err != nil {
 		return nil, err
 	}
@@ -100,10 +124,6 @@ func (s *Service) Search(ctx context.Context, agentID string, q Query, reqID str
 			continue
 		}
 		hits = append(hits, Hit{View: View{Memory: *m, Version: *v}, Score: score, Matched: matched})
-	}
-	detail := map[string]any{"query": q.Query, "contentQuery": q.ContentQuery, "tags": q.Tags, "count": len(hits)}
-	if err := s.audit(ctx, agentID, cairn.AuditSearch, "", reqID, detail); err != nil {
-		return nil, err
 	}
 	return hits, nil
 }

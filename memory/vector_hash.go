@@ -3,6 +3,7 @@ package memory
 import (
 	"hash/fnv"
 	"math"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -25,7 +26,8 @@ const (
 )
 
 // HashEmbed embeds text in hash-v1: lower-cased words (runs of letters and
-// digits) give word unigram, word bigram and character trigram features
+// digits; English stop words are left out unless the text has nothing
+// else) give word unigram, word bigram and character trigram features
 // (of the word padded as "<word>"); each feature is hashed (FNV-1a, 64 bit)
 // to one of HashDims dimensions with a sign taken from another bit of the
 // hash (so that collisions cancel rather than pile up), weighted by
@@ -39,6 +41,9 @@ func HashEmbed(text string) []float32 {
 	})
 	if len(words) == 0 {
 		return nil
+	}
+	if content := slices.DeleteFunc(slices.Clone(words), func(w string) bool { return stopWords[w] }); len(content) > 0 {
+		words = content
 	}
 	tf := map[string]float64{}
 	weight := map[string]float64{}
@@ -89,4 +94,17 @@ func normalize(v []float32) bool {
 		v[i] *= inv
 	}
 	return true
+}
+
+// stopWords are frequent English function words: without document
+// frequencies, they would otherwise weigh as much as a text's subject.
+var stopWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`a an and are as at be but by do does did for from has have had he her his how
+		i if in into is it its me my no not of on or our she so than that the their them then there these they
+		this to was we were what when where which who why will with you your can could would should about after
+		before all any each more most other some such only own same too very just also over under again`) {
+		stopWords[w] = true
+	}
 }
