@@ -132,12 +132,13 @@ func (s *Server) getSnapshot(c *gin.Context) error {
 	if !isHexDigest(sum) {
 		return cairn.Errorf(cairn.ENOTFOUND, "Snapshot not found.")
 	}
-	rc, info, err := s.Blobs.Open(c.Request.Context(), "snapshots/"+sum)
+	raw, info, err := s.Blobs.Open(c.Request.Context(), "snapshots/"+sum)
 	if cairn.IsCode(err, cairn.ENOTFOUND) {
 		return cairn.Errorf(cairn.ENOTFOUND, "Snapshot not found.")
 	} else if err != nil {
 		return cairn.Errorf(cairn.EUPSTREAM, "Reading the snapshot failed.")
 	}
+	rc := &lockedReader{rc: raw}
 	defer rc.Close()
 	if info.SHA256 != "" && info.SHA256 != sum {
 		return cairn.Errorf(cairn.EUPSTREAM, "The stored snapshot does not match its digest.")
@@ -146,7 +147,7 @@ func (s *Server) getSnapshot(c *gin.Context) error {
 	c.Header("ETag", `"`+sum+`"`)
 	c.Header("Cache-Control", "public, max-age=31536000, immutable")
 	c.Header("X-Content-SHA256", sum)
-	http.ServeContent(c.Writer, c.Request, "", time.Time{}, rc)
+	serveRanges(c.Writer, c.Request, info.Size, time.Time{}, rc)
 	return nil
 }
 

@@ -10,15 +10,17 @@ import (
 )
 
 // streamMedia is GET and HEAD /v1/media/:id/stream: the bytes, with Range
-// (single, suffix, open and multiple ranges), If-Range, ETag and
-// Last-Modified handled by http.ServeContent over a seekable blob reader.
+// (single, suffix, open and up to MaxRanges multiple ranges, merged when
+// they overlap or touch), If-Range, ETag and Last-Modified handled by
+// http.ServeContent over a seekable blob reader.
 // Its 412 and 416 answers are rewritten as problem documents.
 func (s *Server) streamMedia(c *gin.Context) error {
 	m, rc, err := s.Media.Open(c.Request.Context(), agentOf(c).ID, c.Param("id"))
 	if err != nil {
 		return err
 	}
-	defer rc.Close()
+	content := &lockedReader{rc: rc}
+	defer content.Close()
 	h := c.Writer.Header()
 	h.Set("Content-Type", m.MimeType)
 	h.Set("Content-Disposition", contentDisposition("inline", m.Filename))
@@ -28,7 +30,7 @@ func (s *Server) streamMedia(c *gin.Context) error {
 	h.Set("Content-Security-Policy", "default-src 'none'; sandbox") // stored HTML or SVG never runs
 	h.Set("Cache-Control", "private, no-cache")
 	w := &problemCatcher{ResponseWriter: c.Writer}
-	http.ServeContent(w, c.Request, "", m.CreatedAt, rc)
+	serveRanges(w, c.Request, m.SizeBytes, m.CreatedAt, content)
 	if w.status == 0 {
 		return nil
 	}

@@ -28,11 +28,16 @@ type Config struct {
 	AptosNodeURL    string
 	CreditsPerAPT   int64
 	ShutdownTimeout time.Duration
-	LogLevel        string
-	LogFormat       string
-	TrustedProxies  string
-	Sources         stringList
-	DefaultSources  bool
+	// HTTP server limits.
+	HTTPReadTimeout  time.Duration
+	HTTPWriteTimeout time.Duration
+	HTTPIdleTimeout  time.Duration
+	MaxHeaderBytes   int
+	LogLevel         string
+	LogFormat        string
+	TrustedProxies   string
+	Sources          stringList
+	DefaultSources   bool
 	// PublicURL is the base URL third parties reach the service at.
 	PublicURL string
 	// ReportMinAccountAge: community reports of an account that never
@@ -69,6 +74,10 @@ func DefaultConfig() Config {
 		AptosNetwork:        "mainnet",
 		CreditsPerAPT:       billing.DefaultCreditsPerAPT,
 		ShutdownTimeout:     30 * time.Second,
+		HTTPReadTimeout:     5 * time.Minute,
+		HTTPWriteTimeout:    15 * time.Minute,
+		HTTPIdleTimeout:     2 * time.Minute,
+		MaxHeaderBytes:      64 << 10,
 		LogLevel:            "info",
 		LogFormat:           "json",
 		RateLimitPerKey:     300,
@@ -101,6 +110,10 @@ func newServeFlagSet(c *Config) *flag.FlagSet {
 	fs.StringVar(&c.AptosNetwork, "aptos-network", c.AptosNetwork, "Aptos network deposits are expected on")
 	fs.StringVar(&c.AptosNodeURL, "aptos-node-url", c.AptosNodeURL, "Aptos node REST endpoint (…/v1) deposits are verified against (default: the public endpoint of --aptos-network)")
 	fs.Int64Var(&c.CreditsPerAPT, "credits-per-apt", c.CreditsPerAPT, "credits one APT of deposit buys (octas x rate / 10^8, rounded down)")
+	fs.DurationVar(&c.HTTPReadTimeout, "http-read-timeout", c.HTTPReadTimeout, "longest time to read a whole request, body included (a 10 MB upload at 40 KB/s needs about 4 minutes)")
+	fs.DurationVar(&c.HTTPWriteTimeout, "http-write-timeout", c.HTTPWriteTimeout, "longest time to write a whole response, streams included: a slow client gets what it read by then")
+	fs.DurationVar(&c.HTTPIdleTimeout, "http-idle-timeout", c.HTTPIdleTimeout, "how long an idle keep-alive connection stays open")
+	fs.IntVar(&c.MaxHeaderBytes, "max-header-bytes", c.MaxHeaderBytes, "largest request header block (431 beyond)")
 	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", c.ShutdownTimeout, "how long in-flight requests may take after a stop signal")
 	fs.StringVar(&c.LogLevel, "log-level", c.LogLevel, "debug, info, warn or error")
 	fs.StringVar(&c.LogFormat, "log-format", c.LogFormat, "json or text")

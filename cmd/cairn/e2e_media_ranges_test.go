@@ -7,7 +7,11 @@ import (
 	"math/rand/v2"
 	"mime"
 	"mime/multipart"
+	"net"
+	"net/http"
+	"strings"
 	"testing"
+	"time"
 )
 
 // TestE2EMediaRangesAcrossChunks checks exact bytes of ranges that start,
@@ -41,6 +45,22 @@ func TestE2EMediaRangesAcrossChunks(t *testing.T) {
 			}
 		})
 	}
+	t.Run("TooManyRangesServeTheWhole", func(t *testing.T) {
+		var specs []string
+		for i := range 17 {
+			specs = append(specs, fmt.Sprintf("%d-%d", i*1000, i*1000+1))
+		}
+		r := ts.stream("GET", a.Key, id, "Range", "bytes="+strings.Join(specs, ",")).must(t, 200)
+		if !bytes.Equal(r.Body, content) {
+			t.Fatalf("%d bytes, want the whole %d", len(r.Body), len(content))
+		}
+	})
+	t.Run("OverlappingRangesMerge", func(t *testing.T) {
+		r := ts.stream("GET", a.Key, id, "Range", "bytes=100-199,150-299,300-310").must(t, 206)
+		if r.Header.Get("Content-Range") != fmt.Sprintf("bytes 100-310/%d", size) || !bytes.Equal(r.Body, content[100:311]) {
+			t.Fatalf("merged range: %q, %d bytes", r.Header.Get("Content-Range"), len(r.Body))
+		}
+	})
 	t.Run("SeveralAcrossChunks", func(t *testing.T) {
 		r := ts.stream("GET", a.Key, id, "Range", "bytes=65535-65536,-3,131000-131100").must(t, 206)
 		_, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
@@ -65,5 +85,50 @@ func TestE2EMediaRangesAcrossChunks(t *testing.T) {
 	})
 	if r := ts.stream("GET", a.Key, id).must(t, 200); !bytes.Equal(r.Body, content) {
 		t.Fatal("whole file differs")
+	}
+}
+
+// TestE2EServerLimits: an oversized header block is refused with 431, and
+// a slow client is cut off at the write timeout rather than holding a
+// stream open for ever.
+func TestE2EServerLimits(t *testing.T) {
+	cfg := testConfig(t, t.TempDir())
+	cfg.MaxHeaderBytes, cfg.HTTPWriteTimeout = 8<<10, 500*time.Millisecond
+	ts := startServer(t, cfg)
+	req, _ := http.NewRequest("GET", ts.base+"/healthz", nil)
+	req.Header.Set("X-Big", strings.Repeat("a", 64<<10))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
+		t.Fatalf("64 KiB of headers: %d, want 431", resp.StatusCode)
+	}
+	ts.do("GET", "/healthz", "", nil).must(t, 200)
+
+	a := ts.register("")
+	content := make([]byte, 8<<20)
+	id := ts.upload(a.Key, part{name: "file", filename: "big.bin", contentType: "application/octet-stream", body: content}).must(t, 201).str("id")
+	conn, err := net.Dial("tcp", strings.TrimPrefix(ts.base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "GET /v1/media/%s/stream HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\n\r\n", id, a.Key)
+	// Read slowly: 64 KiB per 100 ms would take 13 s for 8 MiB; the server
+	// gives up at 0.5 s, and the client reads what was buffered, then EOF.
+	start, got := time.Now(), 0
+	buf := make([]byte, 64<<10)
+	for time.Since(start) < 20*time.Second {
+		n, err := conn.Read(buf)
+		got += n
+		if err != nil {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if got >= len(content) || time.Since(start) >= 20*time.Second {
+		t.Fatalf("a slow reader got %d of %d bytes in %v: not cut off at the write timeout", got, len(content), time.Since(start))
 	}
 }

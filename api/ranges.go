@@ -1,0 +1,161 @@
+package api
+
+import (
+	"cmp"
+	"errors"
+	"io"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cairn-dev/cairn/blob"
+)
+
+// MaxRanges is the most byte ranges one request is served: a Range header
+// naming more (after overlapping and adjacent ranges are merged) is
+// ignored and the whole content is served with 200, as RFC 9110 14.2
+// allows, so that thousands of tiny ranges cannot make the server read
+// and verify a chunk per range for the price of one request.
+const MaxRanges = 16
+
+// serveRanges serves content as http.ServeContent does, after capping and
+// coalescing the request's byte ranges. content should be a lockedReader
+// that the caller closes.
+func serveRanges(w http.ResponseWriter, r *http.Request, size int64, modtime time.Time, content io.ReadSeeker) {
+	if h := r.Header.Get("Range"); h != "" {
+		if merged, ok := coalesceRanges(h, size); ok {
+			if merged == "" {
+				r.Header.Del("Range")
+			} else {
+				r.Header.Set("Range", merged)
+			}
+		}
+	}
+	http.ServeContent(w, r, "", modtime, content)
+}
+
+// coalesceRanges resolves a "bytes=" Range header against size, merges
+// overlapping and adjacent ranges and returns the header to serve: ""
+// when there are more than MaxRanges (serve the whole content). ok is false
+// when the header does not parse or a range is not satisfiable: it is then
+// left to http.ServeContent (which ignores it, or answers 416).
+func coalesceRanges(h string, size int64) (string, bool) {
+	spec, found := strings.CutPrefix(h, "bytes=")
+	if !found {
+		return "", false
+	}
+	type rng struct{ start, end int64 } // inclusive
+	var rs []rng
+	for _, part := range strings.Split(spec, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		a, b, found := strings.Cut(part, "-")
+		if !found {
+			return "", false
+		}
+		var r rng
+		switch {
+		case a == "": // suffix: the last b bytes
+			n, err := strconv.ParseInt(b, 10, 64)
+			if err != nil || n <= 0 {
+				return "", false
+			}
+			r = rng{max(size-n, 0), size - 1}
+		default:
+			s, err := strconv.ParseInt(a, 10, 64)
+			if err != nil || s < 0 || s >= size {
+				return "", false
+			}
+			e := size - 1
+			if b != "" {
+				if e, err = strconv.ParseInt(b, 10, 64); err != nil || e < s {
+					return "", false
+				}
+				e = min(e, size-1)
+			}
+			r = rng{s, e}
+		}
+		rs = append(rs, r)
+		if len(rs) > 64*MaxRanges { // no need to read further
+			return "", true
+		}
+	}
+	if len(rs) == 0 {
+		return "", false
+	}
+	sorted := slices.SortedFunc(slices.Values(rs), func(x, y rng) int { return cmp.Compare(x.start, y.start) })
+	merged := sorted[:1]
+	for _, r := range sorted[1:] {
+		last := &merged[len(merged)-1]
+		if r.start <= last.end+1 {
+			last.end = max(last.end, r.end)
+			continue
+		}
+		merged = append(merged, r)
+	}
+	if len(merged) > MaxRanges {
+		return "", true
+	}
+	if len(merged) == len(rs) {
+		merged = rs // nothing coalesced: the parts keep the request's order (RFC 9110 14.6)
+	}
+	var b strings.Builder
+	b.WriteString("bytes=")
+	for i, r := range merged {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.FormatInt(r.start, 10))
+		b.WriteByte('-')
+		b.WriteString(strconv.FormatInt(r.end, 10))
+	}
+	return b.String(), true
+}
+
+// lockedReader serialises Read, Seek and Close. http.ServeContent reads
+// the ranges of a multipart/byteranges answer in a goroutine of its own,
+// which can still be in Read when the client has gone and the handler
+// closes the blob (and returns its pooled buffer): Close waits for that
+// Read, and any Read after Close fails.
+type lockedReader struct {
+	mu     sync.Mutex
+	rc     blob.ReadSeekCloser
+	closed bool
+}
+
+var errReaderClosed = errors.New("api: blob reader closed")
+
+func (l *lockedReader) Read(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return 0, errReaderClosed
+	}
+	return l.rc.Read(p)
+}
+
+func (l *lockedReader) Seek(off int64, whence int) (int64, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return 0, errReaderClosed
+	}
+	return l.rc.Seek(off, whence)
+}
+
+func (l *lockedReader) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return nil
+	}
+	l.closed = true
+	return l.rc.Close()
+}
+
+var _ io.ReadSeekCloser = (*lockedReader)(nil)
