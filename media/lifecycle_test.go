@@ -65,7 +65,7 @@ func TestOpenAndDelete(t *testing.T) {
 	if string(b) != "456789" {
 		t.Fatalf("read after seek %q", b)
 	}
-	if err := s.Blobs.Delete(ctx, m.BlobName); err != nil {
+	if err := s.Blobs.Delete(ctx, m.StorageName()); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := s.Open(ctx, "agent-a", m.ID); !cairn.IsCode(err, cairn.EUPSTREAM) {
@@ -108,7 +108,7 @@ func TestSweep(t *testing.T) {
 	}{{"Expired", short, false}, {"Unexpired", long, true}, {"PinnedPastExpiry", pinned, true}} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, recErr := s.Get(ctx, "agent-a", tc.m.ID)
-			_, blobErr := s.Blobs.Stat(ctx, tc.m.BlobName)
+			_, blobErr := s.Blobs.Stat(ctx, tc.m.StorageName())
 			if kept := recErr == nil && blobErr == nil; kept != tc.kept {
 				t.Fatalf("kept = %v (record %v, blob %v), want %v", kept, recErr, blobErr, tc.kept)
 			}

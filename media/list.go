@@ -52,7 +52,7 @@ func (s *Service) Sweep(ctx context.Context, now time.Time) (int, error) {
 			if _, err := s.Store.DeleteMedia(ctx, m.AgentID, m.ID, audit); err != nil && !cairn.IsCode(err, cairn.ENOTFOUND) {
 				return n, err
 			}
-			if err := s.Blobs.Delete(ctx, m.BlobName); err != nil && !cairn.IsCode(err, cairn.ENOTFOUND) {
+			if err := s.Blobs.Delete(ctx, m.StorageName()); err != nil && !cairn.IsCode(err, cairn.ENOTFOUND) {
 				return n, err
 			}
 			n++

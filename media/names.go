@@ -133,10 +133,19 @@ func validExt(ext string) bool {
 	return true
 }
 
-// BlobName returns media/{category}/{name}__{shortId}{ext} (spec 2.2).
+// randRead fills the random part of blob names (a test makes it collide).
+var randRead = rand.Read
+
+// BlobName returns media/{category}/{name}__{shortId}{ext} (spec 2.2), the
+// name shown to the agent. It is not unique across agents: the bytes are
+// stored under StorageKey.
 func BlobName(category, filename, mimeType string) string {
 	stem, ext := splitName(filename, mimeType)
 	var b [4]byte
-	_, _ = rand.Read(b[:])
+	_, _ = randRead(b[:])
 	return "media/" + category + "/" + stem + "__" + hex.EncodeToString(b[:]) + ext
 }
+
+// StorageKey is the blob name a media's bytes are stored under:
+// media/{agentId}/{mediaId}, which no other agent's or media's can be.
+func StorageKey(agentID, mediaID string) string { return "media/" + agentID + "/" + mediaID }

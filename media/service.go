@@ -55,7 +55,7 @@ func (s *Service) Open(ctx context.Context, agentID, id string) (*cairn.Media, b
 	if err != nil {
 		return nil, nil, err
 	}
-	rc, _, err := s.Blobs.Open(ctx, m.BlobName)
+	rc, _, err := s.Blobs.Open(ctx, m.StorageName())
 	if err != nil {
 		if cairn.IsCode(err, cairn.ENOTFOUND) {
 			return nil, nil, cairn.Errorf(cairn.EUPSTREAM, "The file is missing from the storage network.")
@@ -79,6 +79,6 @@ func (s *Service) Delete(ctx context.Context, agentID, id, requestID string) (*c
 	}
 	// The record is gone, so the delete succeeded. A blob the store could
 	// not remove carries the same expiry and the blob sweep removes it then.
-	_ = s.Blobs.Delete(context.WithoutCancel(ctx), m.BlobName)
+	_ = s.Blobs.Delete(context.WithoutCancel(ctx), m.StorageName())
 	return m, nil
 }

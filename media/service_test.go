@@ -61,7 +61,7 @@ func TestUpload(t *testing.T) {
 		m.SizeBytes != 5 || !m.ExpiresAt.Equal(t0.Add(time.Hour)) || *m.Title != "notes" {
 		t.Fatalf("record %+v", m)
 	}
-	if b, err := blobBytes(t, s, m.BlobName); err != nil || string(b) != "hello" {
+	if b, err := blobBytes(t, s, m.StorageName()); err != nil || string(b) != "hello" {
 		t.Fatalf("blob %q, %v", b, err)
 	}
 	if got, err := s.Get(ctx, "agent-a", m.ID); err != nil || got.SHA256 != m.SHA256 {
@@ -104,12 +104,12 @@ func TestStageCommit(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			info, err := s.Blobs.Stat(ctx, m.BlobName)
+			info, err := s.Blobs.Stat(ctx, m.StorageName())
 			if err != nil || !info.ExpiresAt.Equal(tc.blobExpiry) {
 				t.Fatalf("blob expiry %v (%v), want %v", info.ExpiresAt, err, tc.blobExpiry)
 			}
 			st.Discard(ctx) // no effect once committed
-			if _, err := s.Blobs.Stat(ctx, m.BlobName); err != nil {
+			if _, err := s.Blobs.Stat(ctx, m.StorageName()); err != nil {
 				t.Fatalf("Discard after Commit removed the blob: %v", err)
 			}
 		})
@@ -169,4 +169,43 @@ func TestUploadErrors(t *testing.T) {
 			t.Fatalf("Upload = %v, %v", m, err)
 		}
 	})
+}
+
+// TestBlobNamesCollideAcrossAgents: two agents' uploads that get the same
+// visible blobName (same category, file name and random suffix) keep
+// their own bytes, and deleting one leaves the other readable.
+func TestBlobNamesCollideAcrossAgents(t *testing.T) {
+	ctx := context.Background()
+	s, _, _ := newService(t)
+	defer media.SetRandRead(func(b []byte) (int, error) { clear(b); return len(b), nil })()
+	a, err := s.Upload(ctx, "agent-a", file("report.pdf", "application/pdf", "%PDF a's file"), media.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := s.Upload(ctx, "agent-b", file("report.pdf", "application/pdf", "%PDF b's file"), media.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.BlobName != b.BlobName {
+		t.Fatalf("the test needs colliding names: %q, %q", a.BlobName, b.BlobName)
+	}
+	read := func(agent, id string) string {
+		t.Helper()
+		_, rc, err := s.Open(ctx, agent, id)
+		if err != nil {
+			t.Fatalf("open %s's media: %v", agent, err)
+		}
+		defer rc.Close()
+		got, _ := io.ReadAll(rc)
+		return string(got)
+	}
+	if got := read("agent-a", a.ID); got != "%PDF a's file" {
+		t.Fatalf("agent-a reads %q: another agent's upload replaced its file", got)
+	}
+	if _, err := s.Delete(ctx, "agent-b", b.ID, ""); err != nil {
+		t.Fatal(err)
+	}
+	if got := read("agent-a", a.ID); got != "%PDF a's file" {
+		t.Fatalf("agent-a reads %q after agent-b deleted its own file", got)
+	}
 }

@@ -68,8 +68,9 @@ func (s *Service) Stage(ctx context.Context, agentID string, f File, o Options) 
 		MimeType: DetectMIME(f.MimeType, head), CreatedAt: now}}
 	st.m.Category = Category(st.m.MimeType)
 	st.m.BlobName = BlobName(st.m.Category, st.m.Filename, st.m.MimeType)
+	st.m.BlobKey = StorageKey(agentID, st.m.ID)
 	st.blobExpiry = o.blobExpiry(now, ttl)
-	info, err := s.Blobs.Put(ctx, st.m.BlobName, br, blob.PutOptions{ContentType: st.m.MimeType, ExpiresAt: st.blobExpiry})
+	info, err := s.Blobs.Put(ctx, st.m.BlobKey, br, blob.PutOptions{ContentType: st.m.MimeType, ExpiresAt: st.blobExpiry})
 	if err != nil {
 		var ce *cairn.Error
 		switch {
@@ -101,7 +102,7 @@ func (st *Staged) Commit(ctx context.Context, o Options) (*cairn.Media, error) {
 	m.Title, m.Description, m.Metadata, m.Pinned = o.Title, o.Description, o.Metadata, o.Pinned
 	m.ExpiresAt = m.CreatedAt.Add(ttl)
 	if exp := o.blobExpiry(m.CreatedAt, ttl); !exp.Equal(st.blobExpiry) {
-		if err := st.s.Blobs.ExtendExpiry(ctx, m.BlobName, exp); err != nil {
+		if err := st.s.Blobs.ExtendExpiry(ctx, m.StorageName(), exp); err != nil {
 			st.Discard(ctx)
 			return nil, upstream(err, "Writing the file to the storage network failed.")
 		}
@@ -123,7 +124,7 @@ func (st *Staged) Discard(ctx context.Context) {
 		return
 	}
 	st.done = true
-	_ = st.s.Blobs.Delete(context.WithoutCancel(ctx), st.m.BlobName)
+	_ = st.s.Blobs.Delete(context.WithoutCancel(ctx), st.m.StorageName())
 }
 
 // Upload stores a file with its options in one call: Stage, then Commit.

@@ -1,6 +1,7 @@
 package screening
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
@@ -31,6 +32,35 @@ type Match struct {
 	Source     string `json:"source"`
 	Category   string `json:"category"`
 	Severity   string `json:"severity"`
+}
+
+// MarshalJSON writes entityId and entityName as null when the source
+// names no entity (a plain per-chain list), as spec 2.4 allows, rather
+// than as empty strings.
+func (m Match) MarshalJSON() ([]byte, error) {
+	b := make([]byte, 0, 96+len(m.EntityName))
+	b = append(b, `{"entityId":`...)
+	b = appendNullable(b, m.EntityID)
+	b = append(b, `,"entityName":`...)
+	b = appendNullable(b, m.EntityName)
+	for _, f := range [...][2]string{{"source", m.Source}, {"category", m.Category}, {"severity", m.Severity}} {
+		b = append(append(append(b, ',', '"'), f[0]...), '"', ':')
+		b = appendString(b, f[1])
+	}
+	return append(b, '}'), nil
+}
+
+func appendNullable(b []byte, s string) []byte {
+	if s == "" {
+		return append(b, "null"...)
+	}
+	return appendString(b, s)
+}
+
+// appendString appends s as a JSON string, escaped as encoding/json does.
+func appendString(b []byte, s string) []byte {
+	q, _ := json.Marshal(s)
+	return append(b, q...)
 }
 
 // Listing is one listed address of a list version.

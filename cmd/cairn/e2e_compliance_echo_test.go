@@ -13,7 +13,7 @@ import (
 func TestE2EComplianceErrorsBoundEcho(t *testing.T) {
 	ts, _ := complianceServer(t)
 	a := ts.register("")
-	long := strings.Repeat("z", 100000)
+	long := strings.Repeat("z", 50000) // below --max-header-bytes: a longer URL is a 431
 	for _, tc := range []struct {
 		name, method, path string
 		body               any

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/media"
 )
 
 // countFiles counts the regular files under dir.
@@ -43,14 +44,14 @@ func TestE2EMediaUploadFieldOrder(t *testing.T) {
 		if expires.Sub(created) != 2*time.Hour || r.str("title") != "T" || r.JSON["metadata"].(map[string]any)["n"] != 1.0 {
 			t.Fatalf("late fields ignored: %s", r.Body)
 		}
-		info, err := ts.m.blobs.Stat(context.Background(), r.str("blobName"))
+		info, err := ts.m.blobs.Stat(context.Background(), media.StorageKey(a.ID, r.str("id")))
 		if err != nil || !info.ExpiresAt.Truncate(time.Millisecond).Equal(expires) {
 			t.Fatalf("blob expiry %v (%v), want %v", info.ExpiresAt, err, expires)
 		}
 	})
 	t.Run("PinnedAfterFile", func(t *testing.T) {
 		r := ts.upload(a.Key, file, field("pinned", "true")).must(t, 201)
-		info, err := ts.m.blobs.Stat(context.Background(), r.str("blobName"))
+		info, err := ts.m.blobs.Stat(context.Background(), media.StorageKey(a.ID, r.str("id")))
 		if r.JSON["pinned"] != true || err != nil || !info.ExpiresAt.IsZero() {
 			t.Fatalf("pinned blob expires at %v (%v)", info.ExpiresAt, err)
 		}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/media"
 )
 
 // pngBytes is a real 1x1 PNG.
@@ -187,7 +188,7 @@ func TestE2EMediaStream(t *testing.T) {
 	})
 	t.Run("MissingBlobIs502Refunded", func(t *testing.T) {
 		up := ts.upload(a.Key, part{name: "file", filename: "gone.txt", body: []byte("bye")}).must(t, 201)
-		if err := ts.m.blobs.Delete(context.Background(), up.str("blobName")); err != nil {
+		if err := ts.m.blobs.Delete(context.Background(), media.StorageKey(a.ID, up.str("id"))); err != nil {
 			t.Fatal(err)
 		}
 		before := ts.balance(a.Key)
