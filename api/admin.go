@@ -4,14 +4,10 @@ import (
 	"context"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/cairn-dev/cairn"
 	"github.com/gin-gonic/gin"
 )
-
-// timestamp formats t as the service's ISO 8601 UTC timestamps.
-func timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
 
 type pricingRequest struct {
 	OperationCosts map[string]int64 `json:"operationCosts"`

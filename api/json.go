@@ -8,6 +8,7 @@ import (
 	"mime"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/cairn-dev/cairn"
 	"github.com/gin-gonic/gin"
@@ -103,3 +104,6 @@ func sanitize(s string) string {
 	}
 	return fmt.Sprintf("%s.", strings.TrimSuffix(s, "."))
 }
+
+// timestamp formats t as the service's ISO 8601 UTC timestamps.
+func timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }

@@ -63,20 +63,20 @@ func newServerLimits(t testing.TB, limits api.Limits, edits ...func(*api.Deps)) 
 	}
 	cursors := cairn.NewCursors([]byte("cursor-key-for-tests-0123456789ab"))
 	d := api.Deps{
-		Store:      db,
-		Blobs:      blobs,
-		Media:      &media.Service{Store: db, Blobs: blobs, Clock: clock},
-		Reports:    db,
-		Screenings: db,
-		Cursors:    cursors,
-		Accounts:   &account.Service{Store: db, Deposits: deposits{}, Clock: clock, StarterCredits: account.DefaultStarterCredits},
-		Tokens:     &account.Tokens{Secret: []byte("0123456789abcdef0123456789abcdef"), Clock: clock},
-		Pricing:    pricing,
-		Ledger:     &billing.Ledger{Store: db, Clock: clock, Cursors: cursors},
-		Clock:      clock,
-		Logger:     slog.New(slog.NewTextHandler(io.Discard, nil)),
-		AdminToken: adminToken,
-		Limits:     limits,
+		Store:          db,
+		Blobs:          blobs,
+		Media:          &media.Service{Store: db, Blobs: blobs, Clock: clock},
+		Reports:        db,
+		ScreeningStore: db,
+		Cursors:        cursors,
+		Accounts:       &account.Service{Store: db, Deposits: deposits{}, Clock: clock, StarterCredits: account.DefaultStarterCredits},
+		Tokens:         &account.Tokens{Secret: []byte("0123456789abcdef0123456789abcdef"), Clock: clock},
+		Pricing:        pricing,
+		Ledger:         &billing.Ledger{Store: db, Clock: clock, Cursors: cursors},
+		Clock:          clock,
+		Logger:         slog.New(slog.NewTextHandler(io.Discard, nil)),
+		AdminToken:     adminToken,
+		Limits:         limits,
 	}
 	for _, edit := range edits {
 		edit(&d)

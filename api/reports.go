@@ -60,7 +60,7 @@ func CommunityListings(rs store.Reports) func(ctx context.Context) ([]screening.
 
 // stats is GET /v1/compliance/stats (no auth; spec 4.20).
 func (s *Server) stats(c *gin.Context) error {
-	ix := s.Screening.Current()
+	ix := s.CurrentList.Current()
 	var last any
 	sources := gin.H{}
 	if s.Ingest != nil {
@@ -89,7 +89,7 @@ func (s *Server) stats(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	screenings, err := s.Screenings.ScreeningCount(c.Request.Context())
+	screenings, err := s.ScreeningStore.ScreeningCount(c.Request.Context())
 	if err != nil {
 		return err
 	}

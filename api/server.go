@@ -65,11 +65,11 @@ type Deps struct {
 	// Idempotency keeps the answers of creates sent with an
 	// Idempotency-Key; nil: the header is ignored.
 	Idempotency store.Idempotency
-	// Screening holds the current sanctions list version; Ingest runs an
+	// CurrentList holds the current sanctions list version; Ingest runs an
 	// ingestion on demand (POST /v1/admin/ingest) and reports snapshots.
-	Screening *screening.Holder
-	Ingest    Ingester
-	Reports   store.Reports
+	CurrentList *screening.Holder
+	Ingest      Ingester
+	Reports     store.Reports
 	// ReportMinAccountAge is how old an account that never paid must be
 	// (having used the service) before its community reports count toward
 	// escalation.
@@ -78,9 +78,9 @@ type Deps struct {
 	// its state in GET /v1/compliance/merkle-root; nil: anchoring is off
 	// (status disabled).
 	Anchorer chain.Anchorer
-	// Screenings holds the free screening windows and the screening
+	// ScreeningStore holds the free screening windows and the screening
 	// count (required).
-	Screenings store.Screenings
+	ScreeningStore store.Screenings
 	// Cursors signs the pagination cursors of listings.
 	Cursors *cairn.Cursors
 	Clock   cairn.Clock
@@ -122,11 +122,11 @@ func New(d Deps) (*Server, error) {
 		d.Logger = slog.Default()
 	}
 	d.Logger = slog.New(RequestIDHandler(d.Logger.Handler()))
-	if d.Screening == nil {
-		d.Screening = &screening.Holder{}
+	if d.CurrentList == nil {
+		d.CurrentList = &screening.Holder{}
 	}
-	if d.Screenings == nil {
-		return nil, cairn.Errorf(cairn.EINVALID, "api: Deps.Screenings is required")
+	if d.ScreeningStore == nil {
+		return nil, cairn.Errorf(cairn.EINVALID, "api: Deps.ScreeningStore is required")
 	}
 	if d.Registry == nil {
 		d.Registry = prometheus.NewRegistry()
@@ -149,7 +149,7 @@ func New(d Deps) (*Server, error) {
 		publicLimit:   newLimiter(d.Limits.PublicPerIP, time.Minute),
 		reportLimit:   newLimiter(ReportsPerHour, time.Hour),
 	}
-	s.compliance = &compliance.Service{Screening: d.Screening, Screenings: d.Screenings, Ledger: d.Ledger, Blobs: d.Blobs,
+	s.compliance = &compliance.Service{Screening: d.CurrentList, Screenings: d.ScreeningStore, Ledger: d.Ledger, Blobs: d.Blobs,
 		Anchorer: d.Anchorer, PublicURL: strings.TrimSuffix(d.PublicURL, "/"), Clock: d.Clock, Logger: d.Logger}
 	s.reports = &compliance.Reports{Store: d.Reports, Accounts: d.Store, Ledger: d.Store, Audit: d.Store,
 		MinAccountAge: d.ReportMinAccountAge, Clock: d.Clock, Logger: d.Logger}
