@@ -17,6 +17,7 @@ func (s *Server) memoryRoutes(agent *gin.RouterGroup) {
 	agent.GET("/memory", s.paid(billing.OpMemoryRead), h(s.listMemories))
 	agent.POST("/memory/search", s.paid(billing.OpSearch), h(s.searchMemories))
 	agent.POST("/memory/vector-search", s.paid(billing.OpSearch), h(s.vectorSearchMemories))
+	agent.POST("/memory/reembed", h(s.reembedMemories))
 	agent.POST("/memory/upload", s.idempotent(), s.paid(billing.OpMemoryWrite), h(s.uploadMemory))
 	agent.POST("/memory/bulk", s.idempotent(), s.billed(), h(s.bulkMemories))
 	agent.POST("/memory/bulk-delete", s.billed(), h(s.bulkDeleteMemories))
@@ -34,7 +35,7 @@ func (s *Server) memoryRoutes(agent *gin.RouterGroup) {
 
 // memoryFixedPaths are the fixed paths under /v1/memory and their methods.
 var memoryFixedPaths = map[string]string{"search": "POST", "upload": "POST", "bulk": "POST", "bulk-delete": "POST",
-	"ttl-alerts": "POST", "expiring": "GET", "audit": "GET", "vector-search": "POST"}
+	"ttl-alerts": "POST", "expiring": "GET", "audit": "GET", "vector-search": "POST", "reembed": "POST"}
 
 // fixedPathMethod answers 405, before any charge, a method a fixed path
 // does not take: gin routes GET /v1/memory/search to /memory/:id, which

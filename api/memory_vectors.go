@@ -9,6 +9,7 @@ import (
 
 type vectorSearchRequest struct {
 	Query  string `json:"query"`
+	Space  string `json:"space"`
 	Vector *struct {
 		Space  string    `json:"space"`
 		Values []float32 `json:"values"`
@@ -31,7 +32,7 @@ func (s *Server) vectorSearchMemories(c *gin.Context) error {
 	if err := bindJSON(c, &req, false); err != nil {
 		return err
 	}
-	q := memory.VectorQuery{Text: req.Query, Limit: req.Limit, MinScore: req.MinScore,
+	q := memory.VectorQuery{Text: req.Query, Space: req.Space, Limit: req.Limit, MinScore: req.MinScore,
 		Filter: memory.VectorFilter{Type: req.Type, Tags: req.Tags, Visibility: req.Visibility,
 			MinImportance: req.MinImportance, KeyPrefix: req.KeyPrefix}}
 	if req.Vector != nil {
@@ -40,14 +41,29 @@ func (s *Server) vectorSearchMemories(c *gin.Context) error {
 			q.Vector = []float32{}
 		}
 	}
-	hits, err := s.Memory.VectorSearch(c.Request.Context(), agentOf(c).ID, q, requestID(c))
+	hits, err := s.Memory.VectorSearch(c.Request.Context(), agentOf(c).ID, &q, requestID(c))
 	if err != nil {
 		return err
 	}
-	space := q.Space
-	if space == "" {
-		space = memory.SpaceHash
+	writeJSON(c, http.StatusOK, gin.H{"results": hitsJSON(hits), "count": len(hits), "space": q.Space})
+	return nil
+}
+
+type reembedRequest struct {
+	Space string `json:"space"`
+}
+
+// reembedMemories is POST /v1/memory/reembed (free): embeds the agent's
+// memories again in hash-v1, or queues them for the server embedder.
+func (s *Server) reembedMemories(c *gin.Context) error {
+	var req reembedRequest
+	if err := bindJSON(c, &req, false); err != nil {
+		return err
 	}
-	writeJSON(c, http.StatusOK, gin.H{"results": hitsJSON(hits), "count": len(hits), "space": space})
+	n, err := s.Memory.Reembed(c.Request.Context(), agentOf(c).ID, req.Space)
+	if err != nil {
+		return err
+	}
+	writeJSON(c, http.StatusOK, gin.H{"space": req.Space, "count": n, "queued": req.Space == memory.SpaceServer})
 	return nil
 }

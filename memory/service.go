@@ -36,12 +36,18 @@ type Service struct {
 	Blobs   blob.Store
 	Index   *Index
 	Vectors *Vectors // nil disables vector search
-	Secrets *Secrets
-	Clock   cairn.Clock
+	// Embedder, when set, embeds plain-text memories in the space
+	// "server" in the background (RunEmbedder) and text queries with it.
+	Embedder *Embedder
+	Secrets  *Secrets
+	Clock    cairn.Clock
 
 	initOnce sync.Once
 	seed     maphash.Seed
 	locks    [256]sync.Mutex
+
+	embedOnce sync.Once
+	embeds    *embedQueue
 }
 
 // View is a memory as read: its head, one version and, when read with

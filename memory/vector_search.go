@@ -2,8 +2,10 @@ package memory
 
 import (
 	"context"
+	"errors"
 	"math"
 	"regexp"
+	"time"
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/store"
@@ -72,8 +74,15 @@ func (s *Service) putVectors(m *store.Memory, v *store.MemoryVersion, content []
 	if s.Vectors == nil {
 		return
 	}
-	meta := vecMeta{key: m.Key, versionID: v.ID, typ: m.Type, visibility: m.Visibility, tags: append([]string(nil), m.Tags...)}
+	meta := metaOf(m, v)
 	keep := map[string]bool{}
+	if s.Embedder != nil && indexable(v) {
+		if s.serverVector(m, v, meta) {
+			keep[SpaceServer] = true
+		} else {
+			s.embedLater(m.AgentID, m.Key, false)
+		}
+	}
 	if indexable(v) {
 		if vec := HashEmbed(string(content)); vec != nil {
 			s.Vectors.set(m.AgentID, SpaceHash, SpaceHash, meta, vec)
@@ -89,6 +98,10 @@ func (s *Service) putVectors(m *store.Memory, v *store.MemoryVersion, content []
 	s.Vectors.drop(m.AgentID, m.Key, keep)
 }
 
+func metaOf(m *store.Memory, v *store.MemoryVersion) vecMeta {
+	return vecMeta{key: m.Key, versionID: v.ID, typ: m.Type, visibility: m.Visibility, tags: append([]string(nil), m.Tags...)}
+}
+
 // removeVectors drops every vector of the agent's key.
 func (s *Service) removeVectors(agent, key string) {
 	if s.Vectors != nil {
@@ -96,8 +109,9 @@ func (s *Service) removeVectors(agent, key string) {
 	}
 }
 
-// VectorQuery is a similarity search: Text is embedded in hash-v1, or
-// Vector is given in Space. Hits score at least MinScore (cosine
+// VectorQuery is a similarity search: Text is embedded in Space (hash-v1
+// or server; by default server when an embedder is set, falling back to
+// hash-v1 while it fails), or Vector is given in Space. Hits score at least MinScore (cosine
 // similarity, -1 to 1).
 type VectorQuery struct {
 	Text     string
@@ -109,8 +123,9 @@ type VectorQuery struct {
 }
 
 // VectorSearch returns the agent's unexpired memories most similar to the
-// query, best first, with their cosine similarity as score.
-func (s *Service) VectorSearch(ctx context.Context, agentID string, q VectorQuery, reqID string) ([]Hit, error) {
+// query, best first, with their cosine similarity as score. q.Space is set
+// to the space searched.
+func (s *Service) VectorSearch(ctx context.Context, agentID string, q *VectorQuery, reqID string) ([]Hit, error) {
 	if q.Limit == 0 {
 		q.Limit = DefaultVectorLimit
 	}
@@ -136,9 +151,9 @@ func (s *Service) VectorSearch(ctx context.Context, agentID string, q VectorQuer
 	}
 	var vec []float32
 	if q.Text != "" {
-		q.Space = SpaceHash
-		if vec = HashEmbed(q.Text); vec == nil {
-			return nil, invalid("query", "query holds no word.")
+		var err error
+		if vec, err = s.embedQuery(ctx, q); err != nil {
+			return nil, err
 		}
 	} else {
 		if q.Space == "" {
@@ -159,6 +174,49 @@ func (s *Service) VectorSearch(ctx context.Context, agentID string, q VectorQuer
 				With("field", "vector.values").With("dimensions", dim)
 		}
 	}
+	return s.vectorSearch(ctx, agentID, q, vec, minScore, reqID)
+}
+
+// embedQuery embeds a text query in its space, choosing the space when
+// the query names none.
+func (s *Service) embedQuery(ctx context.Context, q *VectorQuery) ([]float32, error) {
+	explicit := q.Space != ""
+	if !explicit {
+		q.Space = SpaceHash
+		if s.Embedder != nil {
+			q.Space = SpaceServer
+		}
+	}
+	switch q.Space {
+	case SpaceHash:
+	case SpaceServer:
+		if s.Embedder == nil {
+			return nil, cairn.Errorf(cairn.EUNPROCESSABLE, "No embedder is configured: space server holds no vectors.").With("field", "space")
+		}
+		qctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		vs, err := s.Embedder.Embed(qctx, []string{q.Text})
+		if err == nil {
+			if u := unit(vs[0]); u != nil {
+				return u, nil
+			}
+			err = errors.New("embedder: zero vector")
+		}
+		if explicit || ctx.Err() != nil {
+			return nil, cairn.Errorf(cairn.EUPSTREAM, "The embedder failed; try again or search space hash-v1.")
+		}
+		q.Space = SpaceHash // while the embedder fails, text queries are lexical
+	default:
+		return nil, invalid("space", "Text queries are embedded in hash-v1 or server; give a vector for space %q.", q.Space)
+	}
+	vec := HashEmbed(q.Text)
+	if vec == nil {
+		return nil, invalid("query", "query holds no word.")
+	}
+	return vec, nil
+}
+
+func (s *Service) vectorSearch(ctx context.Context, agentID string, q *VectorQuery, vec []float32, minScore float32, reqID string) ([]Hit, error) {
 	hits, err := s.vectorHits(ctx, agentID, q.Space, vec, &q.Filter, minScore, q.Limit)
 	if err != nil {
 		return nil, err

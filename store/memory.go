@@ -60,7 +60,10 @@ type MemoryVersion struct {
 	// it is stored with the version so that the vector index is rebuilt
 	// from the store.
 	Embedding *Embedding `json:"embedding,omitempty"`
-	CreatedAt time.Time  `json:"createdAt"`
+	// ServerEmbedding is the operator embedder's vector of the content
+	// (space "server"), set after the commit by SetServerEmbedding.
+	ServerEmbedding *Embedding `json:"serverEmbedding,omitempty"`
+	CreatedAt       time.Time  `json:"createdAt"`
 }
 
 // Memory list orders. Every order is descending.
@@ -171,4 +174,8 @@ type Memories interface {
 	// ScanLatestMemories calls fn with every memory of every agent and its
 	// latest version (to rebuild a search index), until fn returns an error.
 	ScanLatestMemories(ctx context.Context, fn func(m *Memory, v *MemoryVersion) error) error
+
+	// SetServerEmbedding stores the operator embedder's vector of a
+	// version (ENOTFOUND when the version is gone).
+	SetServerEmbedding(ctx context.Context, agentID, versionID string, e *Embedding) error
 }

@@ -61,6 +61,11 @@ type Config struct {
 	PublicLimitPerIP   int
 	MaxBodyBytes       int64
 	StarterCredits     int64
+
+	// EmbedderURL (OpenAI-compatible embeddings endpoint) and
+	// EmbedderModel make the memory vector space "server".
+	EmbedderURL   string
+	EmbedderModel string
 }
 
 // DefaultConfig returns the defaults of every flag.
@@ -137,6 +142,8 @@ func newServeFlagSet(c *Config) *flag.FlagSet {
 	fs.Uint64Var(&c.EVMConfirmations, "evm-confirmations", c.EVMConfirmations, "blocks, counting the one with the transaction, before a version is synced")
 	fs.DurationVar(&c.EVMPollInterval, "evm-poll-interval", c.EVMPollInterval, "how often the anchoring transaction is checked on chain")
 	fs.Int64Var(&c.StarterCredits, "starter-credits", c.StarterCredits, "credits a self-registered account starts with")
+	fs.StringVar(&c.EmbedderURL, "embedder-url", c.EmbedderURL, "OpenAI-compatible embeddings endpoint (Ollama, vLLM, text-embeddings-inference; …/v1/embeddings is appended to a base URL) whose vectors make the memory space server (empty: hash-v1 only)")
+	fs.StringVar(&c.EmbedderModel, "embedder-model", c.EmbedderModel, "model name sent to --embedder-url")
 	return fs
 }
 

@@ -15,12 +15,20 @@ import (
 // store, and fills its search index (derived state under
 // <data-dir>/memory-index, rebuilt at every start) from the store before
 // serving.
-func openMemory(ctx context.Context, dataDir string, db *pebble.DB, blobs blob.Store, clock cairn.Clock) (*memory.Service, error) {
-	idx, err := memory.NewIndex(filepath.Join(dataDir, "memory-index"))
+func openMemory(ctx context.Context, cfg Config, db *pebble.DB, blobs blob.Store, clock cairn.Clock) (*memory.Service, error) {
+	idx, err := memory.NewIndex(filepath.Join(cfg.DataDir, "memory-index"))
 	if err != nil {
 		return nil, err
 	}
-	svc := &memory.Service{Store: db, Audit: db, Blobs: blobs, Index: idx, Vectors: memory.NewVectors(), Secrets: &memory.Secrets{}, Clock: clock}
+	var emb *memory.Embedder
+	if cfg.EmbedderURL != "" {
+		if cfg.EmbedderModel == "" {
+			_ = idx.Close()
+			return nil, fmt.Errorf("--embedder-url needs --embedder-model")
+		}
+		emb = &memory.Embedder{URL: cfg.EmbedderURL, Model: cfg.EmbedderModel}
+	}
+	svc := &memory.Service{Embedder: emb, Store: db, Audit: db, Blobs: blobs, Index: idx, Vectors: memory.NewVectors(), Secrets: &memory.Secrets{}, Clock: clock}
 	if _, err := svc.Rebuild(ctx); err != nil {
 		_ = idx.Close()
 		return nil, fmt.Errorf("memory search index: %w", err)

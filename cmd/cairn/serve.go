@@ -25,6 +25,7 @@ import (
 	"github.com/cairn-dev/cairn/chain/evm"
 	"github.com/cairn-dev/cairn/ingest"
 	"github.com/cairn-dev/cairn/media"
+	"github.com/cairn-dev/cairn/memory"
 	"github.com/cairn-dev/cairn/screening"
 	"github.com/cairn-dev/cairn/store"
 	"github.com/cairn-dev/cairn/store/pebble"
@@ -73,6 +74,7 @@ type Main struct {
 	server   *api.Server
 	recovery *billing.Recovery
 	sweepers []sweeper
+	memory   *memory.Service
 	pipeline *ingest.Pipeline
 	http     *http.Server
 	ln       net.Listener
@@ -151,10 +153,11 @@ func (m *Main) Open(ctx context.Context) error {
 		return err
 	}
 	mediaSvc := &media.Service{Store: m.store, Blobs: m.blobs, Clock: m.Clock}
-	memorySvc, err := openMemory(ctx, cfg.DataDir, m.store, m.blobs, m.Clock)
+	memorySvc, err := openMemory(ctx, cfg, m.store, m.blobs, m.Clock)
 	if err != nil {
 		return err
 	}
+	m.memory = memorySvc
 	if m.core != store.Store(m.store) {
 		// Account entries (register, rotate_key) commit with the accounts
 		// in the core store: the one log reads both.
@@ -281,6 +284,10 @@ func (m *Main) Run(ctx context.Context) error {
 	m.wg.Add(2)
 	go func() { defer m.wg.Done(); m.sweep(sweepCtx) }()
 	go func() { defer m.wg.Done(); m.checkpoint(sweepCtx) }()
+	if m.memory.Embedder != nil {
+		m.wg.Add(1)
+		go func() { defer m.wg.Done(); m.memory.RunEmbedder(sweepCtx, m.Logger) }()
+	}
 	if m.anchorer != nil {
 		m.wg.Add(1)
 		go func() { defer m.wg.Done(); m.anchorer.Run(sweepCtx) }()

@@ -203,6 +203,17 @@ func RunMemoryTests(t *testing.T, open func(t *testing.T) store.Memories) {
 				t.Fatalf("value %d = %v, want %v", i, got.Embedding.Values[i], x)
 			}
 		}
+		se := &store.Embedding{Space: "server", Model: "srv", Values: []float32{0.5, 0.25}}
+		if err := s.SetServerEmbedding(ctx, "agent-a", v.ID, se); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.SetServerEmbedding(ctx, "agent-b", v.ID, se); !cairn.IsCode(err, cairn.ENOTFOUND) {
+			t.Fatalf("another agent's version: %v", err)
+		}
+		if _, got, err = s.MemoryByVersionID(ctx, "agent-a", v.ID); err != nil || got.ServerEmbedding == nil ||
+			got.ServerEmbedding.Model != "srv" || len(got.ServerEmbedding.Values) != 2 || got.Embedding == nil {
+			t.Fatalf("server embedding = %+v, %v", got, err)
+		}
 		var scanned *store.Embedding
 		if err := s.ScanLatestMemories(ctx, func(_ *store.Memory, v *store.MemoryVersion) error { scanned = v.Embedding; return nil }); err != nil ||
 			scanned == nil || len(scanned.Values) != 4 {

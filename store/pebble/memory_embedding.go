@@ -1,0 +1,41 @@
+package pebble
+
+import (
+	"context"
+
+	"github.com/cairn-dev/cairn/store"
+)
+
+// SetServerEmbedding stores e as the operator embedder's vector of the
+// version, under the memory's lock, in one synced write; a version deleted
+// meanwhile is 404.
+func (db *DB) SetServerEmbedding(ctx context.Context, agentID, versionID string, e *store.Embedding) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	id, _, err := db.resolveVersionID(agentID, versionID)
+	if err != nil {
+		return err
+	}
+	peek, err := db.memHead(agentID, id)
+	if err != nil {
+		return err
+	}
+	st := db.lockMemory(agentID, peek.Key)
+	defer st.Unlock()
+	id, ver, err := db.resolveVersionID(agentID, versionID) // again, under the lock
+	if err != nil {
+		return err
+	}
+	v, err := db.memVersion(agentID, id, ver)
+	if err != nil {
+		return err
+	}
+	v.ServerEmbedding = e
+	b := db.db.NewBatch()
+	defer b.Close()
+	if err := setJSON(b, memVersionKey(agentID, id, ver), v); err != nil {
+		return err
+	}
+	return commit(b)
+}
