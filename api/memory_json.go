@@ -48,6 +48,7 @@ type memoryJSON struct {
 	Importance         float64         `json:"importance"`
 	IsCompressed       bool            `json:"isCompressed"`
 	SizeBytes          int64           `json:"sizeBytes"`
+	StoredBytes        int64           `json:"storedBytes,omitempty"`
 	MimeType           *string         `json:"mimeType"`
 	Filename           string          `json:"filename,omitempty"`
 	BlobName           string          `json:"blobName"`
@@ -63,11 +64,11 @@ type memoryJSON struct {
 func toMemoryJSON(v *memory.View, withContent bool) memoryJSON {
 	m, ver := &v.Memory, &v.Version
 	out := memoryJSON{ID: ver.ID, MemoryID: m.ID, Type: m.Type, Key: m.Key, Version: ver.Version, IsLatest: v.IsLatest(),
-		Pinned: m.Pinned, Importance: m.Importance, IsCompressed: ver.IsCompressed, SizeBytes: ver.SizeBytes,
+		Pinned: m.Pinned, Importance: m.Importance, IsCompressed: ver.IsCompressed, SizeBytes: ver.SizeBytes, StoredBytes: ver.StoredBytes,
 		MimeType: ver.MimeType, Filename: ver.Filename, BlobName: ver.BlobName,
 		Metadata: memory.Metadata{Tags: m.Tags, Visibility: m.Visibility}, Visibility: m.Visibility,
 		EncryptionProvider: ver.EncryptionProvider, EncryptionMeta: ver.EncryptionMeta,
-		ExpiresAt: optTime(m.ExpiresAt), CreatedAt: timestamp(ver.CreatedAt), UpdatedAt: timestamp(m.UpdatedAt)}
+		ExpiresAt: optTime(m.ExpiresAt), CreatedAt: timestamp(m.CreatedAt), UpdatedAt: timestamp(m.UpdatedAt)}
 	if out.Metadata.Tags == nil {
 		out.Metadata.Tags = []string{}
 	}

@@ -213,7 +213,7 @@ func (s *Service) writeVersion(ctx context.Context, m, old *store.Memory, vid st
 	if err != nil {
 		return nil, upstream(err)
 	}
-	v.SizeBytes = info.Size
+	v.SizeBytes, v.StoredBytes = int64(len(content)), info.Size
 	extend := old != nil && !blobExpiry(m).Equal(blobExpiry(old))
 	if extend && !expiresBefore(blobExpiry(m), blobExpiry(old)) {
 		if err := s.syncBlobExpiry(ctx, m); err != nil { // longer first: never a record outliving its blobs

@@ -41,13 +41,16 @@ type Embedding struct {
 }
 
 // MemoryVersion is one version of a memory. Its content is the blob
-// BlobName; SizeBytes is that blob's size.
+// BlobName; SizeBytes is the size of the content as a client reads it back
+// (before compression), StoredBytes the blob's (versions written before
+// StoredBytes existed have it 0 and the blob's size in SizeBytes).
 type MemoryVersion struct {
 	ID                 string         `json:"id"`
 	MemoryID           string         `json:"memoryId"`
 	Version            int            `json:"version"`
 	BlobName           string         `json:"blobName"`
 	SizeBytes          int64          `json:"sizeBytes"`
+	StoredBytes        int64          `json:"storedBytes,omitempty"`
 	IsCompressed       bool           `json:"isCompressed"`
 	ContentEncoding    string         `json:"contentEncoding,omitempty"` // "base64" for binary content
 	MimeType           *string        `json:"mimeType"`
