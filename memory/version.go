@@ -62,7 +62,8 @@ func expiresBefore(a, b time.Time) bool {
 }
 
 // syncBlobExpiry gives every stored version's blob the memory's expiry,
-// without rewriting any content.
+// without rewriting any content. A version whose blob is already gone
+// fails it (ENOTFOUND, as for an expired memory).
 func (s *Service) syncBlobExpiry(ctx context.Context, m *store.Memory) error {
 	vs, err := s.Store.MemoryVersions(ctx, m.AgentID, m.ID)
 	if cairn.IsCode(err, cairn.ENOTFOUND) {
@@ -72,7 +73,12 @@ func (s *Service) syncBlobExpiry(ctx context.Context, m *store.Memory) error {
 	}
 	for _, v := range vs {
 		err := s.Blobs.ExtendExpiry(ctx, blobPath(m.AgentID, v.BlobName), blobExpiry(m))
-		if err != nil && !cairn.IsCode(err, cairn.ENOTFOUND) {
+		switch {
+		case cairn.IsCode(err, cairn.ENOTFOUND):
+			// The content expired (or is gone) just before: extending the
+			// record would leave a memory that cannot be read.
+			return memNotFound()
+		case err != nil:
 			return upstream(err)
 		}
 	}
