@@ -19,7 +19,7 @@ const (
 	maxUploadParts    = 32
 )
 
-func init() { uploadRoutes["/v1/media/upload"] = struct{}{} }
+func init() { uploadRoutes["/v1/media/upload"] = media.MaxFileSize + multipartOverhead }
 
 // uploadMedia is POST /v1/media/upload (spec 4.12). It reads the multipart
 // body as a stream: fields sent before the file are checked first, the

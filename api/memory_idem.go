@@ -30,9 +30,8 @@ import (
 // retry then runs again, item by item, getting a 409 (refunded) for every
 // item already stored; it is never charged twice for one memory.
 const (
-	idempotencyTTL  = 24 * time.Hour
-	idempotencyBody = 12 << 20
-	idemKey         = "cairn.idem"
+	idempotencyTTL = 24 * time.Hour
+	idemKey        = "cairn.idem"
 )
 
 // idemRunning is the set of idempotency keys whose first request is
@@ -104,7 +103,19 @@ func (s *Server) idempotent() gin.HandlerFunc {
 			writeError(c, cairn.Errorf(cairn.EINVALID, "Idempotency-Key is at most 255 characters.").With("field", "Idempotency-Key"))
 			return
 		}
-		head, _ := io.ReadAll(io.LimitReader(c.Request.Body, idempotencyBody))
+		// The body is hashed before billing: it is read only up to the
+		// route's own limit, and a larger one is refused here, unread.
+		limit := s.bodyLimit(c)
+		tooLarge := cairn.Errorf(cairn.ETOOLARGE, "The request body exceeds %d bytes.", limit).With("limit", limit)
+		if c.Request.ContentLength > limit {
+			writeError(c, tooLarge)
+			return
+		}
+		head, _ := io.ReadAll(io.LimitReader(c.Request.Body, limit+1))
+		if int64(len(head)) > limit {
+			writeError(c, tooLarge)
+			return
+		}
 		c.Request.Body = struct {
 			io.Reader
 			io.Closer

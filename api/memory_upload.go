@@ -22,7 +22,7 @@ const (
 	memMaxParts     = 32
 )
 
-func init() { uploadRoutes["/v1/memory/upload"] = struct{}{} }
+func init() { uploadRoutes["/v1/memory/upload"] = memory.MaxFileSize + memFormOverhead }
 
 func memUploadError(err error) error {
 	var mbe *http.MaxBytesError

@@ -102,5 +102,13 @@ func rawBodyRoute(c *gin.Context) bool {
 }
 
 // uploadRoutes are the routes that take multipart bodies up to their own
-// limit; each enforces it itself.
-var uploadRoutes = map[string]struct{}{}
+// limit (the value); each enforces it itself.
+var uploadRoutes = map[string]int64{}
+
+// bodyLimit is the largest request body the route takes.
+func (s *Server) bodyLimit(c *gin.Context) int64 {
+	if n, ok := uploadRoutes[c.FullPath()]; ok {
+		return n
+	}
+	return s.Limits.MaxBodyBytes
+}
