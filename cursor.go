@@ -37,7 +37,7 @@ func (c *Cursors) Encode(v any) string {
 
 // Decode fills v from cursor s, or returns an EINVALID error.
 func (c *Cursors) Decode(s string, v any) error {
-	bad := Errorf(EINVALID, "Invalid cursor.")
+	bad := InvalidCursor()
 	if len(s) > 4096 {
 		return bad
 	}

@@ -45,29 +45,27 @@ func (s *Server) listingHistory(c *gin.Context) error {
 	return nil
 }
 
-// listVersions is GET /v1/compliance/versions?before=&limit=: the list
+// listVersions is GET /v1/compliance/versions?limit=&cursor=: the list
 // versions, newest first, with their added and removed counts and the
-// state of each source (free).
+// state of each source (free). The older ?before=<version> (answered by
+// nextBefore) still pages too.
 func (s *Server) listVersions(c *gin.Context) error {
-	limit, before := 20, uint64(0)
-	if v := c.Query("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > 100 {
-			return cairn.Errorf(cairn.EINVALID, "limit must be 1 to 100.").With("field", "limit")
-		}
-		limit = n
+	before, err := versionsBefore(c)
+	if err != nil {
+		return err
 	}
-	if v := c.Query("before"); v != "" {
-		n, err := strconv.ParseUint(v, 10, 64)
-		if err != nil || n == 0 {
-			return cairn.Errorf(cairn.EINVALID, "before must be a list version.").With("field", "before")
+	pg, err := s.readPage(c, "")
+	if err != nil {
+		return err
+	}
+	if pg.After != "" {
+		if before, err = strconv.ParseUint(pg.After, 10, 64); err != nil || before == 0 {
+			return cairn.InvalidCursor()
 		}
-		before = n
 	}
 	vs := []store.ListVersion{}
 	if s.Ingest != nil {
-		var err error
-		if vs, err = s.Ingest.Versions(c.Request.Context(), before, limit); err != nil {
+		if vs, err = s.Ingest.Versions(c.Request.Context(), before, pg.Limit); err != nil {
 			return err
 		}
 	}
@@ -77,12 +75,31 @@ func (s *Server) listVersions(c *gin.Context) error {
 			"sanctionsRoot": nilIfEmpty(v.SanctionsRoot), "communityRoot": nilIfEmpty(v.CommunityRoot), "communityLeafCount": v.CommunityLeaves,
 			"entries": v.Entries, "added": v.Added, "removed": v.Removed, "sources": sourcesJSON(v.Sources)}
 	}
-	var next any
-	if len(vs) == limit && vs[len(vs)-1].Version > 1 {
-		next = vs[len(vs)-1].Version
+	var nextBefore any
+	last := ""
+	if len(vs) == pg.Limit && vs[len(vs)-1].Version > 1 { // versions are numbered from 1 without gaps
+		nextBefore, last = vs[len(vs)-1].Version, strconv.FormatUint(vs[len(vs)-1].Version, 10)
 	}
-	writeJSON(c, http.StatusOK, gin.H{"versions": out, "nextBefore": next})
+	writeJSON(c, http.StatusOK, gin.H{"versions": out, "limit": pg.Limit, "nextCursor": s.next(pg, last),
+		"hasMore": last != "", "nextBefore": nextBefore})
 	return nil
+}
+
+// versionsBefore reads the older paging parameter of the list versions,
+// ?before=<version> (0 when absent); it cannot be sent with a cursor.
+func versionsBefore(c *gin.Context) (uint64, error) {
+	v := c.Query("before")
+	if v == "" {
+		return 0, nil
+	}
+	if c.Query("cursor") != "" {
+		return 0, cairn.Errorf(cairn.EINVALID, "Use before or cursor, not both.").With("field", "cursor")
+	}
+	n, err := strconv.ParseUint(v, 10, 64)
+	if err != nil || n == 0 {
+		return 0, cairn.Errorf(cairn.EINVALID, "before must be a list version.").With("field", "before")
+	}
+	return n, nil
 }
 
 // sourcesJSON renders the per-source state of a list version.

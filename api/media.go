@@ -61,37 +61,19 @@ func (s *Server) deleteMedia(c *gin.Context) error {
 	return nil
 }
 
-type mediaCursor struct {
-	Agent    string `json:"a"`
-	Category string `json:"c,omitempty"`
-	Before   string `json:"b"`
-}
-
 // listMedia is GET /v1/media (free): newest first, cursor pagination.
 func (s *Server) listMedia(c *gin.Context) error {
-	limit, err := pageLimit(c)
-	if err != nil {
-		return err
-	}
-	agent := agentOf(c)
 	cat := c.Query("category")
 	switch cat {
 	case "", cairn.MediaPhoto, cairn.MediaVideo, cairn.MediaAudio, cairn.MediaDocument:
 	default:
 		return cairn.Errorf(cairn.EINVALID, "category must be photo, video, audio or document.").With("field", "category")
 	}
-	before := ""
-	if cur := c.Query("cursor"); cur != "" {
-		var mc mediaCursor
-		if err := s.Cursors.Decode(cur, &mc); err != nil {
-			return err
-		}
-		if mc.Agent != agent.ID || mc.Category != cat || !cairn.ValidID(mc.Before) {
-			return cairn.Errorf(cairn.EINVALID, "Invalid cursor.")
-		}
-		before = mc.Before
+	pg, err := s.readIDPage(c, cat)
+	if err != nil {
+		return err
 	}
-	items, more, err := s.Media.List(c.Request.Context(), agent.ID, cat, before, limit)
+	items, more, err := s.Media.List(c.Request.Context(), agentOf(c).ID, cat, pg.After, pg.Limit)
 	if err != nil {
 		return err
 	}
@@ -99,10 +81,10 @@ func (s *Server) listMedia(c *gin.Context) error {
 	for i := range items {
 		out[i] = toMediaJSON(&items[i])
 	}
-	var next any
+	last := ""
 	if more {
-		next = s.Cursors.Encode(mediaCursor{Agent: agent.ID, Category: cat, Before: items[len(items)-1].ID})
+		last = items[len(items)-1].ID
 	}
-	writeJSON(c, http.StatusOK, gin.H{"media": out, "limit": limit, "nextCursor": next, "hasMore": more})
+	writeJSON(c, http.StatusOK, gin.H{"media": out, "limit": pg.Limit, "nextCursor": s.next(pg, last), "hasMore": more})
 	return nil
 }

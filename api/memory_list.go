@@ -10,14 +10,6 @@ import (
 	"github.com/gin-gonic/gin"
 )
 
-// listCursor is the state of a memory list cursor: the agent, the query it
-// belongs to and the position of the last item shown.
-type listCursor struct {
-	Agent string `json:"a"`
-	Query string `json:"q"`
-	Pos   string `json:"p"`
-}
-
 func boolQuery(c *gin.Context, name string) (*bool, error) {
 	v, ok := c.GetQuery(name)
 	if !ok {
@@ -65,42 +57,31 @@ func memoryFilter(c *gin.Context) (store.MemoryFilter, error) {
 // listMemories is GET /v1/memory (spec 4.3). With offset the page carries
 // total; otherwise it is cursor pagination and never carries total.
 func (s *Server) listMemories(c *gin.Context) error {
-	limit, err := pageLimit(c)
-	if err != nil {
-		return err
-	}
 	f, err := memoryFilter(c)
 	if err != nil {
 		return err
 	}
-	agent := agentOf(c)
-	q := store.MemoryQuery{Filter: f, Limit: limit}
+	// The filter a cursor is bound to: every query parameter but the
+	// paging ones.
 	fingerprint := c.Request.URL.Query()
 	fingerprint.Del("cursor")
 	fingerprint.Del("limit")
-	queryID := fingerprint.Encode()
-	raw, hasOffset := c.GetQuery("offset")
-	cur := c.Query("cursor")
-	switch {
-	case hasOffset && cur != "":
-		return cairn.Errorf(cairn.EINVALID, "Use offset or cursor, not both.").With("field", "cursor")
-	case hasOffset:
+	pg, err := s.readPage(c, fingerprint.Encode())
+	if err != nil {
+		return err
+	}
+	q := store.MemoryQuery{Filter: f, Limit: pg.Limit, After: pg.After}
+	if raw, hasOffset := c.GetQuery("offset"); hasOffset {
+		if pg.After != "" {
+			return cairn.Errorf(cairn.EINVALID, "Use offset or cursor, not both.").With("field", "cursor")
+		}
 		n, err := strconv.Atoi(raw)
 		if err != nil || n < 0 || n > 1_000_000 {
 			return cairn.Errorf(cairn.EINVALID, "offset must be a non-negative integer.").With("field", "offset")
 		}
 		q.Offset, q.Count = n, true
-	case cur != "":
-		var lc listCursor
-		if err := s.Cursors.Decode(cur, &lc); err != nil {
-			return err
-		}
-		if lc.Agent != agent.ID || lc.Query != queryID || lc.Pos == "" {
-			return cairn.Errorf(cairn.EINVALID, "Invalid cursor.").With("field", "cursor")
-		}
-		q.After = lc.Pos
 	}
-	page, err := s.Memory.List(c.Request.Context(), agent.ID, q, requestID(c))
+	page, err := s.Memory.List(c.Request.Context(), agentOf(c).ID, q, requestID(c))
 	if err != nil {
 		return err
 	}
@@ -109,11 +90,11 @@ func (s *Server) listMemories(c *gin.Context) error {
 		v := memory.ViewOf(&page.Items[i])
 		items[i] = toMemoryJSON(&v, false)
 	}
-	out := gin.H{"memories": items, "limit": limit, "nextCursor": nil, "hasMore": page.Next != ""}
-	if hasOffset {
+	out := gin.H{"memories": items, "limit": pg.Limit, "nextCursor": nil, "hasMore": page.Next != ""}
+	if q.Count {
 		out["total"] = page.Total
-	} else if page.Next != "" {
-		out["nextCursor"] = s.Cursors.Encode(listCursor{Agent: agent.ID, Query: queryID, Pos: page.Next})
+	} else {
+		out["nextCursor"] = s.next(pg, page.Next)
 	}
 	writeJSON(c, http.StatusOK, out)
 	return nil
@@ -135,20 +116,9 @@ func (s *Server) memoryHistory(c *gin.Context) error {
 	return nil
 }
 
-type auditCursor struct {
-	Agent  string `json:"a"`
-	Action string `json:"c,omitempty"`
-	Before string `json:"b"`
-}
-
 // memoryAudit is GET /v1/memory/audit (spec 4.10), free: the agent's
 // operation log, newest first, with cursor pagination.
 func (s *Server) memoryAudit(c *gin.Context) error {
-	limit, err := pageLimit(c)
-	if err != nil {
-		return err
-	}
-	agent := agentOf(c)
 	action := c.Query("action")
 	switch action {
 	case "", cairn.AuditRead, cairn.AuditWrite, cairn.AuditDelete, cairn.AuditSearch, cairn.AuditList,
@@ -156,18 +126,11 @@ func (s *Server) memoryAudit(c *gin.Context) error {
 	default:
 		return cairn.Errorf(cairn.EINVALID, "Unknown action %q.", action).With("field", "action")
 	}
-	before := ""
-	if cur := c.Query("cursor"); cur != "" {
-		var ac auditCursor
-		if err := s.Cursors.Decode(cur, &ac); err != nil {
-			return err
-		}
-		if ac.Agent != agent.ID || ac.Action != action || !cairn.ValidID(ac.Before) {
-			return cairn.Errorf(cairn.EINVALID, "Invalid cursor.").With("field", "cursor")
-		}
-		before = ac.Before
+	pg, err := s.readIDPage(c, action)
+	if err != nil {
+		return err
 	}
-	entries, more, err := s.Memory.Log(c.Request.Context(), agent.ID, action, before, limit)
+	entries, more, err := s.Memory.Log(c.Request.Context(), agentOf(c).ID, action, pg.After, pg.Limit)
 	if err != nil {
 		return err
 	}
@@ -180,10 +143,10 @@ func (s *Server) memoryAudit(c *gin.Context) error {
 		out[i] = gin.H{"id": e.ID, "action": e.Action, "resource": e.Resource, "detail": detail,
 			"requestId": e.RequestID, "createdAt": timestamp(e.CreatedAt)}
 	}
-	var next any
+	last := ""
 	if more {
-		next = s.Cursors.Encode(auditCursor{Agent: agent.ID, Action: action, Before: entries[len(entries)-1].ID})
+		last = entries[len(entries)-1].ID
 	}
-	writeJSON(c, http.StatusOK, gin.H{"entries": out, "limit": limit, "nextCursor": next, "hasMore": more})
+	writeJSON(c, http.StatusOK, gin.H{"entries": out, "limit": pg.Limit, "nextCursor": s.next(pg, last), "hasMore": more})
 	return nil
 }

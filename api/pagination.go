@@ -25,3 +25,59 @@ func pageLimit(c *gin.Context) (int, error) {
 	}
 	return n, nil
 }
+
+// page is the paging of one listing request. Every listing pages the same
+// way: ?limit (pageLimit) and ?cursor, a cursor signed by the server and
+// bound to the principal that listed and to the filter it listed with
+// (cairn.Cursors.EncodePage), answered with limit, nextCursor and hasMore.
+type page struct {
+	Limit int
+	// After is the position the cursor carries ("" on the first page).
+	After string
+
+	principal, filter string
+}
+
+// readPage reads ?limit and ?cursor of a listing with filter by the
+// request's principal.
+func (s *Server) readPage(c *gin.Context, filter string) (page, error) {
+	limit, err := pageLimit(c)
+	if err != nil {
+		return page{}, err
+	}
+	p := page{Limit: limit, principal: pagePrincipal(c), filter: filter}
+	if cur := c.Query("cursor"); cur != "" {
+		if p.After, err = s.Cursors.DecodePage(cur, p.principal, filter); err != nil {
+			return page{}, err
+		}
+	}
+	return p, nil
+}
+
+// readIDPage is readPage for a listing whose positions are record ids.
+func (s *Server) readIDPage(c *gin.Context, filter string) (page, error) {
+	p, err := s.readPage(c, filter)
+	if err == nil && p.After != "" && !cairn.ValidID(p.After) {
+		return page{}, cairn.InvalidCursor()
+	}
+	return p, err
+}
+
+// next returns the nextCursor member of the page whose last item is at
+// pos: nil when there is no next page (pos "").
+func (s *Server) next(p page, pos string) any {
+	if pos == "" {
+		return nil
+	}
+	return s.Cursors.EncodePage(p.principal, p.filter, pos)
+}
+
+// pagePrincipal names the caller a cursor is bound to: the agent, or the
+// developer of a developer token.
+func pagePrincipal(c *gin.Context) string {
+	p := principalOf(c)
+	if p.Agent != nil {
+		return "agent:" + p.Agent.ID
+	}
+	return "developer:" + p.DeveloperID
+}

@@ -2,6 +2,7 @@ package billing
 
 import (
 	"context"
+	"strconv"
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/store"
@@ -92,11 +93,6 @@ func (l *Ledger) Balance(ctx context.Context, developerID string) (int64, error)
 	return d.Balance, nil
 }
 
-type txCursor struct {
-	Dev    string `json:"d"`
-	Before uint64 `json:"b"`
-}
-
 // Page is one page of ledger entries, newest first.
 type Page struct {
 	Entries    []cairn.LedgerEntry
@@ -104,19 +100,20 @@ type Page struct {
 }
 
 // Transactions returns a page of the developer's ledger. cursor is "" for
-// the first page or a previous page's NextCursor (EINVALID when tampered
-// with or minted for another account).
+// the first page or a previous page's NextCursor: the one page cursor of
+// the service (cairn.Cursors.EncodePage), bound to the developer account
+// whose ledger it pages (cairn.InvalidCursor when tampered with or minted
+// for another account).
 func (l *Ledger) Transactions(ctx context.Context, developerID, cursor string, limit int) (*Page, error) {
 	var before uint64
 	if cursor != "" {
-		var c txCursor
-		if err := l.Cursors.Decode(cursor, &c); err != nil {
+		pos, err := l.Cursors.DecodePage(cursor, developerID, "")
+		if err != nil {
 			return nil, err
 		}
-		if c.Dev != developerID || c.Before == 0 {
-			return nil, cairn.Errorf(cairn.EINVALID, "Invalid cursor.")
+		if before, err = strconv.ParseUint(pos, 10, 64); err != nil || before == 0 {
+			return nil, cairn.InvalidCursor()
 		}
-		before = c.Before
 	}
 	entries, err := l.Store.Transactions(ctx, developerID, before, limit+1)
 	if err != nil {
@@ -125,7 +122,7 @@ func (l *Ledger) Transactions(ctx context.Context, developerID, cursor string, l
 	p := &Page{Entries: entries}
 	if len(entries) > limit {
 		p.Entries = entries[:limit]
-		p.NextCursor = l.Cursors.Encode(txCursor{Dev: developerID, Before: p.Entries[limit-1].Seq})
+		p.NextCursor = l.Cursors.EncodePage(developerID, "", strconv.FormatUint(p.Entries[limit-1].Seq, 10))
 	}
 	return p, nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net/url"
 	"os"
 	"strings"
 	"testing"
@@ -78,6 +79,25 @@ func TestE2EListVersionsHistoryAndRestart(t *testing.T) {
 			t.Fatalf("version 1: %v", v1)
 		}
 		ts.do("GET", "/v1/compliance/versions?limit=0", a.Key, nil).problem(t, 400, cairn.EINVALID)
+		// The cursor pages the same versions, bound to the caller.
+		cur := url.QueryEscape(v.str("nextCursor"))
+		if v.JSON["hasMore"] != true || v.num("limit") != 1 || cur == "" {
+			t.Fatalf("first page: %s", v.Body)
+		}
+		next := ts.do("GET", "/v1/compliance/versions?limit=1&cursor="+cur, a.Key, nil).must(t, 200)
+		if vs := next.JSON["versions"].([]any); len(vs) != 1 || vs[0].(map[string]any)["listVersion"] != float64(1) ||
+			next.JSON["hasMore"] != false || next.JSON["nextCursor"] != nil {
+			t.Fatalf("page after the cursor: %s", next.Body)
+		}
+		other := ts.register("")
+		for _, r := range []*response{
+			ts.do("GET", "/v1/compliance/versions?cursor="+cur, other.Key, nil),
+			ts.do("GET", "/v1/compliance/versions?before=2&cursor="+cur, a.Key, nil),
+		} {
+			if r.problem(t, 400, cairn.EINVALID); r.str("field") != "cursor" {
+				t.Fatalf("field %q: %s", r.str("field"), r.Body)
+			}
+		}
 	})
 
 	root := ts.do("GET", "/v1/compliance/merkle-root", a.Key, nil).must(t, 200).str("root")

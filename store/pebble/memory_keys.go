@@ -85,7 +85,7 @@ func encodePos(k []byte) string { return hex.EncodeToString(k) }
 func decodePos(s string, lower []byte) ([]byte, error) {
 	k, err := hex.DecodeString(s)
 	if err != nil || len(k) <= len(lower) || string(k[:len(lower)]) != string(lower) {
-		return nil, cairn.Errorf(cairn.EINVALID, "Invalid cursor.")
+		return nil, cairn.InvalidCursor()
 	}
 	return k, nil
 }

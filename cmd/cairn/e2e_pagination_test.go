@@ -1,0 +1,59 @@
+package main
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/cairn-dev/cairn"
+)
+
+// TestE2EPaginationOneCursor checks that every agent listing pages with
+// the same cursor: bound to the principal and the filter it was minted
+// for, refused with 400 (code invalid, field cursor) when replayed by
+// another agent or with another filter, and the same limit rule.
+func TestE2EPaginationOneCursor(t *testing.T) {
+	ts := startServer(t, testConfig(t, t.TempDir()))
+	a, b := ts.register("pager-a"), ts.register("pager-b")
+	for _, k := range []string{"p1", "p2"} {
+		ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": k, "content": "x", "type": "semantic"}).must(t, 201)
+		ts.upload(a.Key, part{name: "file", filename: k + ".png", contentType: "image/png", body: pngBytes}).must(t, 201)
+	}
+	badCursor := func(t *testing.T, key, path string) {
+		t.Helper()
+		if r := ts.do("GET", path, key, nil).problem(t, 400, cairn.EINVALID); r.str("field") != "cursor" {
+			t.Fatalf("GET %s: field %q, want cursor: %s", path, r.str("field"), r.Body)
+		}
+	}
+	for _, tc := range []struct {
+		name, path, otherFilter string // otherFilter: "" when the listing has no filter
+	}{
+		{"Memory", "/v1/memory?type=semantic&limit=1", "/v1/memory?type=episodic&limit=1"},
+		{"Audit", "/v1/memory/audit?limit=1", "/v1/memory/audit?action=write&limit=1"},
+		{"Media", "/v1/media?category=photo&limit=1", "/v1/media?limit=1"},
+		{"Ledger", "/v1/billing/transactions?limit=1", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := ts.do("GET", tc.path, a.Key, nil).must(t, 200)
+			cur := r.str("nextCursor")
+			if cur == "" || r.JSON["hasMore"] != true || r.num("limit") != 1 {
+				t.Fatalf("first page: %s", r.Body)
+			}
+			q := "&cursor=" + url.QueryEscape(cur)
+			second := ts.do("GET", tc.path+q, a.Key, nil).must(t, 200).Body
+			if string(second) == string(r.Body) {
+				t.Fatalf("the cursor did not move: %s", second)
+			}
+			badCursor(t, b.Key, tc.path+q) // another principal
+			if tc.otherFilter != "" {
+				badCursor(t, a.Key, tc.otherFilter+q)
+			}
+			badCursor(t, a.Key, tc.path+"&cursor="+url.QueryEscape(cur[:len(cur)-2]+"AA")) // altered
+			for _, limit := range []string{"0", "101", "x"} {
+				if r := ts.do("GET", strings.TrimSuffix(tc.path, "1")+limit, a.Key, nil).problem(t, 400, cairn.EINVALID); r.str("field") != "limit" {
+					t.Fatalf("limit=%s: field %q: %s", limit, r.str("field"), r.Body)
+				}
+			}
+		})
+	}
+}
