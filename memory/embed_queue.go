@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"strings"
 	"sync"
@@ -85,7 +86,7 @@ func (s *Service) RunEmbedder(ctx context.Context, log *slog.Logger) {
 	q := s.queue()
 	pause := time.Second
 	for {
-		n, err := s.embedBatch(ctx)
+		n, err := s.embedBatch(ctx, log)
 		switch {
 		case ctx.Err() != nil:
 			return
@@ -113,7 +114,7 @@ func (s *Service) RunEmbedder(ctx context.Context, log *slog.Logger) {
 
 // embedBatch embeds up to one batch of queued memories and returns how
 // many it took off the queue.
-func (s *Service) embedBatch(ctx context.Context) (int, error) {
+func (s *Service) embedBatch(ctx context.Context, log *slog.Logger) (int, error) {
 	q := s.queue()
 	type item struct {
 		id   [2]string
@@ -173,10 +174,30 @@ func (s *Service) embedBatch(ctx context.Context) (int, error) {
 		texts[i] = items[i].text
 	}
 	vecs, err := s.Embedder.Embed(ctx, texts)
-	if err != nil {
+	if errors.Is(err, errPermanent) {
+		// The endpoint refuses the batch: find the texts it refuses one by
+		// one, and drop those (a new version queues the memory again).
+		vecs = make([][]float32, len(items))
+		for i := range items {
+			vs, err := s.Embedder.Embed(ctx, texts[i:i+1])
+			switch {
+			case errors.Is(err, errPermanent):
+				log.Warn("embedder refuses a memory; it is not embedded in space server", "agent", items[i].m.AgentID, "err", err.Error())
+				done(items[i].id, items[i].p)
+				taken++
+			case err != nil:
+				return taken, err
+			default:
+				vecs[i] = vs[0]
+			}
+		}
+	} else if err != nil {
 		return taken, err
 	}
 	for i, it := range items {
+		if vecs[i] == nil {
+			continue
+		}
 		e := &store.Embedding{Space: SpaceServer, Model: s.Embedder.Model, Values: vecs[i]}
 		if err := s.Store.SetServerEmbedding(ctx, it.m.AgentID, it.v.ID, e); err != nil && !cairn.IsCode(err, cairn.ENOTFOUND) {
 			return taken, err

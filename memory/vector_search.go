@@ -195,7 +195,7 @@ func (s *Service) embedQuery(ctx context.Context, q *VectorQuery) ([]float32, er
 		}
 		qctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()
-		vs, err := s.Embedder.Embed(qctx, []string{q.Text})
+		vs, err := s.Embedder.call(qctx, []string{q.Text}) // once: a query does not wait out retries
 		if err == nil {
 			if u := unit(vs[0]); u != nil {
 				return u, nil

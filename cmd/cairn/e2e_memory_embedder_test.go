@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -47,6 +48,12 @@ func (f *fakeEmbedder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err := json.NewDecoder(r.Body).Decode(&req); err != nil || len(req.Input) == 0 {
 		http.Error(w, "bad request", 400)
 		return
+	}
+	for _, text := range req.Input {
+		if strings.Contains(text, "poison") { // a text this model refuses
+			http.Error(w, "input too long", 400)
+			return
+		}
 	}
 	f.batches = append(f.batches, len(req.Input))
 	f.models = append(f.models, req.Model)
@@ -175,6 +182,16 @@ func TestMemoryServerEmbedder(t *testing.T) {
 		}
 		ts.do("POST", "/v1/memory/reembed", a.Key, map[string]any{"space": "client"}).problem(t, 400, cairn.EINVALID)
 		ts.do("GET", "/v1/memory/reembed", a.Key, nil).must(t, 405)
+	})
+	t.Run("RefusedTextIsDropped", func(t *testing.T) {
+		fake.set(func(f *fakeEmbedder) { f.down = true }) // both queue up, then go in one batch
+		ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "bad", "content": "poison pill"}).must(t, 201)
+		ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "van", "content": "A vehicle for the move."}).must(t, 201)
+		fake.set(func(f *fakeEmbedder) { f.down = false })
+		waitFor(t, "the queue to drain past the refused text", func() bool { return ts.m.memory.PendingEmbeds() == 0 })
+		if _, keys := vsearch(t, map[string]any{"query": "vehicle", "minScore": 0.9}); !slices.Contains(keys, "van") || slices.Contains(keys, "bad") {
+			t.Fatalf("after a refused text: %v", keys)
+		}
 	})
 	t.Run("WritesDoNotWaitForTheEmbedder", func(t *testing.T) {
 		fake.set(func(f *fakeEmbedder) { f.down = true })
