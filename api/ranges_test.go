@@ -112,3 +112,43 @@ func TestAbortedMultiRangeDownload(t *testing.T) {
 		}
 	}
 }
+
+// FuzzCoalesceRanges: any Range header either is left alone, or becomes
+// at most MaxRanges sorted-or-request-ordered ranges inside the content
+// that never overlap.
+func FuzzCoalesceRanges(f *testing.F) {
+	for _, s := range []string{"bytes=0-9", "bytes=0-9,10-19,5-12", "bytes=50-,-10,0-0", "bytes=-0", "bytes=,,", "bytes=9999999999999999999-",
+		"bytes=" + strings.Repeat("1-2,", 40)} {
+		f.Add(s, int64(100))
+	}
+	f.Fuzz(func(t *testing.T, h string, size int64) {
+		if size <= 0 || size > 1<<40 {
+			return
+		}
+		out, ok := coalesceRanges(h, size)
+		if !ok || out == "" {
+			return
+		}
+		spec, found := strings.CutPrefix(out, "bytes=")
+		parts := strings.Split(spec, ",")
+		if !found || len(parts) > MaxRanges {
+			t.Fatalf("%q -> %q", h, out)
+		}
+		type rng struct{ s, e int64 }
+		var rs []rng
+		for _, p := range parts {
+			var r rng
+			if n, err := fmt.Sscanf(p, "%d-%d", &r.s, &r.e); n != 2 || err != nil || r.s < 0 || r.e < r.s || r.e >= size {
+				t.Fatalf("%q -> %q: bad range %q", h, out, p)
+			}
+			rs = append(rs, r)
+		}
+		for i := range rs {
+			for j := range rs {
+				if i != j && rs[i].s <= rs[j].e+1 && rs[j].s <= rs[i].e+1 {
+					t.Fatalf("%q -> %q: ranges %v and %v overlap or touch", h, out, rs[i], rs[j])
+				}
+			}
+		}
+	})
+}
