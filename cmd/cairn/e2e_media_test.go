@@ -31,6 +31,12 @@ type part struct {
 // upload posts a multipart body to /v1/media/upload.
 func (ts *testServer) upload(key string, parts ...part) *response {
 	ts.t.Helper()
+	return ts.uploadTo("/v1/media/upload", key, parts...)
+}
+
+// uploadTo posts a multipart body to path.
+func (ts *testServer) uploadTo(path, key string, parts ...part) *response {
+	ts.t.Helper()
 	var buf bytes.Buffer
 	w := multipart.NewWriter(&buf)
 	for _, p := range parts {
@@ -53,7 +59,7 @@ func (ts *testServer) upload(key string, parts ...part) *response {
 		pw.Write(p.body)
 	}
 	w.Close()
-	req, _ := http.NewRequest("POST", ts.base+"/v1/media/upload", &buf)
+	req, _ := http.NewRequest("POST", ts.base+path, &buf)
 	req.Header.Set("Content-Type", w.FormDataContentType())
 	req.Header.Set("Authorization", "Bearer "+key)
 	return ts.send(req)
