@@ -90,6 +90,12 @@ func rules(dir string) rule {
 		return rule{stdlibOnly: true, internal: []string{"*"}}
 	case dir == "store" || dir == "blob" || dir == "chain":
 		return rule{stdlibOnly: true, internal: append(append(append([]string{}, implementations...), domain...), frontAndMain...)}
+	case dir == "client":
+		// The Go client speaks HTTP only: standard library, no module package.
+		return rule{stdlibOnly: true, internal: []string{"*"}}
+	case dir == "mcp":
+		// The MCP server reaches the service through the client only.
+		return rule{internal: append(append(append([]string{"", "store", "blob", "chain", "merkle"}, implementations...), domain...), frontAndMain...)}
 	case dir == "merkle" || dir == "screening":
 		return rule{
 			internal: append(append([]string{"store", "blob", "chain"}, implementations...), frontAndMain...),
@@ -181,6 +187,12 @@ func TestDependencyRules(t *testing.T) {
 		{"chain/evm", module + "/api", true},
 		{"api", module + "/chain/evm", true},
 		{"chain", "github.com/ethereum/go-ethereum/common", true},
+		{"client", "net/http", false},
+		{"client", module, true},
+		{"client", "github.com/google/uuid", true},
+		{"mcp", module + "/client", false},
+		{"mcp", module + "/memory", true},
+		{"mcp", module + "/api", true},
 	} {
 		if got := violates(tc.dir, tc.im); got != tc.bad {
 			t.Errorf("violates(%q, %q) = %v, want %v", tc.dir, tc.im, got, tc.bad)

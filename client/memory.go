@@ -1,0 +1,460 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"iter"
+	"mime/multipart"
+	"net/http"
+	"net/textproto"
+	"strconv"
+	"time"
+)
+
+// MemoryMetadata is a memory's tags and visibility.
+type MemoryMetadata struct {
+	Tags       []string `json:"tags,omitempty"`
+	Visibility string   `json:"visibility,omitempty"`
+}
+
+// MemoryWrite is the body of createMemory and putMemory.
+type MemoryWrite struct {
+	Type               string          `json:"type,omitempty"`
+	Key                string          `json:"key,omitempty"`
+	Content            string          `json:"content"`
+	ContentEncoding    string          `json:"contentEncoding,omitempty"`
+	Importance         *float64        `json:"importance,omitempty"`
+	ExpiresIn          string          `json:"expiresIn,omitempty"`
+	Metadata           *MemoryMetadata `json:"metadata,omitempty"`
+	BlobFilename       string          `json:"blobFilename,omitempty"`
+	BlobExtension      string          `json:"blobExtension,omitempty"`
+	MimeType           *string         `json:"mimeType,omitempty"`
+	EncryptionProvider *string         `json:"encryptionProvider,omitempty"`
+	EncryptionMeta     Object          `json:"encryptionMeta,omitempty"`
+}
+
+// Memory is one memory version (MemoryRecord). Content is set by GetMemory
+// only.
+type Memory struct {
+	ID                 string         `json:"id"`
+	MemoryID           string         `json:"memoryId"`
+	Type               string         `json:"type"`
+	Key                string         `json:"key"`
+	Content            string         `json:"content,omitempty"`
+	ContentEncoding    string         `json:"contentEncoding,omitempty"`
+	Version            int            `json:"version"`
+	IsLatest           bool           `json:"isLatest"`
+	Pinned             bool           `json:"pinned"`
+	Importance         float64        `json:"importance"`
+	IsCompressed       bool           `json:"isCompressed"`
+	SizeBytes          int64          `json:"sizeBytes"`
+	MimeType           *string        `json:"mimeType"`
+	Filename           string         `json:"filename,omitempty"`
+	BlobName           string         `json:"blobName"`
+	Metadata           MemoryMetadata `json:"metadata"`
+	Visibility         string         `json:"visibility"`
+	EncryptionProvider *string        `json:"encryptionProvider"`
+	EncryptionMeta     Object         `json:"encryptionMeta"`
+	ExpiresAt          *time.Time     `json:"expiresAt"`
+	CreatedAt          time.Time      `json:"createdAt"`
+	UpdatedAt          time.Time      `json:"updatedAt"`
+}
+
+// CreateMemory stores a memory (createMemory). A non-empty idempotencyKey
+// makes the call safe to retry.
+func (c *Client) CreateMemory(ctx context.Context, w MemoryWrite, idempotencyKey string) (*Memory, error) {
+	var m Memory
+	return ret(&m, c.callHeader(ctx, http.MethodPost, "/v1/memory", w, &m, "Idempotency-Key", idempotencyKey))
+}
+
+// ListMemoriesParams filters listMemories.
+type ListMemoriesParams struct {
+	Type, Visibility, Pinned, History, SortBy, Cursor string
+	MinImportance                                     *float64
+	Limit, Offset                                     int
+}
+
+// MemoryPage is a page of listMemories.
+type MemoryPage struct {
+	Memories   []Memory `json:"memories"`
+	Limit      int      `json:"limit"`
+	NextCursor *string  `json:"nextCursor"`
+	HasMore    bool     `json:"hasMore"`
+	Total      *int     `json:"total,omitempty"`
+}
+
+// ListMemories returns one page of memories (listMemories).
+func (c *Client) ListMemories(ctx context.Context, p ListMemoriesParams) (*MemoryPage, error) {
+	q := query("type", p.Type, "visibility", p.Visibility, "pinned", p.Pinned, "history", p.History,
+		"sortBy", p.SortBy, "cursor", p.Cursor, "limit", itoa(p.Limit), "offset", itoa(p.Offset))
+	if p.MinImportance != nil {
+		q.Set("minImportance", strconv.FormatFloat(*p.MinImportance, 'f', -1, 64))
+	}
+	var out MemoryPage
+	_, err := c.do(ctx, &request{method: http.MethodGet, path: "/v1/memory", query: q}, &out)
+	return ret(&out, err)
+}
+
+// AllMemories iterates over every memory matching p, following cursors.
+func (c *Client) AllMemories(ctx context.Context, p ListMemoriesParams) iter.Seq2[Memory, error] {
+	return paginate(func(cursor string) ([]Memory, *string, error) {
+		p.Cursor = cursor
+		pg, err := c.ListMemories(ctx, p)
+		if err != nil {
+			return nil, nil, err
+		}
+		return pg.Memories, pg.NextCursor, nil
+	})
+}
+
+// SearchRequest is the body of searchMemories.
+type SearchRequest struct {
+	Query        string   `json:"query,omitempty"`
+	ContentQuery string   `json:"contentQuery,omitempty"`
+	Tags         []string `json:"tags,omitempty"`
+	Limit        int      `json:"limit,omitempty"`
+	Mode         string   `json:"mode,omitempty"`
+}
+
+// SearchHit is one search or vector-search result.
+type SearchHit struct {
+	ID         string          `json:"id"`
+	MemoryID   string          `json:"memoryId"`
+	Type       string          `json:"type"`
+	Key        string          `json:"key"`
+	Version    int             `json:"version"`
+	IsLatest   bool            `json:"isLatest"`
+	SizeBytes  int64           `json:"sizeBytes"`
+	Pinned     bool            `json:"pinned"`
+	Importance float64         `json:"importance"`
+	Metadata   *MemoryMetadata `json:"metadata,omitempty"`
+	Visibility string          `json:"visibility,omitempty"`
+	Score      float64         `json:"score"`
+	MatchedOn  []string        `json:"matchedOn"`
+	CreatedAt  time.Time       `json:"createdAt"`
+	UpdatedAt  time.Time       `json:"updatedAt"`
+}
+
+// SearchResults are the hits of a search, best first.
+type SearchResults struct {
+	Count   int         `json:"count"`
+	Space   string      `json:"space,omitempty"`
+	Results []SearchHit `json:"results"`
+}
+
+// SearchMemories searches by key, full text and tags (searchMemories).
+func (c *Client) SearchMemories(ctx context.Context, s SearchRequest) (*SearchResults, error) {
+	var out SearchResults
+	return ret(&out, c.call(ctx, http.MethodPost, "/v1/memory/search", s, &out, authAgent))
+}
+
+// Vector is a query vector in a named embedding space.
+type Vector struct {
+	Space  string    `json:"space"`
+	Values []float64 `json:"values"`
+}
+
+// VectorSearchRequest is the body of vectorSearchMemories.
+type VectorSearchRequest struct {
+	Query         string   `json:"query,omitempty"`
+	Vector        *Vector  `json:"vector,omitempty"`
+	Limit         int      `json:"limit,omitempty"`
+	MinScore      *float64 `json:"minScore,omitempty"`
+	Type          string   `json:"type,omitempty"`
+	Tags          []string `json:"tags,omitempty"`
+	Visibility    string   `json:"visibility,omitempty"`
+	MinImportance *float64 `json:"minImportance,omitempty"`
+	KeyPrefix     string   `json:"keyPrefix,omitempty"`
+}
+
+// VectorSearchMemories ranks memories by vector similarity
+// (vectorSearchMemories).
+func (c *Client) VectorSearchMemories(ctx context.Context, s VectorSearchRequest) (*SearchResults, error) {
+	var out SearchResults
+	return ret(&out, c.call(ctx, http.MethodPost, "/v1/memory/vector-search", s, &out, authAgent))
+}
+
+// UploadFile is a file sent as multipart form data.
+type UploadFile struct {
+	Name        string // the file name
+	ContentType string // the part's Content-Type, optional
+	Data        []byte
+}
+
+// UploadMemory stores a file as a memory (uploadMemory). fields are the
+// other form fields (type, key, expiresIn, metadata...).
+func (c *Client) UploadMemory(ctx context.Context, f UploadFile, fields map[string]string, idempotencyKey string) (*Memory, error) {
+	r, err := multipartRequest("/v1/memory/upload", f, fields)
+	if err != nil {
+		return nil, err
+	}
+	r.setHeader("Idempotency-Key", idempotencyKey)
+	var m Memory
+	_, err = c.do(ctx, r, &m)
+	return ret(&m, err)
+}
+
+func multipartRequest(path string, f UploadFile, fields map[string]string) (*request, error) {
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	for k, v := range fields {
+		if err := mw.WriteField(k, v); err != nil {
+			return nil, err
+		}
+	}
+	h := textproto.MIMEHeader{}
+	h.Set("Content-Disposition", multipart.FileContentDisposition("file", f.Name))
+	if f.ContentType != "" {
+		h.Set("Content-Type", f.ContentType)
+	}
+	pw, err := mw.CreatePart(h)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := pw.Write(f.Data); err != nil {
+		return nil, err
+	}
+	if err := mw.Close(); err != nil {
+		return nil, err
+	}
+	return &request{method: http.MethodPost, path: path, body: buf.Bytes(), contentType: mw.FormDataContentType()}, nil
+}
+
+// BulkResults are the per-item results of a bulk call.
+type BulkResults struct {
+	Succeeded int `json:"succeeded"`
+	Failed    int `json:"failed"`
+	Results   []struct {
+		Index  int     `json:"index"`
+		ID     *string `json:"id"`
+		Status int     `json:"status"`
+		Error  *struct {
+			Code    string `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+		Memory *Memory `json:"memory,omitempty"`
+	} `json:"results"`
+}
+
+// BulkCreateMemories stores up to 20 memories (bulkCreateMemories).
+func (c *Client) BulkCreateMemories(ctx context.Context, ws []MemoryWrite, idempotencyKey string) (*BulkResults, error) {
+	var out BulkResults
+	return ret(&out, c.callHeader(ctx, http.MethodPost, "/v1/memory/bulk", map[string]any{"memories": ws}, &out,
+		"Idempotency-Key", idempotencyKey))
+}
+
+// BulkDeleteMemories deletes up to 50 versions (bulkDeleteMemories).
+func (c *Client) BulkDeleteMemories(ctx context.Context, ids []string) (*BulkResults, error) {
+	var out BulkResults
+	return ret(&out, c.call(ctx, http.MethodPost, "/v1/memory/bulk-delete", map[string]any{"ids": ids}, &out, authAgent))
+}
+
+// ExpiringMemory is a memory about to expire.
+type ExpiringMemory struct {
+	ID               string    `json:"id"`
+	MemoryID         string    `json:"memoryId"`
+	Key              string    `json:"key"`
+	Type             string    `json:"type"`
+	Pinned           bool      `json:"pinned"`
+	Importance       float64   `json:"importance"`
+	ExpiresAt        time.Time `json:"expiresAt"`
+	ExpiresInSeconds int64     `json:"expiresInSeconds"`
+}
+
+// Expiring is the result of expiringMemories.
+type Expiring struct {
+	Expiring []ExpiringMemory `json:"expiring"`
+	Count    int              `json:"count"`
+	Within   string           `json:"within"`
+}
+
+// ExpiringMemories lists memories expiring within (e.g. "24h")
+// (expiringMemories).
+func (c *Client) ExpiringMemories(ctx context.Context, within, typ string, limit int) (*Expiring, error) {
+	var out Expiring
+	_, err := c.do(ctx, &request{method: http.MethodGet, path: "/v1/memory/expiring",
+		query: query("within", within, "type", typ, "limit", itoa(limit))}, &out)
+	return ret(&out, err)
+}
+
+// TTLAlertsRequest is the body of memoryTtlAlerts.
+type TTLAlertsRequest struct {
+	Within         string   `json:"within,omitempty"`
+	Type           string   `json:"type,omitempty"`
+	RenewIDs       []string `json:"renewIds,omitempty"`
+	RenewExpiresIn string   `json:"renewExpiresIn,omitempty"`
+}
+
+// TTLAlerts is the result of memoryTtlAlerts.
+type TTLAlerts struct {
+	Expiring      []ExpiringMemory `json:"expiring"`
+	ExpiringCount int              `json:"expiringCount"`
+	Within        string           `json:"within"`
+	RenewedCount  int              `json:"renewedCount"`
+	Renewed       []struct {
+		ID           string     `json:"id"`
+		Success      bool       `json:"success"`
+		NewExpiresAt *time.Time `json:"newExpiresAt"`
+		Error        string     `json:"error,omitempty"`
+	} `json:"renewed"`
+}
+
+// MemoryTtlAlerts lists memories about to expire and renews the given ones
+// (memoryTtlAlerts).
+func (c *Client) MemoryTtlAlerts(ctx context.Context, a TTLAlertsRequest) (*TTLAlerts, error) {
+	var out TTLAlerts
+	return ret(&out, c.call(ctx, http.MethodPost, "/v1/memory/ttl-alerts", a, &out, authAgent))
+}
+
+// AuditEntry is one audit log entry.
+type AuditEntry struct {
+	ID        string    `json:"id"`
+	Action    string    `json:"action"`
+	Resource  string    `json:"resource"`
+	Detail    Object    `json:"detail"`
+	RequestID string    `json:"requestId"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// AuditPage is one page of the audit log.
+type AuditPage struct {
+	Entries    []AuditEntry `json:"entries"`
+	Limit      int          `json:"limit"`
+	NextCursor *string      `json:"nextCursor"`
+	HasMore    bool         `json:"hasMore"`
+}
+
+// MemoryAudit returns one page of the agent's audit log (memoryAudit).
+func (c *Client) MemoryAudit(ctx context.Context, action string, limit int, cursor string) (*AuditPage, error) {
+	var out AuditPage
+	_, err := c.do(ctx, &request{method: http.MethodGet, path: "/v1/memory/audit",
+		query: query("action", action, "limit", itoa(limit), "cursor", cursor)}, &out)
+	return ret(&out, err)
+}
+
+// AllAudit iterates over the whole audit log (optionally one action).
+func (c *Client) AllAudit(ctx context.Context, action string) iter.Seq2[AuditEntry, error] {
+	return paginate(func(cursor string) ([]AuditEntry, *string, error) {
+		pg, err := c.MemoryAudit(ctx, action, 100, cursor)
+		if err != nil {
+			return nil, nil, err
+		}
+		return pg.Entries, pg.NextCursor, nil
+	})
+}
+
+// GetMemory reads a version with its content (getMemory).
+func (c *Client) GetMemory(ctx context.Context, id string) (*Memory, error) {
+	var m Memory
+	return ret(&m, c.call(ctx, http.MethodGet, "/v1/memory/"+esc(id), nil, &m, authAgent))
+}
+
+// PutMemory stores a new version of the memory holding id (putMemory).
+// ifMatch, when not empty, is the expected latest version's ETag.
+func (c *Client) PutMemory(ctx context.Context, id string, w MemoryWrite, ifMatch string) (*Memory, error) {
+	var m Memory
+	return ret(&m, c.callHeader(ctx, http.MethodPut, "/v1/memory/"+esc(id), w, &m, "If-Match", ifMatch))
+}
+
+// DeleteResult is the result of deleteMemory.
+type DeleteResult struct {
+	Deleted       bool    `json:"deleted"`
+	ID            string  `json:"id"`
+	Version       int     `json:"version"`
+	MemoryDeleted bool    `json:"memoryDeleted"`
+	LatestID      *string `json:"latestId"`
+	LatestVersion *int    `json:"latestVersion"`
+}
+
+// DeleteMemory deletes one version (deleteMemory).
+func (c *Client) DeleteMemory(ctx context.Context, id, ifMatch string) (*DeleteResult, error) {
+	r := &request{method: http.MethodDelete, path: "/v1/memory/" + esc(id)}
+	r.setHeader("If-Match", ifMatch)
+	var out DeleteResult
+	_, err := c.do(ctx, r, &out)
+	return ret(&out, err)
+}
+
+// History lists a memory's versions.
+type History struct {
+	MemoryID      string `json:"memoryId"`
+	Key           string `json:"key"`
+	Type          string `json:"type"`
+	TotalVersions int    `json:"totalVersions"`
+	Versions      []struct {
+		ID        string    `json:"id"`
+		Version   int       `json:"version"`
+		IsLatest  bool      `json:"isLatest"`
+		SizeBytes int64     `json:"sizeBytes"`
+		CreatedAt time.Time `json:"createdAt"`
+	} `json:"versions"`
+}
+
+// MemoryHistory lists the versions of the memory holding id
+// (memoryHistory).
+func (c *Client) MemoryHistory(ctx context.Context, id string) (*History, error) {
+	var out History
+	return ret(&out, c.call(ctx, http.MethodGet, "/v1/memory/"+esc(id)+"/history", nil, &out, authAgent))
+}
+
+// DownloadMemory streams a version's original bytes (downloadMemory). The
+// caller closes the returned body.
+func (c *Client) DownloadMemory(ctx context.Context, id string) (*Stream, error) {
+	return c.stream(ctx, &request{method: http.MethodGet, path: "/v1/memory/" + esc(id) + "/download"})
+}
+
+// PinResult is the result of pinMemory.
+type PinResult struct {
+	ID        string     `json:"id"`
+	MemoryID  string     `json:"memoryId"`
+	Key       string     `json:"key"`
+	Pinned    bool       `json:"pinned"`
+	ExpiresAt *time.Time `json:"expiresAt"`
+	UpdatedAt time.Time  `json:"updatedAt"`
+}
+
+// PinMemory flips the pin (pinMemory).
+func (c *Client) PinMemory(ctx context.Context, id string) (*PinResult, error) {
+	var out PinResult
+	return ret(&out, c.call(ctx, http.MethodPatch, "/v1/memory/"+esc(id)+"/pin", nil, &out, authAgent))
+}
+
+// SetMemoryImportance sets the importance (setMemoryImportance).
+func (c *Client) SetMemoryImportance(ctx context.Context, id string, importance float64) (Object, error) {
+	var out Object
+	return out, c.call(ctx, http.MethodPatch, "/v1/memory/"+esc(id)+"/importance",
+		map[string]any{"importance": importance}, &out, authAgent)
+}
+
+// ret returns v, or nil with the error.
+func ret[T any](v *T, err error) (*T, error) {
+	if err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// paginate turns a page function into an iterator: each page's items, then
+// the next page while the cursor is not null.
+func paginate[T any](page func(cursor string) ([]T, *string, error)) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		cursor := ""
+		for {
+			items, next, err := page(cursor)
+			if err != nil {
+				var zero T
+				yield(zero, err)
+				return
+			}
+			for _, it := range items {
+				if !yield(it, nil) {
+					return
+				}
+			}
+			if next == nil || *next == "" {
+				return
+			}
+			cursor = *next
+		}
+	}
+}

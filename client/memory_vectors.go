@@ -1,0 +1,20 @@
+package client
+
+import (
+	"context"
+	"net/http"
+)
+
+// Reembed is the result of reembedMemories.
+type Reembed struct {
+	Space  string `json:"space"`
+	Count  int    `json:"count"`
+	Queued bool   `json:"queued"`
+}
+
+// ReembedMemories embeds the agent's memories again in space (hash-v1 or
+// server) (reembedMemories, free).
+func (c *Client) ReembedMemories(ctx context.Context, space string) (*Reembed, error) {
+	var out Reembed
+	return ret(&out, c.call(ctx, http.MethodPost, "/v1/memory/reembed", map[string]string{"space": space}, &out, authAgent))
+}

@@ -1,0 +1,336 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	cairn "github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/client"
+)
+
+// TestE2EClient drives the Go client against a real server on the embedded
+// store: every typed call checks what the server stored or charged.
+func TestE2EClient(t *testing.T) {
+	ts, _ := complianceServer(t)
+	ctx := context.Background()
+	pub := client.New(ts.base, "", client.WithAdminToken(admin))
+	reg, err := pub.RegisterAgent(ctx, "client-e2e")
+	if err != nil || reg.APIKey == "" || reg.DeveloperID == "" {
+		t.Fatalf("register: %+v %v", reg, err)
+	}
+	c := pub.WithAPIKey(reg.APIKey)
+	if _, err := c.GrantCredits(ctx, reg.DeveloperID, 400, "client e2e"); err != nil {
+		t.Fatal(err)
+	}
+	balance := func() int64 {
+		t.Helper()
+		b, err := c.GetBalance(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b.CreditBalance
+	}
+	start := balance()
+	if start != 500 {
+		t.Fatalf("balance %d, want 100 + 400", start)
+	}
+	imp := 0.9
+	m, err := c.CreateMemory(ctx, client.MemoryWrite{Key: "notes/alpha", Content: "the quick brown fox", Importance: &imp,
+		ExpiresIn: "1d", Metadata: &client.MemoryMetadata{Tags: []string{"animal"}}}, "idem-alpha")
+	if err != nil || m.Version != 1 || m.Key != "notes/alpha" || m.Importance != 0.9 || m.ExpiresAt == nil {
+		t.Fatalf("create: %+v %v", m, err)
+	}
+	again, err := c.CreateMemory(ctx, client.MemoryWrite{Key: "notes/alpha", Content: "the quick brown fox", Importance: &imp,
+		ExpiresIn: "1d", Metadata: &client.MemoryMetadata{Tags: []string{"animal"}}}, "idem-alpha")
+	if err != nil || again.ID != m.ID {
+		t.Fatalf("idempotent replay: %+v %v", again, err)
+	}
+	if b := balance(); b != start-5 {
+		t.Fatalf("balance %d after a create and its replay, want %d", b, start-5)
+	}
+	_, err = c.CreateMemory(ctx, client.MemoryWrite{Key: "notes/alpha", Content: "dup"}, "")
+	var ce *client.Error
+	if !errors.As(err, &ce) || ce.Status != 409 || ce.Code != cairn.ECONFLICT || ce.RequestID == "" {
+		t.Fatalf("duplicate key: %v", err)
+	}
+	for _, k := range []string{"notes/beta", "notes/gamma"} {
+		if _, err := c.CreateMemory(ctx, client.MemoryWrite{Key: k, Content: "lazy dog " + k}, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	got, err := c.GetMemory(ctx, m.ID)
+	if err != nil || got.Content != "the quick brown fox" {
+		t.Fatalf("get: %+v %v", got, err)
+	}
+	v2, err := c.PutMemory(ctx, m.ID, client.MemoryWrite{Content: "the quick red fox"}, `"1"`)
+	if err != nil || v2.Version != 2 || v2.MemoryID != m.ID {
+		t.Fatalf("put: %+v %v", v2, err)
+	}
+	if _, err := c.PutMemory(ctx, m.ID, client.MemoryWrite{Content: "stale"}, `"1"`); !client.IsCode(err, cairn.EPRECONDITION) {
+		t.Fatalf("stale If-Match: %v", err)
+	}
+	h, err := c.MemoryHistory(ctx, m.ID)
+	if err != nil || h.TotalVersions != 2 || len(h.Versions) != 2 {
+		t.Fatalf("history: %+v %v", h, err)
+	}
+	sr, err := c.SearchMemories(ctx, client.SearchRequest{ContentQuery: "fox"})
+	if err != nil || sr.Count != 1 || sr.Results[0].ID != v2.ID {
+		t.Fatalf("search: %+v %v", sr, err)
+	}
+	vr, err := c.VectorSearchMemories(ctx, client.VectorSearchRequest{Query: "lazy dog", Limit: 5})
+	if err != nil || vr.Count == 0 || !strings.HasPrefix(vr.Results[0].Key, "notes/") {
+		t.Fatalf("vector search: %+v %v", vr, err)
+	}
+	re, err := c.ReembedMemories(ctx, "hash-v1")
+	if err != nil || re.Space != "hash-v1" || re.Count != 3 {
+		t.Fatalf("reembed: %+v %v", re, err)
+	}
+	if _, err := c.ReembedMemories(ctx, "telepathy"); !client.IsCode(err, cairn.EINVALID) {
+		t.Fatalf("reembed in an unknown space: %v", err)
+	}
+
+	var keys []string
+	for mem, err := range c.AllMemories(ctx, client.ListMemoriesParams{Limit: 1}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, mem.Key)
+	}
+	if len(keys) != 3 {
+		t.Fatalf("cursor walk returned %v, want the 3 memories", keys)
+	}
+
+	dl, err := c.DownloadMemory(ctx, v2.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(dl.Body)
+	dl.Body.Close()
+	if string(body) != "the quick red fox" {
+		t.Fatalf("download %q", body)
+	}
+	pin, err := c.PinMemory(ctx, m.ID)
+	if err != nil || !pin.Pinned {
+		t.Fatalf("pin: %+v %v", pin, err)
+	}
+	if _, err := c.SetMemoryImportance(ctx, m.ID, 0.1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.SetMemoryImportance(ctx, m.ID, 2); !client.IsCode(err, cairn.EINVALID) {
+		t.Fatalf("importance 2: %v", err)
+	}
+	beta := mustFindKey(t, c, "notes/beta")
+	ttl, err := c.MemoryTtlAlerts(ctx, client.TTLAlertsRequest{Within: "3650d", RenewIDs: []string{beta}, RenewExpiresIn: "2d"})
+	if err != nil || ttl.RenewedCount != 1 {
+		t.Fatalf("ttl alerts: %+v %v", ttl, err)
+	}
+	if _, err := c.ExpiringMemories(ctx, "24h", "", 10); err != nil {
+		t.Fatal(err)
+	}
+	up, err := c.UploadMemory(ctx, client.UploadFile{Name: "a.bin", Data: []byte{0, 1, 2, 3}},
+		map[string]string{"type": "file", "key": "files/a"}, "")
+	if err != nil || up.SizeBytes == 0 {
+		t.Fatalf("upload: %+v %v", up, err)
+	}
+	bulk, err := c.BulkCreateMemories(ctx, []client.MemoryWrite{{Key: "bulk/1", Content: "one"}, {Key: "notes/beta", Content: "dup"}}, "")
+	if err != nil || bulk.Succeeded != 1 || bulk.Failed != 1 || bulk.Results[1].Status != 409 {
+		t.Fatalf("bulk: %+v %v", bulk, err)
+	}
+	del, err := c.BulkDeleteMemories(ctx, []string{*bulk.Results[0].ID, cairn.NewID()})
+	if err != nil || del.Succeeded != 1 || del.Results[1].Status != 404 {
+		t.Fatalf("bulk delete: %+v %v", del, err)
+	}
+	d, err := c.DeleteMemory(ctx, up.ID, "")
+	if err != nil || !d.MemoryDeleted {
+		t.Fatalf("delete: %+v %v", d, err)
+	}
+	if _, err := c.GetMemory(ctx, up.ID); !client.IsCode(err, cairn.ENOTFOUND) {
+		t.Fatalf("deleted memory: %v", err)
+	}
+
+	// Another agent's memory is a 404 to this agent.
+	other, err := pub.RegisterAgent(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pub.WithAPIKey(other.APIKey).GetMemory(ctx, m.ID); !client.IsCode(err, cairn.ENOTFOUND) {
+		t.Fatalf("foreign memory: %v", err)
+	}
+
+	n := 0
+	for e, err := range c.AllAudit(ctx, "write") {
+		if err != nil || e.Action != "write" {
+			t.Fatalf("audit %+v %v", e, err)
+		}
+		n++
+	}
+	if n < 4 {
+		t.Fatalf("%d write audit entries", n)
+	}
+	var sum int64
+	var txs int
+	for tx, err := range c.AllTransactions(ctx) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum += tx.Amount
+		txs++
+	}
+	if sum != balance() || txs < 5 {
+		t.Fatalf("ledger sums to %d over %d transactions, balance %d", sum, txs, balance())
+	}
+
+	t.Run("Media", func(t *testing.T) {
+		data := []byte("0123456789abcdef")
+		md, err := c.UploadMedia(ctx, client.UploadFile{Name: "n.txt", ContentType: "text/plain", Data: data}, map[string]string{"title": "digits"})
+		if err != nil || md.SizeBytes != 16 || md.Category != "document" {
+			t.Fatalf("upload media: %+v %v", md, err)
+		}
+		pg, err := c.ListMedia(ctx, "", 10, "")
+		if err != nil || len(pg.Media) != 1 || pg.Media[0].ID != md.ID {
+			t.Fatalf("list media: %+v %v", pg, err)
+		}
+		if g, err := c.GetMedia(ctx, md.ID); err != nil || *g.Title != "digits" {
+			t.Fatalf("get media: %+v %v", g, err)
+		}
+		s, err := c.StreamMedia(ctx, md.ID, client.RangeOptions{Range: "bytes=2-5"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		part, _ := io.ReadAll(s.Body)
+		s.Body.Close()
+		if s.Status != 206 || string(part) != "2345" || s.ContentRange != "bytes 2-5/16" {
+			t.Fatalf("range: %d %q %q", s.Status, part, s.ContentRange)
+		}
+		hd, err := c.HeadMedia(ctx, md.ID, client.RangeOptions{})
+		if err != nil || hd.ContentLength != 16 {
+			t.Fatalf("head: %+v %v", hd, err)
+		}
+		if _, err := c.DeleteMedia(ctx, md.ID); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.GetMedia(ctx, md.ID); !client.IsCode(err, cairn.ENOTFOUND) {
+			t.Fatalf("deleted media: %v", err)
+		}
+	})
+
+	t.Run("Compliance", func(t *testing.T) {
+		sc, err := c.ScreenAddresses(ctx, []client.AddressRef{{Address: tornado, Chain: "ethereum"}}, nil)
+		if err != nil || sc.Results[0].Status != "sanctioned" {
+			t.Fatalf("screen: %+v %v", sc, err)
+		}
+		id, _ := sc.Proof["screeningId"].(string)
+		if p, err := pub.GetScreeningProof(ctx, id); err != nil || p["resultsHash"] != sc.Proof["resultsHash"] {
+			t.Fatalf("proof: %v %v", p, err)
+		}
+		mp, err := c.GetMerkleProof(ctx, tornado, "ethereum")
+		if err != nil || !mp.Sanctioned || len(mp.Proof) == 0 {
+			t.Fatalf("merkle proof: %+v %v", mp, err)
+		}
+		if root, err := c.GetMerkleRoot(ctx); err != nil || root["root"] == nil {
+			t.Fatalf("root: %v %v", root, err)
+		}
+		if _, err := c.GetMerkleProofBatch(ctx, []client.AddressRef{{Address: tornado, Chain: "ethereum"}}, true); err != nil {
+			t.Fatal(err)
+		}
+		if h, err := c.GetListingHistory(ctx, tornado, "ethereum"); err != nil || h["listed"] != true {
+			t.Fatalf("history: %v %v", h, err)
+		}
+		if v, err := c.ListListVersions(ctx, 0, 5); err != nil || len(v["versions"].([]any)) == 0 {
+			t.Fatalf("versions: %v %v", v, err)
+		}
+		if _, err := c.ComplianceStats(ctx); err != nil {
+			t.Fatal(err)
+		}
+		rep, err := c.ReportAddress(ctx, client.ReportRequest{Address: "0x00000000000000000000000000000000000000aa", Chain: "ethereum",
+			Category: "scam", Reason: "drained a wallet"})
+		if err != nil || rep.ReportID == "" || rep.Status != "pending" {
+			t.Fatalf("report: %+v %v", rep, err)
+		}
+		if l, err := pub.ListReports(ctx, "pending", 10, ""); err != nil || len(l["reports"].([]any)) != 1 {
+			t.Fatalf("list reports: %v %v", l, err)
+		}
+		if _, err := pub.RejectReport(ctx, rep.ReportID, "no evidence"); err != nil {
+			t.Fatal(err)
+		}
+	})
+
+	t.Run("System", func(t *testing.T) {
+		if _, err := pub.Healthz(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := pub.Readyz(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if doc, err := pub.GetOpenAPI(ctx); err != nil || doc["openapi"] == nil {
+			t.Fatalf("openapi: %v", err)
+		}
+		if md, err := pub.GetSkill(ctx, true); err != nil || !strings.Contains(md, "/v1/memory") {
+			t.Fatalf("skill: %v", err)
+		}
+		if mt, err := pub.Metrics(ctx); err != nil || !strings.Contains(mt, "go_goroutines") {
+			t.Fatalf("metrics: %v", err)
+		}
+		if p, err := pub.GetPricing(ctx); err != nil || p.OperationCosts["memory.write"] != 5 {
+			t.Fatalf("pricing: %+v %v", p, err)
+		}
+		if self, err := c.GetSelf(ctx); err != nil || self["agentId"] != reg.AgentID {
+			t.Fatalf("self: %v %v", self, err)
+		}
+		if ab, err := c.GetAgentBalance(ctx); err != nil || ab["aptosAddress"] == nil {
+			t.Fatalf("agent balance: %v %v", ab, err)
+		}
+	})
+
+	t.Run("InsufficientCredits", func(t *testing.T) {
+		if _, err := pub.SetPricing(ctx, map[string]int64{"memory.write": 100000}); err != nil {
+			t.Fatal(err)
+		}
+		defer pub.SetPricing(ctx, map[string]int64{"memory.write": 5})
+		before := balance()
+		_, err := c.CreateMemory(ctx, client.MemoryWrite{Key: "too/expensive", Content: "x"}, "idem-402")
+		var e *client.Error
+		if !errors.As(err, &e) || e.Status != 402 || e.Code != cairn.EPAYMENT || e.Required == nil || *e.Required != 100000 ||
+			e.Available == nil || *e.Available != before {
+			t.Fatalf("402: %+v", err)
+		}
+		if balance() != before {
+			t.Fatal("a refused write was charged")
+		}
+	})
+
+	t.Run("Accounts", func(t *testing.T) {
+		sub, err := c.CreateAgent(ctx, "helper")
+		if err != nil || sub.DeveloperID != reg.DeveloperID {
+			t.Fatalf("create agent: %+v %v", sub, err)
+		}
+		rot, err := c.WithAPIKey(sub.APIKey).RotateKey(ctx, sub.RotationSecret)
+		if err != nil || rot["apiKey"] == sub.APIKey {
+			t.Fatalf("rotate: %v %v", rot, err)
+		}
+		if _, err := pub.RevokeAgent(ctx, sub.AgentID); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.WithAPIKey(rot["apiKey"].(string)).GetSelf(ctx); !client.IsCode(err, cairn.EFORBIDDEN) && !client.IsCode(err, cairn.EUNAUTHORIZED) {
+			t.Fatalf("revoked agent: %v", err)
+		}
+	})
+}
+
+func mustFindKey(t *testing.T, c *client.Client, key string) string {
+	t.Helper()
+	for m, err := range c.AllMemories(context.Background(), client.ListMemoriesParams{}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Key == key {
+			return m.ID
+		}
+	}
+	t.Fatalf("no memory %q", key)
+	return ""
+}
