@@ -7,6 +7,7 @@
 //	                             refresh the bundled OFAC snapshot
 //	cairn verify-proof FILE|-|URL  check a proof, its Merkle proofs and its snapshots
 //	cairn contract deploy        deploy the verifier contract
+//	cairn mcp [--mcp-listen A]   serve the MCP tools (stdio, or streamable HTTP)
 //
 // It is the only package that knows every implementation: it reads flags and
 // environment into a Config, opens the stores, derives keys and wires the
@@ -39,6 +40,9 @@ Usage:
   cairn verify-proof [--offline] FILE|-|URL  check a Merkle proof, or a screening proof with its Merkle proofs and snapshots
   cairn contract deploy --evm-rpc-url URL --evm-key-file F [--evm-chain-id N]
                                             deploy the verifier contract and print its address
+  cairn mcp [--server-url U] [--mcp-listen A]
+                                            serve cairn as MCP tools over stdio (or streamable HTTP on A),
+                                            calling the server at U with the API key in CAIRN_API_KEY
 
 Every flag --some-name may also be set as the environment variable CAIRN_SOME_NAME.
 `
@@ -59,6 +63,8 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		err = runIngest(ctx, args[1:], stdout, stderr, getenv)
 	case "contract":
 		err = runContract(ctx, args[1:], stdout, stderr, getenv)
+	case "mcp":
+		err = runMCP(ctx, args[1:], stdout, stderr, getenv)
 	case "verify-proof":
 		err = runVerifyProof(args[1:], os.Stdin, stdout, stderr)
 	case "help", "-h", "--help":

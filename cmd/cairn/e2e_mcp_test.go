@@ -1,0 +1,376 @@
+package main
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"net"
+	"sort"
+	"strings"
+	"testing"
+
+	cairn "github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/client"
+	"github.com/cairn-dev/cairn/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// mcpSession is an MCP client session connected in process to the MCP
+// server, which calls a real cairn server through the Go client.
+type mcpSession struct {
+	t  *testing.T
+	cs *sdk.ClientSession
+	c  *client.Client // the same agent, for checking balances and state
+}
+
+func startMCP(t *testing.T, ts *testServer, key string) *mcpSession {
+	t.Helper()
+	ctx := context.Background()
+	c := client.New(ts.base, key)
+	st, ct := sdk.NewInMemoryTransports()
+	ss, err := mcp.NewServer(c).Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test-agent", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close(); _ = ss.Wait() })
+	return &mcpSession{t: t, cs: cs, c: c}
+}
+
+// toolCall is a decoded tool result.
+type toolCall struct {
+	isError bool
+	body    map[string]any // the structured content
+	text    string
+}
+
+func (tc toolCall) charged() int64 { n, _ := tc.body["creditsCharged"].(float64); return int64(n) }
+
+func (tc toolCall) result() map[string]any { m, _ := tc.body["result"].(map[string]any); return m }
+
+func (s *mcpSession) balance() int64 {
+	s.t.Helper()
+	b, err := s.c.GetBalance(context.Background())
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return b.CreditBalance
+}
+
+// call calls a tool and checks that the credits it reports are what the
+// balance lost.
+func (s *mcpSession) call(name string, args map[string]any) toolCall {
+	s.t.Helper()
+	before := s.balance()
+	res, err := s.cs.CallTool(context.Background(), &sdk.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		s.t.Fatalf("%s: protocol error %v", name, err)
+	}
+	tc := toolCall{isError: res.IsError}
+	if len(res.Content) > 0 {
+		tc.text = res.Content[0].(*sdk.TextContent).Text
+	}
+	tc.body, _ = res.StructuredContent.(map[string]any)
+	if tc.body == nil && tc.isError {
+		return tc // rejected by the input schema before the handler ran
+	}
+	if tc.body == nil {
+		s.t.Fatalf("%s: no structured content: %s", name, tc.text)
+	}
+	if spent := before - s.balance(); spent != tc.charged() {
+		s.t.Fatalf("%s: reports %d credits charged, the balance lost %d", name, tc.charged(), spent)
+	}
+	return tc
+}
+
+func (s *mcpSession) ok(name string, args map[string]any, credits int64) toolCall {
+	s.t.Helper()
+	tc := s.call(name, args)
+	if tc.isError {
+		s.t.Fatalf("%s(%v): tool error %s", name, args, tc.text)
+	}
+	if tc.charged() != credits {
+		s.t.Fatalf("%s: charged %d, want %d", name, tc.charged(), credits)
+	}
+	return tc
+}
+
+// fails calls a tool that must fail with the problem code; code "schema"
+// means the SDK's input validation refused the arguments.
+func (s *mcpSession) fails(name string, args map[string]any, code string) toolCall {
+	s.t.Helper()
+	tc := s.call(name, args)
+	if !tc.isError {
+		s.t.Fatalf("%s(%v) succeeded: %s", name, args, tc.text)
+	}
+	if code == "schema" {
+		if tc.body != nil || !strings.Contains(tc.text, "validating") {
+			s.t.Fatalf("%s: want an input schema error, got %s", name, tc.text)
+		}
+		return tc
+	}
+	if tc.body["code"] != code || tc.body["hint"] == "" {
+		s.t.Fatalf("%s(%v): error %s, want code %s with a hint", name, args, tc.text, code)
+	}
+	return tc
+}
+
+var mcpTools = []string{"balance", "fetch_file", "forget", "history", "list", "media_get", "media_list", "media_upload",
+	"merkle_proof", "pin", "pricing", "recall", "remember", "renew_ttl", "report_address", "screen_addresses", "search", "upload_file"}
+
+func TestE2EMCPTools(t *testing.T) {
+	ts, _ := complianceServer(t)
+	a := ts.registerEstablished()
+	ts.do("POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": 400, "reason": "mcp"}).must(t, 200)
+	s := startMCP(t, ts, a.Key)
+	ctx := context.Background()
+
+	lt, err := s.cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range lt.Tools {
+		names = append(names, tl.Name)
+		if len(tl.Description) < 20 || tl.InputSchema == nil {
+			t.Errorf("tool %s lacks a description or schema", tl.Name)
+		}
+	}
+	sort.Strings(names)
+	if strings.Join(names, ",") != strings.Join(mcpTools, ",") {
+		t.Fatalf("tools %v, want %v", names, mcpTools)
+	}
+
+	t.Run("Memory", func(t *testing.T) {
+		s.t = t
+		r := s.ok("remember", map[string]any{"key": "facts/sky", "content": "the sky is blue", "tags": []string{"nature"}}, 6)
+		if r.result()["created"] != true {
+			t.Fatalf("remember: %v", r.body)
+		}
+		s.fails("remember", map[string]any{"key": "facts/x"}, "schema")
+		s.fails("remember", map[string]any{"key": "bad//key", "content": "x"}, cairn.EINVALID)
+		got := s.ok("recall", map[string]any{"key": "facts/sky"}, 2).result()
+		if got["content"] != "the sky is blue" {
+			t.Fatalf("recall: %v", got)
+		}
+		s.ok("recall", map[string]any{"id": got["id"]}, 1)
+		s.fails("recall", map[string]any{}, cairn.EINVALID)
+		s.fails("recall", map[string]any{"key": "facts/none"}, cairn.ENOTFOUND)
+		for _, mode := range []string{"key", "fulltext", "vector", "hybrid"} {
+			q := "sky"
+			if mode == "key" {
+				q = "facts/"
+			}
+			res := s.ok("search", map[string]any{"query": q, "mode": mode}, 1).result()
+			if res["count"].(float64) < 1 {
+				t.Fatalf("search %s found nothing: %v", mode, res)
+			}
+		}
+		s.fails("search", map[string]any{"query": "sky", "mode": "telepathy"}, cairn.EINVALID)
+		if l := s.ok("list", map[string]any{"limit": 10}, 1).result(); len(l["memories"].([]any)) != 1 {
+			t.Fatalf("list: %v", l)
+		}
+		s.fails("list", map[string]any{"limit": 1000}, cairn.EINVALID)
+		if p := s.ok("pin", map[string]any{"key": "facts/sky", "pinned": true}, 1).result(); p["pinned"] != true {
+			t.Fatalf("pin: %v", p)
+		}
+		if p := s.ok("pin", map[string]any{"id": got["id"], "pinned": false}, 0).result(); p["pinned"] != false {
+			t.Fatalf("unpin: %v", p)
+		}
+		s.fails("pin", map[string]any{"id": cairn.NewID(), "pinned": true}, cairn.ENOTFOUND)
+		if r := s.ok("renew_ttl", map[string]any{"key": "facts/sky", "expiresIn": "7d"}, 1).result(); r["success"] != true {
+			t.Fatalf("renew: %v", r)
+		}
+		s.fails("renew_ttl", map[string]any{"key": "facts/sky", "expiresIn": "forever"}, cairn.EINVALID)
+		s.fails("history", map[string]any{"id": cairn.NewID()}, cairn.ENOTFOUND)
+		s.fails("forget", map[string]any{"key": "facts/none"}, cairn.ENOTFOUND)
+	})
+
+	t.Run("Files", func(t *testing.T) {
+		s.t = t
+		data := []byte{0xff, 0x00, 'c', 'a', 'i', 'r', 'n'}
+		up := s.ok("upload_file", map[string]any{"key": "files/blob", "filename": "blob.bin",
+			"contentBase64": base64.StdEncoding.EncodeToString(data)}, 5).result()
+		if up["sizeBytes"] == nil {
+			t.Fatalf("upload: %v", up)
+		}
+		s.fails("upload_file", map[string]any{"key": "files/x", "filename": "x", "contentBase64": "%%%"}, cairn.EINVALID)
+		f := s.ok("fetch_file", map[string]any{"key": "files/blob"}, 2).result()
+		if f["contentBase64"] != base64.StdEncoding.EncodeToString(data) {
+			t.Fatalf("fetch: %v", f)
+		}
+		s.fails("fetch_file", map[string]any{"id": cairn.NewID()}, cairn.ENOTFOUND)
+
+		m := s.call("media_upload", map[string]any{"filename": "note.txt", "mimeType": "text/plain", "title": "note",
+			"contentBase64": base64.StdEncoding.EncodeToString([]byte("hello media"))})
+		if m.isError || m.result()["sizeBytes"] != float64(11) {
+			t.Fatalf("media upload: %s", m.text)
+		}
+		s.fails("media_upload", map[string]any{"filename": "n", "contentBase64": "!"}, cairn.EINVALID)
+		if l := s.ok("media_list", map[string]any{}, 0).result(); len(l["media"].([]any)) != 1 {
+			t.Fatalf("media list: %v", l)
+		}
+		s.fails("media_list", map[string]any{"category": "smell"}, cairn.EINVALID)
+		id := m.result()["id"]
+		s.ok("media_get", map[string]any{"id": id}, 0)
+		g := s.ok("media_get", map[string]any{"id": id, "includeContent": true}, 1).result()
+		if g["contentBase64"] != base64.StdEncoding.EncodeToString([]byte("hello media")) {
+			t.Fatalf("media get: %v", g)
+		}
+		s.fails("media_get", map[string]any{"id": cairn.NewID()}, cairn.ENOTFOUND)
+	})
+
+	t.Run("Compliance", func(t *testing.T) {
+		s.t = t
+		sc := s.ok("screen_addresses", map[string]any{"addresses": []map[string]any{{"address": tornado, "chain": "ethereum"}}}, 0).result()
+		if sc["results"].([]any)[0].(map[string]any)["status"] != "sanctioned" {
+			t.Fatalf("screen: %v", sc)
+		}
+		s.fails("screen_addresses", map[string]any{"addresses": []map[string]any{{"address": tornado, "chain": "narnia"}}}, cairn.EINVALID)
+		if p := s.ok("merkle_proof", map[string]any{"address": tornado, "chain": "ethereum"}, 0).result(); p["sanctioned"] != true {
+			t.Fatalf("proof: %v", p)
+		}
+		s.fails("merkle_proof", map[string]any{"address": tornado, "chain": "narnia"}, cairn.EINVALID)
+		rep := s.call("report_address", map[string]any{"address": "0x00000000000000000000000000000000000000bb", "chain": "ethereum",
+			"category": "scam", "reason": "phishing site drained wallets"})
+		if rep.isError || rep.result()["reportId"] == "" {
+			t.Fatalf("report: %s", rep.text)
+		}
+		s.fails("report_address", map[string]any{"address": tornado, "chain": "ethereum", "category": "rudeness", "reason": "x"}, cairn.EINVALID)
+	})
+
+	t.Run("Billing", func(t *testing.T) {
+		s.t = t
+		b := s.ok("balance", map[string]any{}, 0)
+		if int64(b.result()["creditBalance"].(float64)) != s.balance() || b.result()["aptosAddress"] == nil {
+			t.Fatalf("balance: %v", b.body)
+		}
+		if p := s.ok("pricing", map[string]any{}, 0).result(); p["operationCosts"].(map[string]any)["memory.write"] != float64(5) {
+			t.Fatalf("pricing: %v", p)
+		}
+		s.fails("balance", map[string]any{"unexpected": 1}, "schema")
+		ts.do("PUT", "/v1/admin/pricing", admin, map[string]any{"operationCosts": map[string]any{"memory.write": 1000000}}).must(t, 200)
+		defer func() {
+			ts.do("PUT", "/v1/admin/pricing", admin, map[string]any{"operationCosts": map[string]any{"memory.write": 5}}).must(t, 200)
+		}()
+		e := s.fails("remember", map[string]any{"key": "facts/costly", "content": "x"}, cairn.EPAYMENT)
+		if e.body["required"] != float64(1000000) || !strings.Contains(e.body["hint"].(string), "/v1/billing/agent/deposit") || e.charged() != 1 {
+			t.Fatalf("402: %v", e.body)
+		}
+	})
+
+	t.Run("Resources", func(t *testing.T) {
+		sk, err := s.cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: "cairn://skill"})
+		if err != nil || !strings.Contains(sk.Contents[0].Text, "/v1/memory") {
+			t.Fatalf("skill: %v", err)
+		}
+		r, err := s.cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: "cairn://memory/facts/sky"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m client.Memory
+		if err := json.Unmarshal([]byte(r.Contents[0].Text), &m); err != nil || m.Content != "the sky is blue" {
+			t.Fatalf("memory resource: %s %v", r.Contents[0].Text, err)
+		}
+		if _, err := s.cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: "cairn://memory/facts/none"}); err == nil {
+			t.Fatal("an unknown key was read")
+		}
+		tpl, err := s.cs.ListResourceTemplates(ctx, nil)
+		if err != nil || len(tpl.ResourceTemplates) != 1 || !strings.HasPrefix(tpl.ResourceTemplates[0].URITemplate, "cairn://memory/") {
+			t.Fatalf("templates: %v %v", tpl, err)
+		}
+	})
+}
+
+// TestE2EMCPAgentSession is one scripted agent session: three notes, a
+// search, an update, its history, and forgetting one.
+func TestE2EMCPAgentSession(t *testing.T) {
+	ts := startServer(t, testConfig(t, t.TempDir()))
+	a := ts.register("")
+	s := startMCP(t, ts, a.Key)
+	start := s.balance()
+	notes := map[string]string{
+		"notes/standup":   "standup moved to ten o'clock on mondays",
+		"notes/deploy":    "deploy the billing service after the migration",
+		"notes/groceries": "buy oat milk and coffee beans",
+	}
+	for k, v := range notes {
+		if r := s.ok("remember", map[string]any{"key": k, "content": v}, 6).result(); r["created"] != true {
+			t.Fatalf("remember %s: %v", k, r)
+		}
+	}
+	hits := s.ok("search", map[string]any{"query": "billing migration", "mode": "fulltext"}, 1).result()["results"].([]any)
+	if len(hits) != 1 || hits[0].(map[string]any)["key"] != "notes/deploy" {
+		t.Fatalf("search: %v", hits)
+	}
+	up := s.ok("remember", map[string]any{"key": "notes/deploy", "content": "deploy the billing service on friday"}, 6).result()
+	if up["created"] != false || up["memory"].(map[string]any)["version"] != float64(2) {
+		t.Fatalf("update: %v", up)
+	}
+	h := s.ok("history", map[string]any{"key": "notes/deploy"}, 1).result()
+	if h["totalVersions"] != float64(2) {
+		t.Fatalf("history: %v", h)
+	}
+	if got := s.ok("recall", map[string]any{"key": "notes/deploy"}, 2).result(); got["content"] != "deploy the billing service on friday" {
+		t.Fatalf("recall after update: %v", got)
+	}
+	f := s.ok("forget", map[string]any{"key": "notes/groceries"}, 3).result()
+	if f["versionsDeleted"] != float64(1) {
+		t.Fatalf("forget: %v", f)
+	}
+	s.fails("recall", map[string]any{"key": "notes/groceries"}, cairn.ENOTFOUND)
+	if l := s.ok("list", map[string]any{}, 1).result(); len(l["memories"].([]any)) != 2 {
+		t.Fatalf("after forget: %v", l)
+	}
+	// 3 creates (6) + search (1) + update (6) + history (1) + recall (2) + forget (3) + failed recall (1) + list (1).
+	if spent := start - s.balance(); spent != 18+1+6+1+2+3+1+1 {
+		t.Fatalf("the session cost %d credits", spent)
+	}
+}
+
+// TestE2EMCPStreamableHTTP serves the tools over streamable HTTP, as
+// `cairn mcp --mcp-listen` does, and calls one.
+func TestE2EMCPStreamableHTTP(t *testing.T) {
+	ts := startServer(t, testConfig(t, t.TempDir()))
+	a := ts.register("")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- serveMCPHTTP(ctx, ln, mcp.NewServer(client.New(ts.base, a.Key))) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}()
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "http-agent", Version: "1"}, nil).
+		Connect(ctx, &sdk.StreamableClientTransport{Endpoint: "http://" + ln.Addr().String()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "balance", Arguments: map[string]any{}})
+	if err != nil || res.IsError {
+		t.Fatalf("balance over HTTP: %v %v", res, err)
+	}
+	body := res.StructuredContent.(map[string]any)
+	if body["result"].(map[string]any)["creditBalance"] != float64(ts.balance(a.Key)) || body["creditsCharged"] != float64(0) {
+		t.Fatalf("balance over HTTP: %v", body)
+	}
+}
+
+// TestMCPCommandNeedsKey: `cairn mcp` without CAIRN_API_KEY is a usage
+// error that names the variable.
+func TestMCPCommandNeedsKey(t *testing.T) {
+	var out, errb strings.Builder
+	code := Run(context.Background(), []string{"mcp", "--server-url", "http://127.0.0.1:1"}, &out, &errb, func(string) string { return "" })
+	if code != 2 || !strings.Contains(errb.String(), "CAIRN_API_KEY") {
+		t.Fatalf("exit %d, stderr %q", code, errb.String())
+	}
+}

@@ -1,0 +1,175 @@
+package mcp
+
+import (
+	"context"
+
+	"github.com/cairn-dev/cairn/client"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// tool registers a tool whose handler runs between two balance reads.
+func tool[In any](srv *sdk.Server, s *server, name, desc string, op func(context.Context, In) (any, error)) {
+	sdk.AddTool(srv, &sdk.Tool{Name: name, Description: desc},
+		func(ctx context.Context, _ *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {
+			return s.run(ctx, func(ctx context.Context) (any, error) { return op(ctx, in) })
+		})
+}
+
+// RememberArgs are the arguments of remember.
+type RememberArgs struct {
+	Key        string   `json:"key" jsonschema:"the memory's key: a slash-separated path such as notes/meeting-2026-01-05"`
+	Content    string   `json:"content" jsonschema:"the text to store"`
+	Type       string   `json:"type,omitempty" jsonschema:"memory type (a-z, 0-9, - and _; default semantic); used on create only"`
+	Tags       []string `json:"tags,omitempty" jsonschema:"tags to attach"`
+	Importance *float64 `json:"importance,omitempty" jsonschema:"importance from 0 to 1 (default 0.5)"`
+	ExpiresIn  string   `json:"expiresIn,omitempty" jsonschema:"time to live such as 30d or 12h; none means the memory never expires"`
+	Visibility string   `json:"visibility,omitempty" jsonschema:"private (default) or share"`
+}
+
+// Remembered is the result of remember.
+type Remembered struct {
+	Created bool           `json:"created"`
+	Memory  *client.Memory `json:"memory"`
+}
+
+// SearchArgs are the arguments of search.
+type SearchArgs struct {
+	Query string   `json:"query" jsonschema:"what to look for"`
+	Mode  string   `json:"mode,omitempty" jsonschema:"key (key names), fulltext (content words), vector (similar meaning) or hybrid (full text and vector fused, the default)"`
+	Tags  []string `json:"tags,omitempty" jsonschema:"only memories with all these tags (key, fulltext and hybrid modes)"`
+	Limit int      `json:"limit,omitempty" jsonschema:"at most this many results, 1 to 100"`
+}
+
+// ListArgs are the arguments of list.
+type ListArgs struct {
+	Type   string `json:"type,omitempty" jsonschema:"only memories of this type"`
+	Pinned string `json:"pinned,omitempty" jsonschema:"true or false: only pinned or unpinned memories"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"page size, 1 to 100 (default 50)"`
+	Cursor string `json:"cursor,omitempty" jsonschema:"nextCursor of the previous page"`
+}
+
+// PinArgs are the arguments of pin.
+type PinArgs struct {
+	MemoryRef
+	Pinned bool `json:"pinned" jsonschema:"true pins the memory (it never expires), false unpins it"`
+}
+
+// RenewArgs are the arguments of renew_ttl.
+type RenewArgs struct {
+	MemoryRef
+	ExpiresIn string `json:"expiresIn" jsonschema:"the new time to live from now, such as 30d"`
+}
+
+func (s *server) addMemoryTools(srv *sdk.Server) {
+	tool(srv, s, "remember", "Store text under a key: creates the memory (5 credits) or, when the key exists, stores a new version "+
+		"of it (5 credits); finding the key costs a search (1 credit). Older versions stay readable (history).",
+		func(ctx context.Context, a RememberArgs) (any, error) {
+			w := client.MemoryWrite{Key: a.Key, Type: a.Type, Content: a.Content, Importance: a.Importance, ExpiresIn: a.ExpiresIn}
+			if len(a.Tags) > 0 || a.Visibility != "" {
+				w.Metadata = &client.MemoryMetadata{Tags: a.Tags, Visibility: a.Visibility}
+			}
+			h, err := s.findKey(ctx, a.Key)
+			if client.IsCode(err, "not_found") {
+				m, err := s.c.CreateMemory(ctx, w, "")
+				return Remembered{Created: true, Memory: m}, err
+			} else if err != nil {
+				return nil, err
+			}
+			w.Key, w.Type = "", ""
+			m, err := s.c.PutMemory(ctx, h.ID, w, "")
+			return Remembered{Memory: m}, err
+		})
+	tool(srv, s, "recall", "Read a memory with its content, by key (latest version; a search and a read, 2 credits) or by the id "+
+		"of any version (1 credit).",
+		func(ctx context.Context, r MemoryRef) (any, error) {
+			id, err := s.resolve(ctx, r)
+			if err != nil {
+				return nil, err
+			}
+			return s.c.GetMemory(ctx, id)
+		})
+	tool(srv, s, "search", "Find memories, best first (1 credit): by key name, by words of the content (fulltext), by similar "+
+		"meaning (vector) or both fused (hybrid, the default).",
+		func(ctx context.Context, a SearchArgs) (any, error) {
+			switch a.Mode {
+			case "key":
+				return s.c.SearchMemories(ctx, client.SearchRequest{Query: a.Query, Tags: a.Tags, Limit: a.Limit})
+			case "fulltext":
+				return s.c.SearchMemories(ctx, client.SearchRequest{ContentQuery: a.Query, Tags: a.Tags, Limit: a.Limit})
+			case "vector":
+				return s.c.VectorSearchMemories(ctx, client.VectorSearchRequest{Query: a.Query, Tags: a.Tags, Limit: a.Limit})
+			case "", "hybrid":
+				return s.c.SearchMemories(ctx, client.SearchRequest{ContentQuery: a.Query, Tags: a.Tags, Limit: a.Limit, Mode: "hybrid"})
+			}
+			return nil, badArg("mode must be key, fulltext, vector or hybrid")
+		})
+	tool(srv, s, "list", "List the agent's memories, newest first, one page at a time (1 credit per page).",
+		func(ctx context.Context, a ListArgs) (any, error) {
+			return s.c.ListMemories(ctx, client.ListMemoriesParams{Type: a.Type, Pinned: a.Pinned, Limit: a.Limit, Cursor: a.Cursor})
+		})
+	tool(srv, s, "history", "List every version of a memory (free; by key adds a search, 1 credit).",
+		func(ctx context.Context, r MemoryRef) (any, error) {
+			id, err := s.resolve(ctx, r)
+			if err != nil {
+				return nil, err
+			}
+			return s.c.MemoryHistory(ctx, id)
+		})
+	tool(srv, s, "forget", "Delete a memory with all its versions (2 credits per version; by key adds a search, 1 credit).",
+		func(ctx context.Context, r MemoryRef) (any, error) {
+			id, err := s.resolve(ctx, r)
+			if err != nil {
+				return nil, err
+			}
+			h, err := s.c.MemoryHistory(ctx, id)
+			if err != nil {
+				return nil, err
+			}
+			var ids []string
+			for _, v := range h.Versions {
+				ids = append(ids, v.ID)
+			}
+			deleted := 0
+			for len(ids) > 0 {
+				n := min(len(ids), 50)
+				res, err := s.c.BulkDeleteMemories(ctx, ids[:n])
+				if err != nil {
+					return nil, err
+				}
+				deleted += res.Succeeded
+				ids = ids[n:]
+			}
+			return map[string]any{"memoryId": h.MemoryID, "key": h.Key, "versionsDeleted": deleted}, nil
+		})
+	tool(srv, s, "pin", "Pin a memory (it never expires) or unpin it (free; by key adds a search, 1 credit).",
+		func(ctx context.Context, a PinArgs) (any, error) {
+			id, err := s.resolve(ctx, a.MemoryRef)
+			if err != nil {
+				return nil, err
+			}
+			p, err := s.c.PinMemory(ctx, id)
+			if err == nil && p.Pinned != a.Pinned {
+				p, err = s.c.PinMemory(ctx, id)
+			}
+			return p, err
+		})
+	tool(srv, s, "renew_ttl", "Give a memory a new time to live from now (free; by key adds a search, 1 credit).",
+		func(ctx context.Context, a RenewArgs) (any, error) {
+			id, err := s.resolve(ctx, a.MemoryRef)
+			if err != nil {
+				return nil, err
+			}
+			res, err := s.c.MemoryTtlAlerts(ctx, client.TTLAlertsRequest{RenewIDs: []string{id}, RenewExpiresIn: a.ExpiresIn})
+			if err != nil {
+				return nil, err
+			}
+			if len(res.Renewed) != 1 || !res.Renewed[0].Success {
+				msg := "not renewed"
+				if len(res.Renewed) == 1 && res.Renewed[0].Error != "" {
+					msg = res.Renewed[0].Error
+				}
+				return nil, &client.Error{Status: 404, Code: "not_found", Detail: msg}
+			}
+			return res.Renewed[0], nil
+		})
+}
