@@ -1,11 +1,14 @@
 package api
 
 import (
+	"context"
 	"hash/maphash"
 	"math"
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/cairn-dev/cairn/store"
 )
 
 // limiter is a GCRA (generic cell rate algorithm) limiter: limit events per
@@ -17,6 +20,9 @@ type limiter struct {
 	interval time.Duration // period / limit
 	seed     maphash.Seed
 	shards   [64]limiterShard
+	// stored, when set, keeps the counters in the store instead of
+	// memory, so that a restart does not reset them.
+	stored store.RateLimits
 }
 
 type limiterShard struct {
@@ -45,6 +51,25 @@ func newLimiter(limit int, period time.Duration) *limiter {
 }
 
 func (l *limiter) enabled() bool { return l.limit > 0 }
+
+// persistent makes the limiter keep its counters in rl (nil: in memory).
+func (l *limiter) persistent(rl store.RateLimits) *limiter {
+	l.stored = rl
+	return l
+}
+
+// take records one event for key at now, in the store when the limiter
+// is persistent, else in memory.
+func (l *limiter) take(ctx context.Context, key string, now time.Time) (decision, error) {
+	if l.stored == nil || !l.enabled() {
+		return l.allow(key, now), nil
+	}
+	r, err := l.stored.TakeRate(ctx, key, l.limit, l.period, now)
+	if err != nil {
+		return decision{}, err
+	}
+	return decision{allowed: r.Allowed, limit: l.limit, remaining: r.Remaining, reset: r.Reset, retryAfter: r.RetryAfter}, nil
+}
 
 // allow records one event for key at now, unless that would exceed the
 // limit.

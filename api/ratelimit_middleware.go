@@ -3,6 +3,7 @@ package api
 import (
 	"fmt"
 	"net/http"
+	"net/netip"
 
 	"github.com/cairn-dev/cairn"
 	"github.com/gin-gonic/gin"
@@ -43,7 +44,11 @@ func (s *Server) rateLimit(policies ...policy) gin.HandlerFunc {
 			if !p.l.enabled() || !p.when(c) {
 				continue
 			}
-			d := p.l.allow(p.name+"\x00"+p.key(c), now)
+			d, err := p.l.take(c.Request.Context(), p.name+"\x00"+p.key(c), now)
+			if err != nil {
+				writeError(c, err)
+				return
+			}
 			if policyHdr != "" {
 				policyHdr += ", "
 			}
@@ -69,3 +74,23 @@ func (s *Server) rateLimit(policies ...policy) gin.HandlerFunc {
 }
 
 func clientIP(c *gin.Context) string { return c.ClientIP() }
+
+// clientNet is the client's network for limits on free things: an IPv4
+// address as it is, an IPv6 address by its /64, the smallest block an
+// ISP hands one subscriber (who can otherwise pick any of 2^64
+// addresses).
+func clientNet(c *gin.Context) string {
+	ip, err := netip.ParseAddr(c.ClientIP())
+	if err != nil {
+		return c.ClientIP()
+	}
+	ip = ip.Unmap()
+	if ip.Is4() {
+		return ip.String()
+	}
+	p, _ := ip.Prefix(64)
+	return p.String()
+}
+
+// everyone is the key of a limit shared by all clients.
+func everyone(*gin.Context) string { return "*" }

@@ -16,7 +16,8 @@ func (s *Server) routes() {
 
 	// No authentication.
 	v1.POST("/auth/agent-register",
-		s.rateLimit(policy{name: "registrations", l: s.registerLimit, key: clientIP, when: always}),
+		s.rateLimit(policy{name: "registrations", l: s.registerLimit, key: clientNet, when: always},
+			policy{name: "registrations-all", l: s.registerAllLimit, key: everyone, when: always}),
 		h(s.register))
 	v1.GET("/billing/pricing", h(s.pricing))
 
@@ -37,7 +38,7 @@ func (s *Server) routes() {
 	// Rotation counts attempts per client IP before anything else, so that
 	// guessing secrets is bounded whatever the key.
 	v1.POST("/agents/self/rotate-key",
-		s.rateLimit(policy{name: "rotations", l: s.rotateLimit, key: clientIP, when: always}),
+		s.rateLimit(policy{name: "rotations", l: s.rotateLimit, key: clientNet, when: always}),
 		s.agentAuth, s.limited(), h(s.rotateKey))
 
 	s.complianceRoutes(v1)

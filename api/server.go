@@ -27,7 +27,8 @@ type Limits struct {
 	WritesPerAgent     int           // per minute per agent (POST, PUT, PATCH, DELETE)
 	RotationsPerIP     int           // per RotationWindow per client IP
 	RotationWindow     time.Duration // 15 minutes
-	RegistrationsPerIP int           // per hour per client IP
+	RegistrationsPerIP int           // per hour per client IP (IPv6: per /64)
+	RegistrationsAll   int           // per hour from all clients together (0: no cap)
 	PublicPerIP        int           // per minute per client IP: proofs and snapshots read without an account
 	MaxBodyBytes       int64         // JSON request bodies
 }
@@ -78,6 +79,10 @@ type Deps struct {
 	// its state in GET /v1/compliance/merkle-root; nil: anchoring is off
 	// (status disabled).
 	Anchorer chain.Anchorer
+	// RateLimits keeps the counters of the limits on free things
+	// (registrations, key rotation attempts) across restarts; nil: they
+	// are kept in memory.
+	RateLimits store.RateLimits
 	// ScreeningStore holds the free screening windows and the screening
 	// count (required).
 	ScreeningStore store.Screenings
@@ -105,6 +110,7 @@ type Server struct {
 	metrics *metrics
 
 	keyLimit, writeLimit, rotateLimit, registerLimit *limiter
+	registerAllLimit                                 *limiter
 	publicLimit                                      *limiter
 	reportLimit                                      *limiter
 	idemRunning                                      idemRunning
@@ -139,15 +145,16 @@ func New(d Deps) (*Server, error) {
 		return nil, cairn.Errorf(cairn.EINVALID, "invalid trusted proxies: %v", err)
 	}
 	s := &Server{
-		Deps:          d,
-		engine:        e,
-		metrics:       newMetrics(d.Registry),
-		keyLimit:      newLimiter(d.Limits.RequestsPerKey, time.Minute),
-		writeLimit:    newLimiter(d.Limits.WritesPerAgent, time.Minute),
-		rotateLimit:   newLimiter(d.Limits.RotationsPerIP, d.Limits.RotationWindow),
-		registerLimit: newLimiter(d.Limits.RegistrationsPerIP, time.Hour),
-		publicLimit:   newLimiter(d.Limits.PublicPerIP, time.Minute),
-		reportLimit:   newLimiter(ReportsPerHour, time.Hour),
+		Deps:             d,
+		engine:           e,
+		metrics:          newMetrics(d.Registry),
+		keyLimit:         newLimiter(d.Limits.RequestsPerKey, time.Minute),
+		writeLimit:       newLimiter(d.Limits.WritesPerAgent, time.Minute),
+		rotateLimit:      newLimiter(d.Limits.RotationsPerIP, d.Limits.RotationWindow).persistent(d.RateLimits),
+		registerLimit:    newLimiter(d.Limits.RegistrationsPerIP, time.Hour).persistent(d.RateLimits),
+		registerAllLimit: newLimiter(d.Limits.RegistrationsAll, time.Hour).persistent(d.RateLimits),
+		publicLimit:      newLimiter(d.Limits.PublicPerIP, time.Minute),
+		reportLimit:      newLimiter(ReportsPerHour, time.Hour),
 	}
 	s.compliance = &compliance.Service{Screening: d.CurrentList, Screenings: d.ScreeningStore, Ledger: d.Ledger, Blobs: d.Blobs,
 		Anchorer: d.Anchorer, PublicURL: strings.TrimSuffix(d.PublicURL, "/"), Clock: d.Clock, Logger: d.Logger}

@@ -58,6 +58,7 @@ type Config struct {
 	WriteLimitPerAgent int
 	RotateLimitPerIP   int
 	RegisterLimitPerIP int
+	RegisterLimitAll   int
 	PublicLimitPerIP   int
 	MaxBodyBytes       int64
 	StarterCredits     int64
@@ -89,6 +90,7 @@ func DefaultConfig() Config {
 		WriteLimitPerAgent:  30,
 		RotateLimitPerIP:    3,
 		RegisterLimitPerIP:  10,
+		RegisterLimitAll:    1000,
 		PublicLimitPerIP:    120,
 		MaxBodyBytes:        1 << 20,
 		StarterCredits:      100,
@@ -127,7 +129,8 @@ func newServeFlagSet(c *Config) *flag.FlagSet {
 	fs.IntVar(&c.WriteLimitPerAgent, "write-limit-per-agent", c.WriteLimitPerAgent, "writes (POST, PUT, PATCH, DELETE) per minute per agent (0: unlimited)")
 	fs.IntVar(&c.RotateLimitPerIP, "rotate-limit-per-ip", c.RotateLimitPerIP, "key rotation attempts per 15 minutes per client IP (0: unlimited)")
 	fs.IntVar(&c.PublicLimitPerIP, "public-limit-per-ip", c.PublicLimitPerIP, "reads of screening proofs and snapshots without an account, per minute per client IP (0: unlimited)")
-	fs.IntVar(&c.RegisterLimitPerIP, "register-limit-per-ip", c.RegisterLimitPerIP, "registrations per hour per client IP (0: unlimited)")
+	fs.IntVar(&c.RegisterLimitPerIP, "register-limit-per-ip", c.RegisterLimitPerIP, "registrations per hour per client IP, IPv6 clients per /64 (0: unlimited)")
+	fs.IntVar(&c.RegisterLimitAll, "register-limit-global", c.RegisterLimitAll, "registrations per hour from all clients together (0: unlimited)")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", c.MaxBodyBytes, "largest JSON request body")
 	fs.Var(&c.Sources, "source", "sanctions source NAME=PATH_OR_URL (gov_sdn, aggregated_sanctions, list:<chain>); repeatable, \";\"-separated in the environment")
 	fs.DurationVar(&c.ReportMinAccountAge, "report-min-account-age", c.ReportMinAccountAge, "community reports of an account that never paid (deposit or admin grant) count toward escalation once it is this old and has used the service")

@@ -209,7 +209,7 @@ func (m *Main) Open(ctx context.Context) error {
 		m.Logger.Warn("refunded the charge of an interrupted write", "charge_id", r.RefID, "request_id", r.RequestID,
 			"developer_id", r.DeveloperID, "operation", r.Operation, "amount", r.Amount)
 	}
-	m.sweepers = append(m.sweepers, sweeper{"settled marks", m.sweepSettled})
+	m.sweepers = append(m.sweepers, sweeper{"settled marks", m.sweepSettled}, sweeper{"rate counters", m.sweepRates})
 	var proxies []string
 	for _, p := range strings.Split(cfg.TrustedProxies, ",") {
 		if p = strings.TrimSpace(p); p != "" {
@@ -221,6 +221,7 @@ func (m *Main) Open(ctx context.Context) error {
 	limits.WritesPerAgent = cfg.WriteLimitPerAgent
 	limits.RotationsPerIP = cfg.RotateLimitPerIP
 	limits.RegistrationsPerIP = cfg.RegisterLimitPerIP
+	limits.RegistrationsAll = cfg.RegisterLimitAll
 	limits.PublicPerIP = cfg.PublicLimitPerIP
 	limits.MaxBodyBytes = cfg.MaxBodyBytes
 	if m.ln, err = net.Listen("tcp", cfg.Listen); err != nil {
@@ -250,6 +251,7 @@ func (m *Main) Open(ctx context.Context) error {
 		ReportMinAccountAge: cfg.ReportMinAccountAge,
 		Anchorer:            m.chainAnchorer(),
 		ScreeningStore:      m.store,
+		RateLimits:          m.core.(store.RateLimits),
 		Cursors:             cursors,
 		Clock:               m.Clock,
 		Logger:              m.Logger,
@@ -411,6 +413,21 @@ func (m *Main) sweepSettled(ctx context.Context, now time.Time) (int, error) {
 	total := 0
 	for {
 		n, err := m.store.DeleteSettledBefore(ctx, now.Add(-2*billing.Lookback), page)
+		total += n
+		if err != nil || n < page {
+			return total, err
+		}
+	}
+}
+
+// sweepRates removes the stored rate counters whose quota is whole again:
+// a counter that is gone means the same as one that is whole.
+func (m *Main) sweepRates(ctx context.Context, now time.Time) (int, error) {
+	const page = 1000
+	rl := m.core.(store.RateLimits)
+	total := 0
+	for {
+		n, err := rl.DeleteRatesBefore(ctx, now, page)
 		total += n
 		if err != nil || n < page {
 			return total, err

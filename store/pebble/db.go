@@ -44,6 +44,7 @@ type DB struct {
 	agts  stripes // agent updates, per agent
 	uniqs stripes // ledger unique keys
 	frees stripes // free screening windows, per developer
+	rates stripes // stored rate limit counters, per key
 
 	screenMu     sync.Mutex // the screening counter (screenings.go)
 	screenCount  int64

@@ -30,6 +30,7 @@ import (
 //	idem/r/<agentID><route><key>         IdempotencyRecord (JSON)
 //	idem/x/<expiresAt BE ns><agentID><route><key>  empty: records by expiry, for the sweep
 //	anchor/<target><listVersion BE uint64>  store.Anchor (JSON): on-chain anchoring of a list version
+//	rate/<key>                           stored rate limit counter: theoretical arrival time (BE int64 Unix ns)
 //	mem/...                              memory heads, versions and their indexes (layout: memory_keys.go)
 //	media/...                            media records and their indexes (layout: media.go)
 //	scr/...                              sanctions list versions, segments and history (layout:
@@ -60,6 +61,7 @@ const (
 	prefixIdem       = "idem/"
 	prefixSettled    = "settled/"
 	prefixAnchor     = "anchor/"
+	prefixRate       = "rate/"
 
 	// PrefixMemory holds memory heads, versions and their indexes.
 	PrefixMemory = "mem/"
@@ -73,7 +75,7 @@ const (
 // prefixes is every top-level prefix in use.
 var prefixes = []string{
 	prefixDev, prefixAgent, prefixAgentKey, prefixDepIdx, prefixLedger,
-	prefixLedgerUniq, prefixLedgerTime, prefixAudit, prefixAuditAct, prefixSetting, prefixMeta, prefixFreeTier, prefixIdem, prefixSettled, prefixAnchor,
+	prefixLedgerUniq, prefixLedgerTime, prefixAudit, prefixAuditAct, prefixSetting, prefixMeta, prefixFreeTier, prefixIdem, prefixSettled, prefixAnchor, prefixRate,
 	PrefixMemory, PrefixMedia, PrefixCompliance,
 }
 

@@ -39,6 +39,7 @@ var optionalSuites = []optionalSuite{
 	suite("Compliance", RunComplianceTests),
 	suite("Reports", RunReportTests),
 	suite("Anchors", RunAnchorTests),
+	suite("RateLimits", RunRateLimitTests),
 }
 
 // runOptional runs the optional suites against the stores open returns.
