@@ -14,12 +14,16 @@ import (
 // can also be given as the environment variable CAIRN_SOME_NAME; a flag on
 // the command line wins over the environment.
 type Config struct {
-	Listen           string
-	DataDir          string
-	Store            string
-	PostgresSchema   string
-	AdminToken       string
-	JWTSecret        string
+	Listen         string
+	DataDir        string
+	Store          string
+	PostgresSchema string
+	AdminToken     string
+	JWTSecret      string
+	// AdminTokenFile and JWTSecretFile name files (mode 0600) holding
+	// those secrets, so that they stay off the command line.
+	AdminTokenFile   string
+	JWTSecretFile    string
 	TTLSweepInterval time.Duration
 	DepositMnemonic  string
 	AptosNetwork     string
@@ -110,8 +114,10 @@ func newServeFlagSet(c *Config) *flag.FlagSet {
 	fs.StringVar(&c.DataDir, "data-dir", c.DataDir, "directory of the embedded store, blobs and keys")
 	fs.StringVar(&c.Store, "store", c.Store, "pebble (embedded, in the data dir) or a postgres:// URL for accounts, keys, ledger, audit and settings")
 	fs.StringVar(&c.PostgresSchema, "postgres-schema", c.PostgresSchema, "schema of the Postgres store (created if absent)")
-	fs.StringVar(&c.AdminToken, "admin-token", c.AdminToken, "bearer token of the admin API (empty: admin API disabled)")
-	fs.StringVar(&c.JWTSecret, "jwt-secret", c.JWTSecret, "HS256 secret of developer JWTs (empty: derived from the data dir's service key)")
+	fs.StringVar(&c.AdminToken, "admin-token", c.AdminToken, "bearer token of the admin API, at least 32 bytes (empty: admin API disabled)")
+	fs.StringVar(&c.JWTSecret, "jwt-secret", c.JWTSecret, "HS256 secret of developer JWTs, at least 32 bytes (empty: derived from the data dir's service key)")
+	fs.StringVar(&c.AdminTokenFile, "admin-token-file", c.AdminTokenFile, "file (mode 0600) holding the admin token")
+	fs.StringVar(&c.JWTSecretFile, "jwt-secret-file", c.JWTSecretFile, "file (mode 0600) holding the JWT secret")
 	fs.DurationVar(&c.TTLSweepInterval, "ttl-sweep-interval", c.TTLSweepInterval, "how often expired items are removed")
 	fs.StringVar(&c.DepositMnemonic, "deposit-mnemonic", c.DepositMnemonic, "BIP-39 mnemonic of the deposit HD seed (empty: generated once and kept in the data dir)")
 	fs.StringVar(&c.AptosNetwork, "aptos-network", c.AptosNetwork, "Aptos network deposits are expected on")

@@ -154,9 +154,9 @@ func TestE2ERevocation(t *testing.T) {
 	ts := startServer(t, testConfig(t, t.TempDir()))
 	a := ts.register("doomed")
 	ts.do("POST", "/v1/admin/agents/"+a.ID+"/revoke", "wrong-token", nil).problem(t, 401, cairn.EUNAUTHORIZED)
-	ts.do("POST", "/v1/admin/agents/"+cairn.NewID()+"/revoke", "admin-test-token", nil).problem(t, 404, cairn.ENOTFOUND)
-	ts.do("POST", "/v1/admin/agents/not-an-id/revoke", "admin-test-token", nil).problem(t, 404, cairn.ENOTFOUND)
-	r := ts.do("POST", "/v1/admin/agents/"+a.ID+"/revoke", "admin-test-token", nil).must(t, 200)
+	ts.do("POST", "/v1/admin/agents/"+cairn.NewID()+"/revoke", "admin-test-token-0123456789abcdef", nil).problem(t, 404, cairn.ENOTFOUND)
+	ts.do("POST", "/v1/admin/agents/not-an-id/revoke", "admin-test-token-0123456789abcdef", nil).problem(t, 404, cairn.ENOTFOUND)
+	r := ts.do("POST", "/v1/admin/agents/"+a.ID+"/revoke", "admin-test-token-0123456789abcdef", nil).must(t, 200)
 	if r.JSON["revoked"] != true || r.str("agentId") != a.ID {
 		t.Fatalf("revoke: %s", r.Body)
 	}

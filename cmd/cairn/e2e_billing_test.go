@@ -9,7 +9,7 @@ import (
 	"github.com/cairn-dev/cairn"
 )
 
-const admin = "admin-test-token"
+const admin = "admin-test-token-0123456789abcdef"
 
 func TestE2EPricing(t *testing.T) {
 	ts := startServer(t, testConfig(t, t.TempDir()))

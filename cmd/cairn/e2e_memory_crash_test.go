@@ -30,7 +30,7 @@ func TestMemoryCrashMidWrite(t *testing.T) {
 	}
 	dir := t.TempDir()
 	cmd := exec.Command(os.Args[0], "serve", "--listen", "127.0.0.1:0", "--data-dir", dir, "--default-sources=false",
-		"--deposit-mnemonic", testConfig(t, dir).DepositMnemonic, "--admin-token", "admin-test-token",
+		"--deposit-mnemonic", testConfig(t, dir).DepositMnemonic, "--admin-token", "admin-test-token-0123456789abcdef",
 		"--write-limit-per-agent", "0", "--rate-limit-per-key", "0")
 	cmd.Env = append(os.Environ(), "CAIRN_TEST_AS_BINARY=1")
 	stderr, err := cmd.StderrPipe()
@@ -78,7 +78,7 @@ func TestMemoryCrashMidWrite(t *testing.T) {
 	}
 	_, reg := post("/v1/auth/agent-register", "", map[string]any{"name": "crash"})
 	key, dev := reg["apiKey"].(string), reg["developerId"].(string)
-	if st, _ := post("/v1/admin/credits", "admin-test-token", map[string]any{"developerId": dev, "amount": 1_000_000, "reason": "test"}); st != 200 {
+	if st, _ := post("/v1/admin/credits", "admin-test-token-0123456789abcdef", map[string]any{"developerId": dev, "amount": 1_000_000, "reason": "test"}); st != 200 {
 		t.Fatalf("top up: %d", st)
 	}
 	const start, cost = 100 + 1_000_000, 5

@@ -23,7 +23,7 @@ func memServer(t *testing.T, credits int, setup ...func(*Main)) (*testServer, ag
 func (ts *testServer) topUp(a agent, credits int) {
 	ts.t.Helper()
 	if d := credits - ts.balance(a.Key); d != 0 {
-		ts.do("POST", "/v1/admin/credits", "admin-test-token", map[string]any{"developerId": a.DeveloperID, "amount": d, "reason": "test"}).must(ts.t, 200)
+		ts.do("POST", "/v1/admin/credits", "admin-test-token-0123456789abcdef", map[string]any{"developerId": a.DeveloperID, "amount": d, "reason": "test"}).must(ts.t, 200)
 	}
 }
 

@@ -30,7 +30,7 @@ func testConfig(t *testing.T, dataDir string) Config {
 	cfg := DefaultConfig()
 	cfg.Listen = "127.0.0.1:0"
 	cfg.DataDir = dataDir
-	cfg.AdminToken = "admin-test-token"
+	cfg.AdminToken = "admin-test-token-0123456789abcdef"
 	cfg.DepositMnemonic = "shoot island position soft burden budget tooth cruel issue economy destroy above"
 	cfg.ShutdownTimeout = 10 * time.Second
 	cfg.DefaultSources = false // tests never reach the network

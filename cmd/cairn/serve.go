@@ -115,6 +115,9 @@ func (m *Main) Open(ctx context.Context) error {
 	if cfg.DataDir == "" {
 		return errors.New("--data-dir is required")
 	}
+	if err := resolveSecrets(&cfg); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return fmt.Errorf("data dir: %w", err)
 	}
