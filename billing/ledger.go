@@ -53,13 +53,21 @@ func (l *Ledger) Refund(ctx context.Context, charge *cairn.LedgerEntry, amount i
 	}
 	e := &cairn.LedgerEntry{
 		ID: cairn.NewID(), DeveloperID: charge.DeveloperID, AgentID: charge.AgentID, Kind: cairn.LedgerRefund,
-		Operation: charge.Operation, Amount: amount, RequestID: requestID, RefID: charge.ID, CreatedAt: l.Clock.Now(),
+		Operation: charge.Operation, Amount: amount, RequestID: requestID, RefID: charge.ID,
+		UniqueKey: RefundKey(charge.ID), CreatedAt: l.Clock.Now(),
 	}
 	// A refund can only raise the balance; retry transient failures a little
-	// so that a failed operation is not left paid for.
+	// so that a failed operation is not left paid for. The unique key makes
+	// the retries safe: a write that committed although its answer was lost
+	// makes the next attempt a conflict, and the charge stays refunded once.
+	ctx = context.WithoutCancel(ctx)
 	var err error
 	for range 3 {
-		if err = l.Store.Apply(context.WithoutCancel(ctx), e); err == nil {
+		err = l.Store.Apply(ctx, e)
+		if cairn.IsCode(err, cairn.ECONFLICT) {
+			return l.Store.LedgerByUniqueKey(ctx, e.UniqueKey)
+		}
+		if err == nil {
 			if l.OnRefund != nil {
 				l.OnRefund(charge.Operation, amount)
 			}
@@ -68,6 +76,11 @@ func (l *Ledger) Refund(ctx context.Context, charge *cairn.LedgerEntry, amount i
 	}
 	return nil, err
 }
+
+// RefundKey is the ledger unique key of the refund of a charge: one per
+// charge, whoever refunds it (a request's settlement, its retry, or the
+// start-up recovery of charges), so that no charge is refunded twice.
+func RefundKey(chargeID string) string { return "refund/" + chargeID }
 
 // Grant adds (or, negative, removes) credits by administrative decision.
 func (l *Ledger) Grant(ctx context.Context, developerID string, amount int64, reason, requestID string) (*cairn.LedgerEntry, error) {

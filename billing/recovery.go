@@ -46,7 +46,7 @@ const RecoveryReason = "The request was interrupted by a restart before its writ
 //
 // A request that charged n items (bulk) and logged k effects gets its
 // newest n-k charges back. Each refund carries the unique key
-// "recovery/<charge id>", so recovering twice refunds nothing twice.
+// RefundKey(<charge id>), the key of every refund of a charge, so recovering twice refunds nothing twice.
 type Recovery struct {
 	Ledger   store.Ledger   // the ledger the charges are in
 	Effects  store.Audit    // the log the writes commit their audit entries to
@@ -185,7 +185,7 @@ func (r *Recovery) refund(ctx context.Context, c *cairn.LedgerEntry, now time.Ti
 	e := &cairn.LedgerEntry{
 		ID: cairn.NewID(), DeveloperID: c.DeveloperID, AgentID: c.AgentID, Kind: cairn.LedgerRefund,
 		Operation: c.Operation, Amount: -c.Amount, RequestID: c.RequestID, RefID: c.ID,
-		Reason: RecoveryReason, UniqueKey: "recovery/" + c.ID, Origin: r.Origin, CreatedAt: now,
+		Reason: RecoveryReason, UniqueKey: RefundKey(c.ID), Origin: r.Origin, CreatedAt: now,
 	}
 	if err := r.Ledger.Apply(ctx, e); cairn.IsCode(err, cairn.ECONFLICT) {
 		return nil, nil
