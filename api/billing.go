@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 	"slices"
 	"sync"
@@ -58,7 +59,12 @@ func refundable(status int) bool {
 // 404 or 409), it marks them settled: no audit entry shows that the
 // request ran, and start-up recovery must not take them for charges of a
 // request a crash cut short (see billing.Recovery).
+//
+// It runs after the response is written: the client may have hung up and
+// the request's context ended, so the bookkeeping uses a context that is
+// not cancelled with it.
 func (b *bill) settle(c *gin.Context) {
+	ctx := context.WithoutCancel(c.Request.Context())
 	status := c.Writer.Status()
 	if !refundable(status) {
 		if status >= 200 && status < 300 || b.s.Settled == nil {
@@ -70,14 +76,14 @@ func (b *bill) settle(c *gin.Context) {
 				ids = append(ids, ch.ID)
 			}
 		}
-		if err := b.s.Settled.MarkSettled(c.Request.Context(), ids, b.s.Clock.Now()); err != nil {
-			b.s.Logger.ErrorContext(c.Request.Context(), "settled mark failed", "err", err)
+		if err := b.s.Settled.MarkSettled(ctx, ids, b.s.Clock.Now()); err != nil {
+			b.s.Logger.ErrorContext(ctx, "settled mark failed", "err", err)
 		}
 		return
 	}
 	for _, ch := range b.charges {
-		if _, err := b.s.Ledger.Refund(c.Request.Context(), ch, 0, requestID(c)); err != nil {
-			b.s.Logger.ErrorContext(c.Request.Context(), "refund failed", "charge_id", ch.ID, "err", err)
+		if _, err := b.s.Ledger.Refund(ctx, ch, 0, requestID(c)); err != nil {
+			b.s.Logger.ErrorContext(ctx, "refund failed", "charge_id", ch.ID, "err", err)
 		}
 	}
 }
@@ -138,7 +144,7 @@ func refundLast(c *gin.Context) error {
 	}
 	ch := b.charges[len(b.charges)-1]
 	b.charges = b.charges[:len(b.charges)-1]
-	_, err := b.s.Ledger.Refund(c.Request.Context(), ch, 0, requestID(c))
+	_, err := b.s.Ledger.Refund(context.WithoutCancel(c.Request.Context()), ch, 0, requestID(c))
 	return err
 }
 
