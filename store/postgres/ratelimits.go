@@ -21,11 +21,11 @@ func (db *DB) TakeRate(ctx context.Context, key string, limit int, period time.D
 	}
 	var take store.RateTake
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(hashtextextended('cairn/rate/' || $1, 0))", key); err != nil {
+		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(hashtextextended('cairn/rate/' || encode($1, 'hex'), 0))", []byte(key)); err != nil {
 			return mapErr(err, "lock rate counter")
 		}
 		var tat time.Time
-		err := tx.QueryRow(ctx, "SELECT tat FROM rate_limits WHERE key = $1", key).Scan(&tat)
+		err := tx.QueryRow(ctx, "SELECT tat FROM rate_limits WHERE key = $1", []byte(key)).Scan(&tat)
 		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 			return mapErr(err, "read rate counter")
 		}
@@ -35,7 +35,7 @@ func (db *DB) TakeRate(ctx context.Context, key string, limit int, period time.D
 			return nil
 		}
 		_, err = tx.Exec(ctx, `INSERT INTO rate_limits (key, tat) VALUES ($1, $2)
-			ON CONFLICT (key) DO UPDATE SET tat = excluded.tat`, key, next)
+			ON CONFLICT (key) DO UPDATE SET tat = excluded.tat`, []byte(key), next)
 		return mapErr(err, "write rate counter")
 	})
 	return take, err

@@ -24,17 +24,17 @@ func RunRateLimitTests(t *testing.T, open func(t *testing.T) store.RateLimits) {
 	t.Run("BurstThenDeny", func(t *testing.T) {
 		s := open(t)
 		for i := 0; i < 3; i++ {
-			if r := take(t, s, "ip", t0); !r.Allowed || r.Remaining != 2-i {
+			if r := take(t, s, "ip\x00203.0.113.7", t0); !r.Allowed || r.Remaining != 2-i {
 				t.Fatalf("event %d: %+v", i, r)
 			}
 		}
-		if r := take(t, s, "ip", t0); r.Allowed || r.RetryAfter != 5*time.Minute || r.Reset != 15*time.Minute {
+		if r := take(t, s, "ip\x00203.0.113.7", t0); r.Allowed || r.RetryAfter != 5*time.Minute || r.Reset != 15*time.Minute {
 			t.Fatalf("4th event: %+v; want denied, retry in 5 min", r)
 		}
 		if r := take(t, s, "other", t0); !r.Allowed {
 			t.Fatalf("keys must be independent: %+v", r)
 		}
-		if r := take(t, s, "ip", t0.Add(5*time.Minute)); !r.Allowed || r.Remaining != 0 {
+		if r := take(t, s, "ip\x00203.0.113.7", t0.Add(5*time.Minute)); !r.Allowed || r.Remaining != 0 {
 			t.Fatalf("after one interval: %+v; want allowed, none left", r)
 		}
 	})

@@ -3,7 +3,7 @@
 -- limit and key: the theoretical arrival time of its GCRA counter.
 
 CREATE TABLE rate_limits (
-    key text COLLATE "C" PRIMARY KEY,
+    key bytea PRIMARY KEY, -- any string, NUL bytes included
     tat timestamptz NOT NULL
 );
 
