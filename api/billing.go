@@ -70,21 +70,33 @@ func (b *bill) settle(c *gin.Context) {
 		if status >= 200 && status < 300 || b.s.Settled == nil {
 			return
 		}
-		var ids []string
-		for _, ch := range b.charges {
-			if slices.Contains(billing.RecoverableOps, ch.Operation) {
-				ids = append(ids, ch.ID)
-			}
-		}
-		if err := b.s.Settled.MarkSettled(ctx, ids, b.s.Clock.Now()); err != nil {
-			b.s.Logger.ErrorContext(ctx, "settled mark failed", "err", err)
-		}
+		b.markSettled(ctx, b.charges)
 		return
 	}
 	for _, ch := range b.charges {
 		if _, err := b.s.Ledger.Refund(ctx, ch, 0, requestID(c)); err != nil {
 			b.s.Logger.ErrorContext(ctx, "refund failed", "charge_id", ch.ID, "err", err)
 		}
+	}
+}
+
+// markSettled marks the charges of priced writes among charges as
+// standing (see settle).
+func (b *bill) markSettled(ctx context.Context, charges []*cairn.LedgerEntry) {
+	if b.s.Settled == nil {
+		return
+	}
+	var ids []string
+	for _, ch := range charges {
+		if slices.Contains(billing.RecoverableOps, ch.Operation) {
+			ids = append(ids, ch.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return
+	}
+	if err := b.s.Settled.MarkSettled(ctx, ids, b.s.Clock.Now()); err != nil {
+		b.s.Logger.ErrorContext(ctx, "settled mark failed", "err", err)
 	}
 }
 
@@ -192,20 +204,27 @@ func (r *running) since(now time.Time) time.Time {
 func (s *Server) SettledBefore() time.Time { return s.priced.since(s.Clock.Now()) }
 
 // chargedItem runs one item of a bulk request under a billed route: it
-// charges op's live cost, runs fn, and refunds that charge at once when fn
-// fails, so the request pays only for the items that succeeded. A free
-// item adds no charge and refunds nothing (refundLast would otherwise take
-// back an earlier item's charge).
+// charges op's live cost, runs fn, and settles that charge at once as the
+// item alone would be settled (spec 7): refunded when fn fails with a
+// refundable status (400, 413, 422, 5xx...), kept and marked settled when
+// it fails with 404 or 409. A free item adds no charge and refunds nothing
+// (refundLast would otherwise take back an earlier item's charge).
 func (s *Server) chargedItem(c *gin.Context, op string, fn func() error) error {
 	cost := s.Pricing.Cost(op)
 	if err := chargeMore(c, op, cost); err != nil {
 		return err
 	}
 	err := fn()
-	if err != nil && cost > 0 {
-		if rerr := refundLast(c); rerr != nil {
-			s.Logger.ErrorContext(c.Request.Context(), "bulk item refund failed", "op", op, "err", rerr)
-		}
+	if err == nil || cost <= 0 {
+		return err
+	}
+	if !refundable(StatusOf(cairn.ErrorCode(err))) {
+		b := c.MustGet(billKey).(*bill)
+		b.markSettled(context.WithoutCancel(c.Request.Context()), b.charges[len(b.charges)-1:])
+		return err
+	}
+	if rerr := refundLast(c); rerr != nil {
+		s.Logger.ErrorContext(c.Request.Context(), "bulk item refund failed", "op", op, "err", rerr)
 	}
 	return err
 }
