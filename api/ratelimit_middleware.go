@@ -19,9 +19,23 @@ type policy struct {
 	when func(c *gin.Context) bool
 }
 
+// readPosts are the POST routes that only read: searches, screening and
+// Merkle proof lookups take a body but change no stored data, so they are
+// reads (spec 8: no limit but the per-key cap), not writes.
+var readPosts = map[string]bool{
+	"/v1/memory/search":                 true,
+	"/v1/memory/vector-search":          true,
+	"/v1/compliance/screen":             true,
+	"/v1/compliance/merkle-proof/batch": true,
+}
+
+// isWrite reports whether the request is an operation that changes stored
+// data, the kind the write limit counts.
 func isWrite(c *gin.Context) bool {
 	switch c.Request.Method {
-	case http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete:
+	case http.MethodPost:
+		return !readPosts[c.FullPath()]
+	case http.MethodPut, http.MethodPatch, http.MethodDelete:
 		return true
 	}
 	return false

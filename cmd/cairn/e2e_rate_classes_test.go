@@ -1,0 +1,34 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/cairn-dev/cairn"
+)
+
+// TestE2ERateClassesByOperation: the write limit counts the operations
+// that change stored data; searches, vector searches, screening and
+// Merkle proof lookups are reads, whatever their HTTP method (spec 8: reads
+// have no limit but the per-key cap).
+func TestE2ERateClassesByOperation(t *testing.T) {
+	cfg := testConfig(t, t.TempDir())
+	cfg.WriteLimitPerAgent = 2
+	ts := startServer(t, cfg)
+	a := ts.register("")
+	ts.topUp(a, 1000)
+	addr := []map[string]any{{"address": "0x8589427373D6D84E98730D7795D8F6F8731FDA16", "chain": "ethereum"}}
+	for i := 0; i < 4; i++ {
+		ts.do("POST", "/v1/memory/search", a.Key, map[string]any{"contentQuery": "team"}).must(t, 200)
+		ts.do("POST", "/v1/memory/vector-search", a.Key, map[string]any{"query": "team"}).must(t, 200)
+		if st := ts.do("POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": addr}).Status; st == 429 {
+			t.Fatalf("screening %d: 429, a read counted as a write", i)
+		}
+		if st := ts.do("POST", "/v1/compliance/merkle-proof/batch", a.Key, map[string]any{"addresses": addr}).Status; st == 429 {
+			t.Fatalf("merkle proof batch %d: 429, a read counted as a write", i)
+		}
+	}
+	for i := 0; i < 2; i++ {
+		ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "k/" + string(rune('a'+i)), "content": "x"}).must(t, 201)
+	}
+	ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "k/c", "content": "x"}).problem(t, 429, cairn.ERATELIMIT)
+}
