@@ -1,6 +1,7 @@
 package api
 
 import (
+	"net/http"
 	"strconv"
 	"time"
 
@@ -16,6 +17,7 @@ type metrics struct {
 	credits  *prometheus.CounterVec
 	refunds  *prometheus.CounterVec
 	handler  gin.HandlerFunc
+	plain    http.Handler
 }
 
 func newMetrics(reg *prometheus.Registry) *metrics {
@@ -38,7 +40,8 @@ func newMetrics(reg *prometheus.Registry) *metrics {
 	// A private registry gets the process and Go collectors itself.
 	_ = reg.Register(collectors.NewGoCollector())
 	_ = reg.Register(collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	m.handler = gin.WrapH(promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
+	m.plain = promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})
+	m.handler = gin.WrapH(m.plain)
 	return m
 }
 
@@ -52,4 +55,13 @@ func (s *Server) metricsMiddleware(c *gin.Context) {
 	status := strconv.Itoa(c.Writer.Status())
 	s.metrics.requests.WithLabelValues(route, c.Request.Method, status).Inc()
 	s.metrics.latency.WithLabelValues(route, c.Request.Method, status).Observe(time.Since(start).Seconds())
+}
+
+// MetricsHandler serves the metrics without authentication, for a listener
+// of its own that only operators reach (--metrics-listen); on the API
+// listener GET /metrics needs the admin token.
+func (s *Server) MetricsHandler() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", s.metrics.plain)
+	return mux
 }

@@ -21,7 +21,8 @@ func TestResponsesMatchDocument(t *testing.T) {
 	}{
 		{"healthz", "GET", "/healthz", "", "", nil, 200},
 		{"readyz", "GET", "/readyz", "", "", nil, 200},
-		{"metrics", "GET", "/metrics", "", "", nil, 200},
+		{"metrics", "GET", "/metrics", adminToken, "", nil, 200},
+		{"metrics ErrToken", "GET", "/metrics", "", "", nil, 401},
 		{"openapi", "GET", "/v1/openapi.json", "", "", nil, 200},
 		{"skill JSON", "GET", "/v1/skill", "", "", nil, 200},
 		{"skill Markdown", "GET", "/v1/skill", "", "", map[string]string{"Accept": "text/markdown"}, 200},

@@ -8,7 +8,7 @@ func (s *Server) routes() {
 	e := s.engine
 	e.GET("/healthz", h(s.healthz))
 	e.GET("/readyz", h(s.readyz))
-	e.GET("/metrics", s.metrics.handler)
+	e.GET("/metrics", s.adminAuth, s.metrics.handler)
 
 	v1 := e.Group("/v1")
 	v1.GET("/openapi.json", h(s.openAPI))

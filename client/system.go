@@ -18,9 +18,10 @@ func (c *Client) Readyz(ctx context.Context) (Object, error) {
 	return out, c.call(ctx, http.MethodGet, "/readyz", nil, &out, authNone)
 }
 
-// Metrics returns the Prometheus exposition text (metrics).
+// Metrics returns the Prometheus exposition text (metrics); it needs the
+// admin token.
 func (c *Client) Metrics(ctx context.Context) (string, error) {
-	return c.text(ctx, "/metrics", "")
+	return c.text(ctx, "/metrics", "", authAdmin)
 }
 
 // GetOpenAPI returns the OpenAPI document (getOpenAPI).
@@ -36,11 +37,11 @@ func (c *Client) GetSkill(ctx context.Context, markdown bool) (string, error) {
 	if markdown {
 		accept = "text/markdown"
 	}
-	return c.text(ctx, "/v1/skill", accept)
+	return c.text(ctx, "/v1/skill", accept, authNone)
 }
 
-func (c *Client) text(ctx context.Context, path, accept string) (string, error) {
-	r := &request{method: http.MethodGet, path: path, auth: authNone}
+func (c *Client) text(ctx context.Context, path, accept string, a auth) (string, error) {
+	r := &request{method: http.MethodGet, path: path, auth: a}
 	r.setHeader("Accept", accept)
 	s, err := c.stream(ctx, r)
 	if err != nil {

@@ -34,7 +34,7 @@ func TestE2EHealthMetricsRequestIDs(t *testing.T) {
 	a := ts.register("")
 	ts.do("POST", "/v1/agents", a.Key, nil).must(t, 201)
 
-	m := ts.do("GET", "/metrics", "", nil).must(t, 200)
+	m := ts.do("GET", "/metrics", admin, nil).must(t, 200)
 	for _, want := range []string{
 		`cairn_http_requests_total{method="GET",route="/v1/billing/pricing",status="200"} 2`,
 		`cairn_credits_charged_total{operation="agent.create"} 10`,

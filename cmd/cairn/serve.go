@@ -78,7 +78,10 @@ type Main struct {
 	pipeline *ingest.Pipeline
 	http     *http.Server
 	ln       net.Listener
-	wg       sync.WaitGroup
+	// metricsHTTP serves GET /metrics on --metrics-listen (nil: off).
+	metricsHTTP *http.Server
+	metricsLn   net.Listener
+	wg          sync.WaitGroup
 
 	// listRestored: a stored list version (or, on a first start without
 	// --source, the bundled snapshot) was installed at Open, and Run
@@ -275,7 +278,22 @@ func (m *Main) Open(ctx context.Context) error {
 		MaxHeaderBytes:    cfg.MaxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(m.Logger.Handler(), slog.LevelWarn),
 	}
+	if cfg.MetricsListen != "" {
+		if m.metricsLn, err = net.Listen("tcp", cfg.MetricsListen); err != nil {
+			return fmt.Errorf("--metrics-listen: %w", err)
+		}
+		m.metricsHTTP = &http.Server{Handler: m.server.MetricsHandler(), ReadHeaderTimeout: 10 * time.Second,
+			ErrorLog: slog.NewLogLogger(m.Logger.Handler(), slog.LevelWarn)}
+	}
 	return nil
+}
+
+// MetricsAddr is the address of --metrics-listen (after Open; "" when off).
+func (m *Main) MetricsAddr() string {
+	if m.metricsLn == nil {
+		return ""
+	}
+	return m.metricsLn.Addr().String()
 }
 
 // Addr is the address the service listens on (after Open).
@@ -308,6 +326,10 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- m.http.Serve(m.ln) }()
+	if m.metricsHTTP != nil {
+		go func() { _ = m.metricsHTTP.Serve(m.metricsLn) }()
+		defer m.metricsHTTP.Close()
+	}
 	var err error
 	select {
 	case err = <-errc:
@@ -443,6 +465,9 @@ func (m *Main) Close() error {
 	var errs []error
 	if m.ln != nil && m.http == nil {
 		errs = append(errs, m.ln.Close())
+	}
+	if m.metricsLn != nil && m.metricsHTTP == nil {
+		errs = append(errs, m.metricsLn.Close())
 	}
 	if m.pg != nil {
 		errs = append(errs, m.pg.Close())
