@@ -42,11 +42,12 @@ func (s *Server) complianceRoutes(v1 *gin.RouterGroup) {
 	g.GET("/history", h(s.listingHistory))
 	g.GET("/versions", h(s.listVersions))
 	v1.POST("/compliance/report", s.agentAuth, s.limited(), h(s.report))
-	v1.GET("/compliance/stats", h(s.stats))
 	// No account: the unguessable screening id is the capability a
 	// screener hands to an auditor, and snapshots are public data named
-	// by their digest. Both are limited per client IP.
+	// by their digest; the statistics are public too. All are limited per
+	// client IP.
 	public := s.rateLimit(policy{name: "public", l: s.publicLimit, key: clientIP, when: always})
+	v1.GET("/compliance/stats", public, h(s.stats))
 	v1.GET("/compliance/proofs/:screeningId", public, h(s.getProof))
 	v1.GET("/compliance/snapshots/:sha256", public, h(s.getSnapshot))
 }

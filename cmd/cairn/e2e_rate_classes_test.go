@@ -32,3 +32,15 @@ func TestE2ERateClassesByOperation(t *testing.T) {
 	}
 	ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "k/c", "content": "x"}).problem(t, 429, cairn.ERATELIMIT)
 }
+
+// TestE2EStatsLimitedPerIP: the public statistics are limited per client
+// IP like the other reads without an account.
+func TestE2EStatsLimitedPerIP(t *testing.T) {
+	cfg := testConfig(t, t.TempDir())
+	cfg.PublicLimitPerIP = 2
+	ts := startServer(t, cfg)
+	for i := 0; i < 2; i++ {
+		ts.do("GET", "/v1/compliance/stats", "", nil).must(t, 200)
+	}
+	ts.do("GET", "/v1/compliance/stats", "", nil).problem(t, 429, cairn.ERATELIMIT)
+}

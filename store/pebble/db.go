@@ -56,6 +56,9 @@ type DB struct {
 	idx sync.Mutex
 	// anchorMu serializes the anchor records' check-and-write (anchors.go).
 	anchorMu sync.Mutex
+	// reportStatsMu serializes the report statistics' read-modify-write
+	// (reports_stats.go); taken after a report stripe, never before.
+	reportStatsMu sync.Mutex
 }
 
 var _ store.Store = (*DB)(nil)

@@ -17,6 +17,7 @@ import (
 //	scr/c/<family><canonical><developerID>   empty: a reporter that counts toward escalation
 //	                                         (established, not rejected since)
 //	scr/e/<family><canonical>                Escalation (JSON)
+//	scr/n/stats                              store.ReportStats (JSON): the counts of all reports
 const (
 	reportRec   = PrefixCompliance + "r/"
 	reportBy    = PrefixCompliance + "a/"
@@ -70,7 +71,11 @@ func (db *DB) AddReport(ctx context.Context, r *cairn.Report, threshold int) (in
 		return 0, err
 	}
 	_ = b.Set(byKey, []byte(r.ID), nil)
-	return reporters, commit(b)
+	return reporters, db.commitWithReportStats(ctx, b, func(st *store.ReportStats) {
+		st.Total++
+		st.ByStatus[r.Status]++
+		st.ByCategory[r.Category]++
+	})
 }
 
 func (db *DB) lockReports(family, canonical string) *stripe {
@@ -173,6 +178,7 @@ func (db *DB) Moderate(ctx context.Context, family, canonical, byReport string, 
 		status = cairn.ReportConfirmed
 	}
 	var changed []cairn.Report
+	var moved []string // the former status of each changed report
 	by := reports[0]
 	for _, r := range reports {
 		if r.ID == byReport {
@@ -181,6 +187,7 @@ func (db *DB) Moderate(ctx context.Context, family, canonical, byReport string, 
 		if r.Status == status || (status == cairn.ReportConfirmed && r.Status == cairn.ReportRejected) {
 			continue
 		}
+		moved = append(moved, r.Status)
 		r.Status, r.Moderation = status, &m
 		if err := setJSON(b, key(reportRec, r.ID), r); err != nil {
 			return nil, false, err
@@ -210,7 +217,12 @@ func (db *DB) Moderate(ctx context.Context, family, canonical, byReport string, 
 			escChanged = true
 		}
 	}
-	return changed, escChanged, commit(b)
+	return changed, escChanged, db.commitWithReportStats(ctx, b, func(st *store.ReportStats) {
+		for _, from := range moved {
+			st.ByStatus[from]--
+			st.ByStatus[status]++
+		}
+	})
 }
 
 // Escalations lists every escalated address.
@@ -225,22 +237,6 @@ func (db *DB) Escalations(ctx context.Context) ([]store.Escalation, error) {
 		return nil
 	})
 	return out, err
-}
-
-// CountReports scans the reports.
-func (db *DB) CountReports(ctx context.Context) (store.ReportStats, error) {
-	st := store.ReportStats{ByStatus: map[string]int{}, ByCategory: map[string]int{}}
-	err := db.scanJSON(ctx, []byte(reportRec), func(val []byte) error {
-		var r cairn.Report
-		if err := json.Unmarshal(val, &r); err != nil {
-			return err
-		}
-		st.Total++
-		st.ByStatus[r.Status]++
-		st.ByCategory[r.Category]++
-		return nil
-	})
-	return st, err
 }
 
 // scanJSON calls fn with every value under prefix, in key order.
