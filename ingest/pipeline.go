@@ -57,6 +57,12 @@ type Pipeline struct {
 	Logger  *slog.Logger
 	Client  *http.Client
 	MaxDrop float64
+	// MaxSourceBytes caps the download of a source fetched over HTTP
+	// (0: DefaultMaxSourceBytes); MaxXMLToken caps one token (a tag or a
+	// text run) of an XML source (0: DefaultMaxXMLToken). Beyond either,
+	// the source fails with an error naming the limit.
+	MaxSourceBytes int64
+	MaxXMLToken    int
 	// Community, when set, returns the escalated community listings that
 	// every list version includes as the community source.
 	Community func(ctx context.Context) ([]screening.Listing, error)

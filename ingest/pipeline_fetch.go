@@ -26,7 +26,7 @@ func (p *Pipeline) ingestOne(ctx context.Context, src Source) ([]screening.Listi
 		}
 	}()
 	for _, loc := range strings.Split(src.Location, ",") {
-		f, err := fetch(ctx, client, strings.TrimSpace(loc))
+		f, err := fetch(ctx, client, strings.TrimSpace(loc), p.MaxSourceBytes)
 		if err != nil {
 			return nil, Snapshot{}, err
 		}
@@ -48,7 +48,7 @@ func (p *Pipeline) ingestOne(ctx context.Context, src Source) ([]screening.Listi
 		}
 		return nil
 	}
-	if err := parseSource(src.Name, files, emit); err != nil {
+	if err := parseSource(src.Name, files, emit, p.MaxXMLToken); err != nil {
 		return nil, Snapshot{}, err
 	}
 	if len(listings) == 0 {

@@ -9,7 +9,11 @@ import (
 )
 
 // parseSource runs the parser a source name calls for over its files.
-func parseSource(name string, files []*fetched, emit func(Record) error) error {
+//
+// An XML source is read through a cap of maxToken bytes (0:
+// DefaultMaxXMLToken) per token, so that one endless text or tag cannot
+// fill the memory of the parser, which holds a token whole.
+func parseSource(name string, files []*fetched, emit func(Record) error, maxToken int) error {
 	open := func(i int) (*os.File, error) { return os.Open(files[i].path) }
 	f, err := open(0)
 	if err != nil {
@@ -26,9 +30,9 @@ func parseSource(name string, files []*fetched, emit func(Record) error) error {
 		text := string(head[:n])
 		switch {
 		case strings.Contains(text, "<sanctionsData"):
-			_, err = ParseSDNEnhanced(f, emit)
+			_, err = ParseSDNEnhanced(newTokenCap(f, maxToken), emit)
 		case strings.Contains(text, "<"):
-			_, err = ParseSDNAdvanced(f, emit)
+			_, err = ParseSDNAdvanced(newTokenCap(f, maxToken), emit)
 		default:
 			var comments *os.File
 			if len(files) > 1 {

@@ -50,9 +50,17 @@ type fetched struct {
 // fetch copies one location (file or URL) to a temporary file, hashing it
 // on the way, so that parsing and snapshotting read a stable local copy
 // with bounded memory.
-func fetch(ctx context.Context, client *http.Client, loc string) (*fetched, error) {
+//
+// A download over HTTP stops at maxBytes (0: DefaultMaxSourceBytes): a
+// source that is larger fails, whether it announces its length or not.
+func fetch(ctx context.Context, client *http.Client, loc string, maxBytes int64) (*fetched, error) {
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxSourceBytes
+	}
 	var r io.ReadCloser
+	limit := int64(-1)
 	if strings.HasPrefix(loc, "http://") || strings.HasPrefix(loc, "https://") {
+		limit = maxBytes
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, loc, nil)
 		if err != nil {
 			return nil, err
@@ -64,6 +72,10 @@ func fetch(ctx context.Context, client *http.Client, loc string) (*fetched, erro
 		if resp.StatusCode != http.StatusOK {
 			resp.Body.Close()
 			return nil, fmt.Errorf("fetch %s: HTTP %d", loc, resp.StatusCode)
+		}
+		if resp.ContentLength > limit {
+			resp.Body.Close()
+			return nil, errTooLarge(loc, limit)
 		}
 		r = resp.Body
 	} else {
@@ -79,9 +91,18 @@ func fetch(ctx context.Context, client *http.Client, loc string) (*fetched, erro
 		return nil, err
 	}
 	h := sha256.New()
-	n, err := io.Copy(io.MultiWriter(tmp, h), r)
+	src := io.Reader(r)
+	if limit >= 0 {
+		src = io.LimitReader(r, limit+1)
+	}
+	n, err := io.Copy(io.MultiWriter(tmp, h), src)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil && limit >= 0 && n > limit {
+		err = errTooLarge(loc, limit)
+		os.Remove(tmp.Name())
+		return nil, err
 	}
 	if err != nil {
 		os.Remove(tmp.Name())
@@ -97,4 +118,12 @@ const OFACSDNAdvancedURL = "https://sanctionslistservice.ofac.treas.gov/api/Publ
 // none: the OFAC SDN list as gov_sdn.
 func DefaultSources() []Source {
 	return []Source{{Name: SourceGovSDN, Location: OFACSDNAdvancedURL}}
+}
+
+// DefaultMaxSourceBytes is the largest source download by default (1 GiB:
+// SDN_ADVANCED.XML is about 120 MB).
+const DefaultMaxSourceBytes = 1 << 30
+
+func errTooLarge(loc string, limit int64) error {
+	return fmt.Errorf("fetch %s: source larger than the limit of %d bytes (--ingest-max-bytes)", loc, limit)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/cairn-dev/cairn/ingest"
 	"strings"
 	"time"
 
@@ -53,6 +54,8 @@ type Config struct {
 	ReportMinAccountAge time.Duration
 	IngestSchedule      string
 	IngestMaxDrop       float64
+	IngestMaxBytes      int64
+	IngestMaxXMLToken   int
 
 	EVMRPCURL        string
 	EVMChainID       uint64
@@ -105,6 +108,8 @@ func DefaultConfig() Config {
 		DefaultSources:      true,
 		ReportMinAccountAge: compliance.DefaultMinAccountAge,
 		IngestMaxDrop:       0.20,
+		IngestMaxBytes:      ingest.DefaultMaxSourceBytes,
+		IngestMaxXMLToken:   ingest.DefaultMaxXMLToken,
 		EVMConfirmations:    3,
 		EVMPollInterval:     4 * time.Second,
 	}
@@ -147,6 +152,8 @@ func newServeFlagSet(c *Config) *flag.FlagSet {
 	fs.StringVar(&c.PublicURL, "public-url", c.PublicURL, "base URL third parties reach this service at (e.g. https://cairn.example.com): proof documents name their own URL and their snapshots' under it (default: http:// and the listen address)")
 	fs.BoolVar(&c.DefaultSources, "default-sources", c.DefaultSources, "with no --source, fetch the public OFAC SDN_ADVANCED.XML as gov_sdn on the ingest schedule (the bundled snapshot serves until the first success)")
 	fs.StringVar(&c.IngestSchedule, "ingest-schedule", c.IngestSchedule, "when to ingest the sources again (cron spec or @every d)")
+	fs.Int64Var(&c.IngestMaxBytes, "ingest-max-bytes", c.IngestMaxBytes, "largest download of a source fetched over HTTP; a larger one fails and keeps the previous version")
+	fs.IntVar(&c.IngestMaxXMLToken, "ingest-max-xml-token", c.IngestMaxXMLToken, "longest tag or text run of an XML source; a longer one fails the source")
 	fs.Float64Var(&c.IngestMaxDrop, "ingest-max-drop", c.IngestMaxDrop, "share of a source's entries a new version may drop before it is refused (0 < x <= 1)")
 	fs.StringVar(&c.EVMRPCURL, "evm-rpc-url", c.EVMRPCURL, "JSON-RPC endpoint of the EVM chain the list roots are anchored on (empty: anchoring off)")
 	fs.Uint64Var(&c.EVMChainID, "evm-chain-id", c.EVMChainID, "chain id of --evm-rpc-url (0: asked of the node at start)")

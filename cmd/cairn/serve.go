@@ -191,7 +191,7 @@ func (m *Main) Open(ctx context.Context) error {
 		return err
 	}
 	m.pipeline = &ingest.Pipeline{Sources: sources, Blobs: m.blobs, Store: m.store, Holder: holder, Clock: m.Clock, Logger: m.Logger,
-		MaxDrop: cfg.IngestMaxDrop, Community: api.CommunityListings(m.store), OnVersion: m.anchorVersion}
+		MaxDrop: cfg.IngestMaxDrop, MaxSourceBytes: cfg.IngestMaxBytes, MaxXMLToken: cfg.IngestMaxXMLToken, Community: api.CommunityListings(m.store), OnVersion: m.anchorVersion}
 	if m.listRestored, err = m.openList(ctx); err != nil {
 		return err
 	}
