@@ -3,10 +3,9 @@ package aptos
 import (
 	"errors"
 	"fmt"
-	"io"
+	"github.com/cairn-dev/cairn/internal/secretfile"
 	"io/fs"
 	"log/slog"
-	"os"
 	"path/filepath"
 )
 
@@ -16,7 +15,7 @@ const MnemonicFile = "deposit-mnemonic"
 
 // ErrInsecureMnemonicFile is returned, wrapped, when the stored mnemonic file
 // is readable or writable by anyone but its owner.
-var ErrInsecureMnemonicFile = errors.New("deposit mnemonic file is accessible to others than its owner")
+var ErrInsecureMnemonicFile = secretfile.ErrInsecure
 
 // maxMnemonicFile bounds what is read from the file: 24 words of at most 8
 // letters with separators is under 220 bytes.
@@ -73,29 +72,10 @@ func LoadOrCreateMnemonic(dataDir, given string, log *slog.Logger) (mnemonic str
 // readMnemonicFile reads and checks the stored mnemonic. A missing file is an
 // error matching fs.ErrNotExist.
 func readMnemonicFile(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return "", err
-	}
-	if !fi.Mode().IsRegular() {
-		return "", fmt.Errorf("%s is not a regular file", path)
-	}
-	if perm := fi.Mode().Perm(); perm&^0o600 != 0 {
-		return "", fmt.Errorf("%w: %s has mode %04o, more permissive than 0600; restrict it with: chmod 600 %s",
-			ErrInsecureMnemonicFile, path, perm, path)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, maxMnemonicFile+1))
+	b, err := secretfile.Read(path, maxMnemonicFile)
 	defer clear(b)
 	if err != nil {
 		return "", err
-	}
-	if len(b) > maxMnemonicFile {
-		return "", fmt.Errorf("%s is larger than %d bytes: not a mnemonic", path, maxMnemonicFile)
 	}
 	m, err := NormalizeMnemonic(string(b))
 	if err != nil {
@@ -104,56 +84,8 @@ func readMnemonicFile(path string) (string, error) {
 	return m, nil
 }
 
-// writeNewFile creates path with content and mode 0600, atomically and
-// durably: the content is written and synced to a temporary file in the same
-// directory, which is then hard-linked to path, so that path never exists
-// half-written and an existing path is never replaced (won is false then).
-// Where hard links are not supported it falls back to a rename.
+// writeNewFile creates path with content, mode 0600, never replacing it
+// (secretfile.Create).
 func writeNewFile(path string, content []byte) (won bool, err error) {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return false, err
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return false, err
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // after a link, removes only the temporary name
-	if err := f.Chmod(0o600); err != nil {
-		f.Close()
-		return false, err
-	}
-	if _, err := f.Write(content); err != nil {
-		f.Close()
-		return false, err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return false, err
-	}
-	if err := f.Close(); err != nil {
-		return false, err
-	}
-	if err := os.Link(tmp, path); errors.Is(err, fs.ErrExist) {
-		return false, nil
-	} else if err != nil {
-		if _, serr := os.Lstat(path); serr == nil {
-			return false, nil
-		}
-		if err := os.Rename(tmp, path); err != nil {
-			return false, err
-		}
-	}
-	return true, syncDir(dir)
-}
-
-// syncDir makes a new directory entry durable.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
+	return secretfile.Create(path, content)
 }

@@ -4,17 +4,15 @@ import (
 	"bytes"
 	"crypto/ecdsa"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"io"
-	"os"
+	"github.com/cairn-dev/cairn/internal/secretfile"
 
 	"github.com/ethereum/go-ethereum/crypto"
 )
 
 // ErrInsecureKeyFile is returned, wrapped, when the key file is readable or
 // writable by anyone but its owner.
-var ErrInsecureKeyFile = errors.New("EVM key file is accessible to others than its owner")
+var ErrInsecureKeyFile = secretfile.ErrInsecure
 
 // maxKeyFile bounds what is read: 0x, 64 hex digits and a line end.
 const maxKeyFile = 256
@@ -25,29 +23,10 @@ const maxKeyFile = 256
 // file of mode 0600 or stricter. The key is never logged nor put in an
 // error, and the bytes read are cleared.
 func LoadKeyFile(path string) (*ecdsa.PrivateKey, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	if perm := fi.Mode().Perm(); perm&^0o600 != 0 {
-		return nil, fmt.Errorf("%w: %s has mode %04o, more permissive than 0600; restrict it with: chmod 600 %s",
-			ErrInsecureKeyFile, path, perm, path)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, maxKeyFile+1))
+	b, err := secretfile.Read(path, maxKeyFile)
 	defer clear(b)
 	if err != nil {
 		return nil, err
-	}
-	if len(b) > maxKeyFile {
-		return nil, fmt.Errorf("%s is larger than %d bytes: not a private key", path, maxKeyFile)
 	}
 	s := bytes.TrimSpace(b)
 	if len(s) >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') {

@@ -7,7 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
+	"github.com/cairn-dev/cairn/internal/secretfile"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -70,74 +70,17 @@ func readServiceKey(path string) ([]byte, error) {
 // be a regular file of mode 0600 or stricter. A missing file is an error
 // matching fs.ErrNotExist. The content is never put in an error.
 func readSecretFile(path string) (string, error) {
-	f, err := os.Open(path)
+	b, err := secretfile.Read(path, maxSecretFile)
 	if err != nil {
 		return "", err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return "", err
-	}
-	if !fi.Mode().IsRegular() {
-		return "", fmt.Errorf("%s is not a regular file", path)
-	}
-	if perm := fi.Mode().Perm(); perm&^0o600 != 0 {
-		return "", fmt.Errorf("%s has mode %04o, more permissive than 0600; restrict it with: chmod 600 %s", path, perm, path)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, maxSecretFile+1))
-	if err != nil {
-		return "", err
-	}
-	if len(b) > maxSecretFile {
-		return "", fmt.Errorf("%s is larger than %d bytes: not a secret", path, maxSecretFile)
 	}
 	return strings.TrimSpace(string(b)), nil
 }
 
 // createSecretFile creates path with content and mode 0600, never replacing
-// an existing file: the content is written and synced to a temporary file
-// created with O_EXCL in the same directory, hard-linked to path (which
-// fails when path exists: won is false then), and the directory is synced
-// so that the new entry survives a crash.
+// an existing file (won is false then), durably (secretfile.Create).
 func createSecretFile(path string, content []byte) (won bool, err error) {
-	dir := filepath.Dir(path)
-	var tmp string
-	var f *os.File
-	for {
-		var r [8]byte
-		_, _ = rand.Read(r[:])
-		tmp = filepath.Join(dir, "."+filepath.Base(path)+".tmp-"+hex.EncodeToString(r[:]))
-		f, err = os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-		if !errors.Is(err, fs.ErrExist) {
-			break
-		}
-	}
-	if err != nil {
-		return false, err
-	}
-	defer os.Remove(tmp) // after the link, removes only the temporary name
-	_, err = f.Write(content)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return false, err
-	}
-	if err := os.Link(tmp, path); errors.Is(err, fs.ErrExist) {
-		return false, nil
-	} else if err != nil {
-		return false, err
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return false, err
-	}
-	defer d.Close()
-	return true, d.Sync()
+	return secretfile.Create(path, content)
 }
 
 // resolveSecrets reads --admin-token-file and --jwt-secret-file into the
