@@ -26,7 +26,7 @@ func (db *DB) TakeRate(ctx context.Context, k string, limit int, period time.Dur
 		return store.RateTake{}, cairn.Errorf(cairn.EINVALID, "A rate take needs a key, a positive limit and a positive period.")
 	}
 	rk := rateKey(k)
-	st := db.lock(&db.rates, k)
+	st := db.lock(&db.rates, string(rk)) // by the stored key, as the sweep locks it
 	defer st.Unlock()
 	tat, err := db.rateTAT(rk)
 	if err != nil {
@@ -56,33 +56,59 @@ func (db *DB) rateTAT(rk []byte) (time.Time, error) {
 	return time.Unix(0, int64(binary.BigEndian.Uint64(v))), nil
 }
 
-// DeleteRatesBefore scans the counters and removes those whose arrival time
-// is not after t, up to n, in one batch.
+// DeleteRatesBefore scans the counters whose arrival time is not after t,
+// up to n, and removes each under its key's stripe lock after reading it
+// again: an event counted since the scan moved its arrival time past t,
+// and that counter stays.
 func (db *DB) DeleteRatesBefore(ctx context.Context, t time.Time, n int) (int, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	it, err := db.db.NewIter(&pebble.IterOptions{LowerBound: []byte(prefixRate), UpperBound: prefixEnd([]byte(prefixRate))})
+	stale, err := db.staleRates(t, n)
 	if err != nil {
-		return 0, fmt.Errorf("pebble: iterate rates: %w", err)
-	}
-	defer it.Close()
-	b := db.db.NewBatch()
-	defer b.Close()
-	removed := 0
-	for ok := it.First(); ok && removed < n; ok = it.Next() {
-		v := it.Value()
-		if len(v) == 8 && time.Unix(0, int64(binary.BigEndian.Uint64(v))).After(t) {
-			continue
-		}
-		_ = b.Delete(it.Key(), nil)
-		removed++
-	}
-	if err := it.Error(); err != nil || removed == 0 {
 		return 0, err
 	}
-	if err := b.Commit(pebble.NoSync); err != nil {
-		return 0, fmt.Errorf("pebble: commit: %w", err)
+	removed := 0
+	for _, rk := range stale {
+		ok, err := db.deleteRateIfStale(rk, t)
+		if err != nil {
+			return removed, err
+		}
+		if ok {
+			removed++
+		}
 	}
 	return removed, nil
+}
+
+// staleRates returns the keys of up to n counters whose arrival time is not
+// after t (or that cannot be read).
+func (db *DB) staleRates(t time.Time, n int) ([][]byte, error) {
+	it, err := db.db.NewIter(&pebble.IterOptions{LowerBound: []byte(prefixRate), UpperBound: prefixEnd([]byte(prefixRate))})
+	if err != nil {
+		return nil, fmt.Errorf("pebble: iterate rates: %w", err)
+	}
+	defer it.Close()
+	var out [][]byte
+	for ok := it.First(); ok && len(out) < n; ok = it.Next() {
+		if v := it.Value(); len(v) == 8 && time.Unix(0, int64(binary.BigEndian.Uint64(v))).After(t) {
+			continue
+		}
+		out = append(out, append([]byte(nil), it.Key()...))
+	}
+	return out, it.Error()
+}
+
+// deleteRateIfStale removes the counter rk when, read under its stripe
+// lock, its arrival time is still not after t.
+func (db *DB) deleteRateIfStale(rk []byte, t time.Time) (bool, error) {
+	st := db.lock(&db.rates, string(rk))
+	defer st.Unlock()
+	if tat, err := db.rateTAT(rk); err == nil && tat.After(t) {
+		return false, nil
+	}
+	if err := db.db.Delete(rk, pebble.NoSync); err != nil {
+		return false, fmt.Errorf("pebble: delete rate counter: %w", err)
+	}
+	return true, nil
 }

@@ -42,9 +42,11 @@ func (db *DB) TakeRate(ctx context.Context, key string, limit int, period time.D
 }
 
 // DeleteRatesBefore removes up to n counters whose arrival time is not
-// after t.
+// after t. The condition is repeated on the deleted rows: a row a
+// concurrent TakeRate updated after the subquery read it is checked again
+// in its new version, and kept when its arrival time moved past t.
 func (db *DB) DeleteRatesBefore(ctx context.Context, t time.Time, n int) (int, error) {
-	tag, err := db.pool.Exec(ctx, `DELETE FROM rate_limits WHERE key IN
+	tag, err := db.pool.Exec(ctx, `DELETE FROM rate_limits WHERE tat <= $1 AND key IN
 		(SELECT key FROM rate_limits WHERE tat <= $1 ORDER BY tat LIMIT $2)`, t, n)
 	if err != nil {
 		return 0, mapErr(err, "delete rate counters")

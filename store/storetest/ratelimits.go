@@ -76,6 +76,40 @@ func RunRateLimitTests(t *testing.T, open func(t *testing.T) store.RateLimits) {
 			t.Fatalf("%d of 12 concurrent takes allowed; want exactly 3", allowed)
 		}
 	})
+	t.Run("SweepRacingTakesNeverResetsACounter", func(t *testing.T) {
+		// A counter whole again at t0 (its last event was an hour
+		// before) is swept while events at t0 count against it: the sweep
+		// may remove it only before the first of them, never a counter
+		// one of them just wrote, so at most 3 of the events are allowed.
+		s := open(t)
+		for round := 0; round < 40; round++ {
+			key := "race\x00" + string(rune('a'+round%26)) + string(rune('a'+round/26))
+			take(t, s, key, t0.Add(-time.Hour))
+			var wg sync.WaitGroup
+			var mu sync.Mutex
+			allowed := 0
+			for i := 0; i < 8; i++ {
+				wg.Go(func() {
+					if r, err := s.TakeRate(ctx, key, 3, 15*time.Minute, t0); err != nil {
+						t.Error(err)
+					} else if r.Allowed {
+						mu.Lock()
+						allowed++
+						mu.Unlock()
+					}
+				})
+				wg.Go(func() {
+					if _, err := s.DeleteRatesBefore(ctx, t0, 100); err != nil {
+						t.Error(err)
+					}
+				})
+			}
+			wg.Wait()
+			if allowed > 3 {
+				t.Fatalf("round %d: %d of 8 events allowed against a limit of 3: a sweep removed a counter an event had just written", round, allowed)
+			}
+		}
+	})
 	t.Run("DeleteRatesBefore", func(t *testing.T) {
 		s := open(t)
 		take(t, s, "old", t0)                     // whole again at t0+5m
