@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -231,10 +233,28 @@ func TestE2EDeveloperToken(t *testing.T) {
 	ts.do("GET", "/v1/agents/self", jwt, nil).problem(t, 401, cairn.EUNAUTHORIZED)
 
 	out.Reset()
-	if code := Run(t.Context(), []string{"token", "--developer-id", a.DeveloperID, "--jwt-secret", "other"}, &out, &errOut, func(string) string { return "" }); code != 0 {
-		t.Fatal("token with explicit secret failed")
+	other := strings.Repeat("o", 32)
+	if code := Run(t.Context(), []string{"token", "--developer-id", a.DeveloperID, "--jwt-secret", other}, &out, &errOut, func(string) string { return "" }); code != 0 {
+		t.Fatalf("token with explicit secret failed: %s", errOut.String())
 	}
 	ts.do("GET", "/v1/billing/balance", strings.TrimSpace(out.String()), nil).problem(t, 401, cairn.EUNAUTHORIZED)
+	// The server's rules hold for the secret: 32 bytes at least, given once.
+	out.Reset()
+	errOut.Reset()
+	if code := Run(t.Context(), []string{"token", "--developer-id", a.DeveloperID, "--jwt-secret", "short"}, &out, &errOut, func(string) string { return "" }); code != 2 || out.Len() != 0 || !strings.Contains(errOut.String(), "at least 32") {
+		t.Fatalf("token with a 5-byte secret: exit %d, out %q, err %q; want 2, nothing printed, the rule named", code, out.String(), errOut.String())
+	}
+	secretFile := filepath.Join(t.TempDir(), "jwt")
+	if err := os.WriteFile(secretFile, []byte(other+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if code := Run(t.Context(), []string{"token", "--developer-id", a.DeveloperID, "--jwt-secret-file", secretFile}, &out, &errOut, func(string) string { return "" }); code != 0 {
+		t.Fatalf("token with --jwt-secret-file: %s", errOut.String())
+	}
+	if code := Run(t.Context(), []string{"token", "--developer-id", a.DeveloperID, "--jwt-secret-file", secretFile, "--jwt-secret", other}, &out, &errOut, func(string) string { return "" }); code != 2 {
+		t.Fatalf("token with the secret given twice: exit %d, want 2", code)
+	}
 	if code := Run(t.Context(), []string{"token"}, &out, &errOut, func(string) string { return "" }); code != 2 {
 		t.Fatalf("token without --developer-id exit %d, want 2", code)
 	}

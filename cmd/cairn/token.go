@@ -11,20 +11,23 @@ import (
 	"github.com/cairn-dev/cairn/account"
 )
 
-// runToken prints a developer JWT. The secret is --jwt-secret, or the one
-// the server derives from --data-dir's service key.
+// runToken prints a developer JWT. The secret is --jwt-secret or
+// --jwt-secret-file (held to the server's rules: at least 32 bytes, a
+// private file), or the one the server derives from --data-dir's service
+// key.
 func runToken(args []string, stdout, stderr io.Writer, getenv func(string) string) error {
 	var (
 		devID   string
 		ttl     = 24 * time.Hour
-		secret  string
+		sec     Config // its JWTSecret and JWTSecretFile
 		dataDir = DefaultConfig().DataDir
 	)
 	fs := flag.NewFlagSet("cairn token", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&devID, "developer-id", "", "developer id (the token's sub)")
 	fs.DurationVar(&ttl, "ttl", ttl, "how long the token is valid")
-	fs.StringVar(&secret, "jwt-secret", "", "HS256 secret (empty: derived from --data-dir's service key, as the server does)")
+	fs.StringVar(&sec.JWTSecret, "jwt-secret", "", "HS256 secret, at least 32 bytes (empty: derived from --data-dir's service key, as the server does)")
+	fs.StringVar(&sec.JWTSecretFile, "jwt-secret-file", "", "file (mode 0600) holding the HS256 secret")
 	fs.StringVar(&dataDir, "data-dir", dataDir, "data dir of the server whose key signs the token")
 	if err := parseWithEnv(fs, args, getenv); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -37,8 +40,12 @@ func runToken(args []string, stdout, stderr io.Writer, getenv func(string) strin
 		fmt.Fprintln(stderr, "--developer-id is required")
 		return errUsage
 	}
-	key := []byte(secret)
-	if secret == "" {
+	if err := resolveSecrets(&sec); err != nil {
+		fmt.Fprintln(stderr, err)
+		return errUsage
+	}
+	key := []byte(sec.JWTSecret)
+	if sec.JWTSecret == "" {
 		sk, err := loadOrCreateServiceKey(dataDir)
 		if err != nil {
 			return fmt.Errorf("service key: %w", err)
