@@ -13,13 +13,31 @@ func (s *Service) Authenticate(ctx context.Context, key string) (*cairn.Agent, e
 		return nil, cairn.Errorf(cairn.EUNAUTHORIZED, "Missing or invalid API key.")
 	}
 	h := HashSecret(key)
+	cache, now := s.auth(), s.Clock.Now()
+	var epoch uint64
+	if cache != nil {
+		var a cairn.Agent
+		var hit bool
+		if a, hit, epoch = cache.Get(string(h), now); hit {
+			return checkAgent(&a, h)
+		}
+	}
 	a, err := s.Store.AgentByKeyHash(ctx, h)
 	if cairn.IsCode(err, cairn.ENOTFOUND) {
 		return nil, cairn.Errorf(cairn.EUNAUTHORIZED, "Missing or invalid API key.")
 	} else if err != nil {
 		return nil, err
 	}
-	// The index lookup is by digest; confirm the stored digest in constant time.
+	if cache != nil && equalHash(a.KeyHash, h) {
+		cache.Put(string(h), *a, epoch, now)
+	}
+	return checkAgent(a, h)
+}
+
+// checkAgent accepts agent a for a key of digest h: the index lookup is by
+// digest, so the stored digest is confirmed in constant time; a revoked
+// agent is EFORBIDDEN.
+func checkAgent(a *cairn.Agent, h []byte) (*cairn.Agent, error) {
 	if !equalHash(a.KeyHash, h) {
 		return nil, cairn.Errorf(cairn.EUNAUTHORIZED, "Missing or invalid API key.")
 	}
@@ -47,6 +65,7 @@ func (s *Service) Rotate(ctx context.Context, agentID, secret, requestID, ip str
 	newSecretText, newSecretHash := newSecret()
 	now := s.Clock.Now()
 	audit := &cairn.AuditEntry{AgentID: agentID, Action: cairn.AuditRotateKey, Resource: agentID, RequestID: requestID, IP: ip, CreatedAt: now}
+	defer s.forget(agentID) // also after a failure: the commit may have happened
 	a, err := s.Store.UpdateAgent(ctx, agentID, func(a *cairn.Agent) error {
 		if a.Revoked {
 			return cairn.Errorf(cairn.EFORBIDDEN, "This agent has been revoked.")
@@ -74,6 +93,7 @@ func (s *Service) Revoke(ctx context.Context, agentID, requestID string) (*cairn
 	}
 	now := s.Clock.Now()
 	audit := &cairn.AuditEntry{AgentID: agentID, Action: cairn.AuditRevoke, Resource: agentID, RequestID: requestID, CreatedAt: now}
+	defer s.forget(agentID)
 	return s.Store.UpdateAgent(ctx, agentID, func(a *cairn.Agent) error {
 		if !a.Revoked {
 			a.Revoked, a.RevokedAt = true, now

@@ -6,11 +6,13 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/chain"
+	"github.com/cairn-dev/cairn/internal/ttlcache"
 	"github.com/cairn-dev/cairn/store"
 )
 
@@ -28,6 +30,27 @@ type Service struct {
 	StarterCredits int64
 	// CreditsPerAPT is the deposit rate the deposit note states.
 	CreditsPerAPT int64
+	// AuthCacheTTL is how long an authenticated key's agent is remembered,
+	// by the key's digest (never the key); 0: every request reads the
+	// store. Unknown keys are not remembered. Rotations and revocations
+	// through this Service take effect at once; those made by another
+	// instance sharing the store within AuthCacheTTL.
+	AuthCacheTTL time.Duration
+
+	authCache ttlcache.Lazy[string, cairn.Agent]
+}
+
+// maxAuthCache bounds the keys the authentication cache holds.
+const maxAuthCache = 100_000
+
+// auth returns the authentication cache, nil when AuthCacheTTL is 0.
+func (s *Service) auth() *ttlcache.Cache[string, cairn.Agent] {
+	return s.authCache.Of(s.AuthCacheTTL, maxAuthCache)
+}
+
+// forget drops the cached keys of the agent (after a change of it).
+func (s *Service) forget(agentID string) {
+	s.auth().Drop(func(_ string, a cairn.Agent) bool { return a.ID == agentID })
 }
 
 // DepositInfo tells an agent where and how to top up.

@@ -106,20 +106,9 @@ func rateLimit(c *gin.Context, u compliance.Usage) gin.H {
 // getProof is GET /v1/compliance/proofs/:screeningId: the stored proof
 // document with the results it hashes.
 func (s *Server) getProof(c *gin.Context) error {
-	id := c.Param("screeningId")
-	if !cairn.ValidID(id) {
-		return cairn.Errorf(cairn.ENOTFOUND, "Screening proof not found.")
-	}
-	rc, _, err := s.Blobs.Get(c.Request.Context(), compliance.ProofBlob(id), 0, -1)
-	if cairn.IsCode(err, cairn.ENOTFOUND) {
-		return cairn.Errorf(cairn.ENOTFOUND, "Screening proof not found.")
-	} else if err != nil {
-		return cairn.Errorf(cairn.EUPSTREAM, "Reading the screening proof failed.")
-	}
-	defer rc.Close()
-	var doc json.RawMessage
-	if err := json.NewDecoder(rc).Decode(&doc); err != nil {
-		return cairn.Errorf(cairn.EUPSTREAM, "Reading the screening proof failed.")
+	doc, err := s.compliance.Proof(c.Request.Context(), c.Param("screeningId"))
+	if err != nil {
+		return err
 	}
 	writeJSON(c, http.StatusOK, doc)
 	return nil

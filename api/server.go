@@ -86,6 +86,9 @@ type Deps struct {
 	// ScreeningStore holds the free screening windows and the screening
 	// count (required).
 	ScreeningStore store.Screenings
+	// Proofs keeps the screening proof documents; nil: they are blobs in
+	// Blobs.
+	Proofs store.Proofs
 	// Cursors signs the pagination cursors of listings.
 	Cursors *cairn.Cursors
 	Clock   cairn.Clock
@@ -157,7 +160,7 @@ func New(d Deps) (*Server, error) {
 		reportLimit:      newLimiter(ReportsPerHour, time.Hour),
 	}
 	s.compliance = &compliance.Service{Screening: d.CurrentList, Screenings: d.ScreeningStore, Ledger: d.Ledger, Blobs: d.Blobs,
-		Anchorer: d.Anchorer, PublicURL: strings.TrimSuffix(d.PublicURL, "/"), Clock: d.Clock, Logger: d.Logger}
+		Proofs: d.Proofs, Anchorer: d.Anchorer, PublicURL: strings.TrimSuffix(d.PublicURL, "/"), Clock: d.Clock, Logger: d.Logger}
 	s.reports = &compliance.Reports{Store: d.Reports, Accounts: d.Store, Ledger: d.Store, Audit: d.Store,
 		MinAccountAge: d.ReportMinAccountAge, Clock: d.Clock, Logger: d.Logger}
 	if d.Memory != nil && d.Memory.Audit != nil {

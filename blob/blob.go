@@ -27,6 +27,9 @@ type Info struct {
 type PutOptions struct {
 	ContentType string
 	ExpiresAt   time.Time // zero: never expires
+	// Replace lets Put replace a live blob of the same name. Without it
+	// Put only creates: a live blob under the name is ECONFLICT.
+	Replace bool
 }
 
 // ReadSeekCloser is what Open returns: enough for http.ServeContent.
@@ -42,8 +45,11 @@ type ReadSeekCloser interface {
 // before any cleanup. Content that no longer matches the digest recorded at
 // Put is reported as EUPSTREAM, never returned as if it were good data.
 type Store interface {
-	// Put stores r under name, replacing any previous blob with that name,
-	// and returns its Info. The blob becomes visible only once complete.
+	// Put stores r under name and returns its Info. The blob becomes
+	// visible only once complete. Put creates: when a blob that has not
+	// expired already holds the name it is ECONFLICT and the stored blob
+	// is left as it was (of concurrent Puts of one new name, exactly one
+	// succeeds), unless opts.Replace is set; an expired blob is replaced.
 	Put(ctx context.Context, name string, r io.Reader, opts PutOptions) (Info, error)
 
 	// Get returns a reader over length bytes starting at offset (length < 0:

@@ -1,14 +1,12 @@
 package compliance
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 
 	"github.com/cairn-dev/cairn"
-	"github.com/cairn-dev/cairn/blob"
 	"github.com/cairn-dev/cairn/merkle"
 	"github.com/cairn-dev/cairn/screening"
 )
@@ -143,9 +141,8 @@ func (s *Service) prove(ctx context.Context, ix *screening.Index, results []scre
 	stored := make([]byte, 0, len(proofJSON)+len(merkleProofs)+len(resultsJSON)+32)
 	stored = append(append(append(stored, proofJSON[:len(proofJSON)-1]...), `,"merkleProofs":`...), merkleProofs...)
 	stored = append(append(append(stored, `,"results":`...), resultsJSON...), '}')
-	if _, err := s.Blobs.Put(ctx, ProofBlob(doc.ScreeningID), bytes.NewReader(stored),
-		blob.PutOptions{ContentType: "application/json"}); err != nil {
-		return nil, cairn.Errorf(cairn.EUPSTREAM, "Storing the screening proof failed.")
+	if err := s.storeProof(ctx, doc.ScreeningID, stored); err != nil {
+		return nil, err
 	}
 	return &Screened{Results: resultsJSON, Proof: proofJSON, DataSources: doc.DataSources}, nil
 }
@@ -189,5 +186,7 @@ func resultProofs(ix *screening.Index, results []screening.Result) (json.RawMess
 	return json.Marshal(out)
 }
 
-// ProofBlob is the blob name of a screening's proof document.
+// ProofBlob is the blob name of a screening's proof document when the
+// service keeps proofs in the blob store (no Proofs store), and where the
+// documents stored before the Proofs store existed are read.
 func ProofBlob(screeningID string) string { return "proofs/" + screeningID + ".json" }

@@ -57,7 +57,11 @@ type Service struct {
 	// Screenings holds the free windows and the screening count.
 	Screenings store.Screenings
 	Ledger     *billing.Ledger
-	// Blobs keeps the screening proof documents.
+	// Proofs keeps the screening proof documents, compressed; nil: they
+	// are blobs of their own in Blobs (proofstore.go).
+	Proofs store.Proofs
+	// Blobs keeps the source snapshots, and the proof documents when
+	// Proofs is nil.
 	Blobs blob.Store
 	// Anchorer publishes the roots on chain; nil: anchoring is off.
 	Anchorer chain.Anchorer

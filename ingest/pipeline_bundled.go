@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/cairn-dev/cairn/blob"
 	"github.com/cairn-dev/cairn/screening"
 )
 
@@ -36,7 +35,7 @@ func (p *Pipeline) InstallBundled(ctx context.Context, b *Bundled) (*Result, err
 	sum := b.SHA256()
 	name := "snapshots/" + sum
 	if _, err := p.Blobs.Stat(ctx, name); err != nil {
-		if _, err := p.Blobs.Put(ctx, name, bytes.NewReader(b.Data), blob.PutOptions{ContentType: "application/gzip"}); err != nil {
+		if err := p.putSnapshot(ctx, name, bytes.NewReader(b.Data), "application/gzip"); err != nil {
 			return nil, fmt.Errorf("store the bundled snapshot: %w", err)
 		}
 	}

@@ -3,11 +3,13 @@ package ingest
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"strings"
 	"time"
 
+	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/blob"
 	"github.com/cairn-dev/cairn/screening"
 )
@@ -67,9 +69,20 @@ func (p *Pipeline) snapshot(ctx context.Context, f *fetched) (Snapshot, error) {
 			return Snapshot{}, err
 		}
 		defer r.Close()
-		if _, err := p.Blobs.Put(ctx, name, r, blob.PutOptions{ContentType: "application/octet-stream"}); err != nil {
+		if err := p.putSnapshot(ctx, name, r, "application/octet-stream"); err != nil {
 			return Snapshot{}, fmt.Errorf("snapshot: %w", err)
 		}
 	}
 	return Snapshot{BlobName: name, StorageURL: p.Blobs.URL(name), SHA256: f.sha256, FetchedAt: now}, nil
+}
+
+// putSnapshot stores a snapshot under its content-addressed name. A blob
+// already there (stored meanwhile by another ingestion of the same bytes)
+// holds the same content: that is success.
+func (p *Pipeline) putSnapshot(ctx context.Context, name string, r io.Reader, contentType string) error {
+	_, err := p.Blobs.Put(ctx, name, r, blob.PutOptions{ContentType: contentType})
+	if cairn.IsCode(err, cairn.ECONFLICT) {
+		return nil
+	}
+	return err
 }

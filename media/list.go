@@ -49,7 +49,9 @@ func (s *Service) Sweep(ctx context.Context, now time.Time) (int, error) {
 		for _, m := range batch {
 			audit := &cairn.AuditEntry{AgentID: m.AgentID, Action: cairn.AuditDelete, Resource: m.ID,
 				Detail: map[string]any{"kind": "media", "reason": "expired"}, CreatedAt: now}
-			if _, err := s.Store.DeleteMedia(ctx, m.AgentID, m.ID, audit); err != nil && !cairn.IsCode(err, cairn.ENOTFOUND) {
+			_, err := s.Store.DeleteMedia(ctx, m.AgentID, m.ID, audit)
+			s.forget(m.AgentID, m.ID)
+			if err != nil && !cairn.IsCode(err, cairn.ENOTFOUND) {
 				return n, err
 			}
 			if err := s.Blobs.Delete(ctx, m.StorageName()); err != nil && !cairn.IsCode(err, cairn.ENOTFOUND) {

@@ -37,7 +37,7 @@ func (s *Service) Delete(ctx context.Context, agentID, id string, ifMatch func(l
 	if err != nil {
 		return nil, nil, err
 	}
-	_ = s.Blobs.Delete(ctx, blobPath(agentID, gone.BlobName))
+	_ = s.Blobs.Delete(ctx, blobPath(agentID, gone))
 	s.reindex(ctx, peek, head)
 	return head, gone, nil
 }

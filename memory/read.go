@@ -33,7 +33,7 @@ func (s *Service) Get(ctx context.Context, agentID, id string, withContent bool,
 // content reads and decompresses a version's blob. A blob the store cannot
 // give back is EUPSTREAM: the record exists, so its content must too.
 func (s *Service) content(ctx context.Context, m *store.Memory, v *store.MemoryVersion) ([]byte, error) {
-	rc, _, err := s.Blobs.Get(ctx, blobPath(m.AgentID, v.BlobName), 0, -1)
+	rc, _, err := s.Blobs.Get(ctx, blobPath(m.AgentID, v), 0, -1)
 	if err != nil {
 		if cairn.IsCode(err, cairn.ENOTFOUND) {
 			return nil, cairn.Errorf(cairn.EUPSTREAM, "The content of this memory could not be read from the blob store.")

@@ -78,10 +78,21 @@ func (s *Service) lock(agent, key string) func() {
 	return m.Unlock
 }
 
-// blobPath is where a memory's blob lives in the blob store: the spec's
-// blob name under the agent's own folder, so that two agents using one key
-// never share a blob.
-func blobPath(agentID, name string) string { return "agents/" + agentID + "/" + name }
+// blobKey is the blob store name of a new version's content:
+// agents/{agentId}/v/{versionId}. The version id is new for each write, so
+// no other agent, memory, version or retried write can hold that name, and
+// blobs are created, never replaced.
+func blobKey(agentID, versionID string) string { return "agents/" + agentID + "/v/" + versionID }
+
+// blobPath is where the content of version v of the agent's memory lives:
+// its BlobKey, or for a version written before BlobKey existed, the spec's
+// blob name under the agent's own folder.
+func blobPath(agentID string, v *store.MemoryVersion) string {
+	if v.BlobKey != "" {
+		return v.BlobKey
+	}
+	return "agents/" + agentID + "/" + v.BlobName
+}
 
 // audit logs a read, list or search. Writes log theirs in their own
 // commit; these entries are not synced on their own (see LogMemoryRead).

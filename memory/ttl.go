@@ -104,7 +104,7 @@ func (s *Service) removeExpired(ctx context.Context, m *store.Memory) error {
 		if _, _, err := s.Store.DeleteMemoryVersion(ctx, m.AgentID, vs[i].ID, audit); err != nil {
 			return err
 		}
-		_ = s.Blobs.Delete(ctx, blobPath(m.AgentID, vs[i].BlobName))
+		_ = s.Blobs.Delete(ctx, blobPath(m.AgentID, &vs[i]))
 	}
 	if s.Index != nil {
 		s.Index.remove(m.AgentID, m.Key)

@@ -72,7 +72,7 @@ func (s *Service) syncBlobExpiry(ctx context.Context, m *store.Memory) error {
 		return err
 	}
 	for _, v := range vs {
-		err := s.Blobs.ExtendExpiry(ctx, blobPath(m.AgentID, v.BlobName), blobExpiry(m))
+		err := s.Blobs.ExtendExpiry(ctx, blobPath(m.AgentID, &v), blobExpiry(m))
 		switch {
 		case cairn.IsCode(err, cairn.ENOTFOUND):
 			// The content expired (or is gone) just before: extending the

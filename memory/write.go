@@ -189,7 +189,8 @@ func (s *Service) writeVersion(ctx context.Context, m, old *store.Memory, vid st
 	v := &store.MemoryVersion{ID: vid, MemoryID: m.ID, Version: ver, IsCompressed: packed, ContentEncoding: enc,
 		MimeType: w.MimeType, Filename: w.Filename, EncryptionProvider: w.EncProvider, EncryptionMeta: w.EncMeta,
 		BlobFilename: w.BlobFilename, BlobExtension: w.BlobExtension, CreatedAt: m.UpdatedAt,
-		BlobName: BlobName(m.Type, m.Key, ver, w.BlobFilename, w.BlobExtension), Embedding: w.Embedding}
+		BlobName: BlobName(m.Type, m.Key, ver, w.BlobFilename, w.BlobExtension), BlobKey: blobKey(m.AgentID, vid),
+		Embedding: w.Embedding}
 	if old != nil && (w.BlobFilename != "" || w.BlobExtension != "") {
 		// Custom names of two versions can spell one name (x_v1 + "1" is
 		// x_v11 + ""): never overwrite another version's blob.
@@ -208,7 +209,7 @@ func (s *Service) writeVersion(ctx context.Context, m, old *store.Memory, vid st
 	if w.MimeType != nil && *w.MimeType != "" {
 		ct = *w.MimeType
 	}
-	info, err := s.Blobs.Put(ctx, blobPath(m.AgentID, v.BlobName), bytes.NewReader(stored),
+	info, err := s.Blobs.Put(ctx, blobPath(m.AgentID, v), bytes.NewReader(stored),
 		blob.PutOptions{ContentType: ct, ExpiresAt: blobExpiry(m)})
 	if err != nil {
 		return nil, upstream(err)

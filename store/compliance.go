@@ -67,7 +67,7 @@ type ListChange struct {
 
 // Compliance holds the sanctions list versions: the current entries, the
 // header of every version and the listing history of every address. It is
-// separate from Store; *pebble.DB implements it.
+// separate from Store; *pebble.DB and *postgres.DB implement it.
 type Compliance interface {
 	// CommitListVersion stores v and applies its changes to the current
 	// entries in one atomic commit: added entries are listed, removed ones

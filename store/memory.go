@@ -40,8 +40,10 @@ type Embedding struct {
 	Values []float32 `json:"values"`
 }
 
-// MemoryVersion is one version of a memory. Its content is the blob
-// BlobName; SizeBytes is the size of the content as a client reads it back
+// MemoryVersion is one version of a memory. BlobName is the blob name the
+// spec shows; the content is stored under BlobKey, a name no other version
+// or agent can use (versions written before BlobKey existed have it empty
+// and their content under the agent's folder and BlobName). SizeBytes is the size of the content as a client reads it back
 // (before compression), StoredBytes the blob's (versions written before
 // StoredBytes existed have it 0 and the blob's size in SizeBytes).
 type MemoryVersion struct {
@@ -49,6 +51,7 @@ type MemoryVersion struct {
 	MemoryID           string         `json:"memoryId"`
 	Version            int            `json:"version"`
 	BlobName           string         `json:"blobName"`
+	BlobKey            string         `json:"blobKey,omitempty"`
 	SizeBytes          int64          `json:"sizeBytes"`
 	StoredBytes        int64          `json:"storedBytes,omitempty"`
 	IsCompressed       bool           `json:"isCompressed"`

@@ -13,8 +13,9 @@
 //
 // The other interfaces are optional; a backend implements those it holds
 // and storetest.RunTests runs the suite of each one it implements (today
-// *pebble.DB implements them all, *postgres.DB only Anchors, so cmd/cairn
-// keeps the rest in the embedded store when accounts live in Postgres):
+// *pebble.DB implements them all, *postgres.DB Media, Screenings,
+// Compliance, Reports, Anchors and RateLimits; cmd/cairn keeps the others
+// in the embedded store when accounts live in Postgres):
 //
 //   - Memories: memory heads, their versions and their indexes (memory.go);
 //   - Media: media file records (media.go);
@@ -27,7 +28,8 @@
 //   - Compliance: sanctions list versions, their current entries and each
 //     address's history (compliance.go);
 //   - Reports: community reports and their escalations (reports.go);
-//   - Anchors: the on-chain anchoring of each list version (anchors.go).
+//   - Anchors: the on-chain anchoring of each list version (anchors.go);
+//   - Proofs: screening proof documents by screening id (proofs.go).
 //
 // Multi-record changes that must be atomic are single methods here (for
 // example CreateAccount writes the developer, the agent, its key index and

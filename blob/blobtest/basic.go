@@ -118,7 +118,7 @@ func testReplace(t *testing.T, s blob.Store, _ Control) {
 	v1, v2 := content(1, 100000), content(2, 777)
 	put(t, s, "replace/x", v1, blob.PutOptions{ContentType: "text/plain"})
 	info := put(t, s, "replace/x", v2, blob.PutOptions{ContentType: "image/png",
-		ExpiresAt: time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC)})
+		ExpiresAt: time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC), Replace: true})
 	wantBytes(t, "Get after replace", mustGet(t, s, "replace/x"), v2)
 	st, err := s.Stat(t.Context(), "replace/x")
 	if err != nil {

@@ -42,6 +42,8 @@ func RunTests(t *testing.T, open func(t *testing.T) blob.Store, ctl Control) {
 		{"ReaderShapes", testReaderShapes},
 		{"ReaderError", testReaderError},
 		{"Replace", testReplace},
+		{"CreateOnly", testCreateOnly},
+		{"ConcurrentCreate", testConcurrentCreate},
 		{"Delete", testDelete},
 		{"NotFound", testNotFound},
 		{"Range", testRange},

@@ -118,7 +118,7 @@ func testConcurrentReplace(t *testing.T, s blob.Store, _ Control) {
 	}
 	for round := range 3 {
 		for i := range versions {
-			if _, err := s.Put(t.Context(), "replace/hot", bytes.NewReader(vs[(i+round)%versions]), blob.PutOptions{}); err != nil {
+			if _, err := s.Put(t.Context(), "replace/hot", bytes.NewReader(vs[(i+round)%versions]), blob.PutOptions{Replace: true}); err != nil {
 				t.Errorf("Put: %v", err)
 			}
 		}

@@ -2,9 +2,13 @@ package fs
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"slices"
 	"sync"
+	"time"
+
+	"github.com/cairn-dev/cairn"
 )
 
 // Group commit. A Put writes its sidecar to a temp file and fsyncs it
@@ -47,6 +51,8 @@ type pending struct {
 	l       loc
 	tmpPath string // sidecar temp file, synced
 	done    chan struct{}
+	name    string
+	replace bool // PutOptions.Replace
 
 	// Set by the committer before done is closed.
 	err     error
@@ -120,6 +126,22 @@ func (s *Store) halt(batch []*pending) bool {
 	return true
 }
 
+// admit decides whether p may take its name, given the record that holds
+// it now (err: none, or damaged). A Put that creates refuses a name held by
+// a blob that has not expired, or by a damaged sidecar (the bytes stay for
+// the operator); one with Replace takes any name.
+func (p *pending) admit(old *record, err error, now time.Time) error {
+	switch {
+	case p.replace || cairn.IsCode(err, cairn.ENOTFOUND):
+		return nil
+	case err != nil:
+		return fmt.Errorf("%w: %w", cairn.Errorf(cairn.ECONFLICT, "a blob named %q exists", p.name), err)
+	case !old.expired(now):
+		return cairn.Errorf(cairn.ECONFLICT, "a blob named %q exists", p.name)
+	}
+	return nil
+}
+
 // renameBatch runs step 1 for batch and returns the rest (steps 2 and 3,
 // then the wake-up), which may overlap with the renames of the next batch.
 func (s *Store) renameBatch(batch []*pending) (finish func()) {
@@ -149,9 +171,15 @@ func (s *Store) renameBatch(batch []*pending) (finish func()) {
 		if s.halt(batch) {
 			return done
 		}
-		if old, err := readRecord(p.l); err == nil && !old.isInline() {
+		old, err := readRecord(p.l)
+		if err := p.admit(old, err, s.clock.Now()); err != nil {
+			p.err = err
+			continue
+		}
+		if err == nil && !old.isInline() {
 			p.old = old.Gen // absent, inline or damaged: no content file to remove
 		}
+		s.cache.dropRecord(p.l.key)
 		if err := os.Rename(p.tmpPath, p.l.metaPath()); err != nil {
 			p.err = upstream("writing blob metadata failed", err)
 			continue

@@ -64,7 +64,7 @@ func TestConcurrentPuts(t *testing.T) {
 				}
 				sh := fmt.Sprintf("shared/%d", (g+i)%shared)
 				sdata := testContent(1000+g, sizes[(g+i)%len(sizes)])
-				if _, err := s.Put(t.Context(), sh, bytes.NewReader(sdata), blob.PutOptions{}); err != nil {
+				if _, err := s.Put(t.Context(), sh, bytes.NewReader(sdata), blob.PutOptions{Replace: true}); err != nil {
 					t.Errorf("Put(%s): %v", sh, err)
 					return
 				}
@@ -155,7 +155,7 @@ func TestCrashDuringCommit(t *testing.T) {
 		var wg sync.WaitGroup
 		for i := range names {
 			wg.Go(func() {
-				_, errs[i] = s.Put(t.Context(), fmt.Sprint(i), bytes.NewReader(fresh(i)), blob.PutOptions{})
+				_, errs[i] = s.Put(t.Context(), fmt.Sprint(i), bytes.NewReader(fresh(i)), blob.PutOptions{Replace: true})
 			})
 		}
 		wg.Wait()

@@ -26,6 +26,7 @@ func (s *Store) Delete(ctx context.Context, name string) error {
 	if cairn.IsCode(rerr, cairn.ENOTFOUND) {
 		return nil
 	}
+	s.cache.dropRecord(l.key)
 	if err := os.Remove(l.metaPath()); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return upstream("deleting blob failed", err)
 	}
@@ -62,6 +63,7 @@ func (s *Store) ExtendExpiry(ctx context.Context, name string, expiresAt time.Ti
 	if !expiresAt.IsZero() {
 		rec.ExpiresAt = expiresAt.UTC()
 	}
+	s.cache.dropRecord(l.key)
 	_, err = writeRecord(l, rec)
 	return err
 }

@@ -27,14 +27,29 @@ func newTestStore(t testing.TB) (*Store, *cairn.ManualClock) {
 	return s, clk
 }
 
+// TestConformance runs the suite with the read cache (the default) and
+// without it.
 func TestConformance(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		cacheBytes int64
+	}{{"Cache", 0}, {"NoCache", -1}} {
+		t.Run(tc.name, func(t *testing.T) { conformance(t, tc.cacheBytes) })
+	}
+}
+
+func conformance(t *testing.T, cacheBytes int64) {
 	var clocks sync.Map // *Store -> *cairn.ManualClock
 	clock := func(s blob.Store) *cairn.ManualClock {
 		c, _ := clocks.Load(s.(*Store))
 		return c.(*cairn.ManualClock)
 	}
 	blobtest.RunTests(t, func(t *testing.T) blob.Store {
-		s, clk := newTestStore(t)
+		clk := cairn.NewManualClock(epoch)
+		s, err := New(filepath.Join(t.TempDir(), "blobs"), Options{Clock: clk, CacheBytes: cacheBytes})
+		if err != nil {
+			t.Fatalf("New: %v", err)
+		}
 		clocks.Store(s, clk)
 		return s
 	}, blobtest.Control{

@@ -22,7 +22,7 @@ func (s *Store) Stat(ctx context.Context, name string) (blob.Info, error) {
 	l := s.locate(name)
 	lk := &s.locks[l.stripe]
 	lk.RLock()
-	rec, err := readRecord(l)
+	rec, err := s.cachedRecord(l)
 	lk.RUnlock()
 	if err != nil {
 		return blob.Info{}, err
@@ -50,7 +50,7 @@ func (s *Store) Get(ctx context.Context, name string, offset, length int64) (io.
 		return nil, blob.Info{}, cairn.Errorf(cairn.ERANGE,
 			"range offset %d length %d is outside the blob of %d bytes", offset, length, rec.Size)
 	}
-	return newReader(f, rec, offset, end), rec.info(), nil
+	return s.newReader(name, f, rec, offset, end), rec.info(), nil
 }
 
 // Open returns a verifying, seekable reader over the whole blob.
@@ -59,7 +59,7 @@ func (s *Store) Open(ctx context.Context, name string) (blob.ReadSeekCloser, blo
 	if err != nil {
 		return nil, blob.Info{}, err
 	}
-	return newReader(f, rec, 0, rec.Size), rec.info(), nil
+	return s.newReader(name, f, rec, 0, rec.Size), rec.info(), nil
 }
 
 // openContent reads the sidecar and opens the content file it names, under
@@ -75,7 +75,7 @@ func (s *Store) openContent(ctx context.Context, name string) (*record, content,
 	l := s.locate(name)
 	lk := &s.locks[l.stripe]
 	lk.RLock()
-	rec, err := readRecord(l)
+	rec, err := s.cachedRecord(l)
 	if err != nil {
 		lk.RUnlock()
 		return nil, nil, err

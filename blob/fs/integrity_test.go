@@ -156,7 +156,9 @@ func TestReplaceWhileOpen(t *testing.T) {
 	if _, err := io.ReadFull(rc, head); err != nil {
 		t.Fatal(err)
 	}
-	putRandom(t, s, "x", 150000)
+	if _, err := s.Put(t.Context(), "x", bytes.NewReader(make([]byte, 150000)), blob.PutOptions{Replace: true}); err != nil {
+		t.Fatal(err)
+	}
 	if err := s.Delete(t.Context(), "x"); err != nil {
 		t.Fatal(err)
 	}

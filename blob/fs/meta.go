@@ -131,6 +131,19 @@ func readRecord(l loc) (*record, error) {
 	return decodeRecord(data, l.key)
 }
 
+// cachedRecord reads the sidecar of l through the read cache. The caller
+// holds l's stripe lock, shared or exclusive (see cache).
+func (s *Store) cachedRecord(l loc) (*record, error) {
+	if r := s.cache.record(l.key); r != nil {
+		return r, nil
+	}
+	r, err := readRecord(l)
+	if err == nil {
+		s.cache.putRecord(l.key, r)
+	}
+	return r, err
+}
+
 // writeRecord atomically replaces the sidecar of l with r (with the content
 // of an inline blob): temp file, fsync, rename, fsync of the directory. The
 // caller holds l's lock. committed tells whether the new sidecar replaced

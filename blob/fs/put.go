@@ -16,8 +16,10 @@ import (
 // chunkPool holds chunk-sized buffers for writers and readers.
 var chunkPool = sync.Pool{New: func() any { b := make([]byte, chunkSize); return &b }}
 
-// Put stores r under name, replacing any previous blob with that name. The
-// new blob becomes visible only once its content and sidecar are durable.
+// Put stores r under name: it creates, or with opts.Replace replaces, the
+// blob (blob.Store.Put). The new blob becomes visible only once its content
+// and sidecar are durable; whether the name is free is decided at its
+// commit, under the name's lock.
 // A failure of r is returned wrapped; a done ctx stops the write with ctx's
 // error; a failure of the disk is EUPSTREAM. An ExpiresAt in the past stores
 // a blob that is already expired.
@@ -37,7 +39,8 @@ func (s *Store) Put(ctx context.Context, name string, r io.Reader, opts blob.Put
 	}
 	l := s.locate(name)
 	gen := newGen()
-	p := &pending{l: l, tmpPath: filepath.Join(l.dir, l.key+"."+gen+".meta.tmp"), done: make(chan struct{})}
+	p := &pending{l: l, tmpPath: filepath.Join(l.dir, l.key+"."+gen+".meta.tmp"), done: make(chan struct{}),
+		name: name, replace: opts.Replace}
 	contentPath := l.blobPath(gen)
 	s.track(p.tmpPath, true)
 	s.track(contentPath, true)

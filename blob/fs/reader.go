@@ -32,10 +32,18 @@ type reader struct {
 
 	bufp     *[]byte // verified copy of chunk bufChunk
 	bufChunk int64   // -1: buf holds nothing
+
+	cache *cache // the store's read cache (nil: none)
+	key   string // the blob's key in it
+	prev  int64  // the chunk loaded last (-2: none)
 }
 
-func newReader(f content, rec *record, start, end int64) *reader {
-	return &reader{f: f, rec: rec, start: start, end: end, pos: start, bufChunk: -1}
+func (s *Store) newReader(name string, f content, rec *record, start, end int64) *reader {
+	r := &reader{f: f, rec: rec, start: start, end: end, pos: start, bufChunk: -1, prev: -2}
+	if s.cache != nil {
+		r.cache, r.key = s.cache, s.locate(name).key
+	}
+	return r
 }
 
 // Read reads up to len(p) verified bytes. Whole chunks that fit in p are
@@ -95,12 +103,23 @@ func (r *reader) readDirect(p []byte, ci int64) (int, error) {
 		}
 		done += n
 	}
+	r.prev = (r.pos + done - 1) / r.rec.ChunkSize // the next load follows it
 	r.pos += done
 	return int(done), nil
 }
 
-// load returns chunk ci, read into the chunk buffer and verified.
+// load returns chunk ci, read into the chunk buffer and verified, or as the
+// read cache holds it. A chunk loaded at random (not the one after the last
+// loaded: a Range read, not a stream) goes into the cache, so that a
+// stream of a large blob does not push out the chunks small reads use.
 func (r *reader) load(ci int64) ([]byte, error) {
+	random := ci != r.prev+1
+	r.prev = ci
+	if ci != r.bufChunk {
+		if b := r.cache.chunk(r.key, r.rec.Gen, ci); b != nil {
+			return b, nil
+		}
+	}
 	n := r.rec.chunkLen(ci)
 	if r.bufp == nil {
 		if r.rec.ChunkSize == chunkSize {
@@ -122,6 +141,9 @@ func (r *reader) load(ci int64) ([]byte, error) {
 		return nil, errCorrupt("content")
 	}
 	r.bufChunk = ci
+	if random {
+		r.cache.putChunk(r.key, r.rec.Gen, ci, buf)
+	}
 	return buf, nil
 }
 

@@ -25,6 +25,9 @@ type Options struct {
 	// BaseURL prefixes the escaped name in URL. Empty means the file: URL
 	// of the root directory ("file:///<abs-root>/").
 	BaseURL string
+	// CacheBytes bounds the read cache of sidecars and verified chunks
+	// (cache.go): 0 means DefaultCacheBytes, a negative value no cache.
+	CacheBytes int64
 }
 
 // Store is a blob.Store over files under one root directory.
@@ -42,6 +45,8 @@ type Store struct {
 	inflight map[string]struct{} // files of Puts not yet committed
 
 	gc committer // group commit of Puts (commit.go)
+
+	cache *cache // nil: no read cache
 
 	// crash, when set (by tests), is asked at every point where a crash
 	// could interrupt a commit; true stops the commit there and leaves the
@@ -72,6 +77,12 @@ func New(root string, opts Options) (*Store, error) {
 	}
 	s := &Store{root: abs, clock: opts.Clock, baseURL: opts.BaseURL, inflight: map[string]struct{}{}}
 	s.gc.slots = make(chan struct{}, maxInflight)
+	switch {
+	case opts.CacheBytes == 0:
+		s.cache = newCache(DefaultCacheBytes)
+	case opts.CacheBytes > 0:
+		s.cache = newCache(opts.CacheBytes)
+	}
 	if s.clock == nil {
 		s.clock = cairn.SystemClock{}
 	}

@@ -94,7 +94,7 @@ func (m *Main) anchorCurrent(ctx context.Context) error {
 	if m.anchorer == nil {
 		return nil
 	}
-	v, err := m.store.LastListVersion(ctx)
+	v, err := m.shared.LastListVersion(ctx)
 	if cairn.IsCode(err, cairn.ENOTFOUND) {
 		return nil
 	} else if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/ingest"
 )
 
@@ -32,7 +33,9 @@ func (m *Main) openList(ctx context.Context) (restored bool, err error) {
 			return false, err
 		}
 		res, err := m.pipeline.InstallBundled(ctx, b)
-		if err != nil {
+		if cairn.IsCode(err, cairn.ECONFLICT) {
+			return true, m.restoreAfterConflict(ctx, err)
+		} else if err != nil {
 			return false, err
 		}
 		m.Logger.Info("sanctions list ready", "version", res.Version, "root", res.Root, "leaves", res.Leaves,
@@ -40,9 +43,23 @@ func (m *Main) openList(ctx context.Context) (restored bool, err error) {
 		return true, nil
 	}
 	res, err := m.pipeline.Run(ctx)
-	if err != nil {
+	if cairn.IsCode(err, cairn.ECONFLICT) {
+		return false, m.restoreAfterConflict(ctx, err) // its sources were just ingested
+	} else if err != nil {
 		return false, fmt.Errorf("ingest: %w", err)
 	}
 	m.Logger.Info("sanctions list ready", "version", res.Version, "root", res.Root, "leaves", res.Leaves, "failures", len(res.Failures))
 	return false, nil
+}
+
+// restoreAfterConflict serves the version that another instance sharing
+// the store committed first, when both started on a store with none (the
+// commit of this one's first version was refused with err, ECONFLICT).
+func (m *Main) restoreAfterConflict(ctx context.Context, err error) error {
+	restored, rerr := m.pipeline.Restore(ctx)
+	if rerr != nil || !restored {
+		return fmt.Errorf("first list version: %w", err)
+	}
+	m.Logger.Info("sanctions list restored: another instance stored the first version")
+	return nil
 }

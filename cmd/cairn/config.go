@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/billing"
+	blobfs "github.com/cairn-dev/cairn/blob/fs"
 	"github.com/cairn-dev/cairn/compliance"
 )
 
@@ -73,6 +74,12 @@ type Config struct {
 	MaxBodyBytes       int64
 	StarterCredits     int64
 
+	// CacheTTL is how long an authenticated API key's agent and a media
+	// record read are remembered (0: not at all); BlobCacheBytes bounds the blob store's
+	// read cache of sidecars and verified chunks (0: none).
+	CacheTTL       time.Duration
+	BlobCacheBytes int64
+
 	// EmbedderURL (OpenAI-compatible embeddings endpoint) and
 	// EmbedderModel make the memory vector space "server".
 	EmbedderURL   string
@@ -104,6 +111,8 @@ func DefaultConfig() Config {
 		PublicLimitPerIP:    120,
 		MaxBodyBytes:        1 << 20,
 		StarterCredits:      100,
+		CacheTTL:            5 * time.Second,
+		BlobCacheBytes:      blobfs.DefaultCacheBytes,
 		IngestSchedule:      "@every 6h",
 		DefaultSources:      true,
 		ReportMinAccountAge: compliance.DefaultMinAccountAge,
@@ -120,7 +129,7 @@ func newServeFlagSet(c *Config) *flag.FlagSet {
 	fs := flag.NewFlagSet("cairn serve", flag.ContinueOnError)
 	fs.StringVar(&c.Listen, "listen", c.Listen, "address to serve HTTP on")
 	fs.StringVar(&c.DataDir, "data-dir", c.DataDir, "directory of the embedded store, blobs and keys")
-	fs.StringVar(&c.Store, "store", c.Store, "pebble (embedded, in the data dir) or a postgres:// URL for accounts, keys, ledger, audit and settings")
+	fs.StringVar(&c.Store, "store", c.Store, "pebble (embedded, in the data dir) or a postgres:// URL for accounts, keys, ledger, audit, settings, media records, screening windows, list versions and reports")
 	fs.StringVar(&c.PostgresSchema, "postgres-schema", c.PostgresSchema, "schema of the Postgres store (created if absent)")
 	fs.StringVar(&c.AdminToken, "admin-token", c.AdminToken, "bearer token of the admin API, at least 32 bytes (empty: admin API disabled)")
 	fs.StringVar(&c.JWTSecret, "jwt-secret", c.JWTSecret, "HS256 secret of developer JWTs, at least 32 bytes (empty: derived from the data dir's service key)")
@@ -162,6 +171,8 @@ func newServeFlagSet(c *Config) *flag.FlagSet {
 	fs.Uint64Var(&c.EVMConfirmations, "evm-confirmations", c.EVMConfirmations, "blocks, counting the one with the transaction, before a version is synced")
 	fs.DurationVar(&c.EVMPollInterval, "evm-poll-interval", c.EVMPollInterval, "how often the anchoring transaction is checked on chain")
 	fs.Int64Var(&c.StarterCredits, "starter-credits", c.StarterCredits, "credits a self-registered account starts with")
+	fs.DurationVar(&c.CacheTTL, "cache-ttl", c.CacheTTL, "how long an authenticated API key and a media record are remembered in memory (0: every request reads the store); a rotation, revocation or media delete made through another instance sharing the store takes effect within it")
+	fs.Int64Var(&c.BlobCacheBytes, "blob-cache-bytes", c.BlobCacheBytes, "memory for the blob store's read cache of metadata and verified chunks (0: none)")
 	fs.StringVar(&c.EmbedderURL, "embedder-url", c.EmbedderURL, "OpenAI-compatible embeddings endpoint (Ollama, vLLM, text-embeddings-inference; …/v1/embeddings is appended to a base URL) whose vectors make the memory space server (empty: hash-v1 only)")
 	fs.StringVar(&c.EmbedderModel, "embedder-model", c.EmbedderModel, "model name sent to --embedder-url")
 	return fs

@@ -75,7 +75,7 @@ func TestMemoryUploadDownload(t *testing.T) {
 		bal -= 5
 	})
 	t.Run("ErrDownloadBlobLostRefunded", func(t *testing.T) {
-		if err := ts.m.blobs.Delete(t.Context(), "agents/"+a.ID+"/memory/file/img/pixel/v1"); err != nil {
+		if err := ts.m.blobs.Delete(t.Context(), "agents/"+a.ID+"/v/"+id); err != nil {
 			t.Fatal(err)
 		}
 		ts.do("GET", "/v1/memory/"+id+"/download", a.Key, nil).problem(t, 502, cairn.EUPSTREAM)

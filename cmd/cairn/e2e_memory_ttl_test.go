@@ -22,11 +22,11 @@ func TestMemoryTTL(t *testing.T) {
 	}
 	soon, pinned, month, forever := mk("soon", "1h"), mk("pinned", "1h"), mk("month", "30d"), mk("forever", "")
 	ts.do("PATCH", "/v1/memory/"+pinned+"/pin", a.Key, nil).must(t, 200)
-	blobExpiry := func(t *testing.T, key string) time.Time {
+	blobExpiry := func(t *testing.T, versionID string) time.Time {
 		t.Helper()
-		info, err := ts.m.blobs.Stat(context.Background(), "agents/"+a.ID+"/memory/semantic/"+key+"/v1")
+		info, err := ts.m.blobs.Stat(context.Background(), "agents/"+a.ID+"/v/"+versionID)
 		if err != nil {
-			t.Fatalf("stat %s: %v", key, err)
+			t.Fatalf("stat %s: %v", versionID, err)
 		}
 		return info.ExpiresAt
 	}
@@ -51,10 +51,10 @@ func TestMemoryTTL(t *testing.T) {
 		if r.num("renewedCount") != 1 || ren[0].(map[string]any)["newExpiresAt"] != want || ren[1].(map[string]any)["success"] != false || r.num("expiringCount") != 1 {
 			t.Fatalf("renew: %s", r.Body)
 		}
-		if got := blobExpiry(t, "month"); !got.Equal(clk.Now().Add(10 * 24 * time.Hour)) {
+		if got := blobExpiry(t, month); !got.Equal(clk.Now().Add(10 * 24 * time.Hour)) {
 			t.Fatalf("blob expiry %v not moved", got)
 		}
-		if !blobExpiry(t, "pinned").IsZero() {
+		if !blobExpiry(t, pinned).IsZero() {
 			t.Fatal("a pinned memory's blob expires")
 		}
 		ts.do("POST", "/v1/memory/ttl-alerts", a.Key, map[string]any{"renewIds": []string{month}}).problem(t, 400, cairn.EINVALID)
@@ -75,7 +75,7 @@ func TestMemoryTTL(t *testing.T) {
 			t.Fatalf("search found an expired memory: %s", r.Body)
 		}
 		ts.m.sweepOnce(context.Background())
-		if _, err := ts.m.blobs.Stat(context.Background(), "agents/"+a.ID+"/memory/semantic/soon/v1"); !cairn.IsCode(err, cairn.ENOTFOUND) {
+		if _, err := ts.m.blobs.Stat(context.Background(), "agents/"+a.ID+"/v/"+soon); !cairn.IsCode(err, cairn.ENOTFOUND) {
 			t.Fatalf("blob after sweep: %v", err)
 		}
 		ts.do("GET", "/v1/memory/"+pinned, a.Key, nil).must(t, 200)

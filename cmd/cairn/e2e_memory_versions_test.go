@@ -77,7 +77,7 @@ func TestMemoryVersions(t *testing.T) {
 		bal -= 1 + 2 + 1 + 2 + 2 + 2 // get 404, delete, get, delete, delete, delete 404
 		ts.wantBalance(a, bal)
 		// The key is free again; the blob of v1 was removed with it.
-		if _, err := ts.m.blobs.Stat(t.Context(), "agents/"+a.ID+"/memory/semantic/plan/v1"); !cairn.IsCode(err, cairn.ENOTFOUND) {
+		if _, err := ts.m.blobs.Stat(t.Context(), "agents/"+a.ID+"/v/"+v1); !cairn.IsCode(err, cairn.ENOTFOUND) {
 			t.Fatalf("blob after delete: %v", err)
 		}
 		ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "plan", "content": "fresh"}).must(t, 201)

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -11,7 +13,7 @@ import (
 
 // TestE2EPostgresStore runs the service with --store postgres://... and
 // checks registration, charges, refunds and a restart against it. The free
-// screening window stays in the embedded store and survives the restart too.
+// screening window, in Postgres too, survives the restart.
 func TestE2EPostgresStore(t *testing.T) {
 	url := pgtest.URL(t)
 	schema := pgtest.Schema(t, url)
@@ -53,6 +55,72 @@ func TestE2EPostgresStore(t *testing.T) {
 	}
 }
 
+// TestE2EPostgresMemory runs the memory API against --store postgres:// and
+// then restarts the service without its embedded store and search index:
+// memories, versions, idempotency records and the audit log are read back
+// from Postgres, and search finds what the rebuilt index holds.
+func TestE2EPostgresMemory(t *testing.T) {
+	url := pgtest.URL(t)
+	cfg := testConfig(t, t.TempDir())
+	cfg.Store, cfg.PostgresSchema = url, pgtest.Schema(t, url)
+	cfg.WriteLimitPerAgent, cfg.RateLimitPerKey = 100000, 100000
+	ts := startServer(t, cfg)
+	if ts.m.pg == nil || ts.m.shared != sharedStore(ts.m.pg) {
+		t.Fatal("memories are not in the Postgres store")
+	}
+	a := ts.register("pg-mem")
+	ts.topUp(a, 1000)
+	create := map[string]any{"key": "notes/fox", "content": "the quick brown fox", "importance": 0.9}
+	id := ts.do("POST", "/v1/memory", a.Key, create, "Idempotency-Key", "idem-1").must(t, 201).str("id")
+	if again := ts.do("POST", "/v1/memory", a.Key, create, "Idempotency-Key", "idem-1").must(t, 201).str("id"); again != id {
+		t.Fatalf("idempotent retry answered %s, want %s", again, id)
+	}
+	ts.wantBalance(a, 995) // the retry is not charged again
+	ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "notes/fox", "content": "again"}).problem(t, 409, cairn.ECONFLICT)
+	v2 := ts.do("PUT", "/v1/memory/"+id, a.Key, map[string]any{"content": "the lazy dog sleeps"}).must(t, 200).str("id")
+	other := ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "notes/cat", "content": "a cat naps", "importance": 0.1}).must(t, 201).str("id")
+	b := ts.register("pg-mem-other")
+	ts.do("GET", "/v1/memory/"+id, b.Key, nil).problem(t, 404, cairn.ENOTFOUND)
+	ts.do("DELETE", "/v1/memory/"+other, a.Key, nil).must(t, 200)
+	ts.do("GET", "/v1/memory/"+other, a.Key, nil).problem(t, 404, cairn.ENOTFOUND)
+	ts.stop()
+
+	// The embedded store and the search index are gone: only the blobs and
+	// the service key stay in the data dir.
+	for _, dir := range []string{"store", "memory-index"} {
+		if err := os.RemoveAll(filepath.Join(cfg.DataDir, dir)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ts = startServer(t, cfg)
+	if r := ts.do("GET", "/v1/memory/"+v2, a.Key, nil).must(t, 200); r.str("content") != "the lazy dog sleeps" || r.num("version") != 2 {
+		t.Fatalf("latest version after the restart: %s", r.Body)
+	}
+	if r := ts.do("GET", "/v1/memory/"+id+"/history", a.Key, nil).must(t, 200); len(r.JSON["versions"].([]any)) != 2 {
+		t.Fatalf("history after the restart: %s", r.Body)
+	}
+	if again := ts.do("POST", "/v1/memory", a.Key, create, "Idempotency-Key", "idem-1").must(t, 201).str("id"); again != id {
+		t.Fatalf("idempotent retry after the restart answered %s, want %s", again, id)
+	}
+	r := ts.do("GET", "/v1/memory?history=true", a.Key, nil).must(t, 200)
+	if ms := r.JSON["memories"].([]any); len(ms) != 2 || ms[0].(map[string]any)["version"] != 2.0 {
+		t.Fatalf("history listing: %s", r.Body)
+	}
+	if keys, _, _ := searchKeys(t, ts, a.Key, "/v1/memory/search", map[string]any{"contentQuery": "lazy"}); !slices.Equal(keys, []string{"notes/fox"}) {
+		t.Fatalf("search after the index rebuild: %v", keys)
+	}
+	if keys, _, _ := searchKeys(t, ts, a.Key, "/v1/memory/search", map[string]any{"contentQuery": "cat"}); len(keys) != 0 {
+		t.Fatalf("search found a deleted memory: %v", keys)
+	}
+	var got []string
+	for _, e := range ts.do("GET", "/v1/memory/audit?limit=100", a.Key, nil).must(t, 200).JSON["entries"].([]any) {
+		got = append(got, e.(map[string]any)["action"].(string))
+	}
+	if len(got) < 5 || got[len(got)-1] != cairn.AuditRegister || !slices.Contains(got, cairn.AuditDelete) {
+		t.Fatalf("audit log after the restart: %v", got)
+	}
+}
+
 func TestStoreFlagRejectsUnknown(t *testing.T) {
 	cfg := testConfig(t, t.TempDir())
 	cfg.Store = "mysql://x"
@@ -64,9 +132,8 @@ func TestStoreFlagRejectsUnknown(t *testing.T) {
 }
 
 // TestE2EPostgresAuditOneLog checks that GET /v1/memory/audit shows the
-// account entries (register, rotate_key: kept in Postgres with the
-// accounts) among the memory entries (kept in the embedded store), newest
-// first, page by page.
+// account entries (register, rotate_key) among the memory entries, all in
+// Postgres, newest first, page by page.
 func TestE2EPostgresAuditOneLog(t *testing.T) {
 	url := pgtest.URL(t)
 	cfg := testConfig(t, t.TempDir())

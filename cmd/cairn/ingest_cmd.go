@@ -15,6 +15,7 @@ import (
 	"github.com/cairn-dev/cairn/ingest"
 	"github.com/cairn-dev/cairn/screening"
 	"github.com/cairn-dev/cairn/store/pebble"
+	"github.com/cairn-dev/cairn/store/postgres"
 )
 
 // errSourcesFailed makes `cairn ingest` exit 1 when a source kept its
@@ -22,14 +23,18 @@ import (
 var errSourcesFailed = errors.New("some sources kept their previous version")
 
 // runIngest is `cairn ingest`: one ingestion of the sources into the data
-// dir's store and blob store, as the server does at start, with a line of
-// progress per source. The server must be stopped (the store is locked
-// while it runs); at its next start it restores the version made here.
+// dir's store (or, with --store postgres://..., the Postgres store) and blob
+// store, as the server does at start, with a line of progress per source.
+// The server must be stopped (the embedded store is locked while it runs,
+// and a server on Postgres learns of a version only at its start); at its
+// next start it restores the version made here.
 func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) error {
 	cfg := DefaultConfig()
 	fs := flag.NewFlagSet("cairn ingest", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&cfg.DataDir, "data-dir", cfg.DataDir, "data dir of the server")
+	fs.StringVar(&cfg.Store, "store", cfg.Store, "the server's --store: pebble (the data dir's) or a postgres:// URL")
+	fs.StringVar(&cfg.PostgresSchema, "postgres-schema", cfg.PostgresSchema, "the server's --postgres-schema")
 	fs.Var(&cfg.Sources, "source", "sanctions source NAME=PATH_OR_URL (gov_sdn, aggregated_sanctions, list:<chain>); repeatable")
 	fs.Float64Var(&cfg.IngestMaxDrop, "ingest-max-drop", cfg.IngestMaxDrop, "share of a source's entries a new version may drop before it is refused")
 	var exportTo, exportFrom string
@@ -60,9 +65,9 @@ func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer, get
 	if err != nil {
 		return err
 	}
-	db, err := pebble.Open(filepath.Join(cfg.DataDir, "store"), pebble.Options{})
+	db, err := openListStore(ctx, cfg)
 	if err != nil {
-		return fmt.Errorf("open store (is the server running?): %w", err)
+		return err
 	}
 	defer db.Close()
 	blobs, err := blobfs.New(filepath.Join(cfg.DataDir, "blobs"), blobfs.Options{})
@@ -99,4 +104,32 @@ func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer, get
 		return errSourcesFailed
 	}
 	return nil
+}
+
+// listStore is what `cairn ingest` writes: list versions, read with the
+// community escalations.
+type listStore interface {
+	sharedStore
+	Close() error
+}
+
+// openListStore opens the store that holds the server's list versions:
+// the data dir's embedded store, or Postgres when --store is a
+// postgres:// URL.
+func openListStore(ctx context.Context, cfg Config) (listStore, error) {
+	switch u := cfg.Store; {
+	case u == "" || u == "pebble":
+		db, err := pebble.Open(filepath.Join(cfg.DataDir, "store"), pebble.Options{})
+		if err != nil {
+			return nil, fmt.Errorf("open store (is the server running?): %w", err)
+		}
+		return db, nil
+	case isPostgresURL(u):
+		db, err := postgres.Open(ctx, u, postgres.Options{Schema: cfg.PostgresSchema})
+		if err != nil {
+			return nil, fmt.Errorf("open postgres store: %w", err)
+		}
+		return db, nil
+	}
+	return nil, errors.New("--store must be pebble or a postgres:// URL")
 }

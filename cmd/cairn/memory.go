@@ -8,14 +8,21 @@ import (
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/blob"
 	"github.com/cairn-dev/cairn/memory"
-	"github.com/cairn-dev/cairn/store/pebble"
+	"github.com/cairn-dev/cairn/store"
 )
 
-// openMemory builds the memory service over the embedded store and the blob
-// store, and fills its search index (derived state under
+// memoryStore holds memory records and the audit log their writes append
+// to and their reads are listed from.
+type memoryStore interface {
+	store.Memories
+	store.Audit
+}
+
+// openMemory builds the memory service over db (the shared store: Postgres
+// with --store postgres://..., else the embedded store) and the blob store, and fills its search index (derived state under
 // <data-dir>/memory-index, rebuilt at every start) from the store before
 // serving.
-func openMemory(ctx context.Context, cfg Config, db *pebble.DB, blobs blob.Store, clock cairn.Clock) (*memory.Service, error) {
+func openMemory(ctx context.Context, cfg Config, db memoryStore, blobs blob.Store, clock cairn.Clock) (*memory.Service, error) {
 	idx, err := memory.NewIndex(filepath.Join(cfg.DataDir, "memory-index"))
 	if err != nil {
 		return nil, err

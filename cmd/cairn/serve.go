@@ -69,6 +69,7 @@ type Main struct {
 
 	store    *pebble.DB  // the embedded store, always open
 	core     store.Store // accounts, keys, ledger, audit, settings: store or pg
+	shared   sharedStore // media, screening, list versions, reports: store or pg
 	pg       *postgres.DB
 	blobs    *blobfs.Store
 	server   *api.Server
@@ -152,23 +153,21 @@ func (m *Main) Open(ctx context.Context) error {
 	if m.store, err = pebble.Open(filepath.Join(cfg.DataDir, "store"), pebble.Options{Clock: m.Clock}); err != nil {
 		return fmt.Errorf("open store: %w", err)
 	}
-	if m.blobs, err = blobfs.New(filepath.Join(cfg.DataDir, "blobs"), blobfs.Options{Clock: m.Clock}); err != nil {
+	if m.blobs, err = blobfs.New(filepath.Join(cfg.DataDir, "blobs"), blobfs.Options{Clock: m.Clock, CacheBytes: blobCache(cfg.BlobCacheBytes)}); err != nil {
 		return fmt.Errorf("open blob store: %w", err)
 	}
 	if m.core, err = m.openCore(ctx); err != nil {
 		return err
 	}
-	mediaSvc := &media.Service{Store: m.store, Blobs: m.blobs, Clock: m.Clock}
-	memorySvc, err := openMemory(ctx, cfg, m.store, m.blobs, m.Clock)
+	m.openShared()
+	mediaSvc := &media.Service{Store: m.shared, Blobs: m.blobs, Clock: m.Clock, RecordCacheTTL: cfg.CacheTTL}
+	// Memory records, their audit entries and the account entries
+	// (register, rotate_key) live in one store: the one log lists them all.
+	memorySvc, err := openMemory(ctx, cfg, m.shared, m.blobs, m.Clock)
 	if err != nil {
 		return err
 	}
 	m.memory = memorySvc
-	if m.core != store.Store(m.store) {
-		// Account entries (register, rotate_key) commit with the accounts
-		// in the core store: the one log reads both.
-		memorySvc.Audit = store.SplitAudit{Embedded: m.store, Accounts: m.core}
-	}
 	m.sweepers = append(m.sweepers, sweeper{"memory", memorySvc.Sweep})
 	m.sweepers = append(m.sweepers, sweeper{"media", mediaSvc.Sweep}, sweeper{"blobs", m.blobs.DeleteExpired},
 		sweeper{"idempotency", m.sweepIdempotency})
@@ -187,11 +186,11 @@ func (m *Main) Open(ctx context.Context) error {
 		return fmt.Errorf("--ingest-schedule %q: %w", cfg.IngestSchedule, err)
 	}
 	holder := &screening.Holder{}
-	if err := m.openAnchorer(ctx, m.store); err != nil {
+	if err := m.openAnchorer(ctx, m.shared); err != nil {
 		return err
 	}
-	m.pipeline = &ingest.Pipeline{Sources: sources, Blobs: m.blobs, Store: m.store, Holder: holder, Clock: m.Clock, Logger: m.Logger,
-		MaxDrop: cfg.IngestMaxDrop, MaxSourceBytes: cfg.IngestMaxBytes, MaxXMLToken: cfg.IngestMaxXMLToken, Community: api.CommunityListings(m.store), OnVersion: m.anchorVersion}
+	m.pipeline = &ingest.Pipeline{Sources: sources, Blobs: m.blobs, Store: m.shared, Holder: holder, Clock: m.Clock, Logger: m.Logger,
+		MaxDrop: cfg.IngestMaxDrop, MaxSourceBytes: cfg.IngestMaxBytes, MaxXMLToken: cfg.IngestMaxXMLToken, Community: api.CommunityListings(m.shared), OnVersion: m.anchorVersion}
 	if m.listRestored, err = m.openList(ctx); err != nil {
 		return err
 	}
@@ -202,10 +201,10 @@ func (m *Main) Open(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("load pricing: %w", err)
 	}
-	// This data dir's name on its charges: the memory writes they pay for
-	// and their audit entries live in its embedded store.
+	// This data dir's name on its charges: recovery refunds only the
+	// interrupted charges of this instance.
 	origin := hex.EncodeToString(deriveKey(serviceKey, "ledger-origin")[:8])
-	m.recovery = &billing.Recovery{Ledger: m.core, Effects: memorySvc.Audit, Settled: m.store, Settings: m.store,
+	m.recovery = &billing.Recovery{Ledger: m.core, Effects: memorySvc.Audit, Settled: m.shared, Settings: m.store,
 		Origin: origin, Clock: m.Clock}
 	refunds, err := m.recovery.Recover(ctx)
 	if err != nil {
@@ -241,6 +240,7 @@ func (m *Main) Open(ctx context.Context) error {
 		Store: m.core,
 		Blobs: m.blobs,
 		Accounts: &account.Service{Store: m.core, Deposits: hd, Clock: m.Clock, StarterCredits: cfg.StarterCredits,
+			AuthCacheTTL:  cfg.CacheTTL,
 			CreditsPerAPT: cfg.CreditsPerAPT},
 		Deposits: &billing.Deposits{Verifier: depositVerifier, Store: m.core, Audit: memorySvc.Audit,
 			CreditsPerAPT: cfg.CreditsPerAPT, Clock: m.Clock},
@@ -249,14 +249,15 @@ func (m *Main) Open(ctx context.Context) error {
 		Ledger:              &billing.Ledger{Store: m.core, Clock: m.Clock, Cursors: cursors, Origin: origin},
 		Media:               mediaSvc,
 		Memory:              memorySvc,
-		Idempotency:         m.store,
-		Settled:             m.store,
+		Idempotency:         m.shared,
+		Settled:             m.shared,
 		CurrentList:         holder,
 		Ingest:              m.pipeline,
-		Reports:             m.store,
+		Reports:             m.shared,
 		ReportMinAccountAge: cfg.ReportMinAccountAge,
 		Anchorer:            m.chainAnchorer(),
-		ScreeningStore:      m.store,
+		ScreeningStore:      m.shared,
+		Proofs:              proofStore(m.core),
 		RateLimits:          m.core.(store.RateLimits),
 		Cursors:             cursors,
 		Clock:               m.Clock,
@@ -423,7 +424,7 @@ func (m *Main) sweepIdempotency(ctx context.Context, now time.Time) (int, error)
 	const page = 1000
 	total := 0
 	for {
-		n, err := m.store.DeleteExpiredIdempotency(ctx, now, page)
+		n, err := m.shared.DeleteExpiredIdempotency(ctx, now, page)
 		total += n
 		if err != nil || n < page {
 			return total, err
@@ -437,7 +438,7 @@ func (m *Main) sweepSettled(ctx context.Context, now time.Time) (int, error) {
 	const page = 1000
 	total := 0
 	for {
-		n, err := m.store.DeleteSettledBefore(ctx, now.Add(-2*billing.Lookback), page)
+		n, err := m.shared.DeleteSettledBefore(ctx, now.Add(-2*billing.Lookback), page)
 		total += n
 		if err != nil || n < page {
 			return total, err
@@ -496,7 +497,7 @@ func (m *Main) openCore(ctx context.Context) (store.Store, error) {
 	switch {
 	case u == "" || u == "pebble":
 		return m.store, nil
-	case strings.HasPrefix(u, "postgres://") || strings.HasPrefix(u, "postgresql://"):
+	case isPostgresURL(u):
 		pg, err := postgres.Open(ctx, u, postgres.Options{Clock: m.Clock, Schema: m.Config.PostgresSchema})
 		if err != nil {
 			return nil, fmt.Errorf("open postgres store: %w", err)
@@ -505,4 +506,22 @@ func (m *Main) openCore(ctx context.Context) (store.Store, error) {
 		return pg, nil
 	}
 	return nil, fmt.Errorf("--store must be pebble or a postgres:// URL")
+}
+
+// proofStore is where screening proofs are kept: the core store (the
+// embedded one, or PostgreSQL, which every instance shares), or, for a
+// core store that does not hold them, nil, and they are blobs.
+func proofStore(core store.Store) store.Proofs {
+	if p, ok := core.(store.Proofs); ok {
+		return p
+	}
+	return nil
+}
+
+// blobCache is the blob store's CacheBytes for --blob-cache-bytes (0: none).
+func blobCache(n int64) int64 {
+	if n <= 0 {
+		return -1
+	}
+	return n
 }

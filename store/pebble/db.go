@@ -39,12 +39,13 @@ type DB struct {
 	clock  cairn.Clock
 	closed atomic.Bool
 
-	seed  maphash.Seed
-	devs  stripes // ledger read-modify-write, per developer
-	agts  stripes // agent updates, per agent
-	uniqs stripes // ledger unique keys
-	frees stripes // free screening windows, per developer
-	rates stripes // stored rate limit counters, per key
+	seed   maphash.Seed
+	devs   stripes // ledger read-modify-write, per developer
+	agts   stripes // agent updates, per agent
+	uniqs  stripes // ledger unique keys
+	frees  stripes // free screening windows, per developer
+	rates  stripes // stored rate limit counters, per key
+	proofs stripes // screening proofs, per id
 
 	screenMu     sync.Mutex // the screening counter (screenings.go)
 	screenCount  int64
@@ -104,14 +105,20 @@ func (db *DB) Pebble() *pebble.DB { return db.db }
 
 // Ping reports whether the database is open and readable.
 func (db *DB) Ping(ctx context.Context) error {
-	if db.closed.Load() {
-		return cairn.Errorf(cairn.EUNAVAILABLE, "The store is closed.")
-	}
-	if err := ctx.Err(); err != nil {
+	if err := db.usable(ctx); err != nil {
 		return err
 	}
 	_, err := db.has(keyDepositNext)
 	return err
+}
+
+// usable is EUNAVAILABLE once the DB is closed (instead of pebble's
+// panic), else ctx's error.
+func (db *DB) usable(ctx context.Context) error {
+	if db.closed.Load() {
+		return cairn.Errorf(cairn.EUNAVAILABLE, "The store is closed.")
+	}
+	return ctx.Err()
 }
 
 // Close flushes the memtables to disk and closes the database. Closing a

@@ -31,6 +31,7 @@ import (
 //	idem/x/<expiresAt BE ns><agentID><route><key>  empty: records by expiry, for the sweep
 //	anchor/<target><listVersion BE uint64>  store.Anchor (JSON): on-chain anchoring of a list version
 //	rate/<key>                           stored rate limit counter: theoretical arrival time (BE int64 Unix ns)
+//	proof/<screeningID>                  screening proof document (compressed by the compliance service)
 //	mem/...                              memory heads, versions and their indexes (layout: memory_keys.go)
 //	media/...                            media records and their indexes (layout: media.go)
 //	scr/...                              sanctions list versions, segments and history (layout:
@@ -62,6 +63,7 @@ const (
 	prefixSettled    = "settled/"
 	prefixAnchor     = "anchor/"
 	prefixRate       = "rate/"
+	prefixProof      = "proof/"
 
 	// PrefixMemory holds memory heads, versions and their indexes.
 	PrefixMemory = "mem/"
@@ -75,7 +77,7 @@ const (
 // prefixes is every top-level prefix in use.
 var prefixes = []string{
 	prefixDev, prefixAgent, prefixAgentKey, prefixDepIdx, prefixLedger,
-	prefixLedgerUniq, prefixLedgerTime, prefixAudit, prefixAuditAct, prefixSetting, prefixMeta, prefixFreeTier, prefixIdem, prefixSettled, prefixAnchor, prefixRate,
+	prefixLedgerUniq, prefixLedgerTime, prefixAudit, prefixAuditAct, prefixSetting, prefixMeta, prefixFreeTier, prefixIdem, prefixSettled, prefixAnchor, prefixRate, prefixProof,
 	PrefixMemory, PrefixMedia, PrefixCompliance,
 }
 

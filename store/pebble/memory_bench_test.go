@@ -1,91 +1,20 @@
 package pebble_test
 
 import (
-	"context"
-	"fmt"
-	"sort"
-	"sync"
 	"testing"
-	"time"
 
-	"github.com/cairn-dev/cairn"
-	"github.com/cairn-dev/cairn/store"
 	"github.com/cairn-dev/cairn/store/pebble"
+	"github.com/cairn-dev/cairn/store/storetest"
 )
 
-// reportLatency adds p50 and p99 of the recorded durations to the result.
-func reportLatency(b *testing.B, lat []time.Duration) {
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	if len(lat) == 0 {
-		return
-	}
-	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
-	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
-}
-
-// BenchmarkMemoryRaw is the raw-Pebble reference of the HTTP figures: one
-// memory version written as the service writes it (record, indexes,
-// latest pointer and audit entry in one synced batch), and one read of a
-// version by id (id index, head, version), from 16 goroutines.
+// BenchmarkMemoryRaw is the raw-Pebble reference of the HTTP figures (see
+// storetest.BenchMemory): the version, its indexes, the head and the audit
+// entry are one synced batch.
 func BenchmarkMemoryRaw(b *testing.B) {
-	ctx := context.Background()
 	db, err := pebble.Open(b.TempDir(), pebble.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer db.Close()
-	var ids []string
-	var mu sync.Mutex
-	write := func(i int) string {
-		now := time.Now()
-		m := &store.Memory{ID: cairn.NewID(), AgentID: "agent", Type: "semantic", Key: fmt.Sprintf("bench/%d-%d", now.UnixNano(), i),
-			Importance: 0.5, Visibility: "private", CreatedAt: now, UpdatedAt: now}
-		v := &store.MemoryVersion{ID: m.ID, Version: 1, BlobName: "memory/semantic/" + m.Key + "/v1", SizeBytes: 256, CreatedAt: now}
-		if err := db.CreateMemoryVersion(ctx, m, v, &cairn.AuditEntry{AgentID: "agent", Action: cairn.AuditWrite, Resource: v.ID}, nil); err != nil {
-			b.Fatal(err)
-		}
-		return v.ID
-	}
-	run := func(b *testing.B, op func(i int)) {
-		var lat []time.Duration
-		var n sync.WaitGroup
-		b.ResetTimer()
-		per := b.N/16 + 1
-		for w := 0; w < 16; w++ {
-			n.Add(1)
-			go func() {
-				defer n.Done()
-				local := make([]time.Duration, 0, per)
-				for i := 0; i < per; i++ {
-					t0 := time.Now()
-					op(w*per + i)
-					local = append(local, time.Since(t0))
-				}
-				mu.Lock()
-				lat = append(lat, local...)
-				mu.Unlock()
-			}()
-		}
-		n.Wait()
-		b.StopTimer()
-		reportLatency(b, lat)
-	}
-	b.Run("CreateVersion", func(b *testing.B) {
-		run(b, func(i int) {
-			id := write(i)
-			mu.Lock()
-			ids = append(ids, id)
-			mu.Unlock()
-		})
-	})
-	b.Run("GetByVersionID", func(b *testing.B) {
-		for len(ids) < 1000 {
-			ids = append(ids, write(len(ids)))
-		}
-		run(b, func(i int) {
-			if _, _, err := db.MemoryByVersionID(ctx, "agent", ids[i%len(ids)]); err != nil {
-				b.Fatal(err)
-			}
-		})
-	})
+	storetest.BenchMemory(b, db)
 }

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/store"
@@ -138,6 +140,38 @@ var conflicts = map[string]string{
 	"agents_deposit_index_key": "Deposit index already in use.",
 	"ledger_unique_key_key":    "This ledger entry was already recorded.",
 	"audit_pkey":               "Audit entry already exists.",
+	"media_pkey":               "Media already exists.",
+	"list_versions_pkey":       "This list version was already committed.",
+	"reports_reporter_key":     "This account already reported this address.",
+	"reports_pkey":             "Report id already exists.",
+	"memories_pkey":            "Memory id already exists.",
+	"memory_versions_pkey":     "Version id already exists.",
+}
+
+// violates reports whether err is a unique violation of the constraint.
+func violates(err error, constraint string) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == "23505" && pe.ConstraintName == constraint
+}
+
+// notFound is mapErr where no row (pgx.ErrNoRows) is nf.
+func notFound(err, nf error, what string) error {
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nf
+	}
+	return mapErr(err, what)
+}
+
+// validText reports whether every s can be a text value: PostgreSQL text
+// holds valid UTF-8 without NUL bytes. A lookup by a string that cannot be
+// stored finds nothing, without asking the server.
+func validText(ss ...string) bool {
+	for _, s := range ss {
+		if !utf8.ValidString(s) || strings.IndexByte(s, 0) >= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // mapErr turns a unique violation into ECONFLICT and an out-of-range
@@ -157,6 +191,8 @@ func mapErr(err error, what string) error {
 			return cairn.Errorf(cairn.ECONFLICT, "Already exists.")
 		case "22003": // numeric_value_out_of_range
 			return cairn.Errorf(cairn.EINVALID, "Ledger amount out of range.")
+		case "22021", "22P05": // character_not_in_repertoire, untranslatable_character
+			return cairn.Errorf(cairn.EINVALID, "Text with a NUL byte or invalid UTF-8.")
 		}
 	}
 	var ce *cairn.Error

@@ -40,6 +40,7 @@ var optionalSuites = []optionalSuite{
 	suite("Reports", RunReportTests),
 	suite("Anchors", RunAnchorTests),
 	suite("RateLimits", RunRateLimitTests),
+	suite("Proofs", RunProofTests),
 }
 
 // runOptional runs the optional suites against the stores open returns.

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Side-by-side throughput of two builds of cairn: BASE (a commit, built from
+# a temporary worktree) and the working tree, alternating A B / B A over
+# ROUNDS rounds so that drift of the machine hits both alike. Each run
+# starts a fresh server on the embedded store and measures, with wrk from a
+# second process:
+#   - GET /v1/media/:id/stream of a 10 MiB file, whole and a 1 KiB Range;
+#   - POST /v1/compliance/screen of 100 addresses (50 listed) against the
+#     real OFAC per-asset lists.
+# For screening it also reports the server's CPU milliseconds and the data
+# dir's growth in bytes per request, and wrk's p99 latency.
+# Usage, from the repository root: BASE=<commit> bash bench/ab/run.sh [seconds] [connections]
+set -euo pipefail
+base=${BASE:?set BASE to the commit to compare with}
+secs=${1:-5}
+conns=${2:-8}
+rounds=${ROUNDS:-3}
+root=$(pwd)
+work=$(mktemp -d)
+cleanup() {
+  kill $(jobs -p) 2>/dev/null || true
+  git -C "$root" worktree remove --force "$work/base-src" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+git worktree add -q --detach "$work/base-src" "$base"
+(cd "$work/base-src" && go build -o "$work/base" ./cmd/cairn)
+go build -o "$work/head" ./cmd/cairn
+head -c $((10 << 20)) /dev/urandom > "$work/file.bin"
+srcs=()
+for f in ingest/testdata/ofac_lists/sanctioned_addresses_*.txt; do
+  t=$(basename "$f" .txt); t=${t#sanctioned_addresses_}; t=${t%%.*}
+  srcs+=(--source "list:$t=$root/$f")
+done
+items=$(head -50 ingest/testdata/ofac_lists/sanctioned_addresses_ETH.txt | sed -E 's/.*/{"address":"&","chain":"ethereum"}/' | paste -sd, -)
+for i in $(seq 1 50); do items="$items,{\"address\":\"0x$(printf '%040x' "$i")\",\"chain\":\"polygon\"}"; done
+body="{\"addresses\":[$items]}"
+
+rps() { wrk -t1 -c"$conns" -d"${secs}s" "$@" | awk '/Requests\/sec/ {print $2}'; }
+
+# cpu_ticks is the user+system CPU time of a process, in clock ticks.
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+
+measure() { # label binary
+  local dir="$work/data-$1-$RANDOM" port=18095
+  "$work/$2" serve --listen 127.0.0.1:$port --data-dir "$dir" --admin-token bench-token-0123456789abcdef0123456789 \
+    --rate-limit-per-key 0 --write-limit-per-agent 0 --log-level error "${srcs[@]}" 2>"$work/$1.log" &
+  local pid=$!
+  for _ in $(seq 200); do curl -sf 127.0.0.1:$port/healthz >/dev/null && break; sleep 0.1; done
+  local reg key dev id
+  reg=$(curl -sf -X POST 127.0.0.1:$port/v1/auth/agent-register)
+  key=$(echo "$reg" | sed -E 's/.*"apiKey":"([^"]+)".*/\1/')
+  dev=$(echo "$reg" | sed -E 's/.*"developerId":"([^"]+)".*/\1/')
+  curl -sf -X POST 127.0.0.1:$port/v1/admin/credits -H 'Authorization: Bearer bench-token-0123456789abcdef0123456789' \
+    -H 'Content-Type: application/json' -d "{\"developerId\":\"$dev\",\"amount\":1000000000000,\"reason\":\"bench\"}" >/dev/null
+  id=$(curl -sf -X POST 127.0.0.1:$port/v1/media/upload -H "Authorization: Bearer $key" \
+    -F "file=@$work/file.bin;type=application/octet-stream" | sed -E 's/.*"id":"([^"]+)".*/\1/')
+  # Wait for the first list version (screening answers 503 before).
+  for _ in $(seq 300); do
+    code=$(curl -s -o /dev/null -w '%{http_code}' -X POST 127.0.0.1:$port/v1/compliance/screen -H "Authorization: Bearer $key" \
+      -H 'Content-Type: application/json' -d "$body")
+    [ "$code" = 200 ] && break; sleep 0.1
+  done
+  cat > "$work/post.lua" <<LUA
+wrk.method = "POST"
+wrk.body = '$body'
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Authorization"] = "Bearer $key"
+LUA
+  local whole range screen
+  whole=$(rps -H "Authorization: Bearer $key" "http://127.0.0.1:$port/v1/media/$id/stream")
+  range=$(rps -H "Authorization: Bearer $key" -H "Range: bytes=5000000-5001023" "http://127.0.0.1:$port/v1/media/$id/stream")
+  local t0 d0 out n t1 d1 screen cpu disk
+  t0=$(cpu_ticks "$pid"); d0=$(du -sb "$dir" | cut -f1)
+  out=$(wrk -t1 -c"$conns" -d"${secs}s" --latency -s "$work/post.lua" "http://127.0.0.1:$port/v1/compliance/screen")
+  t1=$(cpu_ticks "$pid"); sleep 1; d1=$(du -sb "$dir" | cut -f1)
+  screen=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
+  n=$(echo "$out" | awk '/requests in/ {print $1}')
+  p99=$(echo "$out" | awk '$1 == "99%" { v = $2 + 0; if ($2 ~ /us$/) v /= 1000; else if ($2 ~ /[0-9]s$/) v *= 1000; print v }')
+  # Server CPU milliseconds and data dir bytes per screening request.
+  cpu=$(awk -v t="$((t1 - t0))" -v n="$n" -v hz="$(getconf CLK_TCK)" 'BEGIN {printf "%.3f", t * 1000 / hz / n}')
+  disk=$(awk -v d="$((d1 - d0))" -v n="$n" 'BEGIN {printf "%.0f", d / n}')
+  printf '%-5s whole10MiB=%s range1KiB=%s screen100=%s screenCpuMs=%s screenBytes=%s screenP99ms=%s\n' \
+    "$1" "$whole" "$range" "$screen" "$cpu" "$disk" "$p99" | tee -a "$work/results"
+  kill "$pid"; wait "$pid" 2>/dev/null || true
+}
+
+for r in $(seq "$rounds"); do
+  if [ $((r % 2)) = 1 ]; then measure base base; measure head head; else measure head head; measure base base; fi
+done
+echo "== medians (requests/s) and head/base"
+awk '{ for (i = 2; i <= NF; i++) { split($i, kv, "="); v[$1, kv[1]] = v[$1, kv[1]] " " kv[2]; ks[kv[1]] = 1 } }
+  END {
+    for (k in ks) {
+      nb = split(v["base", k], b, " "); nh = split(v["head", k], h, " ")
+      asort(b); asort(h); mb = b[int((nb + 1) / 2)]; mh = h[int((nh + 1) / 2)]
+      printf "%-12s base %10.3f  head %10.3f  head/base %.2f\n", k, mb, mh, mh / mb
+    }
+  }' "$work/results"

@@ -1,0 +1,278 @@
+package postgres
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/store"
+	"github.com/jackc/pgx/v5"
+)
+
+var _ store.Compliance = (*DB)(nil)
+
+// CommitListVersion writes a version in one transaction, under a
+// transaction-scoped advisory lock that serializes committers (of every
+// instance), so that the successor check and the insert of the version row
+// cannot interleave. The changes are applied set-wise: removed and added
+// entries are copied into temporary tables (COPY) and merged into the
+// current entries by a few statements, whatever their number; when there
+// is no current entry yet (a first version), added entries are copied
+// straight into list_entries.
+func (db *DB) CommitListVersion(ctx context.Context, v store.ListVersion, added, removed []store.ListEntry) error {
+	v.Added, v.Removed = len(added), len(removed)
+	added, removed = uniqueEntries(added), uniqueEntries(removed)
+	doc, err := json.Marshal(&v)
+	if err != nil {
+		return err
+	}
+	return db.inTx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(hashtextextended('cairn/list_versions', 0))"); err != nil {
+			return mapErr(err, "lock list versions")
+		}
+		var last int64
+		if err := tx.QueryRow(ctx, "SELECT COALESCE(max(version), 0) FROM list_versions").Scan(&last); err != nil {
+			return mapErr(err, "read list versions")
+		}
+		if v.Version != uint64(last)+1 {
+			return cairn.Errorf(cairn.ECONFLICT, "List version %d does not follow the last version, %d.", v.Version, last)
+		}
+		if _, err := tx.Exec(ctx, "INSERT INTO list_versions (version, header) VALUES ($1, $2)", int64(v.Version), doc); err != nil {
+			return mapErr(err, "insert list version")
+		}
+		var empty bool
+		if err := tx.QueryRow(ctx, "SELECT NOT EXISTS (SELECT 1 FROM list_entries)").Scan(&empty); err != nil {
+			return mapErr(err, "read list entries")
+		}
+		if len(removed) > 0 {
+			if err := removeEntries(ctx, tx, v.Version, removed); err != nil {
+				return err
+			}
+		}
+		if len(added) == 0 {
+			return nil
+		}
+		if empty {
+			return copyEntries(ctx, tx, "list_entries", added, int64(v.Version))
+		}
+		return addEntries(ctx, tx, v.Version, added)
+	})
+}
+
+// entryColumns are the columns of a list entry, in ListEntry's order.
+var entryColumns = []string{"family", "address", "source", "entity_id", "entity_name", "category", "severity"}
+
+// sqlTempEntries creates a temporary table of entries named %s, dropped at
+// commit.
+const sqlTempEntries = `CREATE TEMP TABLE %s (
+	family text COLLATE "C", address text COLLATE "C", source text COLLATE "C", entity_id text COLLATE "C",
+	entity_name text, category text, severity text) ON COMMIT DROP`
+
+// copyEntries copies es into table with COPY; since >= 0 adds the since
+// column.
+func copyEntries(ctx context.Context, tx pgx.Tx, table string, es []store.ListEntry, since int64) error {
+	cols := entryColumns
+	if since >= 0 {
+		cols = append(slices.Clip(cols), "since")
+	}
+	_, err := tx.CopyFrom(ctx, pgx.Identifier{table}, cols, pgx.CopyFromSlice(len(es), func(i int) ([]any, error) {
+		e := &es[i]
+		row := []any{e.Family, e.Address, e.Source, e.EntityID, e.EntityName, e.Category, e.Severity}
+		if since >= 0 {
+			row = append(row, since)
+		}
+		return row, nil
+	}))
+	return mapErr(err, "copy list entries")
+}
+
+// tempEntries creates the temporary table and copies es into it.
+func tempEntries(ctx context.Context, tx pgx.Tx, table string, es []store.ListEntry) error {
+	if _, err := tx.Exec(ctx, fmt.Sprintf(sqlTempEntries, table)); err != nil {
+		return mapErr(err, "create "+table)
+	}
+	return copyEntries(ctx, tx, table, es, -1)
+}
+
+// removeEntries writes the history rows of the removed entries (the
+// listing and the delisting of a current entry; the delisting alone of
+// one that is not current) and deletes them from the current entries.
+func removeEntries(ctx context.Context, tx pgx.Tx, version uint64, removed []store.ListEntry) error {
+	if err := tempEntries(ctx, tx, "list_removed", removed); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO list_history (family, address, version, listed, source, entity_id,
+			entity_name, category, severity)
+		SELECT e.family, e.address, e.since, true, e.source, e.entity_id, e.entity_name, e.category, e.severity
+		FROM list_removed r JOIN list_entries e USING (family, address, source, entity_id)
+		UNION ALL
+		SELECT r.family, r.address, $1, false, r.source, r.entity_id, COALESCE(e.entity_name, r.entity_name),
+			COALESCE(e.category, r.category), COALESCE(e.severity, r.severity)
+		FROM list_removed r LEFT JOIN list_entries e USING (family, address, source, entity_id)`,
+		int64(version)); err != nil {
+		return mapErr(err, "write list history")
+	}
+	_, err := tx.Exec(ctx, `DELETE FROM list_entries e USING list_removed r
+		WHERE e.family = r.family AND e.address = r.address AND e.source = r.source AND e.entity_id = r.entity_id`)
+	return mapErr(err, "delete list entries")
+}
+
+// addEntries lists the added entries: a new entry since this version, an
+// entry already current with its new details and its listing unchanged.
+func addEntries(ctx context.Context, tx pgx.Tx, version uint64, added []store.ListEntry) error {
+	if err := tempEntries(ctx, tx, "list_added", added); err != nil {
+		return err
+	}
+	_, err := tx.Exec(ctx, `INSERT INTO list_entries (family, address, source, entity_id, entity_name, category, severity, since)
+		SELECT family, address, source, entity_id, entity_name, category, severity, $1 FROM list_added
+		ON CONFLICT (family, address, source, entity_id) DO UPDATE
+		SET entity_name = excluded.entity_name, category = excluded.category, severity = excluded.severity`,
+		int64(version))
+	return mapErr(err, "add list entries")
+}
+
+// compareEntries orders entries by identity, as their primary key does
+// (COLLATE "C" compares bytes, as strings.Compare).
+func compareEntries(a, b store.ListEntry) int {
+	return cmp.Or(strings.Compare(a.Family, b.Family), strings.Compare(a.Address, b.Address),
+		strings.Compare(a.Source, b.Source), strings.Compare(a.EntityID, b.EntityID))
+}
+
+// uniqueEntries returns es sorted by identity, the last of each identity
+// kept: copied in key order, the rows go into the index in order.
+func uniqueEntries(es []store.ListEntry) []store.ListEntry {
+	if len(es) == 0 {
+		return es
+	}
+	out := slices.Clone(es)
+	slices.SortStableFunc(out, compareEntries)
+	w := 0
+	for i := range out {
+		if w > 0 && compareEntries(out[w-1], out[i]) == 0 {
+			out[w-1] = out[i]
+			continue
+		}
+		out[w] = out[i]
+		w++
+	}
+	return out[:w]
+}
+
+// LastListVersion reads the newest version header.
+func (db *DB) LastListVersion(ctx context.Context) (store.ListVersion, error) {
+	var doc []byte
+	err := db.pool.QueryRow(ctx, "SELECT header FROM list_versions ORDER BY version DESC LIMIT 1").Scan(&doc)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return store.ListVersion{}, cairn.Errorf(cairn.ENOTFOUND, "No list version.")
+	} else if err != nil {
+		return store.ListVersion{}, mapErr(err, "read list version")
+	}
+	v, err := decodeJSON[store.ListVersion](doc, "list version")
+	if err != nil {
+		return store.ListVersion{}, err
+	}
+	return *v, nil
+}
+
+// ListVersions pages the headers by descending version.
+func (db *DB) ListVersions(ctx context.Context, before uint64, limit int) ([]store.ListVersion, error) {
+	if limit <= 0 {
+		return []store.ListVersion{}, nil
+	}
+	if before == 0 || before > maxVersion {
+		before = maxVersion
+	}
+	return queryJSON[store.ListVersion](ctx, db.pool, "list version",
+		"SELECT header FROM list_versions WHERE version < $1 ORDER BY version DESC LIMIT $2", int64(before), limit)
+}
+
+// listScanPage is how many entries ListEntries fetches at a time.
+const listScanPage = 4096
+
+// ListEntries reads the current entries through a cursor, in a read-only
+// transaction: one consistent snapshot, a page of rows in memory at a
+// time.
+func (db *DB) ListEntries(ctx context.Context, fn func(store.ListEntry) error) error {
+	tx, err := db.pool.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return mapErr(err, "begin")
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx))
+	if _, err := tx.Exec(ctx, `DECLARE list_scan NO SCROLL CURSOR FOR
+		SELECT family, address, source, entity_id, entity_name, category, severity FROM list_entries
+		ORDER BY family, address, source, entity_id`); err != nil {
+		return mapErr(err, "scan list entries")
+	}
+	fetch := fmt.Sprintf("FETCH FORWARD %d FROM list_scan", listScanPage)
+	for {
+		rows, err := tx.Query(ctx, fetch)
+		if err != nil {
+			return mapErr(err, "scan list entries")
+		}
+		n := 0
+		for rows.Next() {
+			n++
+			var e store.ListEntry
+			if err := rows.Scan(&e.Family, &e.Address, &e.Source, &e.EntityID, &e.EntityName, &e.Category, &e.Severity); err != nil {
+				rows.Close()
+				return mapErr(err, "read list entry")
+			}
+			if err := fn(e); err != nil {
+				rows.Close()
+				return err
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return mapErr(err, "scan list entries")
+		}
+		if n < listScanPage {
+			return nil
+		}
+	}
+}
+
+// AddressHistory reads the address's history rows and the listings of its
+// current entries, oldest first; within a version, the rows before the
+// current listings, listings before delistings.
+func (db *DB) AddressHistory(ctx context.Context, family, address string) ([]store.ListChange, error) {
+	out := []store.ListChange{}
+	if !validText(family, address) {
+		return out, nil
+	}
+	rows, err := db.pool.Query(ctx, `SELECT c.version, c.listed, c.source, c.entity_id, c.entity_name, c.category,
+			c.severity, v.header->>'builtAt'
+		FROM (
+			SELECT version, listed, source, entity_id, entity_name, category, severity, 0 AS ord
+			FROM list_history WHERE family = $1 AND address = $2
+			UNION ALL
+			SELECT since, true, source, entity_id, entity_name, category, severity, 1
+			FROM list_entries WHERE family = $1 AND address = $2
+		) c JOIN list_versions v ON v.version = c.version
+		ORDER BY c.version, c.ord, c.listed DESC, c.source, c.entity_id`, family, address)
+	if err != nil {
+		return nil, mapErr(err, "read address history")
+	}
+	defer rows.Close()
+	for rows.Next() {
+		c := store.ListChange{Entry: store.ListEntry{Family: family, Address: address}}
+		var version int64
+		var at string
+		if err := rows.Scan(&version, &c.Listed, &c.Entry.Source, &c.Entry.EntityID, &c.Entry.EntityName,
+			&c.Entry.Category, &c.Entry.Severity, &at); err != nil {
+			return nil, mapErr(err, "read address history")
+		}
+		c.Version = uint64(version)
+		if c.At, err = time.Parse(time.RFC3339Nano, at); err != nil {
+			return nil, fmt.Errorf("postgres: list version %d: built at %q: %w", version, at, err)
+		}
+		out = append(out, c)
+	}
+	return out, mapErr(rows.Err(), "read address history")
+}

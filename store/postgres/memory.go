@@ -1,0 +1,303 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"time"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/store"
+	"github.com/jackc/pgx/v5"
+)
+
+var _ store.Memories = (*DB)(nil)
+
+func memNotFound() error { return cairn.Errorf(cairn.ENOTFOUND, "Memory not found.") }
+
+// nanos is t in Unix nanoseconds, clamped to what an int64 holds.
+func nanos(t time.Time) int64 {
+	switch {
+	case t.Before(time.Unix(0, math.MinInt64)):
+		return math.MinInt64
+	case t.After(time.Unix(0, math.MaxInt64)):
+		return math.MaxInt64
+	}
+	return t.UnixNano()
+}
+
+// memExpiry is the expires_ns of m: NULL when it never expires.
+func memExpiry(m *store.Memory) any {
+	if m.Pinned || m.ExpiresAt.IsZero() {
+		return nil
+	}
+	return nanos(m.ExpiresAt)
+}
+
+// memHead reads the head of the agent's memory, locking its row for the
+// transaction when lock is set.
+func memHead(ctx context.Context, q querier, agentID, id string, lock bool) (*store.Memory, error) {
+	sql := "SELECT head FROM memories WHERE agent_id = $1 AND id = $2"
+	if lock {
+		sql += " FOR UPDATE"
+	}
+	var doc []byte
+	if err := q.QueryRow(ctx, sql, agentID, id).Scan(&doc); err != nil {
+		return nil, memErr(err, "read memory")
+	}
+	return decodeJSON[store.Memory](doc, "memory")
+}
+
+// putHead inserts the head m (when insert) or replaces the stored one.
+func putHead(ctx context.Context, tx pgx.Tx, m *store.Memory, insert bool) error {
+	doc, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	sql := `UPDATE memories SET key = $3, type = $4, visibility = $5, pinned = $6, importance = $7, updated_ns = $8,
+		expires_ns = $9, latest = $10, head = $11 WHERE agent_id = $1 AND id = $2`
+	if insert {
+		sql = `INSERT INTO memories (agent_id, id, key, type, visibility, pinned, importance, updated_ns, expires_ns, latest, head)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`
+	}
+	_, err = tx.Exec(ctx, sql, m.AgentID, m.ID, m.Key, m.Type, m.Visibility, m.Pinned, m.Importance,
+		nanos(m.UpdatedAt), memExpiry(m), m.Latest, doc)
+	if violates(err, "memories_key_key") {
+		return err // the caller names the key
+	}
+	return mapErr(err, "write memory")
+}
+
+// CreateMemoryVersion writes the version, the head, the audit entry and
+// the idempotency record in one transaction. A new memory's key is unique
+// by memories_key_key; a later version locks the head row, so of
+// concurrent writers of the same version one wins and the others find the
+// latest moved (EPRECONDITION).
+func (db *DB) CreateMemoryVersion(ctx context.Context, m *store.Memory, v *store.MemoryVersion, audit *cairn.AuditEntry, idem *store.IdempotencyRecord) error {
+	if !cairn.ValidID(v.ID) || !cairn.ValidID(m.ID) || m.AgentID == "" || m.Key == "" || v.Version < 1 {
+		return cairn.Errorf(cairn.EINVALID, "A memory version needs ids, an agent, a key and a version.")
+	}
+	var ir *idemRow
+	if idem != nil {
+		r, err := db.idemRow(idem)
+		if err != nil {
+			return err
+		}
+		ir = r
+	}
+	head, ver := *m, *v
+	err := db.inTxAudit(ctx, audit, func(tx pgx.Tx) error {
+		if ver.Version == 1 {
+			head.ID, head.Versions = ver.ID, 0
+		} else {
+			cur, err := memHead(ctx, tx, head.AgentID, head.ID, true)
+			if err != nil {
+				return err
+			}
+			if cur.Latest != ver.Version-1 || cur.Key != head.Key {
+				return cairn.Errorf(cairn.EPRECONDITION, "Memory changed: latest version is %d.", cur.Latest).With("version", cur.Latest)
+			}
+			head.Versions = cur.Versions
+		}
+		ver.MemoryID = head.ID
+		head.Latest, head.LatestID = ver.Version, ver.ID
+		head.Versions++
+		if err := putHead(ctx, tx, &head, ver.Version == 1); err != nil {
+			if violates(err, "memories_key_key") {
+				return cairn.Errorf(cairn.ECONFLICT, "Key %q is already in use.", head.Key).With("key", head.Key)
+			}
+			return err
+		}
+		doc, err := json.Marshal(&ver)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO memory_versions (agent_id, id, memory_id, version, record) VALUES ($1, $2, $3, $4, $5)`,
+			head.AgentID, ver.ID, head.ID, ver.Version, doc); err != nil {
+			return mapErr(err, "insert memory version")
+		}
+		if ir != nil {
+			return ir.put(ctx, tx)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	*m, *v = head, ver
+	return nil
+}
+
+// MemoryByVersionID returns the head and the version with the id.
+func (db *DB) MemoryByVersionID(ctx context.Context, agentID, versionID string) (*store.Memory, *store.MemoryVersion, error) {
+	if !cairn.ValidID(versionID) || !validText(agentID) {
+		return nil, nil, memNotFound()
+	}
+	var hd, vd []byte
+	err := db.pool.QueryRow(ctx, `SELECT m.head, v.record FROM memory_versions v
+		JOIN memories m ON m.agent_id = v.agent_id AND m.id = v.memory_id
+		WHERE v.agent_id = $1 AND v.id = $2`, agentID, versionID).Scan(&hd, &vd)
+	if err != nil {
+		return nil, nil, memErr(err, "read memory version")
+	}
+	return decodeItem(hd, vd)
+}
+
+func decodeItem(hd, vd []byte) (*store.Memory, *store.MemoryVersion, error) {
+	m, err := decodeJSON[store.Memory](hd, "memory")
+	if err != nil {
+		return nil, nil, err
+	}
+	v, err := decodeJSON[store.MemoryVersion](vd, "memory version")
+	if err != nil {
+		return nil, nil, err
+	}
+	return m, v, nil
+}
+
+// memErr is mapErr where no row means no such memory.
+func memErr(err error, what string) error { return notFound(err, memNotFound(), what) }
+
+// MemoryByKey returns the agent's memory with the key.
+func (db *DB) MemoryByKey(ctx context.Context, agentID, k string) (*store.Memory, error) {
+	if !validText(agentID, k) {
+		return nil, memNotFound()
+	}
+	var doc []byte
+	err := db.pool.QueryRow(ctx, "SELECT head FROM memories WHERE agent_id = $1 AND key = $2", agentID, k).Scan(&doc)
+	if err != nil {
+		return nil, memErr(err, "read memory")
+	}
+	return decodeJSON[store.Memory](doc, "memory")
+}
+
+// MemoryVersions returns the stored versions, newest first.
+func (db *DB) MemoryVersions(ctx context.Context, agentID, memoryID string) ([]store.MemoryVersion, error) {
+	if !validText(agentID, memoryID) {
+		return nil, memNotFound()
+	}
+	out, err := queryJSON[store.MemoryVersion](ctx, db.pool, "memory versions",
+		"SELECT record FROM memory_versions WHERE agent_id = $1 AND memory_id = $2 ORDER BY version DESC", agentID, memoryID)
+	if err == nil && len(out) == 0 {
+		return nil, memNotFound()
+	}
+	return out, err
+}
+
+// UpdateMemory runs fn on the head with its row locked and stores the
+// result with the audit entry in one transaction.
+func (db *DB) UpdateMemory(ctx context.Context, agentID, memoryID string, fn func(*store.Memory) error, audit *cairn.AuditEntry) (*store.Memory, error) {
+	if !cairn.ValidID(memoryID) || !validText(agentID) {
+		return nil, memNotFound()
+	}
+	var next store.Memory
+	err := db.inTxAudit(ctx, audit, func(tx pgx.Tx) error {
+		old, err := memHead(ctx, tx, agentID, memoryID, true)
+		if err != nil {
+			return err
+		}
+		m := *old
+		m.Tags = append([]string(nil), old.Tags...)
+		if err := fn(&m); err != nil {
+			return err
+		}
+		// Only the mutable fields survive fn.
+		next = *old
+		next.Pinned, next.Importance, next.Tags, next.Visibility = m.Pinned, m.Importance, m.Tags, m.Visibility
+		next.ExpiresAt, next.UpdatedAt = m.ExpiresAt, m.UpdatedAt
+		return putHead(ctx, tx, &next, false)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &next, nil
+}
+
+// DeleteMemoryVersion removes one version with the head row locked: the
+// newest remaining version becomes the latest; removing the last one
+// removes the head. All in one transaction with the audit entry.
+func (db *DB) DeleteMemoryVersion(ctx context.Context, agentID, versionID string, audit *cairn.AuditEntry) (*store.Memory, *store.MemoryVersion, error) {
+	if !cairn.ValidID(versionID) || !validText(agentID) {
+		return nil, nil, memNotFound()
+	}
+	var head *store.Memory
+	var gone *store.MemoryVersion
+	err := db.inTxAudit(ctx, audit, func(tx pgx.Tx) error {
+		var id string
+		if err := tx.QueryRow(ctx, "SELECT memory_id FROM memory_versions WHERE agent_id = $1 AND id = $2",
+			agentID, versionID).Scan(&id); err != nil {
+			return memErr(err, "read memory version")
+		}
+		old, err := memHead(ctx, tx, agentID, id, true)
+		if err != nil {
+			return err
+		}
+		var doc []byte
+		if err := tx.QueryRow(ctx, "DELETE FROM memory_versions WHERE agent_id = $1 AND id = $2 AND memory_id = $3 RETURNING record",
+			agentID, versionID, id).Scan(&doc); err != nil {
+			return memErr(err, "delete memory version")
+		}
+		if gone, err = decodeJSON[store.MemoryVersion](doc, "memory version"); err != nil {
+			return err
+		}
+		var n, latest int
+		var latestID string
+		if err := tx.QueryRow(ctx, `SELECT count(*) OVER (), version, id FROM memory_versions
+			WHERE agent_id = $1 AND memory_id = $2 ORDER BY version DESC LIMIT 1`, agentID, id).Scan(&n, &latest, &latestID); errors.Is(err, pgx.ErrNoRows) {
+			_, err := tx.Exec(ctx, "DELETE FROM memories WHERE agent_id = $1 AND id = $2", agentID, id)
+			return mapErr(err, "delete memory")
+		} else if err != nil {
+			return mapErr(err, "read memory versions")
+		}
+		next := *old
+		next.Versions, next.Latest, next.LatestID = n, latest, latestID
+		next.UpdatedAt = db.clock.Now()
+		head = &next
+		return putHead(ctx, tx, &next, false)
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return head, gone, nil
+}
+
+// SetServerEmbedding sets the version's serverEmbedding in one statement.
+func (db *DB) SetServerEmbedding(ctx context.Context, agentID, versionID string, e *store.Embedding) error {
+	if !cairn.ValidID(versionID) || !validText(agentID) {
+		return memNotFound()
+	}
+	doc, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	tag, err := db.pool.Exec(ctx, `UPDATE memory_versions SET record = jsonb_set(record, '{serverEmbedding}', $3::jsonb)
+		WHERE agent_id = $1 AND id = $2`, agentID, versionID, doc)
+	if err != nil {
+		return mapErr(err, "set server embedding")
+	}
+	if tag.RowsAffected() == 0 {
+		return memNotFound()
+	}
+	return nil
+}
+
+// LogMemoryRead appends the entry in a transaction that does not wait for
+// the disk (synchronous_commit off): a crash may lose it, never a write's.
+func (db *DB) LogMemoryRead(ctx context.Context, e *cairn.AuditEntry) error {
+	if e == nil || e.AgentID == "" {
+		return cairn.Errorf(cairn.EINVALID, "Missing agent id.")
+	}
+	entry := db.prepareAudit(e)
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "SET LOCAL synchronous_commit TO OFF"); err != nil {
+			return mapErr(err, "log memory read")
+		}
+		return insertAudit(ctx, tx, &entry)
+	})
+	if err != nil {
+		return err
+	}
+	*e = entry
+	return nil
+}

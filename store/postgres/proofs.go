@@ -1,0 +1,33 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/store"
+	"github.com/jackc/pgx/v5"
+)
+
+var _ store.Proofs = (*DB)(nil)
+
+// PutProof inserts the document; the primary key makes a second write of
+// an id ECONFLICT. Concurrent commits share WAL flushes (PostgreSQL's own
+// group commit).
+func (db *DB) PutProof(ctx context.Context, id string, doc []byte) error {
+	if id == "" {
+		return cairn.Errorf(cairn.EINVALID, "A proof needs an id.")
+	}
+	_, err := db.pool.Exec(ctx, "INSERT INTO proofs (id, doc) VALUES ($1, $2)", id, doc)
+	return mapErr(err, "store proof")
+}
+
+// Proof reads the document stored under id.
+func (db *DB) Proof(ctx context.Context, id string) ([]byte, error) {
+	var doc []byte
+	err := db.pool.QueryRow(ctx, "SELECT doc FROM proofs WHERE id = $1", id).Scan(&doc)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, cairn.Errorf(cairn.ENOTFOUND, "No proof with id %q.", id)
+	}
+	return doc, mapErr(err, "read proof")
+}

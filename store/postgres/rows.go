@@ -1,0 +1,86 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/jackc/pgx/v5"
+)
+
+// rowsQuerier is what a pool and a transaction share to run a query.
+type rowsQuerier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}
+
+// queryJSON runs a query that selects one JSON document per row and
+// returns the documents decoded, what naming them in errors.
+func queryJSON[T any](ctx context.Context, q rowsQuerier, what, sql string, args ...any) ([]T, error) {
+	rows, err := q.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, mapErr(err, "read "+what)
+	}
+	defer rows.Close()
+	out := []T{}
+	for rows.Next() {
+		var doc []byte
+		if err := rows.Scan(&doc); err != nil {
+			return nil, mapErr(err, "read "+what)
+		}
+		var v T
+		if err := json.Unmarshal(doc, &v); err != nil {
+			return nil, fmt.Errorf("postgres: decode %s: %w", what, err)
+		}
+		out = append(out, v)
+	}
+	return out, mapErr(rows.Err(), "read "+what)
+}
+
+// newestFirst completes q, a query of records whose ids are UUIDv7 (so by
+// time), with its arguments: col = val unless val is "", id < beforeID
+// unless beforeID is "", then newest first and at most limit.
+func newestFirst(q string, args []any, col, val, beforeID string, limit int) (string, []any) {
+	if val != "" {
+		args = append(args, val)
+		q += fmt.Sprintf(" AND %s = $%d", col, len(args))
+	}
+	if beforeID != "" {
+		args = append(args, beforeID)
+		q += fmt.Sprintf(" AND id < $%d", len(args))
+	}
+	args = append(args, limit)
+	return q + fmt.Sprintf(" ORDER BY id DESC LIMIT $%d", len(args)), args
+}
+
+// decodeJSON decodes one document of what.
+func decodeJSON[T any](doc []byte, what string) (*T, error) {
+	var v T
+	if err := json.Unmarshal(doc, &v); err != nil {
+		return nil, fmt.Errorf("postgres: decode %s: %w", what, err)
+	}
+	return &v, nil
+}
+
+// inTxAudit runs fn in a transaction that also inserts the audit entry
+// when it is not nil (prepared as AppendAudit does), and sets *audit to
+// the entry written only when the transaction commits.
+func (db *DB) inTxAudit(ctx context.Context, audit *cairn.AuditEntry, fn func(pgx.Tx) error) error {
+	var e cairn.AuditEntry
+	if audit != nil {
+		e = db.prepareAudit(audit)
+	}
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
+		if err := fn(tx); err != nil {
+			return err
+		}
+		if audit != nil {
+			return insertAudit(ctx, tx, &e)
+		}
+		return nil
+	})
+	if err == nil && audit != nil {
+		*audit = e
+	}
+	return err
+}

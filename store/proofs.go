@@ -1,0 +1,18 @@
+package store
+
+import "context"
+
+// Proofs holds screening proof documents by screening id: written once
+// with the screening's answer and read by anyone holding the id. The bytes
+// are opaque to the store (the compliance service stores them compressed).
+// Writes are synced, and a backend commits concurrent ones together (one
+// log sync for many), so that a screening does not cost a file and an
+// fsync of its own.
+type Proofs interface {
+	// PutProof stores doc under id, durably. An id already stored is
+	// ECONFLICT (ids are random: a second write is a bug, never a retry).
+	PutProof(ctx context.Context, id string, doc []byte) error
+
+	// Proof returns the document stored under id (ENOTFOUND when none).
+	Proof(ctx context.Context, id string) ([]byte, error)
+}

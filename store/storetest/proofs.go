@@ -1,0 +1,80 @@
+package storetest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/store"
+)
+
+// RunProofTests checks a store.Proofs implementation. open returns a
+// fresh, empty store for each subtest.
+func RunProofTests(t *testing.T, open func(t *testing.T) store.Proofs) {
+	ctx := context.Background()
+	t.Run("PutGetConflict", func(t *testing.T) {
+		s := open(t)
+		doc := bytes.Repeat([]byte{0, 1, 2, 0xff}, 20000) // binary, 80 KB
+		mustOK(t, s.PutProof(ctx, "p1", doc), "PutProof")
+		got, err := s.Proof(ctx, "p1")
+		if err != nil || !bytes.Equal(got, doc) {
+			t.Fatalf("Proof(p1) = %d bytes, %v; want the %d stored", len(got), err, len(doc))
+		}
+		if err := s.PutProof(ctx, "p1", []byte("other")); !cairn.IsCode(err, cairn.ECONFLICT) {
+			t.Fatalf("second PutProof of one id: %v, want ECONFLICT", err)
+		}
+		if got, _ := s.Proof(ctx, "p1"); !bytes.Equal(got, doc) {
+			t.Fatal("a refused PutProof changed the stored proof")
+		}
+		if _, err := s.Proof(ctx, "p2"); !cairn.IsCode(err, cairn.ENOTFOUND) {
+			t.Fatalf("Proof of an unknown id: %v, want ENOTFOUND", err)
+		}
+		if err := s.PutProof(ctx, "", doc); !cairn.IsCode(err, cairn.EINVALID) {
+			t.Fatalf("PutProof without id: %v, want EINVALID", err)
+		}
+	})
+	t.Run("ConcurrentPuts", func(t *testing.T) {
+		// 16 writers store 8 proofs each; 4 more race for one id, of
+		// which exactly one wins.
+		s := open(t)
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		wins := 0
+		for w := range 16 {
+			wg.Go(func() {
+				for i := range 8 {
+					id := fmt.Sprintf("w%d-%d", w, i)
+					if err := s.PutProof(ctx, id, []byte(id)); err != nil {
+						t.Errorf("PutProof(%s): %v", id, err)
+					}
+				}
+			})
+		}
+		for range 4 {
+			wg.Go(func() {
+				if err := s.PutProof(ctx, "shared", []byte("x")); err == nil {
+					mu.Lock()
+					wins++
+					mu.Unlock()
+				} else if !cairn.IsCode(err, cairn.ECONFLICT) {
+					t.Errorf("racing PutProof: %v", err)
+				}
+			})
+		}
+		wg.Wait()
+		if wins != 1 {
+			t.Fatalf("%d of 4 racing PutProof of one id succeeded, want 1", wins)
+		}
+		for w := range 16 {
+			for i := range 8 {
+				id := fmt.Sprintf("w%d-%d", w, i)
+				if got, err := s.Proof(ctx, id); err != nil || string(got) != id {
+					t.Fatalf("Proof(%s) = %q, %v", id, got, err)
+				}
+			}
+		}
+	})
+}
