@@ -6,16 +6,13 @@ import (
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/billing"
+	"github.com/cairn-dev/cairn/compliance"
 	"github.com/gin-gonic/gin"
 )
 
-const pricingNote = "Costs are in credits per request. Memory reads priced as memory.read: GET /v1/memory (list, one charge per page), " +
-	"GET /v1/memory/{id} and GET /v1/memory/{id}/download. Free: GET /v1/memory/{id}/history, pin and importance updates, TTL alerts, expiring checks, " +
-	"audit reads, media metadata and media listing. Searches (full-text, vector, hybrid) are priced as search. Screening and Merkle proofs (single and batch) share " +
-	"one window: the first 10 addresses per hour per developer are free, then 1 credit per address. Failed requests (400, 413, 415, 416, 422, 5xx) are refunded."
-
 func (s *Server) pricingBody() gin.H {
-	return gin.H{"creditPriceUsd": billing.CreditPriceUSD, "operationCosts": s.Pricing.Costs(), "note": pricingNote}
+	costs := s.Pricing.Costs()
+	return gin.H{"creditPriceUsd": billing.CreditPriceUSD, "operationCosts": costs, "note": billing.Note(costs, compliance.FreePerWindow, compliance.FreeWindow)}
 }
 
 // pricing is GET /v1/billing/pricing (spec 4.15).

@@ -40,6 +40,9 @@ func StatusOf(code string) int {
 	return http.StatusInternalServerError
 }
 
+// errStatus is the HTTP status of err's response.
+func errStatus(err error) int { return StatusOf(cairn.ErrorCode(err)) }
+
 // ProblemType is the prefix of the "type" member of problem documents; the
 // code follows it.
 const ProblemType = "urn:cairn:problem:"

@@ -63,7 +63,7 @@ func (s *Server) bulkOne(c *gin.Context, agentID string, raw json.RawMessage, re
 		return cairn.Errorf(cairn.EINVALID, "Item is not a memory object.")
 	}
 	var v *memory.View
-	if err := s.chargedItem(c, billing.OpBulkWrite, func() (err error) {
+	if err := billOf(c).Item(c.Request.Context(), billing.OpBulkWrite, func() (err error) {
 		v, err = s.Memory.Create(c.Request.Context(), agentID, item.write(c))
 		return err
 	}); err != nil {
@@ -90,7 +90,7 @@ func (s *Server) bulkDeleteMemories(c *gin.Context) error {
 	ok := 0
 	for i, id := range req.IDs {
 		res := gin.H{"index": i, "id": id, "status": http.StatusOK, "error": nil}
-		err := s.chargedItem(c, billing.OpMemoryDelete, func() error {
+		err := billOf(c).Item(c.Request.Context(), billing.OpMemoryDelete, func() error {
 			_, _, err := s.Memory.Delete(c.Request.Context(), agent.ID, id, nil, requestID(c))
 			return err
 		})

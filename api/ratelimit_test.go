@@ -49,14 +49,3 @@ func TestLimiter(t *testing.T) {
 		}
 	})
 }
-
-func TestRefundable(t *testing.T) {
-	for status, want := range map[int]bool{
-		200: false, 201: false, 206: false, 400: true, 401: false, 402: false, 404: false, 409: false,
-		412: false, 413: true, 415: true, 416: true, 422: true, 429: false, 500: true, 502: true, 503: true,
-	} {
-		if refundable(status) != want {
-			t.Errorf("refundable(%d) = %v, want %v", status, !want, want)
-		}
-	}
-}

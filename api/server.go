@@ -117,7 +117,7 @@ type Server struct {
 	publicLimit                                      *limiter
 	reportLimit                                      *limiter
 	idemRunning                                      idemRunning
-	priced                                           running
+	biller                                           *billing.Biller
 	compliance                                       *compliance.Service
 	reports                                          *compliance.Reports
 }
@@ -170,6 +170,8 @@ func New(d Deps) (*Server, error) {
 		s.compliance.Ready = d.Ingest.Ready
 		s.reports.Rebuild = d.Ingest.Escalated
 	}
+	s.biller = &billing.Biller{Ledger: d.Ledger, Pricing: d.Pricing, Settled: d.Settled, StatusOf: errStatus,
+		Clock: d.Clock, Logger: d.Logger}
 	if d.Ledger.OnCharge == nil {
 		d.Ledger.OnCharge = s.metrics.charged
 		d.Ledger.OnRefund = s.metrics.refunded
