@@ -11,7 +11,6 @@ import (
 	"github.com/cairn-dev/cairn/compliance"
 	"github.com/cairn-dev/cairn/ingest"
 	"github.com/cairn-dev/cairn/screening"
-	"github.com/cairn-dev/cairn/store"
 	"github.com/gin-gonic/gin"
 )
 
@@ -28,8 +27,8 @@ type Ingester interface {
 	Escalated(ctx context.Context) error
 	Ready() bool
 	States() map[string]ingest.SourceState
-	History(ctx context.Context, f screening.Family, canonical string) ([]store.ListChange, error)
-	Versions(ctx context.Context, before uint64, limit int) ([]store.ListVersion, error)
+	History(ctx context.Context, f screening.Family, canonical string) ([]cairn.ListChange, error)
+	Versions(ctx context.Context, before uint64, limit int) ([]cairn.ListVersion, error)
 }
 
 // complianceRoutes registers the screening endpoints.

@@ -5,7 +5,6 @@ import (
 	"strconv"
 
 	"github.com/cairn-dev/cairn"
-	"github.com/cairn-dev/cairn/store"
 	"github.com/gin-gonic/gin"
 )
 
@@ -63,7 +62,7 @@ func (s *Server) listVersions(c *gin.Context) error {
 			return cairn.InvalidCursor()
 		}
 	}
-	vs := []store.ListVersion{}
+	vs := []cairn.ListVersion{}
 	if s.Ingest != nil {
 		if vs, err = s.Ingest.Versions(c.Request.Context(), before, pg.Limit); err != nil {
 			return err
@@ -103,7 +102,7 @@ func versionsBefore(c *gin.Context) (uint64, error) {
 }
 
 // sourcesJSON renders the per-source state of a list version.
-func sourcesJSON(m map[string]store.SourceVersion) gin.H {
+func sourcesJSON(m map[string]cairn.SourceVersion) gin.H {
 	out := gin.H{}
 	for name, sv := range m {
 		src := gin.H{"entries": sv.Entries, "sha256": nilIfEmpty(sv.SHA256), "blobName": nilIfEmpty(sv.BlobName),

@@ -11,7 +11,6 @@ import (
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/memory"
-	"github.com/cairn-dev/cairn/store"
 	"github.com/gin-gonic/gin"
 )
 
@@ -66,11 +65,11 @@ type idemPending struct {
 	agent, route, key string
 	hash              [32]byte
 	created, expires  time.Time
-	stored            *store.IdempotencyRecord
+	stored            *cairn.IdempotencyRecord
 }
 
-func (p *idemPending) record(status int, ctype, etag string, body []byte) *store.IdempotencyRecord {
-	return &store.IdempotencyRecord{AgentID: p.agent, Route: p.route, Key: p.key, BodyHash: p.hash[:],
+func (p *idemPending) record(status int, ctype, etag string, body []byte) *cairn.IdempotencyRecord {
+	return &cairn.IdempotencyRecord{AgentID: p.agent, Route: p.route, Key: p.key, BodyHash: p.hash[:],
 		Status: status, ContentType: ctype, ETag: etag, Body: body, CreatedAt: p.created, ExpiresAt: p.expires}
 }
 
@@ -172,7 +171,7 @@ func replayable(c *gin.Context, w *memory.Write) {
 		return
 	}
 	p := v.(*idemPending)
-	w.Replay = func(v *memory.View) (*store.IdempotencyRecord, error) {
+	w.Replay = func(v *memory.View) (*cairn.IdempotencyRecord, error) {
 		var buf bytes.Buffer
 		if err := jsonEncode(&buf, toMemoryJSON(v, false)); err != nil {
 			return nil, err

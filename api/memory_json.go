@@ -4,8 +4,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/memory"
-	"github.com/cairn-dev/cairn/store"
 	"github.com/gin-gonic/gin"
 )
 
@@ -23,7 +23,7 @@ type memoryRequest struct {
 	MimeType           *string          `json:"mimeType"`
 	EncryptionProvider *string          `json:"encryptionProvider"`
 	EncryptionMeta     map[string]any   `json:"encryptionMeta"`
-	Embedding          *store.Embedding `json:"embedding"`
+	Embedding          *cairn.Embedding `json:"embedding"`
 }
 
 func (r *memoryRequest) write(c *gin.Context) *memory.Write {

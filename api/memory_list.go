@@ -6,7 +6,6 @@ import (
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/memory"
-	"github.com/cairn-dev/cairn/store"
 	"github.com/gin-gonic/gin"
 )
 
@@ -23,15 +22,15 @@ func boolQuery(c *gin.Context, name string) (*bool, error) {
 }
 
 // memoryFilter reads the filters of GET /v1/memory (spec 4.3).
-func memoryFilter(c *gin.Context) (store.MemoryFilter, error) {
-	f := store.MemoryFilter{Type: c.Query("type"), Visibility: c.Query("visibility"), SortBy: c.Query("sortBy")}
+func memoryFilter(c *gin.Context) (cairn.MemoryFilter, error) {
+	f := cairn.MemoryFilter{Type: c.Query("type"), Visibility: c.Query("visibility"), SortBy: c.Query("sortBy")}
 	switch f.Visibility {
 	case "", "private", "share":
 	default:
 		return f, cairn.Errorf(cairn.EINVALID, "visibility must be private or share.").With("field", "visibility")
 	}
 	switch f.SortBy {
-	case "", store.SortCreated, store.SortUpdated, store.SortImportance:
+	case "", cairn.SortCreated, cairn.SortUpdated, cairn.SortImportance:
 	default:
 		return f, cairn.Errorf(cairn.EINVALID, "sortBy must be createdAt, updatedAt or importance.").With("field", "sortBy")
 	}
@@ -70,7 +69,7 @@ func (s *Server) listMemories(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	q := store.MemoryQuery{Filter: f, Limit: pg.Limit, After: pg.After}
+	q := cairn.MemoryQuery{Filter: f, Limit: pg.Limit, After: pg.After}
 	if raw, hasOffset := c.GetQuery("offset"); hasOffset {
 		if pg.After != "" {
 			return cairn.Errorf(cairn.EINVALID, "Use offset or cursor, not both.").With("field", "cursor")

@@ -6,7 +6,6 @@ import (
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/memory"
-	"github.com/cairn-dev/cairn/store"
 	"github.com/gin-gonic/gin"
 )
 
@@ -83,7 +82,7 @@ func (s *Server) memoryImportance(c *gin.Context) error {
 }
 
 // expiringJSON is an item of the expiring lists.
-func expiringJSON(ms []store.Memory, now time.Time) []gin.H {
+func expiringJSON(ms []cairn.Memory, now time.Time) []gin.H {
 	out := make([]gin.H, len(ms))
 	for i, m := range ms {
 		out[i] = gin.H{"id": m.LatestID, "memoryId": m.ID, "key": m.Key, "type": m.Type, "pinned": m.Pinned,

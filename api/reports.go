@@ -66,12 +66,12 @@ func (s *Server) stats(c *gin.Context) error {
 	if s.Ingest != nil {
 		var at time.Time
 		src := ""
-		states := map[string]store.SourceVersion{}
+		states := map[string]cairn.SourceVersion{}
 		for name, st := range s.Ingest.States() {
 			if st.IngestAt.After(at) {
 				at, src = st.IngestAt, name
 			}
-			states[name] = store.SourceVersion{SHA256: st.Snapshot.SHA256, BlobName: st.Snapshot.BlobName,
+			states[name] = cairn.SourceVersion{SHA256: st.Snapshot.SHA256, BlobName: st.Snapshot.BlobName,
 				FetchedAt: st.IngestAt, Entries: st.Entries, LastError: st.LastError, FailedAt: st.FailedAt,
 				Bundled: st.Snapshot.Bundled, SourceSHA256: st.Snapshot.SourceSHA256, SnapshotDate: st.Snapshot.SnapshotDate}
 		}

@@ -71,7 +71,7 @@ type Pipeline struct {
 	// OnVersion, when set, is called with each new list version once it is
 	// committed and installed (for example to anchor its root on chain). It
 	// runs with the run lock held: it must not block on a network.
-	OnVersion func(ctx context.Context, v store.ListVersion)
+	OnVersion func(ctx context.Context, v cairn.ListVersion)
 
 	run     sync.Mutex     // one run or rebuild at a time
 	waiting atomic.Bool    // a background rebuild waits for run (Escalated)

@@ -4,15 +4,15 @@ import (
 	"context"
 	"testing"
 
-	"github.com/cairn-dev/cairn/store"
+	"github.com/cairn-dev/cairn"
 )
 
 // TestPipelineOnVersion: every installed list version is handed to
 // OnVersion once, after it is served, with the root the index serves.
 func TestPipelineOnVersion(t *testing.T) {
 	p, h := newPipeline(t, Source{Name: "list:ETH", Location: "testdata/ofac_lists/sanctioned_addresses_ETH.txt"})
-	var got []store.ListVersion
-	p.OnVersion = func(_ context.Context, v store.ListVersion) {
+	var got []cairn.ListVersion
+	p.OnVersion = func(_ context.Context, v cairn.ListVersion) {
 		if h.Current().Version != v.Version {
 			t.Errorf("OnVersion(%d) ran before the version was installed (serving %d)", v.Version, h.Current().Version)
 		}

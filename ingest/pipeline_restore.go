@@ -6,7 +6,6 @@ import (
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/screening"
-	"github.com/cairn-dev/cairn/store"
 )
 
 // Restore installs the last stored list version without fetching anything,
@@ -28,7 +27,7 @@ func (p *Pipeline) Restore(ctx context.Context) (bool, error) {
 	var all []screening.Listing
 	bySource := map[string][]screening.Listing{}
 	sanctions := 0
-	if err := p.Store.ListEntries(ctx, func(e store.ListEntry) error {
+	if err := p.Store.ListEntries(ctx, func(e cairn.ListEntry) error {
 		l := fromEntry(e)
 		all = append(all, l)
 		if e.Source != screening.SourceCommunity {
@@ -74,7 +73,7 @@ func (p *Pipeline) Restore(ctx context.Context) (bool, error) {
 // every source: it equals the sanctions root when the version has no
 // community entries, and cannot be checked otherwise (the rebuilt version
 // serves the two trees from now on).
-func checkRoots(v store.ListVersion, ix *screening.Index, community int) error {
+func checkRoots(v cairn.ListVersion, ix *screening.Index, community int) error {
 	got, gotCommunity := rootHex(ix), communityRootHex(ix)
 	switch {
 	case v.SanctionsRoot != "":
@@ -90,18 +89,18 @@ func checkRoots(v store.ListVersion, ix *screening.Index, community int) error {
 
 // History returns the listing history of an address, oldest first (empty
 // without a store).
-func (p *Pipeline) History(ctx context.Context, f screening.Family, canonical string) ([]store.ListChange, error) {
+func (p *Pipeline) History(ctx context.Context, f screening.Family, canonical string) ([]cairn.ListChange, error) {
 	if p.Store == nil {
-		return []store.ListChange{}, nil
+		return []cairn.ListChange{}, nil
 	}
 	return p.Store.AddressHistory(ctx, string(f), canonical)
 }
 
 // Versions returns up to limit list version headers older than before
 // (0: the newest first).
-func (p *Pipeline) Versions(ctx context.Context, before uint64, limit int) ([]store.ListVersion, error) {
+func (p *Pipeline) Versions(ctx context.Context, before uint64, limit int) ([]cairn.ListVersion, error) {
 	if p.Store == nil {
-		return []store.ListVersion{}, nil
+		return []cairn.ListVersion{}, nil
 	}
 	return p.Store.ListVersions(ctx, before, limit)
 }

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/screening"
-	"github.com/cairn-dev/cairn/store"
 )
 
 // compareListings orders listings by (family, address, source, entity),
@@ -70,20 +70,20 @@ func diffListings(prev, next []screening.Listing) (added, removed []screening.Li
 	return added, removed
 }
 
-func toEntry(l screening.Listing) store.ListEntry {
-	return store.ListEntry{Family: string(l.Family), Address: l.Address, Source: l.Source, EntityID: l.EntityID,
+func toEntry(l screening.Listing) cairn.ListEntry {
+	return cairn.ListEntry{Family: string(l.Family), Address: l.Address, Source: l.Source, EntityID: l.EntityID,
 		EntityName: l.EntityName, Category: l.Category, Severity: l.Severity}
 }
 
-func toEntries(ls []screening.Listing) []store.ListEntry {
-	out := make([]store.ListEntry, len(ls))
+func toEntries(ls []screening.Listing) []cairn.ListEntry {
+	out := make([]cairn.ListEntry, len(ls))
 	for i, l := range ls {
 		out[i] = toEntry(l)
 	}
 	return out
 }
 
-func fromEntry(e store.ListEntry) screening.Listing {
+func fromEntry(e cairn.ListEntry) screening.Listing {
 	return screening.Listing{Family: screening.Family(e.Family), Address: e.Address, Match: screening.Match{
 		EntityID: e.EntityID, EntityName: e.EntityName, Source: e.Source, Category: e.Category, Severity: e.Severity}}
 }
@@ -102,25 +102,25 @@ func communityRootHex(ix *screening.Index) string {
 // sources' current listings and the community listings. The version is
 // committed to the store before it is served, so every listVersion a
 // client sees can be found again. p.run is held.
-func (p *Pipeline) rebuild(ctx context.Context) (*screening.Index, store.ListVersion, error) {
+func (p *Pipeline) rebuild(ctx context.Context) (*screening.Index, cairn.ListVersion, error) {
 	var all []screening.Listing
 	community := 0
 	if p.Community != nil {
 		c, err := p.Community(ctx)
 		if err != nil {
-			return nil, store.ListVersion{}, fmt.Errorf("community listings: %w", err)
+			return nil, cairn.ListVersion{}, fmt.Errorf("community listings: %w", err)
 		}
 		all, community = append(all, c...), len(c)
 	}
 	p.mu.Lock()
-	v := store.ListVersion{Version: p.version + 1, BuiltAt: p.Clock.Now(), Sources: map[string]store.SourceVersion{}}
+	v := cairn.ListVersion{Version: p.version + 1, BuiltAt: p.Clock.Now(), Sources: map[string]cairn.SourceVersion{}}
 	snaps := map[string]screening.Snapshot{}
 	for name, st := range p.state {
 		all = append(all, st.Listings...)
 		if st.Snapshot.BlobName != "" {
 			snaps[name] = st.Snapshot
 		}
-		v.Sources[name] = store.SourceVersion{BlobName: st.Snapshot.BlobName, StorageURL: st.Snapshot.StorageURL,
+		v.Sources[name] = cairn.SourceVersion{BlobName: st.Snapshot.BlobName, StorageURL: st.Snapshot.StorageURL,
 			SHA256: st.Snapshot.SHA256, FetchedAt: st.Snapshot.FetchedAt, Entries: len(st.Listings),
 			LastError: st.LastError, FailedAt: st.FailedAt, Bundled: st.Snapshot.Bundled,
 			SourceSHA256: st.Snapshot.SourceSHA256, SnapshotDate: st.Snapshot.SnapshotDate}
@@ -128,7 +128,7 @@ func (p *Pipeline) rebuild(ctx context.Context) (*screening.Index, store.ListVer
 	prev := p.last
 	p.mu.Unlock()
 	if community > 0 {
-		v.Sources[screening.SourceCommunity] = store.SourceVersion{Entries: community}
+		v.Sources[screening.SourceCommunity] = cairn.SourceVersion{Entries: community}
 	}
 	all = sortListings(all)
 	ix, err := screening.Build(v.Version, v.BuiltAt, all)

@@ -10,7 +10,6 @@ import (
 	"github.com/cairn-dev/cairn/blob"
 	"github.com/cairn-dev/cairn/blob/fs"
 	"github.com/cairn-dev/cairn/memory"
-	"github.com/cairn-dev/cairn/store"
 	"github.com/cairn-dev/cairn/store/pebble"
 )
 
@@ -85,9 +84,9 @@ func TestVersionWrittenBeforeBlobKey(t *testing.T) {
 	ctx := context.Background()
 	s, db, blobs := newBlobKeyService(t)
 	now := time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
-	m := &store.Memory{ID: cairn.NewID(), AgentID: "a", Type: "semantic", Key: "old", Visibility: "private",
+	m := &cairn.Memory{ID: cairn.NewID(), AgentID: "a", Type: "semantic", Key: "old", Visibility: "private",
 		Tags: []string{}, CreatedAt: now, UpdatedAt: now}
-	v := &store.MemoryVersion{ID: cairn.NewID(), MemoryID: m.ID, Version: 1, BlobName: "memory/semantic/old/v1",
+	v := &cairn.MemoryVersion{ID: cairn.NewID(), MemoryID: m.ID, Version: 1, BlobName: "memory/semantic/old/v1",
 		SizeBytes: 3, CreatedAt: now}
 	if _, err := blobs.Put(ctx, "agents/a/memory/semantic/old/v1", bytes.NewReader([]byte("old")), blob.PutOptions{}); err != nil {
 		t.Fatal(err)

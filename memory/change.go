@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/cairn-dev/cairn"
-	"github.com/cairn-dev/cairn/store"
 )
 
 // Delete removes the version with the id (spec 3.1). Deleting the latest
@@ -13,7 +12,7 @@ import (
 // The blob goes after the commit: a crash leaves at most an orphan blob.
 // ifMatch, when not nil, must accept the memory's latest version number
 // (the If-Match condition), else EPRECONDITION.
-func (s *Service) Delete(ctx context.Context, agentID, id string, ifMatch func(latest int) bool, reqID string) (*store.Memory, *store.MemoryVersion, error) {
+func (s *Service) Delete(ctx context.Context, agentID, id string, ifMatch func(latest int) bool, reqID string) (*cairn.Memory, *cairn.MemoryVersion, error) {
 	peek, _, err := s.Store.MemoryByVersionID(ctx, agentID, id)
 	if err != nil {
 		return nil, nil, err
@@ -44,7 +43,7 @@ func (s *Service) Delete(ctx context.Context, agentID, id string, ifMatch func(l
 
 // reindex brings the full-text entry of a memory in line with its head
 // after the latest version moved (head nil: the memory is gone).
-func (s *Service) reindex(ctx context.Context, before, head *store.Memory) {
+func (s *Service) reindex(ctx context.Context, before, head *cairn.Memory) {
 	if s.Index == nil && s.Vectors == nil {
 		return
 	}
@@ -70,7 +69,7 @@ func (s *Service) reindex(ctx context.Context, before, head *store.Memory) {
 
 // update changes the head of the memory holding version id under its lock,
 // moving the blobs' expiry with it: longer before the commit, shorter after.
-func (s *Service) update(ctx context.Context, agentID, id string, audit *cairn.AuditEntry, fn func(*store.Memory) error) (*store.Memory, error) {
+func (s *Service) update(ctx context.Context, agentID, id string, audit *cairn.AuditEntry, fn func(*cairn.Memory) error) (*cairn.Memory, error) {
 	peek, _, err := s.Store.MemoryByVersionID(ctx, agentID, id)
 	if err != nil {
 		return nil, err
@@ -96,7 +95,7 @@ func (s *Service) update(ctx context.Context, agentID, id string, audit *cairn.A
 			return nil, err
 		}
 	}
-	m, err := s.Store.UpdateMemory(ctx, agentID, old.ID, func(m *store.Memory) error {
+	m, err := s.Store.UpdateMemory(ctx, agentID, old.ID, func(m *cairn.Memory) error {
 		m.Pinned, m.Importance, m.ExpiresAt, m.UpdatedAt = next.Pinned, next.Importance, next.ExpiresAt, next.UpdatedAt
 		return nil
 	}, audit)
@@ -111,20 +110,20 @@ func (s *Service) update(ctx context.Context, agentID, id string, audit *cairn.A
 
 // TogglePin flips the pin of the memory holding version id. A pinned
 // memory and its blobs never expire.
-func (s *Service) TogglePin(ctx context.Context, agentID, id, reqID string) (*store.Memory, error) {
-	return s.update(ctx, agentID, id, auditEntry(agentID, cairn.AuditPin, id, reqID, nil), func(m *store.Memory) error {
+func (s *Service) TogglePin(ctx context.Context, agentID, id, reqID string) (*cairn.Memory, error) {
+	return s.update(ctx, agentID, id, auditEntry(agentID, cairn.AuditPin, id, reqID, nil), func(m *cairn.Memory) error {
 		m.Pinned = !m.Pinned
 		return nil
 	})
 }
 
 // SetImportance sets the importance (0 to 1) of the memory.
-func (s *Service) SetImportance(ctx context.Context, agentID, id string, importance float64, reqID string) (*store.Memory, error) {
+func (s *Service) SetImportance(ctx context.Context, agentID, id string, importance float64, reqID string) (*cairn.Memory, error) {
 	if !(importance >= 0 && importance <= 1) {
 		return nil, invalid("importance", "importance must be between 0 and 1.")
 	}
 	audit := auditEntry(agentID, cairn.AuditImportance, id, reqID, map[string]any{"importance": importance})
-	return s.update(ctx, agentID, id, audit, func(m *store.Memory) error {
+	return s.update(ctx, agentID, id, audit, func(m *cairn.Memory) error {
 		m.Importance = importance
 		return nil
 	})

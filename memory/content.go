@@ -12,7 +12,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/cairn-dev/cairn"
-	"github.com/cairn-dev/cairn/store"
 )
 
 // CompressThreshold is the content size from which content is stored
@@ -148,7 +147,7 @@ func EncodeContent(content []byte, encoding string) string {
 
 // DownloadName is the file name a download is saved under: the uploaded
 // file's name, else the last segment of the blob name.
-func DownloadName(m *store.Memory, v *store.MemoryVersion) string {
+func DownloadName(m *cairn.Memory, v *cairn.MemoryVersion) string {
 	if v.Filename != "" {
 		return v.Filename
 	}

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn"
-	"github.com/cairn-dev/cairn/store"
 )
 
 // embedQueue holds the memories waiting for a vector of the operator's
@@ -60,7 +59,7 @@ func (s *Service) PendingEmbeds() int {
 
 // serverVector indexes v's stored server vector when it is of the current
 // model and reports whether it did.
-func (s *Service) serverVector(m *store.Memory, v *store.MemoryVersion, meta vecMeta) bool {
+func (s *Service) serverVector(m *cairn.Memory, v *cairn.MemoryVersion, meta vecMeta) bool {
 	e := v.ServerEmbedding
 	if e == nil || e.Model != s.Embedder.Model {
 		return false
@@ -119,8 +118,8 @@ func (s *Service) embedBatch(ctx context.Context, log *slog.Logger) (int, error)
 	type item struct {
 		id   [2]string
 		p    pendingEmbed
-		m    *store.Memory
-		v    *store.MemoryVersion
+		m    *cairn.Memory
+		v    *cairn.MemoryVersion
 		text string
 	}
 	var items []item
@@ -147,7 +146,7 @@ func (s *Service) embedBatch(ctx context.Context, log *slog.Logger) (int, error)
 		if err != nil && !cairn.IsCode(err, cairn.ENOTFOUND) {
 			return taken, err
 		}
-		var v *store.MemoryVersion
+		var v *cairn.MemoryVersion
 		if err == nil && !m.Expired(now) {
 			if _, v, err = s.Store.MemoryByVersionID(ctx, id[0], m.LatestID); err != nil && !cairn.IsCode(err, cairn.ENOTFOUND) {
 				return taken, err
@@ -198,7 +197,7 @@ func (s *Service) embedBatch(ctx context.Context, log *slog.Logger) (int, error)
 		if vecs[i] == nil {
 			continue
 		}
-		e := &store.Embedding{Space: SpaceServer, Model: s.Embedder.Model, Values: vecs[i]}
+		e := &cairn.Embedding{Space: SpaceServer, Model: s.Embedder.Model, Values: vecs[i]}
 		if err := s.Store.SetServerEmbedding(ctx, it.m.AgentID, it.v.ID, e); err != nil && !cairn.IsCode(err, cairn.ENOTFOUND) {
 			return taken, err
 		}

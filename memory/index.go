@@ -9,7 +9,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
-	"github.com/cairn-dev/cairn/store"
+	"github.com/cairn-dev/cairn"
 )
 
 // Index is the search index of memories: every agent's keys, held in
@@ -97,7 +97,7 @@ func (x *Index) Close() error {
 	return x.idx.Close()
 }
 
-func (x *Index) addKey(m *store.Memory) {
+func (x *Index) addKey(m *cairn.Memory) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	ks := x.keys[m.AgentID]
@@ -130,13 +130,13 @@ func splitDocID(id string) (string, string) {
 	return agent, key
 }
 
-func indexable(v *store.MemoryVersion) bool {
+func indexable(v *cairn.MemoryVersion) bool {
 	return v.EncryptionProvider == nil && v.ContentEncoding == ""
 }
 
 // put indexes the content of the memory's latest version (or drops the
 // memory from the index when that content is not indexable).
-func (x *Index) put(m *store.Memory, v *store.MemoryVersion, content []byte) {
+func (x *Index) put(m *cairn.Memory, v *cairn.MemoryVersion, content []byte) {
 	if x == nil {
 		return
 	}
@@ -194,7 +194,7 @@ func (s *Service) Rebuild(ctx context.Context) (int, error) {
 		b = s.Index.idx.NewBatch()
 	}
 	n := 0
-	err := s.Store.ScanLatestMemories(ctx, func(m *store.Memory, v *store.MemoryVersion) error {
+	err := s.Store.ScanLatestMemories(ctx, func(m *cairn.Memory, v *cairn.MemoryVersion) error {
 		var content []byte
 		if indexable(v) {
 			// unreadable content is reported on read, not here

@@ -23,4 +23,4 @@ func (s *Service) Log(ctx context.Context, agentID, action, beforeID string, lim
 }
 
 // ViewOf is the view of a listed item.
-func ViewOf(it *store.MemoryItem) View { return View{Memory: it.Memory, Version: it.Version} }
+func ViewOf(it *cairn.MemoryItem) View { return View{Memory: it.Memory, Version: it.Version} }

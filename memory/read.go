@@ -5,7 +5,6 @@ import (
 	"io"
 
 	"github.com/cairn-dev/cairn"
-	"github.com/cairn-dev/cairn/store"
 )
 
 // Get returns the version with the id and, when withContent, its original
@@ -32,7 +31,7 @@ func (s *Service) Get(ctx context.Context, agentID, id string, withContent bool,
 
 // content reads and decompresses a version's blob. A blob the store cannot
 // give back is EUPSTREAM: the record exists, so its content must too.
-func (s *Service) content(ctx context.Context, m *store.Memory, v *store.MemoryVersion) ([]byte, error) {
+func (s *Service) content(ctx context.Context, m *cairn.Memory, v *cairn.MemoryVersion) ([]byte, error) {
 	rc, _, err := s.Blobs.Get(ctx, blobPath(m.AgentID, v), 0, -1)
 	if err != nil {
 		if cairn.IsCode(err, cairn.ENOTFOUND) {
@@ -50,8 +49,8 @@ func (s *Service) content(ctx context.Context, m *store.Memory, v *store.MemoryV
 
 // History is a memory's stored versions, newest first.
 type History struct {
-	Memory   store.Memory
-	Versions []store.MemoryVersion
+	Memory   cairn.Memory
+	Versions []cairn.MemoryVersion
 }
 
 // History returns the versions of the memory holding version id.
@@ -74,7 +73,7 @@ func (s *Service) History(ctx context.Context, agentID, id, reqID string) (*Hist
 }
 
 // List returns a page of the agent's memories; expired ones never appear.
-func (s *Service) List(ctx context.Context, agentID string, q store.MemoryQuery, reqID string) (*store.MemoryPage, error) {
+func (s *Service) List(ctx context.Context, agentID string, q cairn.MemoryQuery, reqID string) (*cairn.MemoryPage, error) {
 	q.Filter.Now = s.now().Now()
 	p, err := s.Store.ListMemories(ctx, agentID, q)
 	if err != nil {

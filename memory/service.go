@@ -53,8 +53,8 @@ type Service struct {
 // View is a memory as read: its head, one version and, when read with
 // content, the original content bytes.
 type View struct {
-	Memory  store.Memory
-	Version store.MemoryVersion
+	Memory  cairn.Memory
+	Version cairn.MemoryVersion
 	Content []byte
 }
 
@@ -87,7 +87,7 @@ func blobKey(agentID, versionID string) string { return "agents/" + agentID + "/
 // blobPath is where the content of version v of the agent's memory lives:
 // its BlobKey, or for a version written before BlobKey existed, the spec's
 // blob name under the agent's own folder.
-func blobPath(agentID string, v *store.MemoryVersion) string {
+func blobPath(agentID string, v *cairn.MemoryVersion) string {
 	if v.BlobKey != "" {
 		return v.BlobKey
 	}
@@ -106,7 +106,7 @@ func auditEntry(agent, action, resource, reqID string, detail map[string]any) *c
 }
 
 // blobExpiry is the expiry a memory's blobs carry: none when pinned.
-func blobExpiry(m *store.Memory) (t time.Time) {
+func blobExpiry(m *cairn.Memory) (t time.Time) {
 	if m.Pinned {
 		return t
 	}

@@ -5,12 +5,11 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn"
-	"github.com/cairn-dev/cairn/store"
 )
 
 // Expiring returns the agent's unpinned, not yet expired memories whose
 // expiry falls within the window from now, soonest first, at most limit.
-func (s *Service) Expiring(ctx context.Context, agentID, typ string, within time.Duration, limit int) ([]store.Memory, error) {
+func (s *Service) Expiring(ctx context.Context, agentID, typ string, within time.Duration, limit int) ([]cairn.Memory, error) {
 	now := s.now().Now()
 	ms, err := s.Store.ExpiringMemories(ctx, agentID, now, now.Add(within), typ, limit)
 	if err != nil {
@@ -34,7 +33,7 @@ func (s *Service) Renew(ctx context.Context, agentID string, ids []string, d tim
 	out := make([]Renewal, 0, len(ids))
 	for _, id := range ids {
 		audit := auditEntry(agentID, cairn.AuditWrite, id, reqID, map[string]any{"renew": d.String()})
-		m, err := s.update(ctx, agentID, id, audit, func(m *store.Memory) error {
+		m, err := s.update(ctx, agentID, id, audit, func(m *cairn.Memory) error {
 			m.ExpiresAt = s.now().Now().Add(d)
 			return nil
 		})
@@ -74,7 +73,7 @@ func (s *Service) Sweep(ctx context.Context, now time.Time) (int, error) {
 	}
 }
 
-func (s *Service) sweepOne(ctx context.Context, seen *store.Memory, now time.Time) (bool, error) {
+func (s *Service) sweepOne(ctx context.Context, seen *cairn.Memory, now time.Time) (bool, error) {
 	unlock := s.lock(seen.AgentID, seen.Key)
 	defer unlock()
 	m, err := s.Store.MemoryByKey(ctx, seen.AgentID, seen.Key)
@@ -94,7 +93,7 @@ func (s *Service) sweepOne(ctx context.Context, seen *store.Memory, now time.Tim
 
 // removeExpired removes an expired memory with every version and blob, as
 // the sweeper does. The caller holds the memory's lock.
-func (s *Service) removeExpired(ctx context.Context, m *store.Memory) error {
+func (s *Service) removeExpired(ctx context.Context, m *cairn.Memory) error {
 	vs, err := s.Store.MemoryVersions(ctx, m.AgentID, m.ID)
 	if err != nil {
 		return err

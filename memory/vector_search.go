@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn"
-	"github.com/cairn-dev/cairn/store"
 )
 
 // Vector search limits.
@@ -26,7 +25,7 @@ var spaceName = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
 // checkEmbedding validates a client vector of a write and fixes its
 // space's dimension and model if this is the space's first vector (422
 // when they disagree with the space's).
-func (s *Service) checkEmbedding(agent string, e *store.Embedding) error {
+func (s *Service) checkEmbedding(agent string, e *cairn.Embedding) error {
 	if e == nil {
 		return nil
 	}
@@ -70,7 +69,7 @@ func unit(v []float32) []float32 {
 // putVectors indexes the vectors of m's latest version v: hash-v1 from
 // plain-text content, and the client's vector if it sent one. The key's
 // vectors of other spaces (of older versions) are dropped.
-func (s *Service) putVectors(m *store.Memory, v *store.MemoryVersion, content []byte) {
+func (s *Service) putVectors(m *cairn.Memory, v *cairn.MemoryVersion, content []byte) {
 	if s.Vectors == nil {
 		return
 	}
@@ -98,7 +97,7 @@ func (s *Service) putVectors(m *store.Memory, v *store.MemoryVersion, content []
 	s.Vectors.drop(m.AgentID, m.Key, keep)
 }
 
-func metaOf(m *store.Memory, v *store.MemoryVersion) vecMeta {
+func metaOf(m *cairn.Memory, v *cairn.MemoryVersion) vecMeta {
 	return vecMeta{key: m.Key, versionID: v.ID, typ: m.Type, visibility: m.Visibility, tags: append([]string(nil), m.Tags...)}
 }
 

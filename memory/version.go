@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn"
-	"github.com/cairn-dev/cairn/store"
 )
 
 // NewVersion makes version N+1 of the memory that holds version id (any of
@@ -64,7 +63,7 @@ func expiresBefore(a, b time.Time) bool {
 // syncBlobExpiry gives every stored version's blob the memory's expiry,
 // without rewriting any content. A version whose blob is already gone
 // fails it (ENOTFOUND, as for an expired memory).
-func (s *Service) syncBlobExpiry(ctx context.Context, m *store.Memory) error {
+func (s *Service) syncBlobExpiry(ctx context.Context, m *cairn.Memory) error {
 	vs, err := s.Store.MemoryVersions(ctx, m.AgentID, m.ID)
 	if cairn.IsCode(err, cairn.ENOTFOUND) {
 		return nil // a new memory: nothing stored yet
@@ -87,7 +86,7 @@ func (s *Service) syncBlobExpiry(ctx context.Context, m *store.Memory) error {
 
 // screenStored screens the stored, unencrypted versions of a memory about
 // to become shared, as a shared write is screened (422).
-func (s *Service) screenStored(ctx context.Context, m *store.Memory) error {
+func (s *Service) screenStored(ctx context.Context, m *cairn.Memory) error {
 	if s.Secrets == nil {
 		return nil
 	}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/blob"
-	"github.com/cairn-dev/cairn/store"
 )
 
 // Metadata is the client's metadata of a memory.
@@ -35,13 +34,13 @@ type Write struct {
 	Filename        string
 	EncProvider     *string
 	EncMeta         map[string]any
-	Embedding       *store.Embedding // the client's vector of this version
+	Embedding       *cairn.Embedding // the client's vector of this version
 	Action          string           // cairn.AuditWrite (default) or cairn.AuditUpload
 	RequestID       string
 	// Replay, when set, renders the idempotency record of the request from
 	// the view about to be committed; the record is committed with the
 	// version, so that an acknowledged write always has it.
-	Replay func(v *View) (*store.IdempotencyRecord, error)
+	Replay func(v *View) (*cairn.IdempotencyRecord, error)
 }
 
 // body returns the content bytes and their encoding.
@@ -66,7 +65,7 @@ func (w *Write) body() ([]byte, string, error) {
 }
 
 // applyMeta validates and applies the mutable fields of w to m.
-func applyMeta(w *Write, m *store.Memory, now time.Time) error {
+func applyMeta(w *Write, m *cairn.Memory, now time.Time) error {
 	if w.Importance != nil {
 		if i := *w.Importance; math.IsNaN(i) || i < 0 || i > 1 {
 			return invalid("importance", "importance must be between 0 and 1.")
@@ -111,7 +110,7 @@ func applyMeta(w *Write, m *store.Memory, now time.Time) error {
 }
 
 // screen rejects shared, unencrypted content that holds credentials (422).
-func (s *Service) screen(m *store.Memory, w *Write, content []byte) error {
+func (s *Service) screen(m *cairn.Memory, w *Write, content []byte) error {
 	if s.Secrets == nil || m.Visibility != "share" || w.EncProvider != nil {
 		return nil
 	}
@@ -140,7 +139,7 @@ func (s *Service) Create(ctx context.Context, agentID string, w *Write) (*View, 
 	}
 	now := s.now().Now()
 	id := cairn.NewID()
-	m := &store.Memory{ID: id, AgentID: agentID, Type: w.Type, Key: w.Key, Importance: DefaultImportance,
+	m := &cairn.Memory{ID: id, AgentID: agentID, Type: w.Type, Key: w.Key, Importance: DefaultImportance,
 		CreatedAt: now, UpdatedAt: now}
 	if err := applyMeta(w, m, now); err != nil {
 		return nil, err
@@ -165,7 +164,7 @@ func (s *Service) Create(ctx context.Context, agentID string, w *Write) (*View, 
 // writeVersion validates the content of w, stores its blob and commits
 // version ver of m (old is the stored head, nil on create). The caller
 // holds the memory's lock.
-func (s *Service) writeVersion(ctx context.Context, m, old *store.Memory, vid string, ver int, w *Write) (*View, error) {
+func (s *Service) writeVersion(ctx context.Context, m, old *cairn.Memory, vid string, ver int, w *Write) (*View, error) {
 	if err := checkBlobParts(w.BlobFilename, w.BlobExtension); err != nil {
 		return nil, err
 	}
@@ -186,7 +185,7 @@ func (s *Service) writeVersion(ctx context.Context, m, old *store.Memory, vid st
 		return nil, err
 	}
 	stored, packed := compress(content)
-	v := &store.MemoryVersion{ID: vid, MemoryID: m.ID, Version: ver, IsCompressed: packed, ContentEncoding: enc,
+	v := &cairn.MemoryVersion{ID: vid, MemoryID: m.ID, Version: ver, IsCompressed: packed, ContentEncoding: enc,
 		MimeType: w.MimeType, Filename: w.Filename, EncryptionProvider: w.EncProvider, EncryptionMeta: w.EncMeta,
 		BlobFilename: w.BlobFilename, BlobExtension: w.BlobExtension, CreatedAt: m.UpdatedAt,
 		BlobName: BlobName(m.Type, m.Key, ver, w.BlobFilename, w.BlobExtension), BlobKey: blobKey(m.AgentID, vid),
@@ -226,7 +225,7 @@ func (s *Service) writeVersion(ctx context.Context, m, old *store.Memory, vid st
 		action = cairn.AuditWrite
 	}
 	audit := auditEntry(m.AgentID, action, v.ID, w.RequestID, map[string]any{"key": m.Key, "version": ver})
-	var idem *store.IdempotencyRecord
+	var idem *cairn.IdempotencyRecord
 	if w.Replay != nil {
 		// The view as the store will leave it: the store sets these.
 		pm := *m

@@ -2,68 +2,9 @@ package store
 
 import (
 	"context"
-	"time"
+
+	"github.com/cairn-dev/cairn"
 )
-
-// ListEntry is one listing of an address by a source: the (Family, Address,
-// Source, EntityID) tuple is its identity.
-type ListEntry struct {
-	Family     string `json:"family"`
-	Address    string `json:"address"` // canonical
-	Source     string `json:"source"`
-	EntityID   string `json:"entityId"`
-	EntityName string `json:"entityName,omitempty"`
-	Category   string `json:"category"`
-	Severity   string `json:"severity"`
-}
-
-// SourceVersion is the state of one source in a list version: the raw
-// snapshot its entries come from and the last failure, if any (a failed run
-// keeps the previous snapshot and entries).
-type SourceVersion struct {
-	BlobName   string    `json:"blobName,omitempty"`
-	StorageURL string    `json:"storageUrl,omitempty"`
-	SHA256     string    `json:"sha256,omitempty"`
-	FetchedAt  time.Time `json:"fetchedAt"`
-	Entries    int       `json:"entries"`
-	LastError  string    `json:"lastError,omitempty"`
-	FailedAt   time.Time `json:"failedAt"`
-	// Bundled, SourceSHA256 and SnapshotDate describe a snapshot built
-	// into the binary (screening.Snapshot).
-	Bundled      bool   `json:"bundled,omitempty"`
-	SourceSHA256 string `json:"sourceSha256,omitempty"`
-	SnapshotDate string `json:"snapshotDate,omitempty"`
-}
-
-// ListVersion is the header of one list version. A version has two Merkle
-// trees: the sanctions tree (the sanctions sources' addresses) and the
-// community tree (community escalations); Root is the sanctions root, as
-// it was when there was one tree. Versions stored before the community
-// tree existed have empty SanctionsRoot and CommunityRoot, and a Root over
-// every source.
-type ListVersion struct {
-	Version       uint64    `json:"version"`
-	BuiltAt       time.Time `json:"builtAt"`
-	Root          string    `json:"root"`
-	SanctionsRoot string    `json:"sanctionsRoot,omitempty"`
-	CommunityRoot string    `json:"communityRoot,omitempty"`
-	// Leaves counts the sanctions tree's leaves, CommunityLeaves the
-	// community tree's.
-	Leaves          int                      `json:"leaves"`
-	CommunityLeaves int                      `json:"communityLeaves,omitempty"`
-	Entries         int                      `json:"entries"`
-	Added           int                      `json:"added"`
-	Removed         int                      `json:"removed"`
-	Sources         map[string]SourceVersion `json:"sources"`
-}
-
-// ListChange is one event of an address's listing history.
-type ListChange struct {
-	Version uint64    `json:"version"`
-	At      time.Time `json:"at"`
-	Listed  bool      `json:"listed"` // false: delisted
-	Entry   ListEntry `json:"entry"`
-}
 
 // Compliance holds the sanctions list versions: the current entries, the
 // header of every version and the listing history of every address. It is
@@ -74,21 +15,21 @@ type Compliance interface {
 	// delisted, and each change is appended to its address's history.
 	// v.Version must be one more than the last committed version, else
 	// ECONFLICT; v.Added and v.Removed are set from the slices.
-	CommitListVersion(ctx context.Context, v ListVersion, added, removed []ListEntry) error
+	CommitListVersion(ctx context.Context, v cairn.ListVersion, added, removed []cairn.ListEntry) error
 
 	// LastListVersion returns the newest version, ENOTFOUND when none.
-	LastListVersion(ctx context.Context) (ListVersion, error)
+	LastListVersion(ctx context.Context) (cairn.ListVersion, error)
 
 	// ListVersions returns up to limit version headers older than before
 	// (0: from the newest), newest first.
-	ListVersions(ctx context.Context, before uint64, limit int) ([]ListVersion, error)
+	ListVersions(ctx context.Context, before uint64, limit int) ([]cairn.ListVersion, error)
 
 	// ListEntries calls fn with every current entry, in (family, address,
 	// source, entity) order; an error from fn stops the scan and is
 	// returned.
-	ListEntries(ctx context.Context, fn func(ListEntry) error) error
+	ListEntries(ctx context.Context, fn func(cairn.ListEntry) error) error
 
 	// AddressHistory returns the listing changes of a canonical address,
 	// oldest first.
-	AddressHistory(ctx context.Context, family, address string) ([]ListChange, error)
+	AddressHistory(ctx context.Context, family, address string) ([]cairn.ListChange, error)
 }

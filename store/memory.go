@@ -7,118 +7,6 @@ import (
 	"github.com/cairn-dev/cairn"
 )
 
-// Memory is the head of an agent's memory: what all its versions share.
-// ID is the id of the memory's first version and never changes; Key is
-// unique among the agent's memories.
-type Memory struct {
-	ID         string    `json:"id"`
-	AgentID    string    `json:"agentId"`
-	Type       string    `json:"type"`
-	Key        string    `json:"key"`
-	Latest     int       `json:"latest"`   // version number of the latest version
-	LatestID   string    `json:"latestId"` // id of the latest version
-	Versions   int       `json:"versions"` // versions currently stored
-	Pinned     bool      `json:"pinned"`
-	Importance float64   `json:"importance"`
-	Tags       []string  `json:"tags"`
-	Visibility string    `json:"visibility"`
-	ExpiresAt  time.Time `json:"expiresAt"` // zero: never expires
-	CreatedAt  time.Time `json:"createdAt"`
-	UpdatedAt  time.Time `json:"updatedAt"`
-}
-
-// Expired reports whether the memory is past its expiry at now. A pinned
-// memory never expires.
-func (m *Memory) Expired(now time.Time) bool {
-	return !m.Pinned && !m.ExpiresAt.IsZero() && !now.Before(m.ExpiresAt)
-}
-
-// Embedding is a client's vector of a memory version in a named space.
-type Embedding struct {
-	Space  string    `json:"space"`
-	Model  string    `json:"model,omitempty"`
-	Values []float32 `json:"values"`
-}
-
-// MemoryVersion is one version of a memory. BlobName is the blob name the
-// spec shows; the content is stored under BlobKey, a name no other version
-// or agent can use (versions written before BlobKey existed have it empty
-// and their content under the agent's folder and BlobName). SizeBytes is the size of the content as a client reads it back
-// (before compression), StoredBytes the blob's (versions written before
-// StoredBytes existed have it 0 and the blob's size in SizeBytes).
-type MemoryVersion struct {
-	ID                 string         `json:"id"`
-	MemoryID           string         `json:"memoryId"`
-	Version            int            `json:"version"`
-	BlobName           string         `json:"blobName"`
-	BlobKey            string         `json:"blobKey,omitempty"`
-	SizeBytes          int64          `json:"sizeBytes"`
-	StoredBytes        int64          `json:"storedBytes,omitempty"`
-	IsCompressed       bool           `json:"isCompressed"`
-	ContentEncoding    string         `json:"contentEncoding,omitempty"` // "base64" for binary content
-	MimeType           *string        `json:"mimeType"`
-	Filename           string         `json:"filename,omitempty"`
-	BlobFilename       string         `json:"blobFilename,omitempty"` // custom blob name parts (spec 2.5)
-	BlobExtension      string         `json:"blobExtension,omitempty"`
-	EncryptionProvider *string        `json:"encryptionProvider"`
-	EncryptionMeta     map[string]any `json:"encryptionMeta"`
-	// Embedding is the vector the client sent with this version, if any;
-	// it is stored with the version so that the vector index is rebuilt
-	// from the store.
-	Embedding *Embedding `json:"embedding,omitempty"`
-	// ServerEmbedding is the operator embedder's vector of the content
-	// (space "server"), set after the commit by SetServerEmbedding.
-	ServerEmbedding *Embedding `json:"serverEmbedding,omitempty"`
-	CreatedAt       time.Time  `json:"createdAt"`
-}
-
-// Memory list orders. Every order is descending.
-const (
-	SortCreated    = "createdAt"
-	SortUpdated    = "updatedAt"
-	SortImportance = "importance"
-)
-
-// MemoryFilter narrows a memory listing. Expired memories (at Now) are
-// never listed.
-type MemoryFilter struct {
-	Type          string
-	Visibility    string
-	Pinned        *bool
-	MinImportance float64
-	// History lists every stored version, newest version first, instead of
-	// the latest version of each memory; only SortCreated applies.
-	History bool
-	SortBy  string // "" is SortCreated
-	Now     time.Time
-}
-
-// MemoryItem is one row of a listing: a memory and one of its versions
-// (the latest, unless the listing asked for history).
-type MemoryItem struct {
-	Memory  Memory
-	Version MemoryVersion
-}
-
-// MemoryPage is a page of a listing. Next is the opaque position of the
-// page's last item ("" when nothing follows); Total counts every match when
-// the query asked for it, else it is -1.
-type MemoryPage struct {
-	Items []MemoryItem
-	Next  string
-	Total int
-}
-
-// MemoryQuery selects a page: the items after position After (from a
-// previous page's Next; "" from the start), skipping Offset of them.
-type MemoryQuery struct {
-	Filter MemoryFilter
-	After  string
-	Offset int
-	Limit  int
-	Count  bool
-}
-
 // Memories holds memory records and their versions. Every method but the
 // sweeps is scoped to one agent: a record of another agent is ENOTFOUND,
 // exactly like an unknown id.
@@ -132,31 +20,31 @@ type Memories interface {
 	// is the idempotency record of the request (see Idempotency), stored in
 	// the same commit so that an acknowledged create always has it; the
 	// store must then implement Idempotency.
-	CreateMemoryVersion(ctx context.Context, m *Memory, v *MemoryVersion, audit *cairn.AuditEntry, idem *IdempotencyRecord) error
+	CreateMemoryVersion(ctx context.Context, m *cairn.Memory, v *cairn.MemoryVersion, audit *cairn.AuditEntry, idem *cairn.IdempotencyRecord) error
 
 	// MemoryByVersionID returns the memory and the version with the id.
-	MemoryByVersionID(ctx context.Context, agentID, versionID string) (*Memory, *MemoryVersion, error)
+	MemoryByVersionID(ctx context.Context, agentID, versionID string) (*cairn.Memory, *cairn.MemoryVersion, error)
 
 	// MemoryByKey returns the agent's memory with the key.
-	MemoryByKey(ctx context.Context, agentID, key string) (*Memory, error)
+	MemoryByKey(ctx context.Context, agentID, key string) (*cairn.Memory, error)
 
 	// MemoryVersions returns the stored versions of the memory, newest first.
-	MemoryVersions(ctx context.Context, agentID, memoryID string) ([]MemoryVersion, error)
+	MemoryVersions(ctx context.Context, agentID, memoryID string) ([]cairn.MemoryVersion, error)
 
 	// UpdateMemory runs fn on the memory head inside the store's lock and
 	// stores the result (moving its indexes) with the audit entry in one
 	// commit, only when fn returns nil. Only Pinned, Importance, Tags,
 	// Visibility, ExpiresAt and UpdatedAt may change.
-	UpdateMemory(ctx context.Context, agentID, memoryID string, fn func(*Memory) error, audit *cairn.AuditEntry) (*Memory, error)
+	UpdateMemory(ctx context.Context, agentID, memoryID string, fn func(*cairn.Memory) error, audit *cairn.AuditEntry) (*cairn.Memory, error)
 
 	// DeleteMemoryVersion removes the version with the id in one commit
 	// with the audit entry. When it was the latest, the newest remaining
 	// version becomes the latest; when it was the only one, the memory is
 	// removed and the returned head is nil.
-	DeleteMemoryVersion(ctx context.Context, agentID, versionID string, audit *cairn.AuditEntry) (*Memory, *MemoryVersion, error)
+	DeleteMemoryVersion(ctx context.Context, agentID, versionID string, audit *cairn.AuditEntry) (*cairn.Memory, *cairn.MemoryVersion, error)
 
 	// ListMemories returns a page of the agent's memories per q.
-	ListMemories(ctx context.Context, agentID string, q MemoryQuery) (*MemoryPage, error)
+	ListMemories(ctx context.Context, agentID string, q cairn.MemoryQuery) (*cairn.MemoryPage, error)
 
 	// MemoryKeys calls fn with the key and memory id of each of the
 	// agent's memories whose key starts with prefix, in key order, until fn
@@ -166,11 +54,11 @@ type Memories interface {
 	// ExpiringMemories returns up to limit of the agent's unpinned memories
 	// (of type typ when not empty) whose expiry is after from and not after
 	// until, soonest first: memories already expired at from are not read.
-	ExpiringMemories(ctx context.Context, agentID string, from, until time.Time, typ string, limit int) ([]Memory, error)
+	ExpiringMemories(ctx context.Context, agentID string, from, until time.Time, typ string, limit int) ([]cairn.Memory, error)
 
 	// ExpiredMemories returns up to limit unpinned memories of any agent
 	// whose expiry is at or before now, soonest first.
-	ExpiredMemories(ctx context.Context, now time.Time, limit int) ([]Memory, error)
+	ExpiredMemories(ctx context.Context, now time.Time, limit int) ([]cairn.Memory, error)
 
 	// LogMemoryRead appends an audit entry of a read, list or search
 	// without waiting for the disk: it becomes durable with the next synced
@@ -179,9 +67,9 @@ type Memories interface {
 
 	// ScanLatestMemories calls fn with every memory of every agent and its
 	// latest version (to rebuild a search index), until fn returns an error.
-	ScanLatestMemories(ctx context.Context, fn func(m *Memory, v *MemoryVersion) error) error
+	ScanLatestMemories(ctx context.Context, fn func(m *cairn.Memory, v *cairn.MemoryVersion) error) error
 
 	// SetServerEmbedding stores the operator embedder's vector of a
 	// version (ENOTFOUND when the version is gone).
-	SetServerEmbedding(ctx context.Context, agentID, versionID string, e *Embedding) error
+	SetServerEmbedding(ctx context.Context, agentID, versionID string, e *cairn.Embedding) error
 }

@@ -3,15 +3,9 @@ package store
 import (
 	"context"
 	"time"
-)
 
-// RateTake is the outcome of one event counted against a stored limit.
-type RateTake struct {
-	Allowed    bool
-	Remaining  int           // events still allowed now
-	Reset      time.Duration // until the full quota is back
-	RetryAfter time.Duration // when denied: until one more event is allowed
-}
+	"github.com/cairn-dev/cairn"
+)
 
 // RateLimits holds the counters of the request limits that must survive a
 // restart (registrations per client network, key rotation attempts): a
@@ -24,7 +18,7 @@ type RateLimits interface {
 	// theoretical arrival time per key). A denied event is not counted.
 	// Calls for one key are serialized, also across processes sharing the
 	// store. limit and period must be positive (EINVALID).
-	TakeRate(ctx context.Context, key string, limit int, period time.Duration, now time.Time) (RateTake, error)
+	TakeRate(ctx context.Context, key string, limit int, period time.Duration, now time.Time) (cairn.RateTake, error)
 
 	// DeleteRatesBefore removes up to n counters whose quota was whole
 	// again at t (their arrival time is not after t) and returns how many
@@ -36,15 +30,15 @@ type RateLimits interface {
 // none) of a limit of limit events per period. It returns the take and the
 // new arrival time to store (tat unchanged when denied). Backends call it
 // inside their transaction.
-func GCRA(tat, now time.Time, limit int, period time.Duration) (RateTake, time.Time) {
+func GCRA(tat, now time.Time, limit int, period time.Duration) (cairn.RateTake, time.Time) {
 	interval := period / time.Duration(limit)
 	if tat.Before(now) {
 		tat = now
 	}
 	next := tat.Add(interval)
 	if next.Sub(now) > period {
-		return RateTake{Reset: tat.Sub(now), RetryAfter: next.Add(-period).Sub(now)}, tat
+		return cairn.RateTake{Reset: tat.Sub(now), RetryAfter: next.Add(-period).Sub(now)}, tat
 	}
 	used := next.Sub(now)
-	return RateTake{Allowed: true, Remaining: int((period - used) / interval), Reset: used}, next
+	return cairn.RateTake{Allowed: true, Remaining: int((period - used) / interval), Reset: used}, next
 }

@@ -18,6 +18,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/store"
 	"github.com/cairn-dev/cairn/store/pebble"
 	"github.com/cairn-dev/cairn/store/postgres"
@@ -82,7 +83,7 @@ func main() {
 			t2 := timed(func() error { return s.CommitListVersion(ctx, version(2), added, removed) })
 			count := 0
 			t3 := timed(func() error {
-				return s.ListEntries(ctx, func(store.ListEntry) error { count++; return nil })
+				return s.ListEntries(ctx, func(cairn.ListEntry) error { count++; return nil })
 			})
 			if want := *n; count != want {
 				log.Fatalf("%s: scanned %d entries, want %d", b.name, count, want)
@@ -101,8 +102,8 @@ func timed(fn func() error) time.Duration {
 	return time.Since(start)
 }
 
-func version(v uint64) store.ListVersion {
-	return store.ListVersion{Version: v, BuiltAt: time.Now().UTC(), Root: "0x00"}
+func version(v uint64) cairn.ListVersion {
+	return cairn.ListVersion{Version: v, BuiltAt: time.Now().UTC(), Root: "0x00"}
 }
 
 func randBytes(n int) []byte {
@@ -115,11 +116,11 @@ func randBytes(n int) []byte {
 
 // entries returns n listings of random lower-case EVM addresses, as the
 // plain per-chain lists give them.
-func entries(n int) []store.ListEntry {
-	out := make([]store.ListEntry, n)
+func entries(n int) []cairn.ListEntry {
+	out := make([]cairn.ListEntry, n)
 	raw := randBytes(20 * n)
 	for i := range out {
-		out[i] = store.ListEntry{Family: "evm", Address: "0x" + hex.EncodeToString(raw[20*i:20*i+20]),
+		out[i] = cairn.ListEntry{Family: "evm", Address: "0x" + hex.EncodeToString(raw[20*i:20*i+20]),
 			Source: "list:ethereum", Category: "sanctions", Severity: "critical"}
 	}
 	return out

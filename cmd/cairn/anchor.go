@@ -73,7 +73,7 @@ func (m *Main) chainAnchorer() chain.Anchorer {
 
 // anchorVersion hands a list version's roots to the anchorer. Errors are
 // logged: anchoring never fails ingestion.
-func (m *Main) anchorVersion(ctx context.Context, v store.ListVersion) {
+func (m *Main) anchorVersion(ctx context.Context, v cairn.ListVersion) {
 	if m.anchorer == nil {
 		return
 	}
@@ -109,7 +109,7 @@ func (m *Main) anchorCurrent(ctx context.Context) error {
 // every source: without community entries it is the sanctions root (and
 // the community root is zero); with them it would let a community flag
 // verify as sanctioned on chain, so it is not anchored (ok false).
-func listRoots(v store.ListVersion) (sanctions, community [32]byte, ok bool) {
+func listRoots(v cairn.ListVersion) (sanctions, community [32]byte, ok bool) {
 	if v.SanctionsRoot == "" {
 		if _, mixed := v.Sources[screening.SourceCommunity]; mixed {
 			return sanctions, community, false

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cairn-dev/cairn/store"
+	"github.com/cairn-dev/cairn"
 )
 
 // TestListRoots: the contract gets the version's two roots; a version
@@ -18,13 +18,13 @@ func TestListRoots(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name            string
-		v               store.ListVersion
+		v               cairn.ListVersion
 		sanctions, comm [32]byte
 		ok              bool
 	}{
-		{"TwoTrees", store.ListVersion{Root: s, SanctionsRoot: s, CommunityRoot: c}, sb, cb, true},
-		{"OneTreeNoCommunity", store.ListVersion{Root: s, Sources: map[string]store.SourceVersion{"gov_sdn": {}}}, sb, zero, true},
-		{"OneTreeWithCommunity", store.ListVersion{Root: s, Sources: map[string]store.SourceVersion{"gov_sdn": {}, "community": {Entries: 1}}}, zero, zero, false},
+		{"TwoTrees", cairn.ListVersion{Root: s, SanctionsRoot: s, CommunityRoot: c}, sb, cb, true},
+		{"OneTreeNoCommunity", cairn.ListVersion{Root: s, Sources: map[string]cairn.SourceVersion{"gov_sdn": {}}}, sb, zero, true},
+		{"OneTreeWithCommunity", cairn.ListVersion{Root: s, Sources: map[string]cairn.SourceVersion{"gov_sdn": {}, "community": {Entries: 1}}}, zero, zero, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sanctions, comm, ok := listRoots(tc.v)

@@ -34,7 +34,7 @@ func listVersionKey(v uint64) []byte {
 	return binary.BigEndian.AppendUint64([]byte(listVersionPrefix), v)
 }
 
-func listEntryKey(e store.ListEntry) []byte {
+func listEntryKey(e cairn.ListEntry) []byte {
 	return key(listEntryPrefix, e.Family, e.Address, e.Source, e.EntityID)
 }
 
@@ -42,7 +42,7 @@ func listEntryKey(e store.ListEntry) []byte {
 // entries (the previous one merged with the changes, in one pass over its
 // chunks) and the history rows of removed entries in one synced batch, and
 // drops the previous segment.
-func (db *DB) CommitListVersion(ctx context.Context, v store.ListVersion, added, removed []store.ListEntry) error {
+func (db *DB) CommitListVersion(ctx context.Context, v cairn.ListVersion, added, removed []cairn.ListEntry) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -85,19 +85,19 @@ func (db *DB) CommitListVersion(ctx context.Context, v store.ListVersion, added,
 }
 
 // LastListVersion reads the newest version header.
-func (db *DB) LastListVersion(ctx context.Context) (store.ListVersion, error) {
+func (db *DB) LastListVersion(ctx context.Context) (cairn.ListVersion, error) {
 	vs, err := db.ListVersions(ctx, 0, 1)
 	if err != nil {
-		return store.ListVersion{}, err
+		return cairn.ListVersion{}, err
 	}
 	if len(vs) == 0 {
-		return store.ListVersion{}, cairn.Errorf(cairn.ENOTFOUND, "No list version.")
+		return cairn.ListVersion{}, cairn.Errorf(cairn.ENOTFOUND, "No list version.")
 	}
 	return vs[0], nil
 }
 
 // ListVersions scans the version headers backwards from before.
-func (db *DB) ListVersions(ctx context.Context, before uint64, limit int) ([]store.ListVersion, error) {
+func (db *DB) ListVersions(ctx context.Context, before uint64, limit int) ([]cairn.ListVersion, error) {
 	upper := prefixEnd([]byte(listVersionPrefix))
 	if before > 0 {
 		upper = listVersionKey(before)
@@ -107,7 +107,7 @@ func (db *DB) ListVersions(ctx context.Context, before uint64, limit int) ([]sto
 		return nil, fmt.Errorf("pebble: iterate list versions: %w", err)
 	}
 	defer it.Close()
-	out := []store.ListVersion{}
+	out := []cairn.ListVersion{}
 	for ok := it.Last(); ok && len(out) < limit; ok = it.Prev() {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -116,7 +116,7 @@ func (db *DB) ListVersions(ctx context.Context, before uint64, limit int) ([]sto
 		if err != nil {
 			return nil, err
 		}
-		var v store.ListVersion
+		var v cairn.ListVersion
 		if err := json.Unmarshal(val, &v); err != nil {
 			return nil, fmt.Errorf("pebble: decode list version: %w", err)
 		}
@@ -126,7 +126,7 @@ func (db *DB) ListVersions(ctx context.Context, before uint64, limit int) ([]sto
 }
 
 // ListEntries scans the current entries in key order.
-func (db *DB) ListEntries(ctx context.Context, fn func(store.ListEntry) error) error {
+func (db *DB) ListEntries(ctx context.Context, fn func(cairn.ListEntry) error) error {
 	snap := db.db.NewSnapshot()
 	defer snap.Close()
 	return db.scanCurrent(ctx, snap, func(e segEntry) error { return fn(e.ListEntry) })

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cairn-dev/cairn/store"
+	"github.com/cairn-dev/cairn"
 )
 
 // TestComplianceBeforeSegments opens list data stored one key per entry and
@@ -21,12 +21,12 @@ func TestComplianceBeforeSegments(t *testing.T) {
 	}
 	defer db.Close()
 	at := time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)
-	e := func(addr, source string) store.ListEntry {
-		return store.ListEntry{Family: "evm", Address: addr, Source: source, Category: "sanctions", Severity: "critical"}
+	e := func(addr, source string) cairn.ListEntry {
+		return cairn.ListEntry{Family: "evm", Address: addr, Source: source, Category: "sanctions", Severity: "critical"}
 	}
 	const a1, a2, a3 = "0x00000000000000000000000000000000000000a1", "0x00000000000000000000000000000000000000a2", "0x00000000000000000000000000000000000000a3"
 	b := db.db.NewBatch()
-	v1 := store.ListVersion{Version: 1, BuiltAt: at, Root: "0xr", Leaves: 2, Entries: 2, Added: 2}
+	v1 := cairn.ListVersion{Version: 1, BuiltAt: at, Root: "0xr", Leaves: 2, Entries: 2, Added: 2}
 	must := func(err error) {
 		t.Helper()
 		if err != nil {
@@ -34,17 +34,17 @@ func TestComplianceBeforeSegments(t *testing.T) {
 		}
 	}
 	must(setJSON(b, listVersionKey(1), v1))
-	for i, le := range []store.ListEntry{e(a1, "gov_sdn"), e(a2, "gov_sdn")} {
+	for i, le := range []cairn.ListEntry{e(a1, "gov_sdn"), e(a2, "gov_sdn")} {
 		must(setJSON(b, listEntryKey(le), le))
 		k := binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint64(key(listHistoryPrefix, le.Family, le.Address), 1), uint32(i))
-		must(setJSON(b, k, store.ListChange{Version: 1, At: at, Listed: true, Entry: le}))
+		must(setJSON(b, k, cairn.ListChange{Version: 1, At: at, Listed: true, Entry: le}))
 	}
 	must(commit(b))
 
-	var got []store.ListEntry
+	var got []cairn.ListEntry
 	collect := func() {
 		got = got[:0]
-		must(db.ListEntries(ctx, func(le store.ListEntry) error { got = append(got, le); return nil }))
+		must(db.ListEntries(ctx, func(le cairn.ListEntry) error { got = append(got, le); return nil }))
 	}
 	collect()
 	if len(got) != 2 || got[0] != e(a1, "gov_sdn") || got[1] != e(a2, "gov_sdn") {
@@ -53,8 +53,8 @@ func TestComplianceBeforeSegments(t *testing.T) {
 	if h, err := db.AddressHistory(ctx, "evm", a1); err != nil || len(h) != 1 || !h[0].Listed {
 		t.Fatalf("history before segments: %+v %v", h, err)
 	}
-	v2 := store.ListVersion{Version: 2, BuiltAt: at.Add(time.Hour), Root: "0xs"}
-	must(db.CommitListVersion(ctx, v2, []store.ListEntry{e(a3, "gov_sdn")}, []store.ListEntry{e(a1, "gov_sdn")}))
+	v2 := cairn.ListVersion{Version: 2, BuiltAt: at.Add(time.Hour), Root: "0xs"}
+	must(db.CommitListVersion(ctx, v2, []cairn.ListEntry{e(a3, "gov_sdn")}, []cairn.ListEntry{e(a1, "gov_sdn")}))
 	collect()
 	if len(got) != 2 || got[0] != e(a2, "gov_sdn") || got[1] != e(a3, "gov_sdn") {
 		t.Fatalf("entries after the first segment: %+v", got)

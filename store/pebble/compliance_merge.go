@@ -12,13 +12,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cairn-dev/cairn/store"
+	"github.com/cairn-dev/cairn"
 	"github.com/cockroachdb/pebble/v2"
 )
 
 // compareEntries orders entries by identity: (family, address, source,
 // entity), the order of their keys.
-func compareEntries(a, b store.ListEntry) int {
+func compareEntries(a, b cairn.ListEntry) int {
 	if c := strings.Compare(a.Family, b.Family); c != 0 {
 		return c
 	}
@@ -31,7 +31,7 @@ func compareEntries(a, b store.ListEntry) int {
 	return strings.Compare(a.EntityID, b.EntityID)
 }
 
-func sortedEntries(es []store.ListEntry) []store.ListEntry {
+func sortedEntries(es []cairn.ListEntry) []cairn.ListEntry {
 	if slices.IsSortedFunc(es, compareEntries) {
 		return es
 	}
@@ -103,7 +103,7 @@ type segmentWriter struct {
 	b       *pebble.Batch
 	version uint64
 	enc     chunkEncoder
-	first   store.ListEntry
+	first   cairn.ListEntry
 	err     error
 }
 
@@ -134,8 +134,8 @@ func (w *segmentWriter) flush() {
 type segmentMerge struct {
 	b              *pebble.Batch
 	r              pebble.Reader
-	v              store.ListVersion
-	added, removed []store.ListEntry
+	v              cairn.ListVersion
+	added, removed []cairn.ListEntry
 	ai, ri         int
 	out            segmentWriter
 	at             map[uint64]time.Time // version -> built at, for history rows
@@ -144,7 +144,7 @@ type segmentMerge struct {
 // before handles the additions and removals that sort before p (all of
 // them when p is nil): an addition is a new entry; a removal of an entry
 // that is not current is a delisting row alone.
-func (m *segmentMerge) before(p *store.ListEntry) error {
+func (m *segmentMerge) before(p *cairn.ListEntry) error {
 	for m.ai < len(m.added) && (p == nil || compareEntries(m.added[m.ai], *p) < 0) {
 		m.out.add(segEntry{m.added[m.ai], m.v.Version})
 		m.ai++
@@ -231,7 +231,7 @@ func versionBuiltAt(r pebble.Reader, v uint64) (time.Time, error) {
 // row stages one history row. Its key names the entry and whether it is a
 // listing, so rows never collide; it is longer than the rows written
 // before segments (<version><n BE uint32>), which it cannot equal.
-func (m *segmentMerge) row(e store.ListEntry, v uint64, at time.Time, listed bool) error {
+func (m *segmentMerge) row(e cairn.ListEntry, v uint64, at time.Time, listed bool) error {
 	k := binary.BigEndian.AppendUint64(key(listHistoryPrefix, e.Family, e.Address), v)
 	if listed {
 		k = append(k, 0)
@@ -239,22 +239,22 @@ func (m *segmentMerge) row(e store.ListEntry, v uint64, at time.Time, listed boo
 		k = append(k, 1)
 	}
 	k = appendComponent(appendComponent(k, e.Source), e.EntityID)
-	return setJSON(m.b, k, store.ListChange{Version: v, At: at, Listed: listed, Entry: e})
+	return setJSON(m.b, k, cairn.ListChange{Version: v, At: at, Listed: listed, Entry: e})
 }
 
 // AddressHistory returns an address's history rows and the listings of its
 // current entries, oldest first.
-func (db *DB) AddressHistory(ctx context.Context, family, address string) ([]store.ListChange, error) {
+func (db *DB) AddressHistory(ctx context.Context, family, address string) ([]cairn.ListChange, error) {
 	snap := db.db.NewSnapshot()
 	defer snap.Close()
-	out := []store.ListChange{}
+	out := []cairn.ListChange{}
 	prefix := key(listHistoryPrefix, family, address)
 	it, err := snap.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: prefixEnd(prefix)})
 	if err != nil {
 		return nil, fmt.Errorf("pebble: iterate history: %w", err)
 	}
 	for ok := it.First(); ok; ok = it.Next() {
-		var c store.ListChange
+		var c cairn.ListChange
 		if err := json.Unmarshal(it.Value(), &c); err != nil {
 			it.Close()
 			return nil, fmt.Errorf("pebble: decode history: %w", err)
@@ -276,9 +276,9 @@ func (db *DB) AddressHistory(ctx context.Context, family, address string) ([]sto
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, store.ListChange{Version: e.since, At: at, Listed: true, Entry: e.ListEntry})
+		out = append(out, cairn.ListChange{Version: e.since, At: at, Listed: true, Entry: e.ListEntry})
 	}
-	slices.SortStableFunc(out, func(a, b store.ListChange) int { return cmp.Compare(a.Version, b.Version) })
+	slices.SortStableFunc(out, func(a, b cairn.ListChange) int { return cmp.Compare(a.Version, b.Version) })
 	return out, ctx.Err()
 }
 

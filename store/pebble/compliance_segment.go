@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/cairn-dev/cairn/store"
+	"github.com/cairn-dev/cairn"
 )
 
 // The current entries of the newest list version are one segment: every
@@ -32,7 +32,7 @@ const (
 // segEntry is a current entry with the version that listed it; since 0
 // marks an entry stored before segments, whose listing is a history row.
 type segEntry struct {
-	store.ListEntry
+	cairn.ListEntry
 	since uint64
 }
 
@@ -40,7 +40,7 @@ func segmentVersionPrefix(v uint64) []byte {
 	return binary.BigEndian.AppendUint64([]byte(listSegmentPrefix), v)
 }
 
-func segmentChunkKey(v uint64, e store.ListEntry) []byte {
+func segmentChunkKey(v uint64, e cairn.ListEntry) []byte {
 	k := segmentVersionPrefix(v)
 	for _, s := range []string{e.Family, e.Address, e.Source, e.EntityID} {
 		k = appendComponent(k, s)

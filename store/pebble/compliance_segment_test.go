@@ -3,7 +3,7 @@ package pebble
 import (
 	"testing"
 
-	"github.com/cairn-dev/cairn/store"
+	"github.com/cairn-dev/cairn"
 )
 
 // FuzzDecodeChunk: a chunk encodes and decodes back to its entries, and no
@@ -15,8 +15,8 @@ func FuzzDecodeChunk(f *testing.F) {
 	f.Fuzz(func(t *testing.T, family, addr, source, entity, name string, since uint64, cut int) {
 		c := chunkEncoder{index: map[string]uint64{}}
 		want := []segEntry{
-			{store.ListEntry{Family: family, Address: addr, Source: source, EntityID: entity, EntityName: name, Category: "sanctions", Severity: "critical"}, since},
-			{store.ListEntry{Family: family, Address: addr + "0", Source: source, Category: "mixer", Severity: "high"}, since + 1},
+			{cairn.ListEntry{Family: family, Address: addr, Source: source, EntityID: entity, EntityName: name, Category: "sanctions", Severity: "critical"}, since},
+			{cairn.ListEntry{Family: family, Address: addr + "0", Source: source, Category: "mixer", Severity: "high"}, since + 1},
 		}
 		for _, e := range want {
 			c.add(e)

@@ -20,7 +20,7 @@ const (
 
 func idemKey(agent, route, k string) []byte { return key(idemRecord, agent, route, k) }
 
-func idemExpiryKey(r *store.IdempotencyRecord) []byte {
+func idemExpiryKey(r *cairn.IdempotencyRecord) []byte {
 	k := appendTime([]byte(idemExpiry), r.ExpiresAt)
 	return appendComponent(appendComponent(appendComponent(k, r.AgentID), r.Route), r.Key)
 }
@@ -32,7 +32,7 @@ func (db *DB) lockIdem(agent, route, k string) *stripe {
 }
 
 // PutIdempotency stores r in one synced batch with its expiry index entry.
-func (db *DB) PutIdempotency(ctx context.Context, r *store.IdempotencyRecord) error {
+func (db *DB) PutIdempotency(ctx context.Context, r *cairn.IdempotencyRecord) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -49,7 +49,7 @@ func (db *DB) PutIdempotency(ctx context.Context, r *store.IdempotencyRecord) er
 // stageIdempotency stages r, replacing the expiry index entry of the record
 // it overwrites. The caller holds the record's lock until the batch is
 // applied.
-func (db *DB) stageIdempotency(b *pebble.Batch, r *store.IdempotencyRecord) error {
+func (db *DB) stageIdempotency(b *pebble.Batch, r *cairn.IdempotencyRecord) error {
 	if r.AgentID == "" || r.Route == "" || r.Key == "" || r.ExpiresAt.IsZero() {
 		return cairn.Errorf(cairn.EINVALID, "An idempotency record needs an agent, a route, a key and an expiry.")
 	}
@@ -57,7 +57,7 @@ func (db *DB) stageIdempotency(b *pebble.Batch, r *store.IdempotencyRecord) erro
 		r.CreatedAt = db.clock.Now()
 	}
 	k := idemKey(r.AgentID, r.Route, r.Key)
-	var old store.IdempotencyRecord
+	var old cairn.IdempotencyRecord
 	if ok, err := db.getJSON(k, &old); err != nil {
 		return err
 	} else if ok {
@@ -70,11 +70,11 @@ func (db *DB) stageIdempotency(b *pebble.Batch, r *store.IdempotencyRecord) erro
 }
 
 // Idempotency returns the record unless it expired at now.
-func (db *DB) Idempotency(ctx context.Context, agentID, route, k string, now time.Time) (*store.IdempotencyRecord, error) {
+func (db *DB) Idempotency(ctx context.Context, agentID, route, k string, now time.Time) (*cairn.IdempotencyRecord, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var r store.IdempotencyRecord
+	var r cairn.IdempotencyRecord
 	if ok, err := db.getJSON(idemKey(agentID, route, k), &r); err != nil {
 		return nil, err
 	} else if !ok || !now.Before(r.ExpiresAt) {
@@ -132,7 +132,7 @@ func (db *DB) removeExpiredIdem(ek []byte, agent, route, k string) error {
 	b := db.db.NewBatch()
 	defer b.Close()
 	_ = b.Delete(ek, nil)
-	var r store.IdempotencyRecord
+	var r cairn.IdempotencyRecord
 	if ok, err := db.getJSON(idemKey(agent, route, k), &r); err != nil {
 		return err
 	} else if ok && string(idemExpiryKey(&r)) == string(ek) {

@@ -10,7 +10,7 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 )
 
-type memRow = store.Memory
+type memRow = cairn.Memory
 
 func memNotFound() error { return cairn.Errorf(cairn.ENOTFOUND, "Memory not found.") }
 
@@ -21,7 +21,7 @@ func (db *DB) lockMemory(agent, k string) *stripe {
 
 // CreateMemoryVersion writes the version, the head, every index that moves,
 // the audit entry and the idempotency record in one synced batch.
-func (db *DB) CreateMemoryVersion(ctx context.Context, m *store.Memory, v *store.MemoryVersion, audit *cairn.AuditEntry, idem *store.IdempotencyRecord) error {
+func (db *DB) CreateMemoryVersion(ctx context.Context, m *cairn.Memory, v *cairn.MemoryVersion, audit *cairn.AuditEntry, idem *cairn.IdempotencyRecord) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -30,7 +30,7 @@ func (db *DB) CreateMemoryVersion(ctx context.Context, m *store.Memory, v *store
 	}
 	st := db.lockMemory(m.AgentID, m.Key)
 	defer st.Unlock()
-	var old *store.Memory
+	var old *cairn.Memory
 	if v.Version == 1 {
 		if ok, err := db.has(memKeyKey(m.AgentID, m.Key)); err != nil {
 			return err
@@ -85,7 +85,7 @@ func (db *DB) CreateMemoryVersion(ctx context.Context, m *store.Memory, v *store
 
 // stageHead stores m and moves its order and expiry indexes from old (nil
 // when m is new).
-func (db *DB) stageHead(b *pebble.Batch, old, m *store.Memory) error {
+func (db *DB) stageHead(b *pebble.Batch, old, m *cairn.Memory) error {
 	if old != nil {
 		_ = b.Delete(memUpdatedKey(old), nil)
 		_ = b.Delete(memImportKey(old), nil)
@@ -124,8 +124,8 @@ func (db *DB) LogMemoryRead(ctx context.Context, e *cairn.AuditEntry) error {
 
 var _ store.Memories = (*DB)(nil)
 
-func (db *DB) memHead(agent, id string) (*store.Memory, error) {
-	var m store.Memory
+func (db *DB) memHead(agent, id string) (*cairn.Memory, error) {
+	var m cairn.Memory
 	if ok, err := db.getJSON(memHeadKey(agent, id), &m); err != nil {
 		return nil, err
 	} else if !ok {
@@ -134,8 +134,8 @@ func (db *DB) memHead(agent, id string) (*store.Memory, error) {
 	return &m, nil
 }
 
-func (db *DB) memVersion(agent, id string, ver int) (*store.MemoryVersion, error) {
-	var v store.MemoryVersion
+func (db *DB) memVersion(agent, id string, ver int) (*cairn.MemoryVersion, error) {
+	var v cairn.MemoryVersion
 	if ok, err := db.getJSON(memVersionKey(agent, id, ver), &v); err != nil {
 		return nil, err
 	} else if !ok {
@@ -164,7 +164,7 @@ func (db *DB) resolveVersionID(agent, vid string) (string, int, error) {
 }
 
 // MemoryByVersionID returns the head and the version with the id.
-func (db *DB) MemoryByVersionID(ctx context.Context, agentID, versionID string) (*store.Memory, *store.MemoryVersion, error) {
+func (db *DB) MemoryByVersionID(ctx context.Context, agentID, versionID string) (*cairn.Memory, *cairn.MemoryVersion, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
@@ -184,7 +184,7 @@ func (db *DB) MemoryByVersionID(ctx context.Context, agentID, versionID string) 
 }
 
 // MemoryByKey returns the agent's memory with the key.
-func (db *DB) MemoryByKey(ctx context.Context, agentID, k string) (*store.Memory, error) {
+func (db *DB) MemoryByKey(ctx context.Context, agentID, k string) (*cairn.Memory, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -200,7 +200,7 @@ func (db *DB) MemoryByKey(ctx context.Context, agentID, k string) (*store.Memory
 
 // MemoryVersions returns the stored versions, newest first, by a reverse
 // scan of the big-endian version keys.
-func (db *DB) MemoryVersions(ctx context.Context, agentID, memoryID string) ([]store.MemoryVersion, error) {
+func (db *DB) MemoryVersions(ctx context.Context, agentID, memoryID string) ([]cairn.MemoryVersion, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -210,9 +210,9 @@ func (db *DB) MemoryVersions(ctx context.Context, agentID, memoryID string) ([]s
 		return nil, fmt.Errorf("pebble: iterate versions: %w", err)
 	}
 	defer it.Close()
-	out := []store.MemoryVersion{}
+	out := []cairn.MemoryVersion{}
 	for ok := it.Last(); ok; ok = it.Prev() {
-		var v store.MemoryVersion
+		var v cairn.MemoryVersion
 		val, err := it.ValueAndErr()
 		if err != nil {
 			return nil, fmt.Errorf("pebble: read version: %w", err)

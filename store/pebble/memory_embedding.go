@@ -3,13 +3,13 @@ package pebble
 import (
 	"context"
 
-	"github.com/cairn-dev/cairn/store"
+	"github.com/cairn-dev/cairn"
 )
 
 // SetServerEmbedding stores e as the operator embedder's vector of the
 // version, under the memory's lock, in one synced write; a version deleted
 // meanwhile is 404.
-func (db *DB) SetServerEmbedding(ctx context.Context, agentID, versionID string, e *store.Embedding) error {
+func (db *DB) SetServerEmbedding(ctx context.Context, agentID, versionID string, e *cairn.Embedding) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}

@@ -7,19 +7,18 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn"
-	"github.com/cairn-dev/cairn/store"
 	"github.com/cockroachdb/pebble/v2"
 )
 
 // ExpiringMemories scans the agent's expiry index up to until.
-func (db *DB) ExpiringMemories(ctx context.Context, agentID string, from, until time.Time, typ string, limit int) ([]store.Memory, error) {
+func (db *DB) ExpiringMemories(ctx context.Context, agentID string, from, until time.Time, typ string, limit int) ([]cairn.Memory, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	prefix := key(memExpiry, agentID)
 	lower := appendTime(append([]byte(nil), prefix...), from.Add(time.Nanosecond))
 	upper := appendTime(append([]byte(nil), prefix...), until.Add(time.Nanosecond))
-	keep := func(m *store.Memory) bool { return typ == "" || m.Type == typ }
+	keep := func(m *cairn.Memory) bool { return typ == "" || m.Type == typ }
 	return db.scanExpiry(prefix, lower, upper, limit, keep, func(rest []byte) (string, string, error) {
 		id, _, err := readComponent(rest[8:])
 		return agentID, id, err
@@ -27,7 +26,7 @@ func (db *DB) ExpiringMemories(ctx context.Context, agentID string, from, until 
 }
 
 // ExpiredMemories scans the global expiry index up to now.
-func (db *DB) ExpiredMemories(ctx context.Context, now time.Time, limit int) ([]store.Memory, error) {
+func (db *DB) ExpiredMemories(ctx context.Context, now time.Time, limit int) ([]cairn.Memory, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -45,13 +44,13 @@ func (db *DB) ExpiredMemories(ctx context.Context, now time.Time, limit int) ([]
 // scanExpiry reads the heads named by an expiry index between lower and
 // upper (keys under prefix), skipping those keep refuses (keep nil keeps
 // all), until it has limit of them.
-func (db *DB) scanExpiry(prefix, lower, upper []byte, limit int, keep func(*store.Memory) bool, parse func(rest []byte) (string, string, error)) ([]store.Memory, error) {
+func (db *DB) scanExpiry(prefix, lower, upper []byte, limit int, keep func(*cairn.Memory) bool, parse func(rest []byte) (string, string, error)) ([]cairn.Memory, error) {
 	it, err := db.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upper})
 	if err != nil {
 		return nil, fmt.Errorf("pebble: iterate memory expiry: %w", err)
 	}
 	defer it.Close()
-	out := []store.Memory{}
+	out := []cairn.Memory{}
 	for ok := it.First(); ok && len(out) < limit; ok = it.Next() {
 		rest := it.Key()[len(prefix):]
 		if len(rest) < 8 {

@@ -13,8 +13,8 @@ import (
 // importances are big-endian so that a reverse seek lists the newest (or
 // most important) first; ids are UUIDv7, so by time.
 //
-//	mem/h/<agentID><memoryID>                      store.Memory (JSON): the head
-//	mem/v/<agentID><memoryID><version BE uint32>   store.MemoryVersion (JSON)
+//	mem/h/<agentID><memoryID>                      cairn.Memory (JSON): the head
+//	mem/v/<agentID><memoryID><version BE uint32>   cairn.MemoryVersion (JSON)
 //	mem/i/<agentID><versionID>                     memoryID + version BE uint32: any version's id
 //	mem/k/<agentID><key>                           memoryID: one memory per key and agent
 //	mem/u/<agentID><updatedAt BE ns><memoryID>     empty: order by updatedAt

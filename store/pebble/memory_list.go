@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/cairn-dev/cairn"
-	"github.com/cairn-dev/cairn/store"
 	"github.com/cockroachdb/pebble/v2"
 )
 
@@ -14,22 +13,22 @@ import (
 // (createdAt: the heads, whose ids are UUIDv7; updatedAt and importance:
 // their order indexes; history: the version-id index), resolving and
 // filtering each entry. A page costs the entries it walks; Count walks all.
-func (db *DB) ListMemories(ctx context.Context, agentID string, q store.MemoryQuery) (*store.MemoryPage, error) {
+func (db *DB) ListMemories(ctx context.Context, agentID string, q cairn.MemoryQuery) (*cairn.MemoryPage, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	f := q.Filter
 	var lower []byte
 	switch {
-	case f.History && f.SortBy != "" && f.SortBy != store.SortCreated:
+	case f.History && f.SortBy != "" && f.SortBy != cairn.SortCreated:
 		return nil, cairn.Errorf(cairn.EINVALID, "history=true lists versions by createdAt only.").With("field", "sortBy")
 	case f.History:
 		lower = key(memByID, agentID)
-	case f.SortBy == "" || f.SortBy == store.SortCreated:
+	case f.SortBy == "" || f.SortBy == cairn.SortCreated:
 		lower = key(memHead, agentID)
-	case f.SortBy == store.SortUpdated:
+	case f.SortBy == cairn.SortUpdated:
 		lower = key(memUpdated, agentID)
-	case f.SortBy == store.SortImportance:
+	case f.SortBy == cairn.SortImportance:
 		lower = key(memImport, agentID)
 	default:
 		return nil, cairn.Errorf(cairn.EINVALID, "sortBy must be createdAt, updatedAt or importance.").With("field", "sortBy")
@@ -47,7 +46,7 @@ func (db *DB) ListMemories(ctx context.Context, agentID string, q store.MemoryQu
 		return nil, fmt.Errorf("pebble: iterate memories: %w", err)
 	}
 	defer it.Close()
-	page := &store.MemoryPage{Items: []store.MemoryItem{}, Total: -1}
+	page := &cairn.MemoryPage{Items: []cairn.MemoryItem{}, Total: -1}
 	skipped, total, more := 0, 0, false
 	var last []byte
 	for ok := it.Last(); ok; ok = it.Prev() {
@@ -86,7 +85,7 @@ func (db *DB) ListMemories(ctx context.Context, agentID string, q store.MemoryQu
 
 // resolveListed reads the head and version an index entry points at (nil
 // when the entry went away under the scan).
-func (db *DB) resolveListed(agent string, lower []byte, history bool, it *pebble.Iterator) (*store.MemoryItem, error) {
+func (db *DB) resolveListed(agent string, lower []byte, history bool, it *pebble.Iterator) (*cairn.MemoryItem, error) {
 	rest := it.Key()[len(lower):]
 	var id string
 	ver := 0
@@ -127,10 +126,10 @@ func (db *DB) resolveListed(agent string, lower []byte, history bool, it *pebble
 	} else if err != nil {
 		return nil, err
 	}
-	return &store.MemoryItem{Memory: *m, Version: *v}, nil
+	return &cairn.MemoryItem{Memory: *m, Version: *v}, nil
 }
 
-func memoryMatches(m *store.Memory, f *store.MemoryFilter) bool {
+func memoryMatches(m *cairn.Memory, f *cairn.MemoryFilter) bool {
 	switch {
 	case !f.Now.IsZero() && m.Expired(f.Now):
 		return false
@@ -176,9 +175,9 @@ func (db *DB) MemoryKeys(ctx context.Context, agentID, prefix string, fn func(k,
 }
 
 // ScanLatestMemories walks every head and reads its latest version.
-func (db *DB) ScanLatestMemories(ctx context.Context, fn func(m *store.Memory, v *store.MemoryVersion) error) error {
+func (db *DB) ScanLatestMemories(ctx context.Context, fn func(m *cairn.Memory, v *cairn.MemoryVersion) error) error {
 	return db.scanJSON(ctx, []byte(memHead), func(val []byte) error {
-		var m store.Memory
+		var m cairn.Memory
 		if err := json.Unmarshal(val, &m); err != nil {
 			return err
 		}

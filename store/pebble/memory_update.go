@@ -4,12 +4,11 @@ import (
 	"context"
 
 	"github.com/cairn-dev/cairn"
-	"github.com/cairn-dev/cairn/store"
 )
 
 // UpdateMemory runs fn on the head under the memory's lock and stores the
 // result with its moved indexes and the audit entry in one synced batch.
-func (db *DB) UpdateMemory(ctx context.Context, agentID, memoryID string, fn func(*store.Memory) error, audit *cairn.AuditEntry) (*store.Memory, error) {
+func (db *DB) UpdateMemory(ctx context.Context, agentID, memoryID string, fn func(*cairn.Memory) error, audit *cairn.AuditEntry) (*cairn.Memory, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -54,7 +53,7 @@ func (db *DB) UpdateMemory(ctx context.Context, agentID, memoryID string, fn fun
 // DeleteMemoryVersion removes one version. The newest remaining version
 // becomes the latest; removing the last one removes the memory, its key and
 // every index, all in one synced batch with the audit entry.
-func (db *DB) DeleteMemoryVersion(ctx context.Context, agentID, versionID string, audit *cairn.AuditEntry) (*store.Memory, *store.MemoryVersion, error) {
+func (db *DB) DeleteMemoryVersion(ctx context.Context, agentID, versionID string, audit *cairn.AuditEntry) (*cairn.Memory, *cairn.MemoryVersion, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
@@ -80,8 +79,8 @@ func (db *DB) DeleteMemoryVersion(ctx context.Context, agentID, versionID string
 	if err != nil {
 		return nil, nil, err
 	}
-	var gone *store.MemoryVersion
-	var rest []store.MemoryVersion
+	var gone *cairn.MemoryVersion
+	var rest []cairn.MemoryVersion
 	for i := range versions {
 		if versions[i].Version == ver {
 			gone = &versions[i]
@@ -96,7 +95,7 @@ func (db *DB) DeleteMemoryVersion(ctx context.Context, agentID, versionID string
 	defer b.Close()
 	_ = b.Delete(memVersionKey(agentID, id, ver), nil)
 	_ = b.Delete(memIDKey(agentID, versionID), nil)
-	var head *store.Memory
+	var head *cairn.Memory
 	if len(rest) == 0 {
 		_ = b.Delete(memHeadKey(agentID, id), nil)
 		_ = b.Delete(memKeyKey(agentID, old.Key), nil)

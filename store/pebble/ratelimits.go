@@ -18,19 +18,19 @@ func rateKey(k string) []byte { return key(prefixRate, k) }
 // TakeRate applies the event under the key's stripe lock, held until the
 // new arrival time is synced: the next event of the key sees it, also
 // after a crash.
-func (db *DB) TakeRate(ctx context.Context, k string, limit int, period time.Duration, now time.Time) (store.RateTake, error) {
+func (db *DB) TakeRate(ctx context.Context, k string, limit int, period time.Duration, now time.Time) (cairn.RateTake, error) {
 	if err := ctx.Err(); err != nil {
-		return store.RateTake{}, err
+		return cairn.RateTake{}, err
 	}
 	if k == "" || limit <= 0 || period <= 0 {
-		return store.RateTake{}, cairn.Errorf(cairn.EINVALID, "A rate take needs a key, a positive limit and a positive period.")
+		return cairn.RateTake{}, cairn.Errorf(cairn.EINVALID, "A rate take needs a key, a positive limit and a positive period.")
 	}
 	rk := rateKey(k)
 	st := db.lock(&db.rates, string(rk)) // by the stored key, as the sweep locks it
 	defer st.Unlock()
 	tat, err := db.rateTAT(rk)
 	if err != nil {
-		return store.RateTake{}, err
+		return cairn.RateTake{}, err
 	}
 	take, next := store.GCRA(tat, now, limit, period)
 	if !take.Allowed {
@@ -39,7 +39,7 @@ func (db *DB) TakeRate(ctx context.Context, k string, limit int, period time.Dur
 	b := db.db.NewBatch()
 	defer b.Close()
 	if err := b.Set(rk, binary.BigEndian.AppendUint64(nil, uint64(next.UnixNano())), nil); err != nil {
-		return store.RateTake{}, err
+		return cairn.RateTake{}, err
 	}
 	return take, commit(b)
 }

@@ -25,7 +25,7 @@ var _ store.Compliance = (*DB)(nil)
 // current entries by a few statements, whatever their number; when there
 // is no current entry yet (a first version), added entries are copied
 // straight into list_entries.
-func (db *DB) CommitListVersion(ctx context.Context, v store.ListVersion, added, removed []store.ListEntry) error {
+func (db *DB) CommitListVersion(ctx context.Context, v cairn.ListVersion, added, removed []cairn.ListEntry) error {
 	v.Added, v.Removed = len(added), len(removed)
 	added, removed = uniqueEntries(added), uniqueEntries(removed)
 	doc, err := json.Marshal(&v)
@@ -76,7 +76,7 @@ const sqlTempEntries = `CREATE TEMP TABLE %s (
 
 // copyEntries copies es into table with COPY; since >= 0 adds the since
 // column.
-func copyEntries(ctx context.Context, tx pgx.Tx, table string, es []store.ListEntry, since int64) error {
+func copyEntries(ctx context.Context, tx pgx.Tx, table string, es []cairn.ListEntry, since int64) error {
 	cols := entryColumns
 	if since >= 0 {
 		cols = append(slices.Clip(cols), "since")
@@ -93,7 +93,7 @@ func copyEntries(ctx context.Context, tx pgx.Tx, table string, es []store.ListEn
 }
 
 // tempEntries creates the temporary table and copies es into it.
-func tempEntries(ctx context.Context, tx pgx.Tx, table string, es []store.ListEntry) error {
+func tempEntries(ctx context.Context, tx pgx.Tx, table string, es []cairn.ListEntry) error {
 	if _, err := tx.Exec(ctx, fmt.Sprintf(sqlTempEntries, table)); err != nil {
 		return mapErr(err, "create "+table)
 	}
@@ -103,7 +103,7 @@ func tempEntries(ctx context.Context, tx pgx.Tx, table string, es []store.ListEn
 // removeEntries writes the history rows of the removed entries (the
 // listing and the delisting of a current entry; the delisting alone of
 // one that is not current) and deletes them from the current entries.
-func removeEntries(ctx context.Context, tx pgx.Tx, version uint64, removed []store.ListEntry) error {
+func removeEntries(ctx context.Context, tx pgx.Tx, version uint64, removed []cairn.ListEntry) error {
 	if err := tempEntries(ctx, tx, "list_removed", removed); err != nil {
 		return err
 	}
@@ -125,7 +125,7 @@ func removeEntries(ctx context.Context, tx pgx.Tx, version uint64, removed []sto
 
 // addEntries lists the added entries: a new entry since this version, an
 // entry already current with its new details and its listing unchanged.
-func addEntries(ctx context.Context, tx pgx.Tx, version uint64, added []store.ListEntry) error {
+func addEntries(ctx context.Context, tx pgx.Tx, version uint64, added []cairn.ListEntry) error {
 	if err := tempEntries(ctx, tx, "list_added", added); err != nil {
 		return err
 	}
@@ -139,14 +139,14 @@ func addEntries(ctx context.Context, tx pgx.Tx, version uint64, added []store.Li
 
 // compareEntries orders entries by identity, as their primary key does
 // (COLLATE "C" compares bytes, as strings.Compare).
-func compareEntries(a, b store.ListEntry) int {
+func compareEntries(a, b cairn.ListEntry) int {
 	return cmp.Or(strings.Compare(a.Family, b.Family), strings.Compare(a.Address, b.Address),
 		strings.Compare(a.Source, b.Source), strings.Compare(a.EntityID, b.EntityID))
 }
 
 // uniqueEntries returns es sorted by identity, the last of each identity
 // kept: copied in key order, the rows go into the index in order.
-func uniqueEntries(es []store.ListEntry) []store.ListEntry {
+func uniqueEntries(es []cairn.ListEntry) []cairn.ListEntry {
 	if len(es) == 0 {
 		return es
 	}
@@ -165,30 +165,30 @@ func uniqueEntries(es []store.ListEntry) []store.ListEntry {
 }
 
 // LastListVersion reads the newest version header.
-func (db *DB) LastListVersion(ctx context.Context) (store.ListVersion, error) {
+func (db *DB) LastListVersion(ctx context.Context) (cairn.ListVersion, error) {
 	var doc []byte
 	err := db.pool.QueryRow(ctx, "SELECT header FROM list_versions ORDER BY version DESC LIMIT 1").Scan(&doc)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return store.ListVersion{}, cairn.Errorf(cairn.ENOTFOUND, "No list version.")
+		return cairn.ListVersion{}, cairn.Errorf(cairn.ENOTFOUND, "No list version.")
 	} else if err != nil {
-		return store.ListVersion{}, mapErr(err, "read list version")
+		return cairn.ListVersion{}, mapErr(err, "read list version")
 	}
-	v, err := decodeJSON[store.ListVersion](doc, "list version")
+	v, err := decodeJSON[cairn.ListVersion](doc, "list version")
 	if err != nil {
-		return store.ListVersion{}, err
+		return cairn.ListVersion{}, err
 	}
 	return *v, nil
 }
 
 // ListVersions pages the headers by descending version.
-func (db *DB) ListVersions(ctx context.Context, before uint64, limit int) ([]store.ListVersion, error) {
+func (db *DB) ListVersions(ctx context.Context, before uint64, limit int) ([]cairn.ListVersion, error) {
 	if limit <= 0 {
-		return []store.ListVersion{}, nil
+		return []cairn.ListVersion{}, nil
 	}
 	if before == 0 || before > maxVersion {
 		before = maxVersion
 	}
-	return queryJSON[store.ListVersion](ctx, db.pool, "list version",
+	return queryJSON[cairn.ListVersion](ctx, db.pool, "list version",
 		"SELECT header FROM list_versions WHERE version < $1 ORDER BY version DESC LIMIT $2", int64(before), limit)
 }
 
@@ -198,7 +198,7 @@ const listScanPage = 4096
 // ListEntries reads the current entries through a cursor, in a read-only
 // transaction: one consistent snapshot, a page of rows in memory at a
 // time.
-func (db *DB) ListEntries(ctx context.Context, fn func(store.ListEntry) error) error {
+func (db *DB) ListEntries(ctx context.Context, fn func(cairn.ListEntry) error) error {
 	tx, err := db.pool.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
 	if err != nil {
 		return mapErr(err, "begin")
@@ -218,7 +218,7 @@ func (db *DB) ListEntries(ctx context.Context, fn func(store.ListEntry) error) e
 		n := 0
 		for rows.Next() {
 			n++
-			var e store.ListEntry
+			var e cairn.ListEntry
 			if err := rows.Scan(&e.Family, &e.Address, &e.Source, &e.EntityID, &e.EntityName, &e.Category, &e.Severity); err != nil {
 				rows.Close()
 				return mapErr(err, "read list entry")
@@ -241,8 +241,8 @@ func (db *DB) ListEntries(ctx context.Context, fn func(store.ListEntry) error) e
 // AddressHistory reads the address's history rows and the listings of its
 // current entries, oldest first; within a version, the rows before the
 // current listings, listings before delistings.
-func (db *DB) AddressHistory(ctx context.Context, family, address string) ([]store.ListChange, error) {
-	out := []store.ListChange{}
+func (db *DB) AddressHistory(ctx context.Context, family, address string) ([]cairn.ListChange, error) {
+	out := []cairn.ListChange{}
 	if !validText(family, address) {
 		return out, nil
 	}
@@ -261,7 +261,7 @@ func (db *DB) AddressHistory(ctx context.Context, family, address string) ([]sto
 	}
 	defer rows.Close()
 	for rows.Next() {
-		c := store.ListChange{Entry: store.ListEntry{Family: family, Address: address}}
+		c := cairn.ListChange{Entry: cairn.ListEntry{Family: family, Address: address}}
 		var version int64
 		var at string
 		if err := rows.Scan(&version, &c.Listed, &c.Entry.Source, &c.Entry.EntityID, &c.Entry.EntityName,

@@ -41,18 +41,18 @@ func TestScreeningPersistence(t *testing.T) {
 	})
 }
 
-func listEntry(i int, source string) store.ListEntry {
-	return store.ListEntry{Family: "evm", Address: fmt.Sprintf("0x%040x", i), Source: source, Category: "sanctions", Severity: "critical"}
+func listEntry(i int, source string) cairn.ListEntry {
+	return cairn.ListEntry{Family: "evm", Address: fmt.Sprintf("0x%040x", i), Source: source, Category: "sanctions", Severity: "critical"}
 }
 
-func listVersion(v uint64) store.ListVersion {
-	return store.ListVersion{Version: v, BuiltAt: time.Date(2026, 5, 1, 0, 0, 0, int(v), time.UTC), Root: fmt.Sprint("0xr", v)}
+func listVersion(v uint64) cairn.ListVersion {
+	return cairn.ListVersion{Version: v, BuiltAt: time.Date(2026, 5, 1, 0, 0, 0, int(v), time.UTC), Root: fmt.Sprint("0xr", v)}
 }
 
-func currentEntries(t *testing.T, db *DB) []store.ListEntry {
+func currentEntries(t *testing.T, db *DB) []cairn.ListEntry {
 	t.Helper()
-	var out []store.ListEntry
-	if err := db.ListEntries(context.Background(), func(e store.ListEntry) error { out = append(out, e); return nil }); err != nil {
+	var out []cairn.ListEntry
+	if err := db.ListEntries(context.Background(), func(e cairn.ListEntry) error { out = append(out, e); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	return out
@@ -76,7 +76,7 @@ func TestListVersionConcurrentCommits(t *testing.T) {
 				if i%2 == 1 {
 					db = b
 				}
-				added := []store.ListEntry{listEntry(int(v)*100+i, "src"), listEntry(int(v)*100+i, "other")}
+				added := []cairn.ListEntry{listEntry(int(v)*100+i, "src"), listEntry(int(v)*100+i, "other")}
 				errs[i] = db.CommitListVersion(ctx, listVersion(v), added, nil)
 			}()
 		}
@@ -115,7 +115,7 @@ func TestListEntriesSnapshot(t *testing.T) {
 	ctx := context.Background()
 	a, b := openPair(t)
 	const n = 3*listScanPage + 17
-	var v1 []store.ListEntry
+	var v1 []cairn.ListEntry
 	for i := range n {
 		v1 = append(v1, listEntry(i, "src"))
 	}
@@ -123,7 +123,7 @@ func TestListEntriesSnapshot(t *testing.T) {
 		t.Fatal(err)
 	}
 	seen := 0
-	err := a.ListEntries(ctx, func(e store.ListEntry) error {
+	err := a.ListEntries(ctx, func(e cairn.ListEntry) error {
 		if seen == 0 {
 			if err := b.CommitListVersion(ctx, listVersion(2), nil, v1); err != nil {
 				return err
@@ -154,12 +154,12 @@ func TestListEntryNewDetails(t *testing.T) {
 	ctx := context.Background()
 	db := openTest(t, Options{})
 	e := listEntry(1, "src")
-	if err := db.CommitListVersion(ctx, listVersion(1), []store.ListEntry{e, listEntry(2, "src")}, nil); err != nil {
+	if err := db.CommitListVersion(ctx, listVersion(1), []cairn.ListEntry{e, listEntry(2, "src")}, nil); err != nil {
 		t.Fatal(err)
 	}
 	renamed, again := e, e
 	renamed.EntityName, again.EntityName = "first", "second"
-	if err := db.CommitListVersion(ctx, listVersion(2), []store.ListEntry{renamed, again}, nil); err != nil {
+	if err := db.CommitListVersion(ctx, listVersion(2), []cairn.ListEntry{renamed, again}, nil); err != nil {
 		t.Fatal(err)
 	}
 	got := currentEntries(t, db)
@@ -263,7 +263,7 @@ func TestUnstorableText(t *testing.T) {
 		if err := db.CreateMedia(ctx, m, nil); !cairn.IsCode(err, cairn.EINVALID) {
 			t.Fatalf("CreateMedia with category %q: %v", s, err)
 		}
-		if err := db.CommitListVersion(ctx, listVersion(1), []store.ListEntry{{Family: "evm", Address: s}}, nil); !cairn.IsCode(err, cairn.EINVALID) {
+		if err := db.CommitListVersion(ctx, listVersion(1), []cairn.ListEntry{{Family: "evm", Address: s}}, nil); !cairn.IsCode(err, cairn.EINVALID) {
 			t.Fatalf("CommitListVersion of address %q: %v", s, err)
 		}
 	}

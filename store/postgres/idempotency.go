@@ -25,7 +25,7 @@ type idemRow struct {
 }
 
 // idemRow checks r, stamps its CreatedAt when zero and encodes it.
-func (db *DB) idemRow(r *store.IdempotencyRecord) (*idemRow, error) {
+func (db *DB) idemRow(r *cairn.IdempotencyRecord) (*idemRow, error) {
 	if r.AgentID == "" || r.Route == "" || r.Key == "" || r.ExpiresAt.IsZero() {
 		return nil, cairn.Errorf(cairn.EINVALID, "An idempotency record needs an agent, a route, a key and an expiry.")
 	}
@@ -49,7 +49,7 @@ func (r *idemRow) put(ctx context.Context, tx pgx.Tx) error {
 }
 
 // PutIdempotency stores r, replacing the record of its agent, route and key.
-func (db *DB) PutIdempotency(ctx context.Context, r *store.IdempotencyRecord) error {
+func (db *DB) PutIdempotency(ctx context.Context, r *cairn.IdempotencyRecord) error {
 	row, err := db.idemRow(r)
 	if err != nil {
 		return err
@@ -58,7 +58,7 @@ func (db *DB) PutIdempotency(ctx context.Context, r *store.IdempotencyRecord) er
 }
 
 // Idempotency returns the record unless it expired at now.
-func (db *DB) Idempotency(ctx context.Context, agentID, route, k string, now time.Time) (*store.IdempotencyRecord, error) {
+func (db *DB) Idempotency(ctx context.Context, agentID, route, k string, now time.Time) (*cairn.IdempotencyRecord, error) {
 	none := cairn.Errorf(cairn.ENOTFOUND, "No idempotency record.")
 	if !validText(agentID, route) {
 		return nil, none
@@ -69,7 +69,7 @@ func (db *DB) Idempotency(ctx context.Context, agentID, route, k string, now tim
 	if err != nil {
 		return nil, notFound(err, none, "read idempotency record")
 	}
-	r, err := decodeJSON[store.IdempotencyRecord](doc, "idempotency record")
+	r, err := decodeJSON[cairn.IdempotencyRecord](doc, "idempotency record")
 	if err != nil {
 		return nil, err
 	}

@@ -28,7 +28,7 @@ func nanos(t time.Time) int64 {
 }
 
 // memExpiry is the expires_ns of m: NULL when it never expires.
-func memExpiry(m *store.Memory) any {
+func memExpiry(m *cairn.Memory) any {
 	if m.Pinned || m.ExpiresAt.IsZero() {
 		return nil
 	}
@@ -37,7 +37,7 @@ func memExpiry(m *store.Memory) any {
 
 // memHead reads the head of the agent's memory, locking its row for the
 // transaction when lock is set.
-func memHead(ctx context.Context, q querier, agentID, id string, lock bool) (*store.Memory, error) {
+func memHead(ctx context.Context, q querier, agentID, id string, lock bool) (*cairn.Memory, error) {
 	sql := "SELECT head FROM memories WHERE agent_id = $1 AND id = $2"
 	if lock {
 		sql += " FOR UPDATE"
@@ -46,11 +46,11 @@ func memHead(ctx context.Context, q querier, agentID, id string, lock bool) (*st
 	if err := q.QueryRow(ctx, sql, agentID, id).Scan(&doc); err != nil {
 		return nil, memErr(err, "read memory")
 	}
-	return decodeJSON[store.Memory](doc, "memory")
+	return decodeJSON[cairn.Memory](doc, "memory")
 }
 
 // putHead inserts the head m (when insert) or replaces the stored one.
-func putHead(ctx context.Context, tx pgx.Tx, m *store.Memory, insert bool) error {
+func putHead(ctx context.Context, tx pgx.Tx, m *cairn.Memory, insert bool) error {
 	doc, err := json.Marshal(m)
 	if err != nil {
 		return err
@@ -74,7 +74,7 @@ func putHead(ctx context.Context, tx pgx.Tx, m *store.Memory, insert bool) error
 // by memories_key_key; a later version locks the head row, so of
 // concurrent writers of the same version one wins and the others find the
 // latest moved (EPRECONDITION).
-func (db *DB) CreateMemoryVersion(ctx context.Context, m *store.Memory, v *store.MemoryVersion, audit *cairn.AuditEntry, idem *store.IdempotencyRecord) error {
+func (db *DB) CreateMemoryVersion(ctx context.Context, m *cairn.Memory, v *cairn.MemoryVersion, audit *cairn.AuditEntry, idem *cairn.IdempotencyRecord) error {
 	if !cairn.ValidID(v.ID) || !cairn.ValidID(m.ID) || m.AgentID == "" || m.Key == "" || v.Version < 1 {
 		return cairn.Errorf(cairn.EINVALID, "A memory version needs ids, an agent, a key and a version.")
 	}
@@ -130,7 +130,7 @@ func (db *DB) CreateMemoryVersion(ctx context.Context, m *store.Memory, v *store
 }
 
 // MemoryByVersionID returns the head and the version with the id.
-func (db *DB) MemoryByVersionID(ctx context.Context, agentID, versionID string) (*store.Memory, *store.MemoryVersion, error) {
+func (db *DB) MemoryByVersionID(ctx context.Context, agentID, versionID string) (*cairn.Memory, *cairn.MemoryVersion, error) {
 	if !cairn.ValidID(versionID) || !validText(agentID) {
 		return nil, nil, memNotFound()
 	}
@@ -144,12 +144,12 @@ func (db *DB) MemoryByVersionID(ctx context.Context, agentID, versionID string) 
 	return decodeItem(hd, vd)
 }
 
-func decodeItem(hd, vd []byte) (*store.Memory, *store.MemoryVersion, error) {
-	m, err := decodeJSON[store.Memory](hd, "memory")
+func decodeItem(hd, vd []byte) (*cairn.Memory, *cairn.MemoryVersion, error) {
+	m, err := decodeJSON[cairn.Memory](hd, "memory")
 	if err != nil {
 		return nil, nil, err
 	}
-	v, err := decodeJSON[store.MemoryVersion](vd, "memory version")
+	v, err := decodeJSON[cairn.MemoryVersion](vd, "memory version")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -160,7 +160,7 @@ func decodeItem(hd, vd []byte) (*store.Memory, *store.MemoryVersion, error) {
 func memErr(err error, what string) error { return notFound(err, memNotFound(), what) }
 
 // MemoryByKey returns the agent's memory with the key.
-func (db *DB) MemoryByKey(ctx context.Context, agentID, k string) (*store.Memory, error) {
+func (db *DB) MemoryByKey(ctx context.Context, agentID, k string) (*cairn.Memory, error) {
 	if !validText(agentID, k) {
 		return nil, memNotFound()
 	}
@@ -169,15 +169,15 @@ func (db *DB) MemoryByKey(ctx context.Context, agentID, k string) (*store.Memory
 	if err != nil {
 		return nil, memErr(err, "read memory")
 	}
-	return decodeJSON[store.Memory](doc, "memory")
+	return decodeJSON[cairn.Memory](doc, "memory")
 }
 
 // MemoryVersions returns the stored versions, newest first.
-func (db *DB) MemoryVersions(ctx context.Context, agentID, memoryID string) ([]store.MemoryVersion, error) {
+func (db *DB) MemoryVersions(ctx context.Context, agentID, memoryID string) ([]cairn.MemoryVersion, error) {
 	if !validText(agentID, memoryID) {
 		return nil, memNotFound()
 	}
-	out, err := queryJSON[store.MemoryVersion](ctx, db.pool, "memory versions",
+	out, err := queryJSON[cairn.MemoryVersion](ctx, db.pool, "memory versions",
 		"SELECT record FROM memory_versions WHERE agent_id = $1 AND memory_id = $2 ORDER BY version DESC", agentID, memoryID)
 	if err == nil && len(out) == 0 {
 		return nil, memNotFound()
@@ -187,11 +187,11 @@ func (db *DB) MemoryVersions(ctx context.Context, agentID, memoryID string) ([]s
 
 // UpdateMemory runs fn on the head with its row locked and stores the
 // result with the audit entry in one transaction.
-func (db *DB) UpdateMemory(ctx context.Context, agentID, memoryID string, fn func(*store.Memory) error, audit *cairn.AuditEntry) (*store.Memory, error) {
+func (db *DB) UpdateMemory(ctx context.Context, agentID, memoryID string, fn func(*cairn.Memory) error, audit *cairn.AuditEntry) (*cairn.Memory, error) {
 	if !cairn.ValidID(memoryID) || !validText(agentID) {
 		return nil, memNotFound()
 	}
-	var next store.Memory
+	var next cairn.Memory
 	err := db.inTxAudit(ctx, audit, func(tx pgx.Tx) error {
 		old, err := memHead(ctx, tx, agentID, memoryID, true)
 		if err != nil {
@@ -217,12 +217,12 @@ func (db *DB) UpdateMemory(ctx context.Context, agentID, memoryID string, fn fun
 // DeleteMemoryVersion removes one version with the head row locked: the
 // newest remaining version becomes the latest; removing the last one
 // removes the head. All in one transaction with the audit entry.
-func (db *DB) DeleteMemoryVersion(ctx context.Context, agentID, versionID string, audit *cairn.AuditEntry) (*store.Memory, *store.MemoryVersion, error) {
+func (db *DB) DeleteMemoryVersion(ctx context.Context, agentID, versionID string, audit *cairn.AuditEntry) (*cairn.Memory, *cairn.MemoryVersion, error) {
 	if !cairn.ValidID(versionID) || !validText(agentID) {
 		return nil, nil, memNotFound()
 	}
-	var head *store.Memory
-	var gone *store.MemoryVersion
+	var head *cairn.Memory
+	var gone *cairn.MemoryVersion
 	err := db.inTxAudit(ctx, audit, func(tx pgx.Tx) error {
 		var id string
 		if err := tx.QueryRow(ctx, "SELECT memory_id FROM memory_versions WHERE agent_id = $1 AND id = $2",
@@ -238,7 +238,7 @@ func (db *DB) DeleteMemoryVersion(ctx context.Context, agentID, versionID string
 			agentID, versionID, id).Scan(&doc); err != nil {
 			return memErr(err, "delete memory version")
 		}
-		if gone, err = decodeJSON[store.MemoryVersion](doc, "memory version"); err != nil {
+		if gone, err = decodeJSON[cairn.MemoryVersion](doc, "memory version"); err != nil {
 			return err
 		}
 		var n, latest int
@@ -263,7 +263,7 @@ func (db *DB) DeleteMemoryVersion(ctx context.Context, agentID, versionID string
 }
 
 // SetServerEmbedding sets the version's serverEmbedding in one statement.
-func (db *DB) SetServerEmbedding(ctx context.Context, agentID, versionID string, e *store.Embedding) error {
+func (db *DB) SetServerEmbedding(ctx context.Context, agentID, versionID string, e *cairn.Embedding) error {
 	if !cairn.ValidID(versionID) || !validText(agentID) {
 		return memNotFound()
 	}

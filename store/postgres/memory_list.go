@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn"
-	"github.com/cairn-dev/cairn/store"
 )
 
 // A listing position is the sort key of the page's last item, hex-encoded:
@@ -40,7 +39,7 @@ type listOrder struct {
 	letter  string
 	orderBy string
 	after   func(first int) string
-	pos     func(it *store.MemoryItem) []string
+	pos     func(it *cairn.MemoryItem) []string
 	args    func(f []string) ([]any, error)
 }
 
@@ -52,32 +51,32 @@ var byID = func(col string) listOrder {
 	}
 }
 
-func listOrderOf(f *store.MemoryFilter) (listOrder, int, error) {
+func listOrderOf(f *cairn.MemoryFilter) (listOrder, int, error) {
 	switch {
-	case f.History && f.SortBy != "" && f.SortBy != store.SortCreated:
+	case f.History && f.SortBy != "" && f.SortBy != cairn.SortCreated:
 		return listOrder{}, 0, cairn.Errorf(cairn.EINVALID, "history=true lists versions by createdAt only.").With("field", "sortBy")
 	case f.History:
 		o := byID("v.id")
-		o.letter, o.pos = "h", func(it *store.MemoryItem) []string { return []string{it.Version.ID} }
+		o.letter, o.pos = "h", func(it *cairn.MemoryItem) []string { return []string{it.Version.ID} }
 		return o, 1, nil
-	case f.SortBy == "" || f.SortBy == store.SortCreated:
+	case f.SortBy == "" || f.SortBy == cairn.SortCreated:
 		o := byID("m.id")
-		o.letter, o.pos = "c", func(it *store.MemoryItem) []string { return []string{it.Memory.ID} }
+		o.letter, o.pos = "c", func(it *cairn.MemoryItem) []string { return []string{it.Memory.ID} }
 		return o, 1, nil
-	case f.SortBy == store.SortUpdated:
+	case f.SortBy == cairn.SortUpdated:
 		return listOrder{letter: "u", orderBy: "m.updated_ns DESC, m.id DESC",
 			after: func(i int) string { return fmt.Sprintf("(m.updated_ns, m.id) < ($%d, $%d)", i, i+1) },
-			pos: func(it *store.MemoryItem) []string {
+			pos: func(it *cairn.MemoryItem) []string {
 				return []string{strconv.FormatInt(nanos(it.Memory.UpdatedAt), 10), it.Memory.ID}
 			},
 			args: func(f []string) ([]any, error) {
 				ns, err := strconv.ParseInt(f[0], 10, 64)
 				return []any{ns, f[1]}, err
 			}}, 2, nil
-	case f.SortBy == store.SortImportance:
+	case f.SortBy == cairn.SortImportance:
 		return listOrder{letter: "p", orderBy: "m.importance DESC, m.id DESC",
 			after: func(i int) string { return fmt.Sprintf("(m.importance, m.id) < ($%d, $%d)", i, i+1) },
-			pos: func(it *store.MemoryItem) []string {
+			pos: func(it *cairn.MemoryItem) []string {
 				return []string{strconv.FormatUint(math.Float64bits(it.Memory.Importance), 16), it.Memory.ID}
 			},
 			args: func(f []string) ([]any, error) {
@@ -90,7 +89,7 @@ func listOrderOf(f *store.MemoryFilter) (listOrder, int, error) {
 
 // ListMemories pages the agent's memories (or, for history, versions)
 // with the filter in SQL, in one query, plus one count when asked.
-func (db *DB) ListMemories(ctx context.Context, agentID string, q store.MemoryQuery) (*store.MemoryPage, error) {
+func (db *DB) ListMemories(ctx context.Context, agentID string, q cairn.MemoryQuery) (*cairn.MemoryPage, error) {
 	f := q.Filter
 	o, nf, err := listOrderOf(&f)
 	if err != nil {
@@ -133,7 +132,7 @@ func (db *DB) ListMemories(ctx context.Context, agentID string, q store.MemoryQu
 		where += " AND " + o.after(len(args)+1)
 		args = append(args, pa...)
 	}
-	page := &store.MemoryPage{Items: []store.MemoryItem{}, Total: -1}
+	page := &cairn.MemoryPage{Items: []cairn.MemoryItem{}, Total: -1}
 	if !validText(agentID, f.Type, f.Visibility) {
 		if q.Count {
 			page.Total = 0
@@ -162,7 +161,7 @@ func (db *DB) ListMemories(ctx context.Context, agentID string, q store.MemoryQu
 		if err != nil {
 			return nil, err
 		}
-		page.Items = append(page.Items, store.MemoryItem{Memory: *m, Version: *v})
+		page.Items = append(page.Items, cairn.MemoryItem{Memory: *m, Version: *v})
 	}
 	if err := rows.Err(); err != nil {
 		return nil, mapErr(err, "list memories")
@@ -227,7 +226,7 @@ func (db *DB) MemoryKeys(ctx context.Context, agentID, prefix string, fn func(k,
 
 // ScanLatestMemories walks every head with its latest version, a page at a
 // time in (agent, id) order.
-func (db *DB) ScanLatestMemories(ctx context.Context, fn func(m *store.Memory, v *store.MemoryVersion) error) error {
+func (db *DB) ScanLatestMemories(ctx context.Context, fn func(m *cairn.Memory, v *cairn.MemoryVersion) error) error {
 	agent, id := "", ""
 	for {
 		rows, err := db.pool.Query(ctx, `SELECT m.head, v.record FROM memories m
@@ -236,7 +235,7 @@ func (db *DB) ScanLatestMemories(ctx context.Context, fn func(m *store.Memory, v
 		if err != nil {
 			return mapErr(err, "scan memories")
 		}
-		var items []store.MemoryItem
+		var items []cairn.MemoryItem
 		for rows.Next() {
 			var hd, vd []byte
 			if err := rows.Scan(&hd, &vd); err != nil {
@@ -248,7 +247,7 @@ func (db *DB) ScanLatestMemories(ctx context.Context, fn func(m *store.Memory, v
 				rows.Close()
 				return err
 			}
-			items = append(items, store.MemoryItem{Memory: *m, Version: *v})
+			items = append(items, cairn.MemoryItem{Memory: *m, Version: *v})
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
@@ -267,20 +266,20 @@ func (db *DB) ScanLatestMemories(ctx context.Context, fn func(m *store.Memory, v
 }
 
 // ExpiringMemories reads memories_agent_expiry_idx after from up to until.
-func (db *DB) ExpiringMemories(ctx context.Context, agentID string, from, until time.Time, typ string, limit int) ([]store.Memory, error) {
+func (db *DB) ExpiringMemories(ctx context.Context, agentID string, from, until time.Time, typ string, limit int) ([]cairn.Memory, error) {
 	if limit <= 0 || !validText(agentID, typ) {
-		return []store.Memory{}, nil
+		return []cairn.Memory{}, nil
 	}
-	return queryJSON[store.Memory](ctx, db.pool, "memories", `SELECT head FROM memories
+	return queryJSON[cairn.Memory](ctx, db.pool, "memories", `SELECT head FROM memories
 		WHERE agent_id = $1 AND expires_ns > $2 AND expires_ns <= $3 AND ($4 = '' OR type = $4)
 		ORDER BY expires_ns, id LIMIT $5`, agentID, nanos(from), nanos(until), typ, limit)
 }
 
 // ExpiredMemories reads memories_expiry_idx up to now, soonest first.
-func (db *DB) ExpiredMemories(ctx context.Context, now time.Time, limit int) ([]store.Memory, error) {
+func (db *DB) ExpiredMemories(ctx context.Context, now time.Time, limit int) ([]cairn.Memory, error) {
 	if limit <= 0 {
-		return []store.Memory{}, nil
+		return []cairn.Memory{}, nil
 	}
-	return queryJSON[store.Memory](ctx, db.pool, "memories", `SELECT head FROM memories
+	return queryJSON[cairn.Memory](ctx, db.pool, "memories", `SELECT head FROM memories
 		WHERE expires_ns IS NOT NULL AND expires_ns <= $1 ORDER BY expires_ns, agent_id, id LIMIT $2`, nanos(now), limit)
 }

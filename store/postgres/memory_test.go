@@ -43,12 +43,12 @@ func TestMemoryConcurrentWriters(t *testing.T) {
 		}
 		return codes
 	}
-	var head *store.Memory
+	var head *cairn.Memory
 	var mu sync.Mutex
 	codes := race(func(int) error {
-		m := &store.Memory{ID: cairn.NewID(), AgentID: "agent-a", Type: "semantic", Key: "shared", Visibility: "private",
+		m := &cairn.Memory{ID: cairn.NewID(), AgentID: "agent-a", Type: "semantic", Key: "shared", Visibility: "private",
 			Tags: []string{}, CreatedAt: t0, UpdatedAt: t0}
-		err := db.CreateMemoryVersion(ctx, m, &store.MemoryVersion{ID: m.ID, Version: 1, CreatedAt: t0},
+		err := db.CreateMemoryVersion(ctx, m, &cairn.MemoryVersion{ID: m.ID, Version: 1, CreatedAt: t0},
 			&cairn.AuditEntry{AgentID: "agent-a", Action: cairn.AuditWrite}, nil)
 		if err == nil {
 			mu.Lock()
@@ -62,7 +62,7 @@ func TestMemoryConcurrentWriters(t *testing.T) {
 	}
 	codes = race(func(int) error {
 		m := *head
-		return db.CreateMemoryVersion(ctx, &m, &store.MemoryVersion{ID: cairn.NewID(), Version: 2, CreatedAt: t0},
+		return db.CreateMemoryVersion(ctx, &m, &cairn.MemoryVersion{ID: cairn.NewID(), Version: 2, CreatedAt: t0},
 			&cairn.AuditEntry{AgentID: "agent-a", Action: cairn.AuditWrite}, nil)
 	})
 	if codes["ok"] != 1 || codes[cairn.EPRECONDITION] != n-1 {

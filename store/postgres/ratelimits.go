@@ -15,11 +15,11 @@ var _ store.RateLimits = (*DB)(nil)
 // TakeRate locks the key's row (a transaction-scoped advisory lock covers a
 // key with no row yet), applies the event and writes the new arrival time:
 // replicas sharing the database count into the same limit.
-func (db *DB) TakeRate(ctx context.Context, key string, limit int, period time.Duration, now time.Time) (store.RateTake, error) {
+func (db *DB) TakeRate(ctx context.Context, key string, limit int, period time.Duration, now time.Time) (cairn.RateTake, error) {
 	if key == "" || limit <= 0 || period <= 0 {
-		return store.RateTake{}, cairn.Errorf(cairn.EINVALID, "A rate take needs a key, a positive limit and a positive period.")
+		return cairn.RateTake{}, cairn.Errorf(cairn.EINVALID, "A rate take needs a key, a positive limit and a positive period.")
 	}
-	var take store.RateTake
+	var take cairn.RateTake
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(hashtextextended('cairn/rate/' || encode($1, 'hex'), 0))", []byte(key)); err != nil {
 			return mapErr(err, "lock rate counter")

@@ -32,9 +32,9 @@ func BenchMemory(b *testing.B, db store.Memories) {
 	var mu sync.Mutex
 	write := func(i int) string {
 		now := time.Now()
-		m := &store.Memory{ID: cairn.NewID(), AgentID: "agent", Type: "semantic", Key: fmt.Sprintf("bench/%d-%d", now.UnixNano(), i),
+		m := &cairn.Memory{ID: cairn.NewID(), AgentID: "agent", Type: "semantic", Key: fmt.Sprintf("bench/%d-%d", now.UnixNano(), i),
 			Importance: 0.5, Visibility: "private", CreatedAt: now, UpdatedAt: now}
-		v := &store.MemoryVersion{ID: m.ID, Version: 1, BlobName: "memory/semantic/" + m.Key + "/v1", SizeBytes: 256, CreatedAt: now}
+		v := &cairn.MemoryVersion{ID: m.ID, Version: 1, BlobName: "memory/semantic/" + m.Key + "/v1", SizeBytes: 256, CreatedAt: now}
 		if err := db.CreateMemoryVersion(ctx, m, v, &cairn.AuditEntry{AgentID: "agent", Action: cairn.AuditWrite, Resource: v.ID}, nil); err != nil {
 			b.Fatal(err)
 		}

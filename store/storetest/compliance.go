@@ -15,21 +15,21 @@ import (
 // a fresh, empty store for each subtest.
 func RunComplianceTests(t *testing.T, open func(t *testing.T) store.Compliance) {
 	ctx := context.Background()
-	entry := func(addr, source, entity string) store.ListEntry {
-		return store.ListEntry{Family: "evm", Address: addr, Source: source, EntityID: entity, EntityName: "E " + entity,
+	entry := func(addr, source, entity string) cairn.ListEntry {
+		return cairn.ListEntry{Family: "evm", Address: addr, Source: source, EntityID: entity, EntityName: "E " + entity,
 			Category: "sanctions", Severity: "critical"}
 	}
 	const a1, a2 = "0x00000000000000000000000000000000000000a1", "0x00000000000000000000000000000000000000a2"
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	version := func(v uint64) store.ListVersion {
-		return store.ListVersion{Version: v, BuiltAt: at.Add(time.Duration(v) * time.Hour), Root: "0xr", Leaves: 2,
+	version := func(v uint64) cairn.ListVersion {
+		return cairn.ListVersion{Version: v, BuiltAt: at.Add(time.Duration(v) * time.Hour), Root: "0xr", Leaves: 2,
 			SanctionsRoot: "0xr", CommunityRoot: fmt.Sprintf("0xc%d", v), CommunityLeaves: int(v),
-			Sources: map[string]store.SourceVersion{"gov_sdn": {BlobName: "snapshots/x", SHA256: "ab", Entries: 2}}}
+			Sources: map[string]cairn.SourceVersion{"gov_sdn": {BlobName: "snapshots/x", SHA256: "ab", Entries: 2}}}
 	}
-	entries := func(t *testing.T, s store.Compliance) []store.ListEntry {
+	entries := func(t *testing.T, s store.Compliance) []cairn.ListEntry {
 		t.Helper()
-		var out []store.ListEntry
-		if err := s.ListEntries(ctx, func(e store.ListEntry) error { out = append(out, e); return nil }); err != nil {
+		var out []cairn.ListEntry
+		if err := s.ListEntries(ctx, func(e cairn.ListEntry) error { out = append(out, e); return nil }); err != nil {
 			t.Fatal(err)
 		}
 		return out
@@ -45,11 +45,11 @@ func RunComplianceTests(t *testing.T, open func(t *testing.T) store.Compliance) 
 	})
 	t.Run("VersionsEntriesAndHistory", func(t *testing.T) {
 		s := open(t)
-		if err := s.CommitListVersion(ctx, version(1), []store.ListEntry{entry(a2, "gov_sdn", "2"), entry(a1, "gov_sdn", "1")}, nil); err != nil {
+		if err := s.CommitListVersion(ctx, version(1), []cairn.ListEntry{entry(a2, "gov_sdn", "2"), entry(a1, "gov_sdn", "1")}, nil); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.CommitListVersion(ctx, version(2), []store.ListEntry{entry(a1, "community", "r")},
-			[]store.ListEntry{entry(a2, "gov_sdn", "2")}); err != nil {
+		if err := s.CommitListVersion(ctx, version(2), []cairn.ListEntry{entry(a1, "community", "r")},
+			[]cairn.ListEntry{entry(a2, "gov_sdn", "2")}); err != nil {
 			t.Fatal(err)
 		}
 		got := entries(t, s)
@@ -91,10 +91,10 @@ func RunComplianceTests(t *testing.T, open func(t *testing.T) store.Compliance) 
 				t.Fatalf("version %d first: %v", v, err)
 			}
 		}
-		if err := s.CommitListVersion(ctx, version(1), []store.ListEntry{entry(a1, "gov_sdn", "1")}, nil); err != nil {
+		if err := s.CommitListVersion(ctx, version(1), []cairn.ListEntry{entry(a1, "gov_sdn", "1")}, nil); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.CommitListVersion(ctx, version(1), []store.ListEntry{entry(a2, "gov_sdn", "2")}, nil); !cairn.IsCode(err, cairn.ECONFLICT) {
+		if err := s.CommitListVersion(ctx, version(1), []cairn.ListEntry{entry(a2, "gov_sdn", "2")}, nil); !cairn.IsCode(err, cairn.ECONFLICT) {
 			t.Fatalf("version 1 twice: %v", err)
 		}
 		if got := entries(t, s); len(got) != 1 {
@@ -103,12 +103,12 @@ func RunComplianceTests(t *testing.T, open func(t *testing.T) store.Compliance) 
 	})
 	t.Run("ListEntriesStopsOnError", func(t *testing.T) {
 		s := open(t)
-		if err := s.CommitListVersion(ctx, version(1), []store.ListEntry{entry(a1, "gov_sdn", "1"), entry(a2, "gov_sdn", "2")}, nil); err != nil {
+		if err := s.CommitListVersion(ctx, version(1), []cairn.ListEntry{entry(a1, "gov_sdn", "1"), entry(a2, "gov_sdn", "2")}, nil); err != nil {
 			t.Fatal(err)
 		}
 		stop := errors.New("stop")
 		n := 0
-		err := s.ListEntries(ctx, func(store.ListEntry) error { n++; return stop })
+		err := s.ListEntries(ctx, func(cairn.ListEntry) error { n++; return stop })
 		if !errors.Is(err, stop) || n != 1 {
 			t.Fatalf("ListEntries: %v after %d entries", err, n)
 		}
@@ -119,7 +119,7 @@ func RunComplianceTests(t *testing.T, open func(t *testing.T) store.Compliance) 
 		s := open(t)
 		const n = 20_000
 		addr := func(i int) string { return fmt.Sprintf("0x%040x", i*7919) }
-		var v1 []store.ListEntry
+		var v1 []cairn.ListEntry
 		for i := range n {
 			v1 = append(v1, entry(addr(i), "list:ethereum", ""))
 			if i%1000 == 0 { // a second listing of the same address
@@ -131,13 +131,13 @@ func RunComplianceTests(t *testing.T, open func(t *testing.T) store.Compliance) 
 		}
 		// Version 2 removes both listings of address 0 and one of 5000, and
 		// lists a new address; version 3 lists address 0 again.
-		removed := []store.ListEntry{entry(addr(0), "gov_sdn", "0"), entry(addr(0), "list:ethereum", ""), entry(addr(5000), "list:ethereum", "")}
+		removed := []cairn.ListEntry{entry(addr(0), "gov_sdn", "0"), entry(addr(0), "list:ethereum", ""), entry(addr(5000), "list:ethereum", "")}
 		newAddr := "bc1qnewlisting"
-		if err := s.CommitListVersion(ctx, version(2), []store.ListEntry{{Family: "bitcoin", Address: newAddr, Source: "list:xbt",
+		if err := s.CommitListVersion(ctx, version(2), []cairn.ListEntry{{Family: "bitcoin", Address: newAddr, Source: "list:xbt",
 			Category: "sanctions", Severity: "critical"}}, removed); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.CommitListVersion(ctx, version(3), []store.ListEntry{entry(addr(0), "list:ethereum", "")}, nil); err != nil {
+		if err := s.CommitListVersion(ctx, version(3), []cairn.ListEntry{entry(addr(0), "list:ethereum", "")}, nil); err != nil {
 			t.Fatal(err)
 		}
 		got := entries(t, s)

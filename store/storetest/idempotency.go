@@ -15,8 +15,8 @@ import (
 func RunIdempotencyTests(t *testing.T, open func(t *testing.T) store.Idempotency) {
 	ctx := context.Background()
 	t0 := time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)
-	rec := func(agent, route, k string, exp time.Duration) *store.IdempotencyRecord {
-		return &store.IdempotencyRecord{AgentID: agent, Route: route, Key: k, BodyHash: bytes.Repeat([]byte{1}, 32),
+	rec := func(agent, route, k string, exp time.Duration) *cairn.IdempotencyRecord {
+		return &cairn.IdempotencyRecord{AgentID: agent, Route: route, Key: k, BodyHash: bytes.Repeat([]byte{1}, 32),
 			Status: 201, ContentType: "application/json", ETag: `"1"`, Body: []byte(`{"id":"x"}`),
 			CreatedAt: t0, ExpiresAt: t0.Add(exp)}
 	}
@@ -91,20 +91,20 @@ func idempotencyWithCreate(t *testing.T, s store.Memories, t0 time.Time) {
 		t.Skip("the store keeps no idempotency records")
 	}
 	ctx := context.Background()
-	m := &store.Memory{ID: cairn.NewID(), AgentID: "agent-a", Type: "semantic", Key: "idem", Visibility: "private",
+	m := &cairn.Memory{ID: cairn.NewID(), AgentID: "agent-a", Type: "semantic", Key: "idem", Visibility: "private",
 		Tags: []string{}, CreatedAt: t0, UpdatedAt: t0}
-	v := &store.MemoryVersion{ID: m.ID, Version: 1, CreatedAt: t0}
-	r := &store.IdempotencyRecord{AgentID: "agent-a", Route: "/v1/memory", Key: "k1", BodyHash: []byte{1}, Status: 201,
+	v := &cairn.MemoryVersion{ID: m.ID, Version: 1, CreatedAt: t0}
+	r := &cairn.IdempotencyRecord{AgentID: "agent-a", Route: "/v1/memory", Key: "k1", BodyHash: []byte{1}, Status: 201,
 		Body: []byte("first"), ExpiresAt: t0.Add(time.Hour)}
 	mustOK(t, s.CreateMemoryVersion(ctx, m, v, nil, r), "CreateMemoryVersion")
 	got, err := is.Idempotency(ctx, "agent-a", "/v1/memory", "k1", t0)
 	if err != nil || string(got.Body) != "first" {
 		t.Fatalf("record of the create: %+v, %v", got, err)
 	}
-	dup := &store.Memory{ID: cairn.NewID(), AgentID: "agent-a", Key: "idem"}
+	dup := &cairn.Memory{ID: cairn.NewID(), AgentID: "agent-a", Key: "idem"}
 	r2 := *r
 	r2.Key, r2.Body = "k2", []byte("second")
-	wantCode(t, s.CreateMemoryVersion(ctx, dup, &store.MemoryVersion{ID: dup.ID, Version: 1}, nil, &r2), cairn.ECONFLICT)
+	wantCode(t, s.CreateMemoryVersion(ctx, dup, &cairn.MemoryVersion{ID: dup.ID, Version: 1}, nil, &r2), cairn.ECONFLICT)
 	if _, err := is.Idempotency(ctx, "agent-a", "/v1/memory", "k2", t0); !cairn.IsCode(err, cairn.ENOTFOUND) {
 		t.Fatalf("a failed create left its record: %v", err)
 	}

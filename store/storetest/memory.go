@@ -14,22 +14,22 @@ import (
 func RunMemoryTests(t *testing.T, open func(t *testing.T) store.Memories) {
 	ctx := context.Background()
 	t0 := time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)
-	create := func(t *testing.T, s store.Memories, agent, k string, exp time.Duration) (*store.Memory, *store.MemoryVersion) {
+	create := func(t *testing.T, s store.Memories, agent, k string, exp time.Duration) (*cairn.Memory, *cairn.MemoryVersion) {
 		t.Helper()
-		m := &store.Memory{ID: cairn.NewID(), AgentID: agent, Type: "semantic", Key: k, Importance: 0.5,
+		m := &cairn.Memory{ID: cairn.NewID(), AgentID: agent, Type: "semantic", Key: k, Importance: 0.5,
 			Visibility: "private", Tags: []string{"a"}, CreatedAt: t0, UpdatedAt: t0}
 		if exp != 0 {
 			m.ExpiresAt = t0.Add(exp)
 		}
-		v := &store.MemoryVersion{ID: m.ID, Version: 1, BlobName: "memory/semantic/" + k + "/v1", SizeBytes: 3, CreatedAt: t0}
+		v := &cairn.MemoryVersion{ID: m.ID, Version: 1, BlobName: "memory/semantic/" + k + "/v1", SizeBytes: 3, CreatedAt: t0}
 		if err := s.CreateMemoryVersion(ctx, m, v, &cairn.AuditEntry{AgentID: agent, Action: cairn.AuditWrite}, nil); err != nil {
 			t.Fatal(err)
 		}
 		return m, v
 	}
-	next := func(t *testing.T, s store.Memories, m *store.Memory) *store.MemoryVersion {
+	next := func(t *testing.T, s store.Memories, m *cairn.Memory) *cairn.MemoryVersion {
 		t.Helper()
-		v := &store.MemoryVersion{ID: cairn.NewID(), Version: m.Latest + 1, CreatedAt: t0}
+		v := &cairn.MemoryVersion{ID: cairn.NewID(), Version: m.Latest + 1, CreatedAt: t0}
 		if err := s.CreateMemoryVersion(ctx, m, v, nil, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -48,8 +48,8 @@ func RunMemoryTests(t *testing.T, open func(t *testing.T) store.Memories) {
 				t.Errorf("MemoryByVersionID(%s, %s): %v", tc.agent, tc.id, err)
 			}
 		}
-		dup := &store.Memory{ID: cairn.NewID(), AgentID: "agent-a", Key: "notes/one"}
-		if err := s.CreateMemoryVersion(ctx, dup, &store.MemoryVersion{ID: dup.ID, Version: 1}, nil, nil); !cairn.IsCode(err, cairn.ECONFLICT) {
+		dup := &cairn.Memory{ID: cairn.NewID(), AgentID: "agent-a", Key: "notes/one"}
+		if err := s.CreateMemoryVersion(ctx, dup, &cairn.MemoryVersion{ID: dup.ID, Version: 1}, nil, nil); !cairn.IsCode(err, cairn.ECONFLICT) {
 			t.Fatalf("duplicate key: %v", err)
 		}
 		create(t, s, "agent-b", "notes/one", 0) // keys are per agent
@@ -61,7 +61,7 @@ func RunMemoryTests(t *testing.T, open func(t *testing.T) store.Memories) {
 		v3 := next(t, s, m)
 		stale := *m
 		stale.Latest = 1
-		if err := s.CreateMemoryVersion(ctx, &stale, &store.MemoryVersion{ID: cairn.NewID(), Version: 2}, nil, nil); !cairn.IsCode(err, cairn.EPRECONDITION) {
+		if err := s.CreateMemoryVersion(ctx, &stale, &cairn.MemoryVersion{ID: cairn.NewID(), Version: 2}, nil, nil); !cairn.IsCode(err, cairn.EPRECONDITION) {
 			t.Fatalf("stale version: %v", err)
 		}
 		vs, err := s.MemoryVersions(ctx, "agent-a", m.ID)
@@ -88,7 +88,7 @@ func RunMemoryTests(t *testing.T, open func(t *testing.T) store.Memories) {
 		var ids []string
 		for i, k := range []string{"a", "b", "c", "d", "e"} {
 			m, _ := create(t, s, "agent-a", k, 0)
-			_, err := s.UpdateMemory(ctx, "agent-a", m.ID, func(m *store.Memory) error {
+			_, err := s.UpdateMemory(ctx, "agent-a", m.ID, func(m *cairn.Memory) error {
 				m.Importance = float64(i) / 10
 				m.Pinned = i%2 == 0
 				return nil
@@ -102,7 +102,7 @@ func RunMemoryTests(t *testing.T, open func(t *testing.T) store.Memories) {
 		var seen []string
 		after := ""
 		for {
-			p, err := s.ListMemories(ctx, "agent-a", store.MemoryQuery{After: after, Limit: 2})
+			p, err := s.ListMemories(ctx, "agent-a", cairn.MemoryQuery{After: after, Limit: 2})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -118,11 +118,11 @@ func RunMemoryTests(t *testing.T, open func(t *testing.T) store.Memories) {
 			t.Fatalf("pages = %v, want %v reversed", seen, ids)
 		}
 		yes := true
-		p, err := s.ListMemories(ctx, "agent-a", store.MemoryQuery{Filter: store.MemoryFilter{Pinned: &yes, SortBy: store.SortImportance}, Offset: 1, Limit: 10, Count: true})
+		p, err := s.ListMemories(ctx, "agent-a", cairn.MemoryQuery{Filter: cairn.MemoryFilter{Pinned: &yes, SortBy: cairn.SortImportance}, Offset: 1, Limit: 10, Count: true})
 		if err != nil || p.Total != 3 || len(p.Items) != 2 || p.Items[0].Memory.ID != ids[2] {
 			t.Fatalf("pinned by importance offset 1 = %+v, %v", p, err)
 		}
-		if _, err := s.ListMemories(ctx, "agent-a", store.MemoryQuery{After: "zz", Limit: 2}); !cairn.IsCode(err, cairn.EINVALID) {
+		if _, err := s.ListMemories(ctx, "agent-a", cairn.MemoryQuery{After: "zz", Limit: 2}); !cairn.IsCode(err, cairn.EINVALID) {
 			t.Fatalf("bad position: %v", err)
 		}
 	})
@@ -131,7 +131,7 @@ func RunMemoryTests(t *testing.T, open func(t *testing.T) store.Memories) {
 		soon, _ := create(t, s, "agent-a", "soon", time.Hour)
 		create(t, s, "agent-a", "later", 48*time.Hour)
 		pinned, _ := create(t, s, "agent-b", "pinned", time.Hour)
-		if _, err := s.UpdateMemory(ctx, "agent-b", pinned.ID, func(m *store.Memory) error { m.Pinned = true; return nil }, nil); err != nil {
+		if _, err := s.UpdateMemory(ctx, "agent-b", pinned.ID, func(m *cairn.Memory) error { m.Pinned = true; return nil }, nil); err != nil {
 			t.Fatal(err)
 		}
 		got, err := s.ExpiredMemories(ctx, t0.Add(2*time.Hour), 10)
@@ -153,9 +153,9 @@ func RunMemoryTests(t *testing.T, open func(t *testing.T) store.Memories) {
 		}
 		// The type filter applies before the limit.
 		create(t, s, "agent-c", "sem", time.Hour) // semantic, sooner
-		ep := &store.Memory{ID: cairn.NewID(), AgentID: "agent-c", Type: "episodic", Key: "ep", Importance: 0.5,
+		ep := &cairn.Memory{ID: cairn.NewID(), AgentID: "agent-c", Type: "episodic", Key: "ep", Importance: 0.5,
 			Visibility: "private", Tags: []string{}, CreatedAt: t0, UpdatedAt: t0, ExpiresAt: t0.Add(50 * time.Hour)}
-		if err := s.CreateMemoryVersion(ctx, ep, &store.MemoryVersion{ID: ep.ID, Version: 1, BlobName: "memory/episodic/ep/v1", CreatedAt: t0},
+		if err := s.CreateMemoryVersion(ctx, ep, &cairn.MemoryVersion{ID: ep.ID, Version: 1, BlobName: "memory/episodic/ep/v1", CreatedAt: t0},
 			&cairn.AuditEntry{AgentID: "agent-c", Action: cairn.AuditWrite}, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -163,7 +163,7 @@ func RunMemoryTests(t *testing.T, open func(t *testing.T) store.Memories) {
 		if err != nil || len(got) != 1 || got[0].Key != "ep" {
 			t.Fatalf("ExpiringMemories of a type = %+v, %v", got, err)
 		}
-		p, err := s.ListMemories(ctx, "agent-a", store.MemoryQuery{Filter: store.MemoryFilter{Now: t0.Add(2 * time.Hour)}, Limit: 10, Count: true})
+		p, err := s.ListMemories(ctx, "agent-a", cairn.MemoryQuery{Filter: cairn.MemoryFilter{Now: t0.Add(2 * time.Hour)}, Limit: 10, Count: true})
 		if err != nil || p.Total != 1 {
 			t.Fatalf("expired listed: %+v %v", p, err)
 		}
@@ -181,15 +181,15 @@ func RunMemoryTests(t *testing.T, open func(t *testing.T) store.Memories) {
 			t.Fatalf("keys = %v", keys)
 		}
 		n := 0
-		if err := s.ScanLatestMemories(ctx, func(m *store.Memory, v *store.MemoryVersion) error { n++; return nil }); err != nil || n != 4 {
+		if err := s.ScanLatestMemories(ctx, func(m *cairn.Memory, v *cairn.MemoryVersion) error { n++; return nil }); err != nil || n != 4 {
 			t.Fatalf("scan = %d, %v", n, err)
 		}
 	})
 	t.Run("EmbeddingRoundTrip", func(t *testing.T) {
 		s := open(t)
 		m, _ := create(t, s, "agent-a", "vec", 0)
-		e := &store.Embedding{Space: "client", Model: "m1", Values: []float32{0.1, -2.5e-7, 3.4028235e38, 1}}
-		v := &store.MemoryVersion{ID: cairn.NewID(), Version: 2, CreatedAt: t0, Embedding: e}
+		e := &cairn.Embedding{Space: "client", Model: "m1", Values: []float32{0.1, -2.5e-7, 3.4028235e38, 1}}
+		v := &cairn.MemoryVersion{ID: cairn.NewID(), Version: 2, CreatedAt: t0, Embedding: e}
 		if err := s.CreateMemoryVersion(ctx, m, v, nil, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -203,7 +203,7 @@ func RunMemoryTests(t *testing.T, open func(t *testing.T) store.Memories) {
 				t.Fatalf("value %d = %v, want %v", i, got.Embedding.Values[i], x)
 			}
 		}
-		se := &store.Embedding{Space: "server", Model: "srv", Values: []float32{0.5, 0.25}}
+		se := &cairn.Embedding{Space: "server", Model: "srv", Values: []float32{0.5, 0.25}}
 		if err := s.SetServerEmbedding(ctx, "agent-a", v.ID, se); err != nil {
 			t.Fatal(err)
 		}
@@ -214,8 +214,8 @@ func RunMemoryTests(t *testing.T, open func(t *testing.T) store.Memories) {
 			got.ServerEmbedding.Model != "srv" || len(got.ServerEmbedding.Values) != 2 || got.Embedding == nil {
 			t.Fatalf("server embedding = %+v, %v", got, err)
 		}
-		var scanned *store.Embedding
-		if err := s.ScanLatestMemories(ctx, func(_ *store.Memory, v *store.MemoryVersion) error { scanned = v.Embedding; return nil }); err != nil ||
+		var scanned *cairn.Embedding
+		if err := s.ScanLatestMemories(ctx, func(_ *cairn.Memory, v *cairn.MemoryVersion) error { scanned = v.Embedding; return nil }); err != nil ||
 			scanned == nil || len(scanned.Values) != 4 {
 			t.Fatalf("scan embedding = %+v, %v", scanned, err)
 		}

@@ -15,7 +15,7 @@ import (
 func RunRateLimitTests(t *testing.T, open func(t *testing.T) store.RateLimits) {
 	ctx := context.Background()
 	t0 := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
-	take := func(t *testing.T, s store.RateLimits, key string, at time.Time) store.RateTake {
+	take := func(t *testing.T, s store.RateLimits, key string, at time.Time) cairn.RateTake {
 		t.Helper()
 		r, err := s.TakeRate(ctx, key, 3, 15*time.Minute, at)
 		mustOK(t, err, "TakeRate")
