@@ -14,11 +14,13 @@ import (
 
 const module = "github.com/cairn-dev/cairn"
 
-// pkgInfo is one package of the module: its non-test imports and how many
-// of its non-test files carry a package doc comment.
+// pkgInfo is one package of the module: its non-test imports, its test
+// files' imports and how many of its non-test files carry a package doc
+// comment.
 type pkgInfo struct {
-	imports []string
-	docs    int
+	imports     []string
+	testImports []string
+	docs        int
 }
 
 func modulePackages(t *testing.T) map[string]*pkgInfo {
@@ -35,9 +37,10 @@ func modulePackages(t *testing.T) map[string]*pkgInfo {
 			}
 			return nil
 		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+		if !strings.HasSuffix(path, ".go") {
 			return nil
 		}
+		isTest := strings.HasSuffix(path, "_test.go")
 		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly|parser.ParseComments)
 		if err != nil {
 			return err
@@ -48,12 +51,16 @@ func modulePackages(t *testing.T) map[string]*pkgInfo {
 			p = &pkgInfo{}
 			pkgs[dir] = p
 		}
-		if f.Doc != nil {
+		if f.Doc != nil && !isTest {
 			p.docs++
 		}
 		for _, im := range f.Imports {
 			s, _ := strconv.Unquote(im.Path.Value)
-			p.imports = append(p.imports, s)
+			if isTest {
+				p.testImports = append(p.testImports, s)
+			} else {
+				p.imports = append(p.imports, s)
+			}
 		}
 		return nil
 	})
@@ -80,7 +87,8 @@ type rule struct {
 	stdlibOnly bool     // besides the module's own allowed packages
 }
 
-var implementations = []string{"store/pebble", "store/postgres", "blob/fs", "blob/s3", "chain/evm", "chain/aptos"}
+var implementations = []string{"store/pebble", "store/postgres", "blob/fs", "chain/evm", "chain/aptos"}
+var contracts = []string{"store", "blob", "chain"}
 var domain = []string{"account", "billing", "compliance", "memory", "media", "screening", "ingest"}
 var frontAndMain = []string{"api", "cmd"}
 
@@ -104,9 +112,18 @@ func rules(dir string) rule {
 	case slices.Contains(domain, dir):
 		return rule{internal: append(append([]string{}, implementations...), frontAndMain...), external: []string{"github.com/gin-gonic", "net/http/httptest"}}
 	case dir == "api" || strings.HasPrefix(dir, "api/"):
-		return rule{internal: append([]string{"cmd"}, implementations...)}
+		// HTTP translation only: the domain services, never storage.
+		return rule{internal: append(append([]string{"cmd"}, contracts...), implementations...)}
 	case slices.Contains(implementations, dir) || strings.HasSuffix(dir, "test") && (strings.HasPrefix(dir, "store/") || strings.HasPrefix(dir, "blob/")):
-		return rule{internal: append(append([]string{}, domain...), frontAndMain...)}
+		// No backend imports another backend (its own sub-packages, such
+		// as store/postgres/pgtest, are its own).
+		var others []string
+		for _, impl := range implementations {
+			if dir != impl && !strings.HasPrefix(dir, impl+"/") {
+				others = append(others, impl)
+			}
+		}
+		return rule{internal: append(append(others, domain...), frontAndMain...)}
 	}
 	return rule{internal: []string{"cmd"}}
 }
@@ -120,6 +137,11 @@ func TestDependencyDirection(t *testing.T) {
 		for _, im := range p.imports {
 			if violates(dir, im) {
 				t.Errorf("%s must not import %s", dir, im)
+			}
+		}
+		for _, im := range p.testImports {
+			if violatesInTest(dir, im) {
+				t.Errorf("tests of %s must not import %s", dir, im)
 			}
 		}
 	}
@@ -155,6 +177,47 @@ func violates(dir, im string) bool {
 	return false
 }
 
+// violatesInTest reports whether a test file of package dir may not import
+// im: the package's own rule, except that tests run on real components.
+// They may use the storage and chain contracts, their implementations and
+// conformance suites, net/http/httptest and, in a backend's tests, the
+// domain packages that make its test data; a backend's tests still use no
+// other backend of its own kind (store, blob, chain).
+func violatesInTest(dir, im string) bool {
+	if !violates(dir, im) || im == module+"/"+dir || dir == "." && im == module {
+		return false
+	}
+	internal, ok := strings.CutPrefix(im, module+"/")
+	if !ok {
+		return im != "net/http/httptest"
+	}
+	under := func(pkg, parent string) bool { return pkg == parent || strings.HasPrefix(pkg, parent+"/") }
+	backend := slices.ContainsFunc(implementations, func(impl string) bool { return under(dir, impl) })
+	for _, f := range append(append([]string{}, contracts...), implementations...) {
+		if !under(internal, f) {
+			continue
+		}
+		kind := strings.Split(dir, "/")[0]
+		sameKind := backend && strings.Split(internal, "/")[0] == kind && strings.Contains(internal, "/")
+		own := slices.ContainsFunc(implementations, func(impl string) bool { return under(dir, impl) && under(internal, impl) })
+		return sameKind && !own && !strings.HasSuffix(internal, "test")
+	}
+	if backend && slices.Contains(domain, internal) {
+		return false
+	}
+	return true
+}
+
+// TestRulesNameRealPackages: every package a rule names exists.
+func TestRulesNameRealPackages(t *testing.T) {
+	pkgs := modulePackages(t)
+	for _, dir := range slices.Concat(implementations, contracts, domain, []string{"api", "cmd/cairn", "client", "mcp", "merkle"}) {
+		if _, ok := pkgs[dir]; !ok {
+			t.Errorf("a dependency rule names %s, which is not a package of the module", dir)
+		}
+	}
+}
+
 func TestDependencyRules(t *testing.T) {
 	for _, tc := range []struct {
 		dir, im string
@@ -168,6 +231,12 @@ func TestDependencyRules(t *testing.T) {
 		{"store", "github.com/cockroachdb/pebble/v2", true},
 		{"api", module + "/account", false},
 		{"api", module + "/store/pebble", true},
+		{"api", module + "/store", true},
+		{"api", module + "/blob", true},
+		{"store/pebble", module + "/store/postgres", true},
+		{"store/postgres", module + "/store/postgres/pgtest", false},
+		{"store/storetest", module + "/store/pebble", true},
+		{"blob/fs", module + "/store/pebble", true},
 		{"api", module + "/chain/aptos", true},
 		{"account", module + "/chain", false},
 		{"account", module + "/chain/aptos", true},

@@ -93,6 +93,13 @@ func (s *Service) creditsPerAPT() int64 {
 	return s.CreditsPerAPT
 }
 
+// EnsureDeveloper makes sure the developer account of a verified developer
+// token exists (created with no credits the first time it is seen).
+func (s *Service) EnsureDeveloper(ctx context.Context, id string) error {
+	_, err := s.Store.EnsureDeveloper(ctx, id)
+	return err
+}
+
 // Register creates a developer account with its first agent and the
 // starter credits.
 func (s *Service) Register(ctx context.Context, name, requestID, ip string) (*Registration, error) {

@@ -21,12 +21,12 @@ type delistRequest struct {
 
 // confirmReport is POST /v1/admin/reports/:reportId/confirm.
 func (s *Server) confirmReport(c *gin.Context) error {
-	return s.moderateReport(c, s.reports.Confirm)
+	return s.moderateReport(c, s.Reports.Confirm)
 }
 
 // rejectReport is POST /v1/admin/reports/:reportId/reject.
 func (s *Server) rejectReport(c *gin.Context) error {
-	return s.moderateReport(c, s.reports.Reject)
+	return s.moderateReport(c, s.Reports.Reject)
 }
 
 func (s *Server) moderateReport(c *gin.Context, fn func(ctx context.Context, reportID, reason, requestID string) (*compliance.ModerationResult, error)) error {
@@ -48,7 +48,7 @@ func (s *Server) delistAddress(c *gin.Context) error {
 	if err := bindJSON(c, &req, false); err != nil {
 		return err
 	}
-	res, err := s.reports.Delist(c.Request.Context(), req.Address, req.Chain, req.Reason, requestID(c))
+	res, err := s.Reports.Delist(c.Request.Context(), req.Address, req.Chain, req.Reason, requestID(c))
 	if err != nil {
 		return err
 	}
@@ -76,7 +76,7 @@ func (s *Server) listReports(c *gin.Context) error {
 	if before != "" && !cairn.ValidID(before) {
 		return cairn.Errorf(cairn.EINVALID, "cursor is not a report id.").With("field", "cursor")
 	}
-	rs, err := s.reports.List(c.Request.Context(), c.Query("status"), before, limit+1)
+	rs, err := s.Reports.List(c.Request.Context(), c.Query("status"), before, limit+1)
 	if err != nil {
 		return err
 	}

@@ -70,7 +70,7 @@ func (s *Server) agentOrDeveloperAuth(c *gin.Context) {
 			writeError(c, err)
 			return
 		}
-		if _, err := s.Store.EnsureDeveloper(c.Request.Context(), dev); err != nil {
+		if err := s.Accounts.EnsureDeveloper(c.Request.Context(), dev); err != nil {
 			writeError(c, err)
 			return
 		}

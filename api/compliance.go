@@ -63,7 +63,7 @@ func (s *Server) screen(c *gin.Context) error {
 		return err
 	}
 	community := req.IncludeCommunity == nil || *req.IncludeCommunity
-	out, err := s.compliance.Screen(c.Request.Context(), s.complianceCaller(c), req.Addresses, community)
+	out, err := s.Compliance.Screen(c.Request.Context(), s.complianceCaller(c), req.Addresses, community)
 	if err != nil {
 		return err
 	}
@@ -105,7 +105,7 @@ func rateLimit(c *gin.Context, u compliance.Usage) gin.H {
 // getProof is GET /v1/compliance/proofs/:screeningId: the stored proof
 // document with the results it hashes.
 func (s *Server) getProof(c *gin.Context) error {
-	doc, err := s.compliance.Proof(c.Request.Context(), c.Param("screeningId"))
+	doc, err := s.Compliance.Proof(c.Request.Context(), c.Param("screeningId"))
 	if err != nil {
 		return err
 	}
@@ -118,36 +118,16 @@ func (s *Server) getProof(c *gin.Context) error {
 // anyone can check a proof's dataSnapshots (no account).
 func (s *Server) getSnapshot(c *gin.Context) error {
 	sum := c.Param("sha256")
-	if !isHexDigest(sum) {
-		return cairn.Errorf(cairn.ENOTFOUND, "Snapshot not found.")
-	}
-	raw, info, err := s.Blobs.Open(c.Request.Context(), "snapshots/"+sum)
-	if cairn.IsCode(err, cairn.ENOTFOUND) {
-		return cairn.Errorf(cairn.ENOTFOUND, "Snapshot not found.")
-	} else if err != nil {
-		return cairn.Errorf(cairn.EUPSTREAM, "Reading the snapshot failed.")
+	raw, size, err := s.Compliance.Snapshot(c.Request.Context(), sum)
+	if err != nil {
+		return err
 	}
 	rc := &lockedReader{rc: raw}
 	defer rc.Close()
-	if info.SHA256 != "" && info.SHA256 != sum {
-		return cairn.Errorf(cairn.EUPSTREAM, "The stored snapshot does not match its digest.")
-	}
 	c.Header("Content-Type", "application/octet-stream")
 	c.Header("ETag", `"`+sum+`"`)
 	c.Header("Cache-Control", "public, max-age=31536000, immutable")
 	c.Header("X-Content-SHA256", sum)
-	serveRanges(c.Writer, c.Request, info.Size, time.Time{}, rc)
+	serveRanges(c.Writer, c.Request, size, time.Time{}, rc)
 	return nil
-}
-
-func isHexDigest(s string) bool {
-	if len(s) != 64 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
-			return false
-		}
-	}
-	return true
 }

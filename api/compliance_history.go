@@ -38,7 +38,7 @@ func (s *Server) listingHistory(c *gin.Context) error {
 				EntityID: h.Entry.EntityID, EntityName: h.Entry.EntityName, Category: h.Entry.Category})
 		}
 	}
-	ix := s.CurrentList.Current()
+	ix := s.Compliance.Screening.Current()
 	writeJSON(c, http.StatusOK, gin.H{"address": addr, "chain": chain, "family": fam, "canonicalAddress": canon,
 		"listed": len(ix.Lookup(fam, canon)) > 0, "listVersion": ix.Version, "events": events})
 	return nil

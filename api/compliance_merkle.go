@@ -3,7 +3,6 @@ package api
 import (
 	"net/http"
 
-	"github.com/cairn-dev/cairn/chain"
 	"github.com/cairn-dev/cairn/compliance"
 	"github.com/cairn-dev/cairn/screening"
 	"github.com/gin-gonic/gin"
@@ -11,7 +10,7 @@ import (
 
 // merkleProof is GET /v1/compliance/merkle-proof?address=&chain=.
 func (s *Server) merkleProof(c *gin.Context) error {
-	out, err := s.compliance.Prove(c.Request.Context(), s.complianceCaller(c), c.Query("address"), c.Query("chain"))
+	out, err := s.Compliance.Prove(c.Request.Context(), s.complianceCaller(c), c.Query("address"), c.Query("chain"))
 	if err != nil {
 		return err
 	}
@@ -38,7 +37,7 @@ func proofJSON(p compliance.AddressProof) gin.H {
 // merkleRoot is GET /v1/compliance/merkle-root: the roots of the current
 // list version and their anchoring.
 func (s *Server) merkleRoot(c *gin.Context) error {
-	r := s.compliance.Roots(c.Request.Context())
+	r := s.Compliance.Roots(c.Request.Context())
 	var built any
 	if !r.BuiltAt.IsZero() {
 		built = timestamp(r.BuiltAt)
@@ -46,15 +45,16 @@ func (s *Server) merkleRoot(c *gin.Context) error {
 	writeJSON(c, http.StatusOK, gin.H{
 		"root": r.SanctionsRoot, "sanctionsRoot": r.SanctionsRoot, "communityRoot": r.CommunityRoot, "listVersion": r.ListVersion,
 		"leafCount": r.SanctionsLeaves, "sanctionsLeafCount": r.SanctionsLeaves, "communityLeafCount": r.CommunityLeaves,
-		"builtAt": built, "anchor": anchorJSON(r.Anchor),
+		"builtAt": built, "anchor": anchorJSON(r),
 	})
 	return nil
 }
 
-// anchorJSON renders the anchoring state: only the status when anchoring
-// is off, else every field (null until known).
-func anchorJSON(a chain.AnchorStatus) gin.H {
-	if a.Status == chain.AnchorDisabled {
+// anchorJSON renders the anchoring state of r: only the status when
+// anchoring is off, else every field (null until known).
+func anchorJSON(r compliance.Roots) gin.H {
+	a := r.Anchor
+	if a.Status == compliance.AnchorDisabled {
 		return gin.H{"status": a.Status}
 	}
 	out := gin.H{"status": a.Status, "chainId": a.ChainID, "contract": a.Contract, "listVersion": nil, "txHash": nil,
@@ -87,7 +87,7 @@ func (s *Server) merkleProofBatch(c *gin.Context) error {
 	if err := bindJSON(c, &req, false); err != nil {
 		return err
 	}
-	out, err := s.compliance.ProveBatch(c.Request.Context(), s.complianceCaller(c), req.Addresses, req.Multiproof)
+	out, err := s.Compliance.ProveBatch(c.Request.Context(), s.complianceCaller(c), req.Addresses, req.Multiproof)
 	if err != nil {
 		return err
 	}
@@ -118,7 +118,7 @@ func (s *Server) addressQuery(c *gin.Context) (addr, chain string, fam screening
 	if fam, canon, err = compliance.ParseAddress(addr, chain); err != nil {
 		return "", "", "", "", err
 	}
-	if err := s.compliance.CheckReady(); err != nil {
+	if err := s.Compliance.CheckReady(); err != nil {
 		return "", "", "", "", err
 	}
 	return addr, chain, fam, canon, nil

@@ -19,7 +19,7 @@ func (s *Server) healthz(c *gin.Context) error {
 func (s *Server) readyz(c *gin.Context) error {
 	ctx, cancel := context.WithTimeout(c.Request.Context(), 2*time.Second)
 	defer cancel()
-	if err := s.Store.Ping(ctx); err != nil {
+	if err := s.Health.Ping(ctx); err != nil {
 		s.Logger.WarnContext(ctx, "readiness check failed", "err", err)
 		return cairn.Errorf(cairn.EUNAVAILABLE, "The store is not reachable.")
 	}

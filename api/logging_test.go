@@ -45,7 +45,7 @@ func TestErrorsLogThroughConfiguredLogger(t *testing.T) {
 	srv := newServerLimits(t, api.DefaultLimits(), func(d *api.Deps) {
 		d.Logger = slog.New(slog.NewJSONHandler(&logs, nil))
 		d.Media = nil // every media handler then panics on a nil service
-		closeStore = d.Store.(interface{ Close() error }).Close
+		closeStore = d.Health.(interface{ Close() error }).Close
 	})
 	key, _ := register(t, srv.Handler())
 

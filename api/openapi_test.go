@@ -20,7 +20,9 @@ import (
 	"github.com/cairn-dev/cairn/api/apitest"
 	"github.com/cairn-dev/cairn/billing"
 	blobfs "github.com/cairn-dev/cairn/blob/fs"
+	"github.com/cairn-dev/cairn/compliance"
 	"github.com/cairn-dev/cairn/media"
+	"github.com/cairn-dev/cairn/screening"
 	"github.com/cairn-dev/cairn/store/pebble"
 	"github.com/getkin/kin-openapi/openapi3"
 )
@@ -62,21 +64,23 @@ func newServerLimits(t testing.TB, limits api.Limits, edits ...func(*api.Deps)) 
 		t.Fatalf("blob store: %v", err)
 	}
 	cursors := cairn.NewCursors([]byte("cursor-key-for-tests-0123456789ab"))
+	ledger := &billing.Ledger{Store: db, Clock: clock, Cursors: cursors}
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	d := api.Deps{
-		Store:          db,
-		Blobs:          blobs,
-		Media:          &media.Service{Store: db, Blobs: blobs, Clock: clock},
-		Reports:        db,
-		ScreeningStore: db,
-		Cursors:        cursors,
-		Accounts:       &account.Service{Store: db, Deposits: deposits{}, Clock: clock, StarterCredits: account.DefaultStarterCredits},
-		Tokens:         &account.Tokens{Secret: []byte("0123456789abcdef0123456789abcdef"), Clock: clock},
-		Pricing:        pricing,
-		Ledger:         &billing.Ledger{Store: db, Clock: clock, Cursors: cursors},
-		Clock:          clock,
-		Logger:         slog.New(slog.NewTextHandler(io.Discard, nil)),
-		AdminToken:     adminToken,
-		Limits:         limits,
+		Health: db,
+		Media:  &media.Service{Store: db, Blobs: blobs, Clock: clock},
+		Compliance: &compliance.Service{Screening: &screening.Holder{}, Screenings: db, Ledger: ledger, Blobs: blobs,
+			Clock: clock, Logger: logger},
+		Reports:    &compliance.Reports{Store: db, Accounts: db, Ledger: db, Audit: db, Clock: clock, Logger: logger},
+		Cursors:    cursors,
+		Accounts:   &account.Service{Store: db, Deposits: deposits{}, Clock: clock, StarterCredits: account.DefaultStarterCredits},
+		Tokens:     &account.Tokens{Secret: []byte("0123456789abcdef0123456789abcdef"), Clock: clock},
+		Pricing:    pricing,
+		Ledger:     ledger,
+		Clock:      clock,
+		Logger:     logger,
+		AdminToken: adminToken,
+		Limits:     limits,
 	}
 	for _, edit := range edits {
 		edit(&d)

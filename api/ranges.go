@@ -10,8 +10,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/cairn-dev/cairn/blob"
 )
 
 // MaxRanges is the most byte ranges one request is served: a Range header
@@ -124,7 +122,7 @@ func coalesceRanges(h string, size int64) (string, bool) {
 // Read, and any Read after Close fails.
 type lockedReader struct {
 	mu     sync.Mutex
-	rc     blob.ReadSeekCloser
+	rc     io.ReadSeekCloser
 	closed bool
 }
 

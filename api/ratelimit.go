@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"sync"
 	"time"
-
-	"github.com/cairn-dev/cairn/store"
 )
 
 // limiter is a GCRA (generic cell rate algorithm) limiter: limit events per
@@ -22,7 +20,7 @@ type limiter struct {
 	shards   [64]limiterShard
 	// stored, when set, keeps the counters in the store instead of
 	// memory, so that a restart does not reset them.
-	stored store.RateLimits
+	stored RateStore
 }
 
 type limiterShard struct {
@@ -53,7 +51,7 @@ func newLimiter(limit int, period time.Duration) *limiter {
 func (l *limiter) enabled() bool { return l.limit > 0 }
 
 // persistent makes the limiter keep its counters in rl (nil: in memory).
-func (l *limiter) persistent(rl store.RateLimits) *limiter {
+func (l *limiter) persistent(rl RateStore) *limiter {
 	l.stored = rl
 	return l
 }

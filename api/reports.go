@@ -1,14 +1,11 @@
 package api
 
 import (
-	"context"
 	"net/http"
 	"time"
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/compliance"
-	"github.com/cairn-dev/cairn/screening"
-	"github.com/cairn-dev/cairn/store"
 	"github.com/gin-gonic/gin"
 )
 
@@ -31,7 +28,7 @@ func (s *Server) report(c *gin.Context) error {
 		return cairn.Errorf(cairn.ERATELIMIT, "At most %d reports per hour per account.", ReportsPerHour).
 			With("limit", ReportsPerHour).With("policy", "reports")
 	}
-	r, err := s.reports.Report(c.Request.Context(), compliance.Principal{DeveloperID: a.DeveloperID, AgentID: a.ID,
+	r, err := s.Reports.Report(c.Request.Context(), compliance.Principal{DeveloperID: a.DeveloperID, AgentID: a.ID,
 		RequestID: requestID(c)}, in)
 	if err != nil {
 		return err
@@ -41,26 +38,9 @@ func (s *Server) report(c *gin.Context) error {
 	return nil
 }
 
-// CommunityListings turns the escalated addresses into listings of the
-// community source (for ingest.Pipeline.Community).
-func CommunityListings(rs store.Reports) func(ctx context.Context) ([]screening.Listing, error) {
-	return func(ctx context.Context) ([]screening.Listing, error) {
-		esc, err := rs.Escalations(ctx)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]screening.Listing, len(esc))
-		for i, e := range esc {
-			out[i] = screening.Listing{Family: screening.Family(e.Family), Address: e.Canonical, Match: screening.Match{
-				EntityID: e.ReportID, Source: screening.SourceCommunity, Category: e.Category, Severity: "medium"}}
-		}
-		return out, nil
-	}
-}
-
 // stats is GET /v1/compliance/stats (no auth; spec 4.20).
 func (s *Server) stats(c *gin.Context) error {
-	ix := s.CurrentList.Current()
+	ix := s.Compliance.Screening.Current()
 	var last any
 	sources := gin.H{}
 	if s.Ingest != nil {
@@ -85,11 +65,11 @@ func (s *Server) stats(c *gin.Context) error {
 		}
 		sources = sourcesJSON(states)
 	}
-	rs, err := s.Reports.CountReports(c.Request.Context())
+	rs, err := s.Reports.Counts(c.Request.Context())
 	if err != nil {
 		return err
 	}
-	screenings, err := s.ScreeningStore.ScreeningCount(c.Request.Context())
+	screenings, err := s.Compliance.ScreeningCount(c.Request.Context())
 	if err != nil {
 		return err
 	}

@@ -1,22 +1,18 @@
 package api
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"runtime/debug"
-	"strings"
 	"time"
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/account"
 	"github.com/cairn-dev/cairn/billing"
-	"github.com/cairn-dev/cairn/blob"
-	"github.com/cairn-dev/cairn/chain"
 	"github.com/cairn-dev/cairn/compliance"
 	"github.com/cairn-dev/cairn/media"
 	"github.com/cairn-dev/cairn/memory"
-	"github.com/cairn-dev/cairn/screening"
-	"github.com/cairn-dev/cairn/store"
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -45,10 +41,12 @@ func DefaultLimits() Limits {
 	}
 }
 
-// Deps are the services the front end calls.
+// Deps are the services the front end calls: the domain services, and the
+// few narrow views of storage that HTTP mechanisms need (health, the
+// replay of idempotent creates, settled marks, stored rate counters).
 type Deps struct {
-	Store    store.Store
-	Blobs    blob.Store
+	// Health reports whether the store is reachable (GET /v1/health).
+	Health   Pinger
 	Accounts *account.Service
 	Tokens   *account.Tokens
 	Pricing  *billing.Pricing
@@ -59,51 +57,53 @@ type Deps struct {
 	Media    *media.Service
 	// Memory serves the memory endpoints.
 	Memory *memory.Service
+	// Compliance screens addresses and proves their listing (required);
+	// Reports takes community reports and their moderation (required).
+	Compliance *compliance.Service
+	Reports    *compliance.Reports
+	// Ingest runs an ingestion on demand (POST /v1/admin/ingest) and
+	// reports sources, versions and history; nil: none.
+	Ingest Ingester
 	// Settled receives the marks of priced writes whose charges stand
 	// although they logged no effect (see billing.Recovery); nil: none
 	// are kept.
-	Settled store.Settled
+	Settled billing.SettledMarks
 	// Idempotency keeps the answers of creates sent with an
 	// Idempotency-Key; nil: the header is ignored.
-	Idempotency store.Idempotency
-	// CurrentList holds the current sanctions list version; Ingest runs an
-	// ingestion on demand (POST /v1/admin/ingest) and reports snapshots.
-	CurrentList *screening.Holder
-	Ingest      Ingester
-	Reports     store.Reports
-	// ReportMinAccountAge is how old an account that never paid must be
-	// (having used the service) before its community reports count toward
-	// escalation.
-	ReportMinAccountAge time.Duration
-	// Anchorer publishes each list version's roots on chain and reports
-	// its state in GET /v1/compliance/merkle-root; nil: anchoring is off
-	// (status disabled).
-	Anchorer chain.Anchorer
+	Idempotency IdempotencyStore
 	// RateLimits keeps the counters of the limits on free things
 	// (registrations, key rotation attempts) across restarts; nil: they
 	// are kept in memory.
-	RateLimits store.RateLimits
-	// ScreeningStore holds the free screening windows and the screening
-	// count (required).
-	ScreeningStore store.Screenings
-	// Proofs keeps the screening proof documents; nil: they are blobs in
-	// Blobs.
-	Proofs store.Proofs
+	RateLimits RateStore
 	// Cursors signs the pagination cursors of listings.
 	Cursors *cairn.Cursors
 	Clock   cairn.Clock
 	Logger  *slog.Logger
 	// Registry receives the metrics; nil: a private registry.
 	Registry *prometheus.Registry
-	// PublicURL is the base URL third parties reach the service at: proof
-	// documents name their own URL and their snapshots' under it.
-	PublicURL string
 	// AdminToken enables the admin API when non-empty.
 	AdminToken string
 	// TrustedProxies are the proxies whose X-Forwarded-For is believed when
 	// finding a client's IP (none by default: the peer address is used).
 	TrustedProxies []string
 	Limits         Limits
+}
+
+// Pinger reports whether a backend is reachable and usable.
+type Pinger interface {
+	Ping(ctx context.Context) error
+}
+
+// IdempotencyStore keeps the answers of idempotent creates (see
+// idempotent).
+type IdempotencyStore interface {
+	PutIdempotency(ctx context.Context, r *cairn.IdempotencyRecord) error
+	Idempotency(ctx context.Context, agentID, route, key string, now time.Time) (*cairn.IdempotencyRecord, error)
+}
+
+// RateStore counts events against limits that must survive a restart.
+type RateStore interface {
+	TakeRate(ctx context.Context, key string, limit int, period time.Duration, now time.Time) (cairn.RateTake, error)
 }
 
 // Server is the HTTP front end.
@@ -118,8 +118,6 @@ type Server struct {
 	reportLimit                                      *limiter
 	idemRunning                                      idemRunning
 	biller                                           *billing.Biller
-	compliance                                       *compliance.Service
-	reports                                          *compliance.Reports
 }
 
 // New builds the front end with every route registered.
@@ -131,11 +129,8 @@ func New(d Deps) (*Server, error) {
 		d.Logger = slog.Default()
 	}
 	d.Logger = slog.New(RequestIDHandler(d.Logger.Handler()))
-	if d.CurrentList == nil {
-		d.CurrentList = &screening.Holder{}
-	}
-	if d.ScreeningStore == nil {
-		return nil, cairn.Errorf(cairn.EINVALID, "api: Deps.ScreeningStore is required")
+	if d.Compliance == nil || d.Reports == nil {
+		return nil, cairn.Errorf(cairn.EINVALID, "api: Deps.Compliance and Deps.Reports are required")
 	}
 	if d.Registry == nil {
 		d.Registry = prometheus.NewRegistry()
@@ -158,17 +153,6 @@ func New(d Deps) (*Server, error) {
 		registerAllLimit: newLimiter(d.Limits.RegistrationsAll, time.Hour).persistent(d.RateLimits),
 		publicLimit:      newLimiter(d.Limits.PublicPerIP, time.Minute),
 		reportLimit:      newLimiter(ReportsPerHour, time.Hour),
-	}
-	s.compliance = &compliance.Service{Screening: d.CurrentList, Screenings: d.ScreeningStore, Ledger: d.Ledger, Blobs: d.Blobs,
-		Proofs: d.Proofs, Anchorer: d.Anchorer, PublicURL: strings.TrimSuffix(d.PublicURL, "/"), Clock: d.Clock, Logger: d.Logger}
-	s.reports = &compliance.Reports{Store: d.Reports, Accounts: d.Store, Ledger: d.Store, Audit: d.Store,
-		MinAccountAge: d.ReportMinAccountAge, Clock: d.Clock, Logger: d.Logger}
-	if d.Memory != nil && d.Memory.Audit != nil {
-		s.reports.Audit = d.Memory.Audit // the log GET /v1/memory/audit reads
-	}
-	if d.Ingest != nil {
-		s.compliance.Ready = d.Ingest.Ready
-		s.reports.Rebuild = d.Ingest.Escalated
 	}
 	s.biller = &billing.Biller{Ledger: d.Ledger, Pricing: d.Pricing, Settled: d.Settled, StatusOf: errStatus,
 		Clock: d.Clock, Logger: d.Logger}

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn"
-	"github.com/cairn-dev/cairn/store"
 )
 
 // Refundable reports whether a response status gives back the credits a
@@ -34,7 +33,7 @@ type Biller struct {
 	Pricing *Pricing
 	// Settled receives the marks of priced writes whose charges stand
 	// although the request failed (nil: none are kept).
-	Settled store.Settled
+	Settled SettledMarks
 	// StatusOf maps an error to the status its response carries: the
 	// front end's table, which spec 7's refunds are stated in.
 	StatusOf func(error) int
@@ -42,6 +41,12 @@ type Biller struct {
 	Logger   *slog.Logger
 
 	running running
+}
+
+// SettledMarks records that charges stand although their request logged
+// no effect (store.Settled holds them for Recovery).
+type SettledMarks interface {
+	MarkSettled(ctx context.Context, chargeIDs []string, at time.Time) error
 }
 
 // Bill is the billing of one request: the charges taken for it so far,

@@ -8,6 +8,9 @@ import (
 	"github.com/cairn-dev/cairn/merkle"
 )
 
+// AnchorDisabled is Roots.Anchor.Status when no chain is configured.
+const AnchorDisabled = chain.AnchorDisabled
+
 // Roots are the current list version's Merkle roots and their anchoring.
 type Roots struct {
 	SanctionsRoot   merkle.Hash

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn"
-	"github.com/cairn-dev/cairn/api"
 	blobfs "github.com/cairn-dev/cairn/blob/fs"
+	"github.com/cairn-dev/cairn/compliance"
 	"github.com/cairn-dev/cairn/ingest"
 	"github.com/cairn-dev/cairn/screening"
 	"github.com/cairn-dev/cairn/store/pebble"
@@ -79,7 +79,7 @@ func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer, get
 		return err
 	}
 	p := &ingest.Pipeline{Sources: sources, Blobs: blobs, Store: db, Holder: &screening.Holder{}, Clock: cairn.SystemClock{},
-		Logger: logger, MaxDrop: cfg.IngestMaxDrop, Community: api.CommunityListings(db)}
+		Logger: logger, MaxDrop: cfg.IngestMaxDrop, Community: compliance.CommunityListings(db)}
 	p.OnProgress = func(pr ingest.Progress) {
 		if pr.Err != nil {
 			fmt.Fprintf(stdout, "%-24s FAILED after %s, kept the previous %d entries: %v\n", pr.Source, pr.Took.Round(time.Millisecond), pr.Entries, pr.Err)

@@ -23,6 +23,7 @@ import (
 	blobfs "github.com/cairn-dev/cairn/blob/fs"
 	"github.com/cairn-dev/cairn/chain/aptos"
 	"github.com/cairn-dev/cairn/chain/evm"
+	"github.com/cairn-dev/cairn/compliance"
 	"github.com/cairn-dev/cairn/ingest"
 	"github.com/cairn-dev/cairn/media"
 	"github.com/cairn-dev/cairn/memory"
@@ -190,7 +191,7 @@ func (m *Main) Open(ctx context.Context) error {
 		return err
 	}
 	m.pipeline = &ingest.Pipeline{Sources: sources, Blobs: m.blobs, Store: m.shared, Holder: holder, Clock: m.Clock, Logger: m.Logger,
-		MaxDrop: cfg.IngestMaxDrop, MaxSourceBytes: cfg.IngestMaxBytes, MaxXMLToken: cfg.IngestMaxXMLToken, Community: api.CommunityListings(m.shared), OnVersion: m.anchorVersion}
+		MaxDrop: cfg.IngestMaxDrop, MaxSourceBytes: cfg.IngestMaxBytes, MaxXMLToken: cfg.IngestMaxXMLToken, Community: compliance.CommunityListings(m.shared), OnVersion: m.anchorVersion}
 	if m.listRestored, err = m.openList(ctx); err != nil {
 		return err
 	}
@@ -236,36 +237,36 @@ func (m *Main) Open(ctx context.Context) error {
 	if publicURL == "" {
 		publicURL = "http://" + m.ln.Addr().String()
 	}
+	ledger := &billing.Ledger{Store: m.core, Clock: m.Clock, Cursors: cursors, Origin: origin}
+	complianceSvc := &compliance.Service{Screening: holder, Ready: m.pipeline.Ready, Screenings: m.shared, Ledger: ledger,
+		Blobs: m.blobs, Proofs: proofStore(m.core), Anchorer: m.chainAnchorer(), PublicURL: publicURL, Clock: m.Clock, Logger: m.Logger}
+	// Reporting agents' entries go to the log GET /v1/memory/audit reads.
+	reports := &compliance.Reports{Store: m.shared, Accounts: m.core, Ledger: m.core, Audit: memorySvc.Audit,
+		Rebuild: m.pipeline.Escalated, MinAccountAge: cfg.ReportMinAccountAge, Clock: m.Clock, Logger: m.Logger}
 	m.server, err = api.New(api.Deps{
-		Store: m.core,
-		Blobs: m.blobs,
+		Health: m.core,
 		Accounts: &account.Service{Store: m.core, Deposits: hd, Clock: m.Clock, StarterCredits: cfg.StarterCredits,
 			AuthCacheTTL:  cfg.CacheTTL,
 			CreditsPerAPT: cfg.CreditsPerAPT},
 		Deposits: &billing.Deposits{Verifier: depositVerifier, Store: m.core, Audit: memorySvc.Audit,
 			CreditsPerAPT: cfg.CreditsPerAPT, Clock: m.Clock},
-		Tokens:              &account.Tokens{Secret: jwtSecret(cfg.JWTSecret, serviceKey), Clock: m.Clock},
-		Pricing:             pricing,
-		Ledger:              &billing.Ledger{Store: m.core, Clock: m.Clock, Cursors: cursors, Origin: origin},
-		Media:               mediaSvc,
-		Memory:              memorySvc,
-		Idempotency:         m.shared,
-		Settled:             m.shared,
-		CurrentList:         holder,
-		Ingest:              m.pipeline,
-		Reports:             m.shared,
-		ReportMinAccountAge: cfg.ReportMinAccountAge,
-		Anchorer:            m.chainAnchorer(),
-		ScreeningStore:      m.shared,
-		Proofs:              proofStore(m.core),
-		RateLimits:          m.core.(store.RateLimits),
-		Cursors:             cursors,
-		Clock:               m.Clock,
-		Logger:              m.Logger,
-		PublicURL:           publicURL,
-		AdminToken:          cfg.AdminToken,
-		TrustedProxies:      proxies,
-		Limits:              limits,
+		Tokens:         &account.Tokens{Secret: jwtSecret(cfg.JWTSecret, serviceKey), Clock: m.Clock},
+		Pricing:        pricing,
+		Ledger:         ledger,
+		Media:          mediaSvc,
+		Memory:         memorySvc,
+		Compliance:     complianceSvc,
+		Reports:        reports,
+		Ingest:         m.pipeline,
+		Idempotency:    m.shared,
+		Settled:        m.shared,
+		RateLimits:     m.core.(store.RateLimits),
+		Cursors:        cursors,
+		Clock:          m.Clock,
+		Logger:         m.Logger,
+		AdminToken:     cfg.AdminToken,
+		TrustedProxies: proxies,
+		Limits:         limits,
 	})
 	if err != nil {
 		return err // Close closes the listener
