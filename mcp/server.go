@@ -158,7 +158,8 @@ type MemoryRef struct {
 }
 
 // findKey returns the latest version of the memory with the key, or a 404
-// *client.Error. It searches by key (1 credit).
+// *client.Error. It searches by key (1 credit): the key itself ranks first
+// (score 3), so it is in the first page however many keys extend it.
 func (s *server) findKey(ctx context.Context, key string) (*client.SearchHit, error) {
 	res, err := s.c.SearchMemories(ctx, client.SearchRequest{Query: key, Limit: 100})
 	if err != nil {

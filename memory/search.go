@@ -168,8 +168,10 @@ func (s *Service) candidates(ctx context.Context, agentID string, q *Query) ([]c
 	return out, nil
 }
 
-// keyScore is 2 when key starts with needle, 1 when it contains it
-// elsewhere, 0 otherwise (an empty needle matches everything with 1).
+// keyScore is 3 when key is needle (case-insensitively), 2 when it starts
+// with needle, 1 when it contains it elsewhere, 0 otherwise (an empty needle
+// matches everything with 1). The exact key ranking first is what lets a
+// caller find a key by searching for it, however many keys extend it.
 func keyScore(key, needle string) float64 { return lowerKeyScore(strings.ToLower(key), needle) }
 
 func lowerKeyScore(k, needle string) float64 {
@@ -177,6 +179,8 @@ func lowerKeyScore(k, needle string) float64 {
 		return 1
 	}
 	switch {
+	case k == needle:
+		return 3
 	case strings.HasPrefix(k, needle):
 		return 2
 	case strings.Contains(k, needle):
