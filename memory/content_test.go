@@ -5,9 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	blobfs "github.com/cairn-dev/cairn/blob/fs"
-
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/blob"
 )
 
 func TestBlobName(t *testing.T) {
@@ -83,7 +82,7 @@ func FuzzKeyToBlobName(f *testing.F) {
 		// the spec's blob name in the agent's folder.
 		legacy := &cairn.MemoryVersion{BlobName: BlobName(typ, key, 7, file, ext)}
 		name := blobPath("0190a4c2-7d1e-7c3a-9b5e-2f6d8a1c4e7b", legacy)
-		if err := blobfs.ValidateName(name); err != nil {
+		if err := blob.ValidateName(name); err != nil {
 			t.Fatalf("accepted type %q key %q file %q ext %q, but blob name %q is invalid: %v", typ, key, file, ext, name, err)
 		}
 	})

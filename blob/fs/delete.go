@@ -7,12 +7,13 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/blob"
 )
 
 // Delete removes the blob. Deleting an absent or expired blob succeeds. The
 // sidecar goes first (that is the commit), then the content file.
 func (s *Store) Delete(ctx context.Context, name string) error {
-	if err := ValidateName(name); err != nil {
+	if err := blob.ValidateName(name); err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {
@@ -42,7 +43,7 @@ func (s *Store) Delete(ctx context.Context, name string) error {
 // ExtendExpiry sets a new expiry (zero: never) for a live blob, rewriting
 // only its sidecar. ENOTFOUND when the blob is absent or already expired.
 func (s *Store) ExtendExpiry(ctx context.Context, name string, expiresAt time.Time) error {
-	if err := ValidateName(name); err != nil {
+	if err := blob.ValidateName(name); err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {

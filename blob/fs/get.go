@@ -13,7 +13,7 @@ import (
 
 // Stat returns the blob's Info; ENOTFOUND when it is absent or expired.
 func (s *Store) Stat(ctx context.Context, name string) (blob.Info, error) {
-	if err := ValidateName(name); err != nil {
+	if err := blob.ValidateName(name); err != nil {
 		return blob.Info{}, err
 	}
 	if err := ctx.Err(); err != nil {
@@ -66,7 +66,7 @@ func (s *Store) Open(ctx context.Context, name string) (blob.ReadSeekCloser, blo
 // the shared lock so that a concurrent Put cannot remove the file between
 // the two. The content of an inline blob came with its sidecar.
 func (s *Store) openContent(ctx context.Context, name string) (*record, content, error) {
-	if err := ValidateName(name); err != nil {
+	if err := blob.ValidateName(name); err != nil {
 		return nil, nil, err
 	}
 	if err := ctx.Err(); err != nil {

@@ -13,40 +13,6 @@ import (
 	"github.com/cairn-dev/cairn/blob"
 )
 
-func TestValidateName(t *testing.T) {
-	cases := []struct {
-		name string
-		ok   bool
-	}{
-		{"memory/semantic/notes/a b/v1", true},
-		{"media/photo/cat__ab12cd34.jpg", true},
-		{strings.Repeat("x", MaxNameLen), true},
-		{strings.Repeat("x", MaxNameLen+1), false},
-		{strings.Repeat("é", MaxNameLen/2), true},
-		{"...", true},
-		{"a/.../b", true},
-		{"", false},
-		{"a/", false},
-		{"/a", false},
-		{"a/../b", false},
-		{"a\\b", false},
-		{"a\u00a0b", false}, // no-break space: not printable in Go's sense
-		{"a\u202eb", false}, // bidi override: a format character
-		{"a\x1bb", false},
-	}
-	for _, c := range cases {
-		t.Run(strings.ToValidUTF8(c.name[:min(len(c.name), 40)], "?"), func(t *testing.T) {
-			err := ValidateName(c.name)
-			if c.ok && err != nil {
-				t.Fatalf("ValidateName: %v", err)
-			}
-			if !c.ok && !cairn.IsCode(err, cairn.EINVALID) {
-				t.Fatalf("ValidateName: %v, want EINVALID", err)
-			}
-		})
-	}
-}
-
 // TestPathSafety stores names that look like paths out of the root and
 // checks that every file lands inside the root.
 func TestPathSafety(t *testing.T) {
@@ -106,14 +72,14 @@ func FuzzName(f *testing.F) {
 	root := f.TempDir()
 	s := &Store{root: root}
 	f.Fuzz(func(t *testing.T, name string) {
-		err := ValidateName(name)
+		err := blob.ValidateName(name)
 		if err != nil {
 			if !cairn.IsCode(err, cairn.EINVALID) {
 				t.Fatalf("ValidateName(%q): %v, not EINVALID", name, err)
 			}
 			return
 		}
-		if !utf8.ValidString(name) || len(name) > MaxNameLen || strings.ContainsRune(name, '\\') {
+		if !utf8.ValidString(name) || len(name) > blob.MaxNameLen || strings.ContainsRune(name, '\\') {
 			t.Fatalf("accepted %q", name)
 		}
 		for _, seg := range strings.Split(name, "/") {

@@ -31,7 +31,7 @@ var chunkPool = sync.Pool{New: func() any { b := make([]byte, chunkSize); return
 // it, and waits for the group commit (commit.go), which renames it over the
 // sidecar and syncs the directory.
 func (s *Store) Put(ctx context.Context, name string, r io.Reader, opts blob.PutOptions) (blob.Info, error) {
-	if err := ValidateName(name); err != nil {
+	if err := blob.ValidateName(name); err != nil {
 		return blob.Info{}, err
 	}
 	if err := ctx.Err(); err != nil {

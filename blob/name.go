@@ -1,4 +1,4 @@
-package fs
+package blob
 
 import (
 	"strings"
@@ -11,8 +11,8 @@ import (
 // MaxNameLen is the longest blob name accepted, in bytes.
 const MaxNameLen = 1024
 
-// ValidateName reports whether name is a valid blob name: 1 to MaxNameLen
-// bytes of UTF-8, slash-separated segments that are neither empty, "." nor
+// ValidateName reports whether name is a valid blob name (the names every
+// Store accepts): 1 to MaxNameLen bytes of UTF-8, slash-separated segments that are neither empty, "." nor
 // "..", made of printable characters (unicode.IsPrint, which admits the
 // ASCII space) other than backslash. An invalid name is EINVALID.
 func ValidateName(name string) error {
