@@ -104,6 +104,9 @@ func (s *Server) openAPI(c *gin.Context) error {
 	return nil
 }
 
+// skillOffers are the representations of GET /v1/skill, the default first.
+var skillOffers = []string{"application/json", "text/markdown"}
+
 // skill is GET /v1/skill: JSON unless the Accept header prefers Markdown.
 func (s *Server) skill(c *gin.Context) error {
 	c.Header("Vary", "Accept")

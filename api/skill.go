@@ -101,7 +101,7 @@ func buildSkill(doc *openapi3.T) (*skillDoc, error) {
 	sk := &skillDoc{
 		Name: doc.Info.Title, Version: doc.Info.Version,
 		Description: strings.TrimSpace(doc.Info.Description),
-		Errors:      skillErrors{ContentType: "application/problem+json"},
+		Auth:        skillAuths(doc),
 	}
 	if err := extension(doc.Info.Extensions, "x-cairn-base-path", &sk.BasePath); err != nil {
 		return nil, err
@@ -109,25 +109,52 @@ func buildSkill(doc *openapi3.T) (*skillDoc, error) {
 	if err := extension(doc.Info.Extensions, "x-cairn-pricing", &sk.Pricing); err != nil {
 		return nil, err
 	}
+	errs, err := skillErrorsOf(doc)
+	if err != nil {
+		return nil, err
+	}
+	sk.Errors = errs
+	if err := addEndpoints(sk, doc); err != nil {
+		return nil, err
+	}
+	return sk, nil
+}
+
+// skillAuths lists the document's security schemes by name.
+func skillAuths(doc *openapi3.T) []skillAuth {
 	names := make([]string, 0, len(doc.Components.SecuritySchemes))
 	for name := range doc.Components.SecuritySchemes {
 		names = append(names, name)
 	}
 	sort.Strings(names)
+	var out []skillAuth
 	for _, name := range names {
 		ss := doc.Components.SecuritySchemes[name].Value
-		sk.Auth = append(sk.Auth, skillAuth{Name: name, Scheme: ss.Scheme, Format: ss.BearerFormat, Description: ss.Description})
+		out = append(out, skillAuth{Name: name, Scheme: ss.Scheme, Format: ss.BearerFormat, Description: ss.Description})
 	}
+	return out
+}
+
+// skillErrorsOf describes the problem documents: the fields of schema
+// Problem and the codes of schema ErrorCode.
+func skillErrorsOf(doc *openapi3.T) (skillErrors, error) {
+	out := skillErrors{ContentType: "application/problem+json"}
 	problem := doc.Components.Schemas["Problem"]
 	codes := doc.Components.Schemas["ErrorCode"]
 	if problem == nil || codes == nil {
-		return nil, fmt.Errorf("components/schemas must define Problem and ErrorCode")
+		return out, fmt.Errorf("components/schemas must define Problem and ErrorCode")
 	}
-	sk.Errors.Fields = fields(problem, "", 0)
+	out.Fields = fields(problem, "", 0)
 	for _, c := range codes.Value.Enum {
-		sk.Errors.Codes = append(sk.Errors.Codes, fmt.Sprint(c))
+		out.Codes = append(out.Codes, fmt.Sprint(c))
 	}
+	return out, nil
+}
 
+// addEndpoints appends every operation of the document to sk, by path
+// and then in methodOrder, and sets sk.OpenAPI to the path of the
+// document itself.
+func addEndpoints(sk *skillDoc, doc *openapi3.T) error {
 	paths := doc.Paths.Keys()
 	sort.Strings(paths)
 	for _, path := range paths {
@@ -140,7 +167,7 @@ func buildSkill(doc *openapi3.T) (*skillDoc, error) {
 			}
 			ep, err := skillOperation(doc, path, method, item, op)
 			if err != nil {
-				return nil, fmt.Errorf("%s %s: %w", method, path, err)
+				return fmt.Errorf("%s %s: %w", method, path, err)
 			}
 			if op.OperationID == "getOpenAPI" {
 				sk.OpenAPI = path
@@ -148,26 +175,17 @@ func buildSkill(doc *openapi3.T) (*skillDoc, error) {
 			sk.Endpoints = append(sk.Endpoints, ep)
 		}
 	}
-	return sk, nil
+	return nil
 }
 
+// skillOperation describes one operation: its auth, cost, parameters,
+// request body and responses.
 func skillOperation(doc *openapi3.T, path, method string, item *openapi3.PathItem, op *openapi3.Operation) (skillEndpoint, error) {
 	ep := skillEndpoint{
 		OperationID: op.OperationID, Method: method, Path: path, Summary: op.Summary,
-		Description: strings.TrimSpace(op.Description), Auth: []string{},
+		Description: strings.TrimSpace(op.Description), Auth: operationAuth(doc, op),
+		Parameters: skillParams(item, op), RequestBody: skillRequestBody(op), Responses: skillResponses(op),
 	}
-	sec := doc.Security
-	if op.Security != nil {
-		sec = *op.Security
-	}
-	for _, req := range sec {
-		for name := range req {
-			if !slices.Contains(ep.Auth, name) {
-				ep.Auth = append(ep.Auth, name)
-			}
-		}
-	}
-	sort.Strings(ep.Auth)
 	if err := extension(op.Extensions, "x-cairn-auth", &ep.AuthNote); err != nil {
 		return ep, err
 	}
@@ -177,20 +195,57 @@ func skillOperation(doc *openapi3.T, path, method string, item *openapi3.PathIte
 			return ep, err
 		}
 	}
+	return ep, nil
+}
+
+// operationAuth names the security schemes an operation accepts (its own
+// security, or the document's), sorted; empty, not nil, when none.
+func operationAuth(doc *openapi3.T, op *openapi3.Operation) []string {
+	sec := doc.Security
+	if op.Security != nil {
+		sec = *op.Security
+	}
+	auth := []string{}
+	for _, req := range sec {
+		for name := range req {
+			if !slices.Contains(auth, name) {
+				auth = append(auth, name)
+			}
+		}
+	}
+	sort.Strings(auth)
+	return auth
+}
+
+// skillParams lists the parameters of the path, then of the operation.
+func skillParams(item *openapi3.PathItem, op *openapi3.Operation) []skillParam {
+	var out []skillParam
 	for _, p := range append(slices.Clone(item.Parameters), op.Parameters...) {
 		v := p.Value
-		ep.Parameters = append(ep.Parameters, skillParam{
+		out = append(out, skillParam{
 			Name: v.Name, In: v.In, Required: v.Required, Type: typeName(v.Schema), Description: v.Description,
 		})
 	}
-	if rb := op.RequestBody; rb != nil {
-		for _, ct := range contentTypes(rb.Value.Content) {
-			ep.RequestBody = &skillBody{ContentType: ct, Required: rb.Value.Required, Fields: fields(rb.Value.Content[ct].Schema, "", 0)}
-			break // the first content type describes the body
-		}
+	return out
+}
+
+// skillRequestBody describes the request body by its first content type
+// (JSON first); nil when the operation takes none.
+func skillRequestBody(op *openapi3.Operation) *skillBody {
+	rb := op.RequestBody
+	if rb == nil || len(rb.Value.Content) == 0 {
+		return nil
 	}
+	ct := contentTypes(rb.Value.Content)[0]
+	return &skillBody{ContentType: ct, Required: rb.Value.Required, Fields: fields(rb.Value.Content[ct].Schema, "", 0)}
+}
+
+// skillResponses describes the responses by status: the problem code of
+// an error, the fields of a JSON success.
+func skillResponses(op *openapi3.Operation) []skillResponse {
 	statuses := op.Responses.Keys()
 	sort.Strings(statuses)
+	var out []skillResponse
 	for _, status := range statuses {
 		r := op.Responses.Value(status).Value
 		sr := skillResponse{Status: status, Description: strings.TrimSpace(*r.Description), ContentTypes: contentTypes(r.Content)}
@@ -202,9 +257,9 @@ func skillOperation(doc *openapi3.T, path, method string, item *openapi3.PathIte
 				sr.Fields = fields(mt.Schema, "", 0)
 			}
 		}
-		ep.Responses = append(ep.Responses, sr)
+		out = append(out, sr)
 	}
-	return ep, nil
+	return out
 }
 
 // extension decodes the extension key of ext into v; a missing key leaves
