@@ -45,48 +45,84 @@ func coalesceRanges(h string, size int64) (string, bool) {
 	if !found {
 		return "", false
 	}
-	type rng struct{ start, end int64 } // inclusive
-	var rs []rng
+	rs, ok := parseRanges(spec, size)
+	switch {
+	case !ok || len(rs) == 0:
+		return "", false
+	case len(rs) > maxParsedRanges:
+		return "", true
+	}
+	merged := mergeRanges(rs)
+	if len(merged) > MaxRanges {
+		return "", true
+	}
+	if len(merged) == len(rs) {
+		merged = rs // nothing coalesced: the parts keep the request's order (RFC 9110 14.6)
+	}
+	return formatRanges(merged), true
+}
+
+// maxParsedRanges is where parseRanges stops reading: so many ranges
+// cannot merge into MaxRanges often enough to be worth reading further.
+const maxParsedRanges = 64 * MaxRanges
+
+// byteRange is a satisfiable range of a Range header, both ends included.
+type byteRange struct{ start, end int64 }
+
+// parseRanges parses the comma-separated ranges of a "bytes=" header
+// against size, in the request's order, stopping after maxParsedRanges
+// + 1 ranges. ok is false when a range does not parse or is not
+// satisfiable.
+func parseRanges(spec string, size int64) (rs []byteRange, ok bool) {
 	for _, part := range strings.Split(spec, ",") {
 		part = strings.TrimSpace(part)
 		if part == "" {
 			continue
 		}
-		a, b, found := strings.Cut(part, "-")
-		if !found {
-			return "", false
-		}
-		var r rng
-		switch {
-		case a == "": // suffix: the last b bytes
-			n, err := strconv.ParseInt(b, 10, 64)
-			if err != nil || n <= 0 {
-				return "", false
-			}
-			r = rng{max(size-n, 0), size - 1}
-		default:
-			s, err := strconv.ParseInt(a, 10, 64)
-			if err != nil || s < 0 || s >= size {
-				return "", false
-			}
-			e := size - 1
-			if b != "" {
-				if e, err = strconv.ParseInt(b, 10, 64); err != nil || e < s {
-					return "", false
-				}
-				e = min(e, size-1)
-			}
-			r = rng{s, e}
+		r, ok := parseRange(part, size)
+		if !ok {
+			return nil, false
 		}
 		rs = append(rs, r)
-		if len(rs) > 64*MaxRanges { // no need to read further
-			return "", true
+		if len(rs) > maxParsedRanges { // no need to read further
+			break
 		}
 	}
-	if len(rs) == 0 {
-		return "", false
+	return rs, true
+}
+
+// parseRange parses one range, "start-end", "start-" or the suffix "-n"
+// (the last n bytes), against size; the end is clipped to the content.
+func parseRange(part string, size int64) (byteRange, bool) {
+	a, b, found := strings.Cut(part, "-")
+	if !found {
+		return byteRange{}, false
 	}
-	sorted := slices.SortedFunc(slices.Values(rs), func(x, y rng) int { return cmp.Compare(x.start, y.start) })
+	if a == "" {
+		n, err := strconv.ParseInt(b, 10, 64)
+		if err != nil || n <= 0 {
+			return byteRange{}, false
+		}
+		return byteRange{max(size-n, 0), size - 1}, true
+	}
+	s, err := strconv.ParseInt(a, 10, 64)
+	if err != nil || s < 0 || s >= size {
+		return byteRange{}, false
+	}
+	e := size - 1
+	if b != "" {
+		if e, err = strconv.ParseInt(b, 10, 64); err != nil || e < s {
+			return byteRange{}, false
+		}
+		e = min(e, size-1)
+	}
+	return byteRange{s, e}, true
+}
+
+// mergeRanges returns rs sorted by start, with overlapping and adjacent
+// ranges merged; rs is left as it is.
+func mergeRanges(rs []byteRange) []byteRange {
+	sorted := slices.SortedFunc(slices.Values(rs), func(x, y byteRange) int { return cmp.Compare(x.start, y.start) })
 	merged := sorted[:1]
 	for _, r := range sorted[1:] {
 		last := &merged[len(merged)-1]
@@ -96,15 +132,14 @@ func coalesceRanges(h string, size int64) (string, bool) {
 		}
 		merged = append(merged, r)
 	}
-	if len(merged) > MaxRanges {
-		return "", true
-	}
-	if len(merged) == len(rs) {
-		merged = rs // nothing coalesced: the parts keep the request's order (RFC 9110 14.6)
-	}
+	return merged
+}
+
+// formatRanges writes ranges as a Range header.
+func formatRanges(rs []byteRange) string {
 	var b strings.Builder
 	b.WriteString("bytes=")
-	for i, r := range merged {
+	for i, r := range rs {
 		if i > 0 {
 			b.WriteByte(',')
 		}
@@ -112,7 +147,7 @@ func coalesceRanges(h string, size int64) (string, bool) {
 		b.WriteByte('-')
 		b.WriteString(strconv.FormatInt(r.end, 10))
 	}
-	return b.String(), true
+	return b.String()
 }
 
 // lockedReader serialises Read, Seek and Close. http.ServeContent reads
