@@ -37,6 +37,41 @@ type uploadForm struct {
 // first value of each) once the whole body is read; the caller checks
 // that File ran (errOneFile).
 func (f uploadForm) read(c *gin.Context) (formFields, error) {
+	mr, err := f.reader(c)
+	if err != nil {
+		return nil, err
+	}
+	fields := formFields{}
+	hasFile := false
+	for n := 0; ; n++ {
+		p, err := mr.NextPart()
+		if err == io.EOF {
+			return fields, nil
+		} else if err != nil {
+			return nil, f.bodyError(err)
+		}
+		if n == maxUploadParts {
+			return nil, cairn.Errorf(cairn.EINVALID, "At most %d form parts are accepted.", maxUploadParts)
+		}
+		if p.FormName() != "file" {
+			if err := f.field(p, fields); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if hasFile {
+			return nil, errOneFile
+		}
+		hasFile = true
+		if err := f.File(p, fields.get); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// reader checks that the body of c is multipart/form-data, bounds it by
+// the file limit and multipartOverhead and returns its reader.
+func (f uploadForm) reader(c *gin.Context) (*multipart.Reader, error) {
 	r := c.Request
 	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "multipart/form-data" {
 		return nil, cairn.Errorf(cairn.EUNSUPPORTEDMEDIA, "Content-Type must be multipart/form-data.")
@@ -46,41 +81,25 @@ func (f uploadForm) read(c *gin.Context) (formFields, error) {
 	if err != nil {
 		return nil, f.bodyError(err)
 	}
-	fields := formFields{}
-	hasFile := false
-	for n := 0; ; n++ {
-		p, err := mr.NextPart()
-		if err == io.EOF {
-			break
-		} else if err != nil {
-			return nil, f.bodyError(err)
-		}
-		if n == maxUploadParts {
-			return nil, cairn.Errorf(cairn.EINVALID, "At most %d form parts are accepted.", maxUploadParts)
-		}
-		name := p.FormName()
-		if name == "file" {
-			if hasFile {
-				return nil, errOneFile
-			}
-			hasFile = true
-			if err := f.File(p, fields.get); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		v, err := io.ReadAll(io.LimitReader(clientBody{p, f.FileLimit}, int64(f.FieldLimit)+1))
-		if err != nil {
-			return nil, err
-		}
-		if len(v) > f.FieldLimit {
-			return nil, cairn.Errorf(cairn.EINVALID, "A form field is limited to %d bytes.", f.FieldLimit).With("field", name)
-		}
-		if _, dup := fields[name]; !dup { // the first value counts, as with FormValue
-			fields[name] = string(v)
-		}
+	return mr, nil
+}
+
+// field reads a part other than the file into fields: at most FieldLimit
+// bytes, and the first value counts when a field is sent twice, as with
+// FormValue.
+func (f uploadForm) field(p *multipart.Part, fields formFields) error {
+	name := p.FormName()
+	v, err := io.ReadAll(io.LimitReader(clientBody{p, f.FileLimit}, int64(f.FieldLimit)+1))
+	if err != nil {
+		return err
 	}
-	return fields, nil
+	if len(v) > f.FieldLimit {
+		return cairn.Errorf(cairn.EINVALID, "A form field is limited to %d bytes.", f.FieldLimit).With("field", name)
+	}
+	if _, dup := fields[name]; !dup {
+		fields[name] = string(v)
+	}
+	return nil
 }
 
 // formFields are the fields of an upload form but the file.
