@@ -5,8 +5,26 @@ import (
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/account"
+	"github.com/cairn-dev/cairn/billing"
 	"github.com/gin-gonic/gin"
 )
+
+// accountRoutes registers the agent account endpoints: registration (no
+// authentication, limited per client network and overall), the agent's
+// own record, agent creation and key rotation.
+func (s *Server) accountRoutes(v1, agent *gin.RouterGroup) {
+	v1.POST("/auth/agent-register",
+		s.rateLimit(policy{name: "registrations", l: s.registerLimit, key: clientNet, when: always},
+			policy{name: "registrations-all", l: s.registerAllLimit, key: everyone, when: always}),
+		h(s.register))
+	agent.GET("/agents/self", h(s.self))
+	agent.POST("/agents", s.paid(billing.OpAgentCreate), h(s.createAgent))
+	// Rotation counts attempts per client IP before anything else, so that
+	// guessing secrets is bounded whatever the key.
+	v1.POST("/agents/self/rotate-key",
+		s.rateLimit(policy{name: "rotations", l: s.rotateLimit, key: clientNet, when: always}),
+		s.agentAuth, s.limited(), h(s.rotateKey))
+}
 
 // registrationResponse is the record of spec 2.3.
 type registrationResponse struct {

@@ -9,6 +9,21 @@ import (
 	"github.com/gin-gonic/gin"
 )
 
+// adminRoutes registers the administrator endpoints (administrator
+// token): pricing, agent revocation, credit grants, ingestion on demand
+// and the moderation of community reports.
+func (s *Server) adminRoutes(v1 *gin.RouterGroup) {
+	admin := v1.Group("/admin", s.adminAuth)
+	admin.PUT("/pricing", h(s.setPricing))
+	admin.POST("/agents/:agentId/revoke", h(s.revokeAgent))
+	admin.POST("/credits", h(s.grantCredits))
+	admin.POST("/ingest", h(s.runIngest))
+	admin.GET("/reports", h(s.listReports))
+	admin.POST("/reports/:reportId/confirm", h(s.confirmReport))
+	admin.POST("/reports/:reportId/reject", h(s.rejectReport))
+	admin.POST("/community/delist", h(s.delistAddress))
+}
+
 type pricingRequest struct {
 	OperationCosts map[string]int64 `json:"operationCosts"`
 }

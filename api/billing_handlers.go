@@ -10,6 +10,20 @@ import (
 	"github.com/gin-gonic/gin"
 )
 
+// billingRoutes registers the billing endpoints: the live prices (no
+// authentication), the agent's balance and deposits, and the account's
+// balance and transactions (agent API key or developer JWT).
+func (s *Server) billingRoutes(v1, agent *gin.RouterGroup) {
+	v1.GET("/billing/pricing", h(s.pricing))
+	agent.GET("/billing/agent/balance", h(s.agentBalance))
+	agent.POST("/billing/agent/deposit", h(s.deposit))
+	account := v1.Group("", s.agentOrDeveloperAuth, s.limited())
+	account.GET("/billing/balance", h(s.balance))
+	account.GET("/billing/transactions", h(s.transactions))
+}
+
+// pricingBody is the body of GET /v1/billing/pricing and of a pricing
+// change: the live costs and the note written from them.
 func (s *Server) pricingBody() gin.H {
 	costs := s.Pricing.Costs()
 	return gin.H{"creditPriceUsd": billing.CreditPriceUSD, "operationCosts": costs, "note": billing.Note(costs, compliance.FreePerWindow, compliance.FreeWindow)}

@@ -122,25 +122,12 @@ type Server struct {
 
 // New builds the front end with every route registered.
 func New(d Deps) (*Server, error) {
-	if d.Clock == nil {
-		d.Clock = cairn.SystemClock{}
+	if err := d.defaults(); err != nil {
+		return nil, err
 	}
-	if d.Logger == nil {
-		d.Logger = slog.Default()
-	}
-	d.Logger = slog.New(RequestIDHandler(d.Logger.Handler()))
-	if d.Compliance == nil || d.Reports == nil {
-		return nil, cairn.Errorf(cairn.EINVALID, "api: Deps.Compliance and Deps.Reports are required")
-	}
-	if d.Registry == nil {
-		d.Registry = prometheus.NewRegistry()
-	}
-	gin.SetMode(gin.ReleaseMode)
-	e := gin.New()
-	e.HandleMethodNotAllowed = true
-	e.ContextWithFallback = true
-	if err := e.SetTrustedProxies(d.TrustedProxies); err != nil {
-		return nil, cairn.Errorf(cairn.EINVALID, "invalid trusted proxies: %v", err)
+	e, err := newEngine(d.TrustedProxies)
+	if err != nil {
+		return nil, err
 	}
 	s := &Server{
 		Deps:             d,
@@ -161,14 +148,48 @@ func New(d Deps) (*Server, error) {
 		d.Ledger.OnRefund = s.metrics.refunded
 	}
 	e.Use(s.requestIDMiddleware, s.logMiddleware, s.metricsMiddleware, s.bodyLimitMiddleware)
+	s.routes()
+	return s, nil
+}
+
+// defaults checks the required services and fills in the optional ones:
+// the system clock, the default logger (always wrapped to log request
+// ids) and a private metrics registry.
+func (d *Deps) defaults() error {
+	if d.Compliance == nil || d.Reports == nil {
+		return cairn.Errorf(cairn.EINVALID, "api: Deps.Compliance and Deps.Reports are required")
+	}
+	if d.Clock == nil {
+		d.Clock = cairn.SystemClock{}
+	}
+	if d.Logger == nil {
+		d.Logger = slog.Default()
+	}
+	d.Logger = slog.New(RequestIDHandler(d.Logger.Handler()))
+	if d.Registry == nil {
+		d.Registry = prometheus.NewRegistry()
+	}
+	return nil
+}
+
+// newEngine returns the gin engine: 405 for a known path with another
+// method, handlers' contexts falling back to the request's, the given
+// trusted proxies, and problem documents for no route and no method.
+func newEngine(trustedProxies []string) (*gin.Engine, error) {
+	gin.SetMode(gin.ReleaseMode)
+	e := gin.New()
+	e.HandleMethodNotAllowed = true
+	e.ContextWithFallback = true
+	if err := e.SetTrustedProxies(trustedProxies); err != nil {
+		return nil, cairn.Errorf(cairn.EINVALID, "invalid trusted proxies: %v", err)
+	}
 	e.NoRoute(h(func(c *gin.Context) error {
 		return cairn.Errorf(cairn.ENOTFOUND, "No route for %s %s.", c.Request.Method, c.Request.URL.Path)
 	}))
 	e.NoMethod(h(func(c *gin.Context) error {
 		return cairn.Errorf(cairn.EMETHOD, "Method %s is not allowed on %s.", c.Request.Method, c.Request.URL.Path)
 	}))
-	s.routes()
-	return s, nil
+	return e, nil
 }
 
 // Handler returns the http.Handler serving every route.
