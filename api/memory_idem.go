@@ -98,28 +98,11 @@ func (s *Server) idempotent() gin.HandlerFunc {
 			c.Next()
 			return
 		}
-		if len(key) > 255 {
-			writeError(c, cairn.Errorf(cairn.EINVALID, "Idempotency-Key is at most 255 characters.").With("field", "Idempotency-Key"))
+		p, err := s.idemBegin(c, key)
+		if err != nil {
+			writeError(c, err)
 			return
 		}
-		// The body is hashed before billing: it is read only up to the
-		// route's own limit, and a larger one is refused here, unread.
-		limit := s.bodyLimit(c)
-		tooLarge := cairn.Errorf(cairn.ETOOLARGE, "The request body exceeds %d bytes.", limit).With("limit", limit)
-		if c.Request.ContentLength > limit {
-			writeError(c, tooLarge)
-			return
-		}
-		head, _ := io.ReadAll(io.LimitReader(c.Request.Body, limit+1))
-		if int64(len(head)) > limit {
-			writeError(c, tooLarge)
-			return
-		}
-		c.Request.Body = struct {
-			io.Reader
-			io.Closer
-		}{io.MultiReader(bytes.NewReader(head), c.Request.Body), c.Request.Body}
-		p := &idemPending{agent: agentOf(c).ID, route: c.FullPath(), key: key, hash: sha256.Sum256(head)}
 		id := p.agent + "\x00" + p.route + "\x00" + key
 		if !s.idemRunning.start(id) {
 			writeError(c, errIdemConflict)
@@ -127,38 +110,80 @@ func (s *Server) idempotent() gin.HandlerFunc {
 		}
 		defer s.idemRunning.done(id)
 		ctx := c.Request.Context()
-		p.created = s.Clock.Now()
-		p.expires = p.created.Add(idempotencyTTL)
-		prev, err := s.Idempotency.Idempotency(ctx, p.agent, p.route, key, p.created)
-		switch {
-		case err == nil && !bytes.Equal(prev.BodyHash, p.hash[:]):
-			writeError(c, errIdemConflict)
-			return
-		case err == nil:
-			c.Header("Idempotent-Replayed", "true")
-			if prev.ETag != "" {
-				c.Header("ETag", prev.ETag)
+		if replayed, err := s.idemReplay(c, p); err != nil || replayed {
+			if err != nil {
+				writeError(c, err)
 			}
-			c.Data(prev.Status, prev.ContentType, prev.Body)
-			c.Abort()
-			return
-		case !cairn.IsCode(err, cairn.ENOTFOUND):
-			writeError(c, err)
 			return
 		}
 		c.Set(idemKey, p)
 		rw := &recordingWriter{ResponseWriter: c.Writer}
 		c.Writer = rw
 		c.Next()
-		status := rw.Status()
-		if p.stored != nil || status < 200 || status >= 300 {
-			return // committed with the write, or a failure that may be retried
-		}
-		r := p.record(status, rw.Header().Get("Content-Type"), rw.Header().Get("ETag"), rw.buf.Bytes())
-		// The write is done: keep its answer even if the client is gone.
-		if err := s.Idempotency.PutIdempotency(context.WithoutCancel(ctx), r); err != nil {
-			s.Logger.ErrorContext(ctx, "idempotency record not stored", "err", err)
-		}
+		s.idemKeep(ctx, p, rw)
+	}
+}
+
+// idemBegin checks the key and reads the request body to hash it, then
+// puts it back for the handler. The body is hashed before billing: it is
+// read only up to the route's own limit, and a larger one is refused
+// here, unread.
+func (s *Server) idemBegin(c *gin.Context, key string) (*idemPending, error) {
+	if len(key) > 255 {
+		return nil, cairn.Errorf(cairn.EINVALID, "Idempotency-Key is at most 255 characters.").With("field", "Idempotency-Key")
+	}
+	limit := s.bodyLimit(c)
+	tooLarge := cairn.Errorf(cairn.ETOOLARGE, "The request body exceeds %d bytes.", limit).With("limit", limit)
+	if c.Request.ContentLength > limit {
+		return nil, tooLarge
+	}
+	head, _ := io.ReadAll(io.LimitReader(c.Request.Body, limit+1))
+	if int64(len(head)) > limit {
+		return nil, tooLarge
+	}
+	c.Request.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(head), c.Request.Body), c.Request.Body}
+	p := &idemPending{agent: agentOf(c).ID, route: c.FullPath(), key: key, hash: sha256.Sum256(head), created: s.Clock.Now()}
+	p.expires = p.created.Add(idempotencyTTL)
+	return p, nil
+}
+
+// idemReplay answers the request with the stored answer of the first
+// request with its key, if there is one (true): the same body gets that
+// answer again, another body a 409.
+func (s *Server) idemReplay(c *gin.Context, p *idemPending) (bool, error) {
+	prev, err := s.Idempotency.Idempotency(c.Request.Context(), p.agent, p.route, p.key, p.created)
+	switch {
+	case cairn.IsCode(err, cairn.ENOTFOUND):
+		return false, nil
+	case err != nil:
+		return false, err
+	case !bytes.Equal(prev.BodyHash, p.hash[:]):
+		return false, errIdemConflict
+	}
+	c.Header("Idempotent-Replayed", "true")
+	if prev.ETag != "" {
+		c.Header("ETag", prev.ETag)
+	}
+	c.Data(prev.Status, prev.ContentType, prev.Body)
+	c.Abort()
+	return true, nil
+}
+
+// idemKeep stores the answer of a request that succeeded, unless its
+// handler committed it with its write; a failure is not kept, so that it
+// may be retried.
+func (s *Server) idemKeep(ctx context.Context, p *idemPending, rw *recordingWriter) {
+	status := rw.Status()
+	if p.stored != nil || status < 200 || status >= 300 {
+		return
+	}
+	r := p.record(status, rw.Header().Get("Content-Type"), rw.Header().Get("ETag"), rw.buf.Bytes())
+	// The write is done: keep its answer even if the client is gone.
+	if err := s.Idempotency.PutIdempotency(context.WithoutCancel(ctx), r); err != nil {
+		s.Logger.ErrorContext(ctx, "idempotency record not stored", "err", err)
 	}
 }
 

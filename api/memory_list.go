@@ -69,16 +69,9 @@ func (s *Server) listMemories(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	q := cairn.MemoryQuery{Filter: f, Limit: pg.Limit, After: pg.After}
-	if raw, hasOffset := c.GetQuery("offset"); hasOffset {
-		if pg.After != "" {
-			return cairn.Errorf(cairn.EINVALID, "Use offset or cursor, not both.").With("field", "cursor")
-		}
-		n, err := strconv.Atoi(raw)
-		if err != nil || n < 0 || n > 1_000_000 {
-			return cairn.Errorf(cairn.EINVALID, "offset must be a non-negative integer.").With("field", "offset")
-		}
-		q.Offset, q.Count = n, true
+	q, err := memoryQuery(c, f, pg)
+	if err != nil {
+		return err
 	}
 	page, err := s.Memory.List(c.Request.Context(), agentOf(c).ID, q, requestID(c))
 	if err != nil {
@@ -99,53 +92,22 @@ func (s *Server) listMemories(c *gin.Context) error {
 	return nil
 }
 
-// memoryHistory is GET /v1/memory/:id/history (spec 4.8), free.
-func (s *Server) memoryHistory(c *gin.Context) error {
-	hist, err := s.Memory.History(c.Request.Context(), agentOf(c).ID, c.Param("id"), requestID(c))
-	if err != nil {
-		return err
+// memoryQuery is the query of a memory listing: f on page pg, or, with
+// ?offset (not with a cursor), the page at that offset with the total
+// count.
+func memoryQuery(c *gin.Context, f cairn.MemoryFilter, pg page) (cairn.MemoryQuery, error) {
+	q := cairn.MemoryQuery{Filter: f, Limit: pg.Limit, After: pg.After}
+	raw, hasOffset := c.GetQuery("offset")
+	if !hasOffset {
+		return q, nil
 	}
-	versions := make([]gin.H, len(hist.Versions))
-	for i, v := range hist.Versions {
-		versions[i] = gin.H{"id": v.ID, "version": v.Version, "isLatest": v.Version == hist.Memory.Latest,
-			"sizeBytes": v.SizeBytes, "createdAt": timestamp(v.CreatedAt)}
+	if pg.After != "" {
+		return q, cairn.Errorf(cairn.EINVALID, "Use offset or cursor, not both.").With("field", "cursor")
 	}
-	writeJSON(c, http.StatusOK, gin.H{"memoryId": hist.Memory.ID, "key": hist.Memory.Key, "type": hist.Memory.Type,
-		"totalVersions": len(versions), "versions": versions})
-	return nil
-}
-
-// memoryAudit is GET /v1/memory/audit (spec 4.10), free: the agent's
-// operation log, newest first, with cursor pagination.
-func (s *Server) memoryAudit(c *gin.Context) error {
-	action := c.Query("action")
-	switch action {
-	case "", cairn.AuditRead, cairn.AuditWrite, cairn.AuditDelete, cairn.AuditSearch, cairn.AuditList,
-		cairn.AuditUpload, cairn.AuditPin, cairn.AuditImportance, cairn.AuditRotateKey, cairn.AuditReport, cairn.AuditModeration, cairn.AuditDeposit:
-	default:
-		return cairn.Errorf(cairn.EINVALID, "Unknown action %q.", action).With("field", "action")
+	n, err := strconv.Atoi(raw)
+	if err != nil || n < 0 || n > 1_000_000 {
+		return q, cairn.Errorf(cairn.EINVALID, "offset must be a non-negative integer.").With("field", "offset")
 	}
-	pg, err := s.readIDPage(c, action)
-	if err != nil {
-		return err
-	}
-	entries, more, err := s.Memory.Log(c.Request.Context(), agentOf(c).ID, action, pg.After, pg.Limit)
-	if err != nil {
-		return err
-	}
-	out := make([]gin.H, len(entries))
-	for i, e := range entries {
-		detail := e.Detail
-		if detail == nil {
-			detail = map[string]any{}
-		}
-		out[i] = gin.H{"id": e.ID, "action": e.Action, "resource": e.Resource, "detail": detail,
-			"requestId": e.RequestID, "createdAt": timestamp(e.CreatedAt)}
-	}
-	last := ""
-	if more {
-		last = entries[len(entries)-1].ID
-	}
-	writeJSON(c, http.StatusOK, gin.H{"entries": out, "limit": pg.Limit, "nextCursor": s.next(pg, last), "hasMore": more})
-	return nil
+	q.Offset, q.Count = n, true
+	return q, nil
 }

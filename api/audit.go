@@ -1,0 +1,43 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/gin-gonic/gin"
+)
+
+// memoryAudit is GET /v1/memory/audit (spec 4.10), free: the agent's
+// operation log, newest first, with cursor pagination.
+func (s *Server) memoryAudit(c *gin.Context) error {
+	action := c.Query("action")
+	switch action {
+	case "", cairn.AuditRead, cairn.AuditWrite, cairn.AuditDelete, cairn.AuditSearch, cairn.AuditList,
+		cairn.AuditUpload, cairn.AuditPin, cairn.AuditImportance, cairn.AuditRotateKey, cairn.AuditReport, cairn.AuditModeration, cairn.AuditDeposit:
+	default:
+		return cairn.Errorf(cairn.EINVALID, "Unknown action %q.", action).With("field", "action")
+	}
+	pg, err := s.readIDPage(c, action)
+	if err != nil {
+		return err
+	}
+	entries, more, err := s.Memory.Log(c.Request.Context(), agentOf(c).ID, action, pg.After, pg.Limit)
+	if err != nil {
+		return err
+	}
+	out := make([]gin.H, len(entries))
+	for i, e := range entries {
+		detail := e.Detail
+		if detail == nil {
+			detail = map[string]any{}
+		}
+		out[i] = gin.H{"id": e.ID, "action": e.Action, "resource": e.Resource, "detail": detail,
+			"requestId": e.RequestID, "createdAt": timestamp(e.CreatedAt)}
+	}
+	last := ""
+	if more {
+		last = entries[len(entries)-1].ID
+	}
+	writeJSON(c, http.StatusOK, gin.H{"entries": out, "limit": pg.Limit, "nextCursor": s.next(pg, last), "hasMore": more})
+	return nil
+}
