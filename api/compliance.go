@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/compliance"
@@ -100,34 +99,4 @@ func rateLimit(c *gin.Context, u compliance.Usage) gin.H {
 	hd.Set("X-RateLimit-Billable", strconv.Itoa(u.Billable))
 	return gin.H{"freeLimit": u.FreeLimit, "freeRemaining": u.FreeRemaining, "freeReset": timestamp(u.FreeReset),
 		"billableAddresses": u.Billable, "creditCharged": u.Charged}
-}
-
-// getProof is GET /v1/compliance/proofs/:screeningId: the stored proof
-// document with the results it hashes.
-func (s *Server) getProof(c *gin.Context) error {
-	doc, err := s.Compliance.Proof(c.Request.Context(), c.Param("screeningId"))
-	if err != nil {
-		return err
-	}
-	writeJSON(c, http.StatusOK, doc)
-	return nil
-}
-
-// getSnapshot is GET /v1/compliance/snapshots/:sha256: the raw copy of a
-// sanctions source a list version was built from, by its SHA-256, so that
-// anyone can check a proof's dataSnapshots (no account).
-func (s *Server) getSnapshot(c *gin.Context) error {
-	sum := c.Param("sha256")
-	raw, size, err := s.Compliance.Snapshot(c.Request.Context(), sum)
-	if err != nil {
-		return err
-	}
-	rc := &lockedReader{rc: raw}
-	defer rc.Close()
-	c.Header("Content-Type", "application/octet-stream")
-	c.Header("ETag", `"`+sum+`"`)
-	c.Header("Cache-Control", "public, max-age=31536000, immutable")
-	c.Header("X-Content-SHA256", sum)
-	serveRanges(c.Writer, c.Request, size, time.Time{}, rc)
-	return nil
 }

@@ -120,17 +120,3 @@ func sourcesJSON(m map[string]cairn.SourceVersion) gin.H {
 	}
 	return out
 }
-
-func nilIfEmpty(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
-}
-
-func clip(s string) string {
-	if len(s) > 64 {
-		return s[:64]
-	}
-	return s
-}

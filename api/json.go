@@ -107,3 +107,20 @@ func sanitize(s string) string {
 
 // timestamp formats t as the service's ISO 8601 UTC timestamps.
 func timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+
+// optTime is timestamp(t), or nil (JSON null) when t is zero.
+func optTime(t time.Time) *string {
+	if t.IsZero() {
+		return nil
+	}
+	s := timestamp(t)
+	return &s
+}
+
+// nilIfEmpty is s, or nil (JSON null) when s is empty.
+func nilIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}

@@ -2,7 +2,6 @@ package api
 
 import (
 	"strconv"
-	"time"
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/memory"
@@ -77,14 +76,6 @@ func toMemoryJSON(v *memory.View, withContent bool) memoryJSON {
 		out.Content, out.ContentEncoding = &text, ver.ContentEncoding
 	}
 	return out
-}
-
-func optTime(t time.Time) *string {
-	if t.IsZero() {
-		return nil
-	}
-	s := timestamp(t)
-	return &s
 }
 
 // etag is the entity tag of a memory: its latest version number.

@@ -1,0 +1,92 @@
+package api
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/gin-gonic/gin"
+)
+
+// The compliance endpoints read without an account, limited per client IP
+// (see complianceRoutes): a stored screening proof, a sanctions source
+// snapshot and the statistics.
+
+// getProof is GET /v1/compliance/proofs/:screeningId: the stored proof
+// document with the results it hashes.
+func (s *Server) getProof(c *gin.Context) error {
+	doc, err := s.Compliance.Proof(c.Request.Context(), c.Param("screeningId"))
+	if err != nil {
+		return err
+	}
+	writeJSON(c, http.StatusOK, doc)
+	return nil
+}
+
+// getSnapshot is GET /v1/compliance/snapshots/:sha256: the raw copy of a
+// sanctions source a list version was built from, by its SHA-256, so that
+// anyone can check a proof's dataSnapshots (no account).
+func (s *Server) getSnapshot(c *gin.Context) error {
+	sum := c.Param("sha256")
+	raw, size, err := s.Compliance.Snapshot(c.Request.Context(), sum)
+	if err != nil {
+		return err
+	}
+	rc := &lockedReader{rc: raw}
+	defer rc.Close()
+	c.Header("Content-Type", "application/octet-stream")
+	c.Header("ETag", `"`+sum+`"`)
+	c.Header("Cache-Control", "public, max-age=31536000, immutable")
+	c.Header("X-Content-SHA256", sum)
+	serveRanges(c.Writer, c.Request, size, time.Time{}, rc)
+	return nil
+}
+
+// stats is GET /v1/compliance/stats (no auth; spec 4.20).
+func (s *Server) stats(c *gin.Context) error {
+	ix := s.Compliance.Screening.Current()
+	last, sources := s.ingestStats()
+	rs, err := s.Reports.Counts(c.Request.Context())
+	if err != nil {
+		return err
+	}
+	screenings, err := s.Compliance.ScreeningCount(c.Request.Context())
+	if err != nil {
+		return err
+	}
+	writeJSON(c, http.StatusOK, gin.H{
+		"compliance": gin.H{"totalAddresses": ix.Len(), "bySource": ix.BySource(), "lastIngestion": last,
+			"totalScreenings": screenings, "listVersion": ix.Version, "sources": sources},
+		"community": gin.H{"totalReports": rs.Total, "byStatus": rs.ByStatus, "byCategory": rs.ByCategory},
+	})
+	return nil
+}
+
+// ingestStats returns the members lastIngestion (the source ingested
+// last and when, or nil) and sources (each source's state) of the
+// statistics; nil and none without an ingestion pipeline.
+func (s *Server) ingestStats() (last any, sources gin.H) {
+	if s.Ingest == nil {
+		return nil, gin.H{}
+	}
+	var at time.Time
+	src := ""
+	states := map[string]cairn.SourceVersion{}
+	for name, st := range s.Ingest.States() {
+		if st.IngestAt.After(at) {
+			at, src = st.IngestAt, name
+		}
+		states[name] = cairn.SourceVersion{SHA256: st.Snapshot.SHA256, BlobName: st.Snapshot.BlobName,
+			FetchedAt: st.IngestAt, Entries: st.Entries, LastError: st.LastError, FailedAt: st.FailedAt,
+			Bundled: st.Snapshot.Bundled, SourceSHA256: st.Snapshot.SourceSHA256, SnapshotDate: st.Snapshot.SnapshotDate}
+	}
+	if src == "" {
+		return nil, sourcesJSON(states)
+	}
+	li := gin.H{"source": src, "at": timestamp(at)}
+	if sv := states[src]; sv.Bundled {
+		// The snapshot built into the binary, not a fetch: its date says how old it is.
+		li["bundled"], li["snapshotDate"] = true, sv.SnapshotDate
+	}
+	return li, sourcesJSON(states)
+}
