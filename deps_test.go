@@ -1,6 +1,8 @@
 package cairn_test
 
 import (
+	"fmt"
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
@@ -266,5 +268,125 @@ func TestDependencyRules(t *testing.T) {
 		if got := violates(tc.dir, tc.im); got != tc.bad {
 			t.Errorf("violates(%q, %q) = %v, want %v", tc.dir, tc.im, got, tc.bad)
 		}
+	}
+}
+
+// maxAPIFunctionLines bounds a function of package api, counted from its
+// func line to its closing brace: a handler parses, calls one domain
+// method and writes, and a longer one holds a decision that belongs
+// elsewhere or a helper waiting to be named.
+const maxAPIFunctionLines = 40
+
+// TestAPIFunctionsAreShort: no function, method or top-level function
+// literal of api or its sub-packages is longer than maxAPIFunctionLines.
+// Test files and the test-helper packages (api/apitest) are not checked.
+func TestAPIFunctionsAreShort(t *testing.T) {
+	n := 0
+	err := filepath.WalkDir("api", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); name == "testdata" || strings.HasSuffix(name, "test") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		n++
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		for _, fn := range longFunctions(fset, f) {
+			t.Errorf("%s:%d: %s is %d lines, at most %d", path, fn.line, fn.name, fn.lines, maxAPIFunctionLines)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n == 0 {
+		t.Fatal("found no Go file under api: run from the module root")
+	}
+}
+
+// longFunction is a function over maxAPIFunctionLines: its name, the line
+// of its func keyword and its length in lines.
+type longFunction struct {
+	name        string
+	line, lines int
+}
+
+// longFunctions returns the functions of f longer than
+// maxAPIFunctionLines, in source order: declared functions and methods,
+// and function literals in top-level declarations.
+func longFunctions(fset *token.FileSet, f *ast.File) []longFunction {
+	var long []longFunction
+	check := func(name string, from, to token.Pos) {
+		line := fset.Position(from).Line
+		if lines := fset.Position(to).Line - line + 1; lines > maxAPIFunctionLines {
+			long = append(long, longFunction{name, line, lines})
+		}
+	}
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			name := d.Name.Name
+			if d.Recv != nil && len(d.Recv.List) == 1 {
+				name = fmt.Sprintf("(%s).%s", receiverType(d.Recv.List[0].Type), name)
+			}
+			check(name, d.Pos(), d.End())
+		case *ast.GenDecl:
+			ast.Inspect(d, func(n ast.Node) bool {
+				if fl, ok := n.(*ast.FuncLit); ok {
+					check("func literal", fl.Pos(), fl.End())
+					return false
+				}
+				return true
+			})
+		}
+	}
+	return long
+}
+
+// receiverType names a method's receiver type, T or *T, without its
+// type parameters.
+func receiverType(e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.StarExpr:
+		return "*" + receiverType(e.X)
+	case *ast.Ident:
+		return e.Name
+	case *ast.IndexExpr:
+		return receiverType(e.X)
+	case *ast.IndexListExpr:
+		return receiverType(e.X)
+	}
+	return "?"
+}
+
+// TestLongFunctions checks the measure on a made-up file: a function of
+// 40 lines passes, one of 41 lines, a long method and a long function
+// literal of a top-level var are reported with their lengths.
+func TestLongFunctions(t *testing.T) {
+	body := func(lines int) string { return strings.Repeat("\t_ = 0\n", lines-2) }
+	src := "package p\n\n" +
+		"func fits() {\n" + body(40) + "}\n\n" +
+		"func tooLong() {\n" + body(41) + "}\n\n" +
+		"func (s *S[K]) method() {\n" + body(45) + "}\n\n" +
+		"var handler = wrap(func() {\n" + body(42) + "})\n"
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprint(longFunctions(fset, f))
+	want := fmt.Sprint([]longFunction{{"tooLong", 44, 41}, {"(*S).method", 86, 45}, {"func literal", 132, 42}})
+	if got != want {
+		t.Errorf("longFunctions = %s, want %s", got, want)
 	}
 }
