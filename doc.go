@@ -1,8 +1,14 @@
 // Package cairn is the shared vocabulary of the service: identifiers, the
-// Error type with its stable codes, the Clock, and the domain records that
-// more than one package handles (agents, developer accounts, ledger and audit
-// entries, media, memories and their versions, sanctions list versions and
-// their entries, idempotency records, rate counts).
+// Error type with its stable codes, the Clock, TTL durations (ParseTTL),
+// the signed pagination cursors every listing uses (Cursors: a cursor is
+// bound to the principal that listed and to the filter it listed with),
+// and the records that more than one package handles: agents and
+// developer accounts, ledger and audit entries, media, memories with
+// their versions, filters and pages, sanctions list versions with their
+// entries and changes, community reports and their moderations,
+// idempotency records and rate counts. The storage contracts (store)
+// speak in these records; so do the domain services and the HTTP front
+// end, which therefore never needs a storage package to render one.
 //
 // It imports only the standard library. Every other package may import it;
 // it imports none of them.

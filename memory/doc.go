@@ -1,9 +1,13 @@
 // Package memory owns agent memories: versioned records whose content lives
-// in the blob store, with TTL, pinning, importance, key and full-text
-// search, credential screening of shared content, compression and the
-// audit trail of every operation.
+// in the blob store, with TTL (expiring lists, renewal, the sweep),
+// pinning, importance, filtered and paged listing, key, full-text and
+// vector search (vectors from the operator's embeddings server or a local
+// hash embedding), credential screening of shared content, compression,
+// the options of an upload form (ParseUpload, as media.ParseOptions reads
+// media's) and the audit trail of every operation.
 //
-// It imports the root package, store and blob contracts and its libraries
-// (bleve for full-text search, gitleaks for credential detection); it must
-// not import gin, the api package or any storage implementation.
+// It imports the root package, the store and blob contracts, media (file
+// name rules) and its libraries (bleve for full-text search, gitleaks for
+// credential detection); it must not import gin, the api package or any
+// storage implementation.
 package memory

@@ -18,5 +18,6 @@
 // take no lock and allocate nothing beyond the result.
 //
 // screening does no I/O. It imports neither storage (store, blob), chain, gin
-// nor cron; it depends on the root package cairn and hashing code only.
+// nor cron; it depends on the root package cairn, merkle (the index's
+// trees) and hashing code only.
 package screening

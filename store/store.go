@@ -13,9 +13,9 @@
 //
 // The other interfaces are optional; a backend implements those it holds
 // and storetest.RunTests runs the suite of each one it implements (today
-// *pebble.DB implements them all, *postgres.DB Media, Screenings,
-// Compliance, Reports, Anchors and RateLimits; cmd/cairn keeps the others
-// in the embedded store when accounts live in Postgres):
+// *pebble.DB and *postgres.DB implement them all; with PostgreSQL,
+// cmd/cairn keeps only each instance's crash-recovery checkpoint in the
+// embedded store):
 //
 //   - Memories: memory heads, their versions and their indexes (memory.go);
 //   - Media: media file records (media.go);

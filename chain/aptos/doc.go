@@ -15,7 +15,8 @@
 // It also keeps the mnemonic: given by the operator, or generated once and
 // stored in the data directory with mode 0600.
 //
-// It imports the root package, chain, the Aptos SDK (aptos-go-sdk: BIP-39
-// seed, SLIP-0010 derivation, keys, authentication key) and go-bip39 (word
-// list, mnemonic generation); never storage, HTTP or gin.
+// It imports the root package, chain, internal/secretfile (the mnemonic
+// file), the Aptos SDK (aptos-go-sdk: BIP-39 seed, SLIP-0010 derivation,
+// keys, authentication key) and go-bip39 (word list, mnemonic generation);
+// never storage, HTTP or gin.
 package aptos

@@ -10,6 +10,7 @@
 // and after a restart the same signed bytes are broadcast again rather than
 // a new transaction signed.
 //
-// It imports the root package, chain, store and go-ethereum; never a store
-// backend, a domain package, HTTP or gin.
+// It imports the root package, chain, store, internal/secretfile (the key
+// file) and go-ethereum; never a store backend, a domain package, HTTP or
+// gin.
 package evm

@@ -10,8 +10,9 @@
 //	cairn mcp [--mcp-listen A]   serve the MCP tools (stdio, or streamable HTTP)
 //
 // It is the only package that knows every implementation: it reads flags and
-// environment into a Config, opens the stores, derives keys and wires the
-// HTTP front end.
+// environment into a Config, opens the stores, derives keys, builds the
+// domain services over the stores and wires them into the HTTP front end
+// (which imports no storage package).
 package main
 
 import (
