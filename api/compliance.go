@@ -1,14 +1,11 @@
 package api
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"strconv"
 
-	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/compliance"
-	"github.com/cairn-dev/cairn/ingest"
 	"github.com/cairn-dev/cairn/screening"
 	"github.com/gin-gonic/gin"
 )
@@ -18,17 +15,6 @@ const (
 	MaxScreenAddresses = compliance.MaxAddresses
 	FreeScreensPerHour = compliance.FreePerWindow
 )
-
-// Ingester runs an ingestion, rebuilds the list after a community
-// escalation and reports sources, versions and history (ingest.Pipeline).
-type Ingester interface {
-	Run(ctx context.Context) (*ingest.Result, error)
-	Escalated(ctx context.Context) error
-	Ready() bool
-	States() map[string]ingest.SourceState
-	History(ctx context.Context, f screening.Family, canonical string) ([]cairn.ListChange, error)
-	Versions(ctx context.Context, before uint64, limit int) ([]cairn.ListVersion, error)
-}
 
 // complianceRoutes registers the screening endpoints.
 func (s *Server) complianceRoutes(v1 *gin.RouterGroup) {
@@ -68,14 +54,14 @@ func (s *Server) screen(c *gin.Context) error {
 	}
 	// The body is assembled around the results bytes, so that the bytes
 	// resultsHash hashes are served as they are, encoded once.
-	rest, err := json.Marshal(gin.H{"dataSources": out.DataSources, "proof": out.Proof, "rateLimit": rateLimit(c, out.Usage)})
+	rest, err := json.Marshal(gin.H{"dataSources": out.DataSources, "proof": out.Proof, "rateLimit": freeUsage(c, out.Usage)})
 	if err != nil {
 		return err
 	}
 	body := make([]byte, 0, len(out.Results)+len(rest)+16)
 	body = append(append(append(body, `{"results":`...), out.Results...), ',')
 	body = append(append(body, rest[1:]...), '\n')
-	c.Data(http.StatusOK, "application/json; charset=utf-8", body)
+	c.Data(http.StatusOK, jsonContentType, body)
 	return nil
 }
 
@@ -89,9 +75,10 @@ func (s *Server) complianceCaller(c *gin.Context) compliance.Principal {
 	return out
 }
 
-// rateLimit sets the X-RateLimit-Free-* headers of a billed compliance
-// answer and returns its rateLimit object.
-func rateLimit(c *gin.Context, u compliance.Usage) gin.H {
+// freeUsage sets the X-RateLimit-Free-* headers of a billed compliance
+// answer and returns its rateLimit object: the free tier's use and what
+// was billed.
+func freeUsage(c *gin.Context, u compliance.Usage) gin.H {
 	hd := c.Writer.Header()
 	hd.Set("X-RateLimit-Free-Limit", strconv.Itoa(u.FreeLimit))
 	hd.Set("X-RateLimit-Free-Remaining", strconv.Itoa(u.FreeRemaining))

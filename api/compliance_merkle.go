@@ -18,7 +18,7 @@ func (s *Server) merkleProof(c *gin.Context) error {
 	delete(body, "valid")
 	body["leafEncoding"], body["listVersion"] = compliance.LeafEncoding, out.ListVersion
 	body["sanctionsRoot"], body["communityRoot"] = out.SanctionsRoot, out.CommunityRoot
-	body["rateLimit"] = rateLimit(c, out.Usage)
+	body["rateLimit"] = freeUsage(c, out.Usage)
 	writeJSON(c, http.StatusOK, body)
 	return nil
 }
@@ -99,7 +99,7 @@ func (s *Server) merkleProofBatch(c *gin.Context) error {
 		}
 	}
 	body := gin.H{"root": out.SanctionsRoot, "sanctionsRoot": out.SanctionsRoot, "communityRoot": out.CommunityRoot,
-		"listVersion": out.ListVersion, "leafEncoding": compliance.LeafEncoding, "results": results, "rateLimit": rateLimit(c, out.Usage)}
+		"listVersion": out.ListVersion, "leafEncoding": compliance.LeafEncoding, "results": results, "rateLimit": freeUsage(c, out.Usage)}
 	for name, mp := range map[string]*compliance.Multiproof{"multiproof": out.Multiproof, "communityMultiproof": out.CommunityMultiproof} {
 		if mp != nil {
 			body[name] = gin.H{"leaves": mp.Leaves, "values": mp.Values, "proof": mp.Proof, "proofFlags": mp.ProofFlags}

@@ -77,8 +77,8 @@ func loadDocument(src []byte) (*document, error) {
 	}
 	return &document{
 		doc:      doc,
-		json:     newAsset(js, "application/json; charset=utf-8"),
-		skill:    newAsset(skJSON, "application/json; charset=utf-8"),
+		json:     newAsset(js, jsonContentType),
+		skill:    newAsset(skJSON, jsonContentType),
 		skillMD:  newAsset(renderSkillMarkdown(sk), "text/markdown; charset=utf-8"),
 		skillObj: sk,
 	}, nil

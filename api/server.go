@@ -11,8 +11,10 @@ import (
 	"github.com/cairn-dev/cairn/account"
 	"github.com/cairn-dev/cairn/billing"
 	"github.com/cairn-dev/cairn/compliance"
+	"github.com/cairn-dev/cairn/ingest"
 	"github.com/cairn-dev/cairn/media"
 	"github.com/cairn-dev/cairn/memory"
+	"github.com/cairn-dev/cairn/screening"
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -104,6 +106,17 @@ type IdempotencyStore interface {
 // RateStore counts events against limits that must survive a restart.
 type RateStore interface {
 	TakeRate(ctx context.Context, key string, limit int, period time.Duration, now time.Time) (cairn.RateTake, error)
+}
+
+// Ingester runs an ingestion, rebuilds the list after a community
+// escalation and reports sources, versions and history (ingest.Pipeline).
+type Ingester interface {
+	Run(ctx context.Context) (*ingest.Result, error)
+	Escalated(ctx context.Context) error
+	Ready() bool
+	States() map[string]ingest.SourceState
+	History(ctx context.Context, f screening.Family, canonical string) ([]cairn.ListChange, error)
+	Versions(ctx context.Context, before uint64, limit int) ([]cairn.ListVersion, error)
 }
 
 // Server is the HTTP front end.
