@@ -42,6 +42,9 @@ func hitsJSON(hits []memory.Hit) []gin.H {
 			"isLatest": j.IsLatest, "sizeBytes": j.SizeBytes, "pinned": j.Pinned, "importance": j.Importance,
 			"metadata": j.Metadata, "visibility": j.Visibility, "encryptionProvider": j.EncryptionProvider,
 			"createdAt": j.CreatedAt, "updatedAt": j.UpdatedAt, "score": hits[i].Score, "matchedOn": hits[i].Matched}
+		if j.StoredBytes > 0 {
+			out[i]["storedBytes"] = j.StoredBytes
+		}
 	}
 	return out
 }

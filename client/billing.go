@@ -75,30 +75,63 @@ func (c *Client) AllTransactions(ctx context.Context) iter.Seq2[Transaction, err
 	})
 }
 
+// AgentBalance is the balance an agent spends from (its developer
+// account's) with its deposit address.
+type AgentBalance struct {
+	AgentID       string      `json:"agentId"`
+	DeveloperID   string      `json:"developerId"`
+	CreditBalance int64       `json:"creditBalance"`
+	AptosAddress  string      `json:"aptosAddress"`
+	DepositInfo   DepositInfo `json:"depositInfo"`
+}
+
 // GetAgentBalance returns the balance with the agent's deposit address
 // (getAgentBalance).
-func (c *Client) GetAgentBalance(ctx context.Context) (Object, error) {
-	var out Object
-	return out, c.call(ctx, http.MethodGet, "/v1/billing/agent/balance", nil, &out, authAgent)
+func (c *Client) GetAgentBalance(ctx context.Context) (*AgentBalance, error) {
+	var out AgentBalance
+	return ret(&out, c.call(ctx, http.MethodGet, "/v1/billing/agent/balance", nil, &out, authAgent))
+}
+
+// Deposit is a credited APT deposit.
+type Deposit struct {
+	TxHash string `json:"txHash"`
+	// Octas is the APT moved into the deposit address, in octas (10^-8
+	// APT), as a decimal string.
+	Octas string `json:"octas"`
+	// Version is the transaction's ledger version.
+	Version       int64       `json:"version"`
+	CreditsAdded  int64       `json:"creditsAdded"`
+	CreditBalance int64       `json:"creditBalance"`
+	Transaction   Transaction `json:"transaction"`
 }
 
 // DepositAPT credits an APT transfer to the agent's deposit address
 // (depositAPT).
-func (c *Client) DepositAPT(ctx context.Context, txHash string) (Object, error) {
-	var out Object
-	return out, c.call(ctx, http.MethodPost, "/v1/billing/agent/deposit", map[string]string{"txHash": txHash}, &out, authAgent)
+func (c *Client) DepositAPT(ctx context.Context, txHash string) (*Deposit, error) {
+	var out Deposit
+	return ret(&out, c.call(ctx, http.MethodPost, "/v1/billing/agent/deposit", map[string]string{"txHash": txHash}, &out, authAgent))
 }
 
-// SetPricing changes operation costs (setPricing, admin).
-func (c *Client) SetPricing(ctx context.Context, operationCosts map[string]int64) (Object, error) {
-	var out Object
-	return out, c.call(ctx, http.MethodPut, "/v1/admin/pricing",
-		map[string]any{"operationCosts": operationCosts}, &out, authAdmin)
+// SetPricing changes operation costs and returns the live price list
+// (setPricing, admin).
+func (c *Client) SetPricing(ctx context.Context, operationCosts map[string]int64) (*Pricing, error) {
+	var out Pricing
+	return ret(&out, c.call(ctx, http.MethodPut, "/v1/admin/pricing",
+		map[string]any{"operationCosts": operationCosts}, &out, authAdmin))
 }
 
-// GrantCredits adds credits to a developer account (grantCredits, admin).
-func (c *Client) GrantCredits(ctx context.Context, developerID string, amount int64, reason string) (Object, error) {
-	var out Object
-	return out, c.call(ctx, http.MethodPost, "/v1/admin/credits",
-		map[string]any{"developerId": developerID, "amount": amount, "reason": reason}, &out, authAdmin)
+// Grant is the result of grantCredits: the ledger entry and the new
+// balance.
+type Grant struct {
+	DeveloperID   string      `json:"developerId"`
+	CreditBalance int64       `json:"creditBalance"`
+	Transaction   Transaction `json:"transaction"`
+}
+
+// GrantCredits adds credits to a developer account, or removes them with a
+// negative amount (grantCredits, admin).
+func (c *Client) GrantCredits(ctx context.Context, developerID string, amount int64, reason string) (*Grant, error) {
+	var out Grant
+	return ret(&out, c.call(ctx, http.MethodPost, "/v1/admin/credits",
+		map[string]any{"developerId": developerID, "amount": amount, "reason": reason}, &out, authAdmin))
 }

@@ -23,10 +23,6 @@ import (
 	"time"
 )
 
-// Object is a JSON object the client passes through without a dedicated
-// type (administrative and rarely used responses).
-type Object = map[string]any
-
 // Client calls one cairn server. It is safe for concurrent use.
 type Client struct {
 	base       string
@@ -36,6 +32,7 @@ type Client struct {
 	retries    int
 	backoff    time.Duration
 	maxWait    time.Duration
+	strict     bool
 }
 
 // Option configures a Client.
@@ -56,6 +53,12 @@ func WithRetries(n int, backoff time.Duration) Option {
 // WithMaxRetryWait caps the wait a Retry-After header may ask for (default
 // 30s); a longer wait is not taken and the 429 is returned.
 func WithMaxRetryWait(d time.Duration) Option { return func(c *Client) { c.maxWait = d } }
+
+// WithStrictDecoding makes a response member that the method's result type
+// does not name a decoding error, so that a test notices when the server
+// sends a field the client would drop. Off by default: a newer server may
+// add fields.
+func WithStrictDecoding() Option { return func(c *Client) { c.strict = true } }
 
 // New returns a client for the server at baseURL (e.g.
 // http://127.0.0.1:8080) authenticating with the agent API key apiKey
@@ -191,21 +194,28 @@ func retryStatus(s int) bool {
 }
 
 // do sends the request and decodes a JSON response into out (when not
-// nil). It returns the response header.
-func (c *Client) do(ctx context.Context, r *request, out any) (http.Header, error) {
+// nil). It returns the response body.
+func (c *Client) do(ctx context.Context, r *request, out any) ([]byte, error) {
 	resp, err := c.send(ctx, r)
 	if err != nil {
 		return nil, err
 	}
 	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, fmt.Errorf("cairn client: read %s %s: %w", r.method, r.path, err)
+	}
 	if out == nil || resp.StatusCode == http.StatusNotModified {
-		_, _ = io.Copy(io.Discard, resp.Body)
-		return resp.Header, nil
+		return body, nil
 	}
-	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
-		return resp.Header, fmt.Errorf("cairn client: decode %s %s: %w", r.method, r.path, err)
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if c.strict {
+		dec.DisallowUnknownFields()
 	}
-	return resp.Header, nil
+	if err := dec.Decode(out); err != nil {
+		return body, fmt.Errorf("cairn client: decode %s %s: %w", r.method, r.path, err)
+	}
+	return body, nil
 }
 
 // call is do for a JSON body.
@@ -249,8 +259,9 @@ type Error struct {
 	Policy    string `json:"policy,omitempty"`
 	// RetryAfter is the Retry-After header (429, 503), zero when absent.
 	RetryAfter time.Duration `json:"-"`
-	// Problem is the whole problem document.
-	Problem Object `json:"-"`
+	// Problem is the whole problem document, with the members of particular
+	// problems (e.g. credit on 409 already_credited).
+	Problem json.RawMessage `json:"-"`
 }
 
 func (e *Error) Error() string {
@@ -274,7 +285,9 @@ func readError(resp *http.Response) *Error {
 	if json.Unmarshal(raw, e) != nil || e.Code == "" {
 		e = &Error{Code: "http_" + strconv.Itoa(resp.StatusCode), Detail: strings.TrimSpace(string(raw))}
 	}
-	_ = json.Unmarshal(raw, &e.Problem)
+	if json.Valid(raw) {
+		e.Problem = raw
+	}
 	e.Status = resp.StatusCode
 	if e.RequestID == "" {
 		e.RequestID = resp.Header.Get("X-Request-Id")

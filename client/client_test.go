@@ -122,3 +122,11 @@ func TestNoRetryWithoutIdempotencyKey(t *testing.T) {
 		t.Fatalf("retry sent %q after %q", bodies[2], bodies[1])
 	}
 }
+
+// jsonServer answers every request with body as JSON.
+func jsonServer(body string) *httptest.Server {
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, body)
+	}))
+}

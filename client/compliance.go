@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"time"
 )
@@ -33,18 +34,61 @@ type ScreeningResult struct {
 	ScreenedAt       time.Time        `json:"screenedAt"`
 }
 
+// ScreeningRateLimit is the free-window and credit accounting of a
+// screening or Merkle proof request (they share one window per developer).
+type ScreeningRateLimit struct {
+	FreeLimit         int       `json:"freeLimit"`
+	FreeRemaining     int       `json:"freeRemaining"`
+	FreeReset         time.Time `json:"freeReset"`
+	BillableAddresses int       `json:"billableAddresses"`
+	CreditCharged     int64     `json:"creditCharged"`
+}
+
+// DataSnapshot is the raw copy of a source a list version was built from:
+// GetSnapshot(SHA256) (or StorageURL) returns bytes whose SHA-256 is
+// SHA256.
+type DataSnapshot struct {
+	BlobName   string    `json:"blobName"`
+	StorageURL string    `json:"storageUrl"`
+	SHA256     string    `json:"sha256"`
+	FetchedAt  time.Time `json:"fetchedAt"`
+	// Bundled marks the snapshot built into the server (installed, not
+	// fetched); SourceSHA256 and SnapshotDate are the digest and date of
+	// issue of the published file it was extracted from.
+	Bundled      bool   `json:"bundled,omitempty"`
+	SourceSHA256 string `json:"sourceSha256,omitempty"`
+	SnapshotDate string `json:"snapshotDate,omitempty"`
+}
+
+// ScreeningProof is the proof of a screening: ResultsHash is the hex
+// SHA-256 of the results array as the server serialised it, and the roots
+// are those of the list version the results were screened against. Hashes
+// are 0x-prefixed lower-case hex (32 bytes) unless said otherwise.
+type ScreeningProof struct {
+	ScreeningID   string                  `json:"screeningId"`
+	Timestamp     time.Time               `json:"timestamp"`
+	ResultsHash   string                  `json:"resultsHash"` // hex, no 0x
+	DataSources   []string                `json:"dataSources"`
+	DataSnapshots map[string]DataSnapshot `json:"dataSnapshots"`
+	ListVersion   int64                   `json:"listVersion"`
+	// MerkleRoot is the sanctions root (= SanctionsRoot).
+	MerkleRoot    string `json:"merkleRoot"`
+	SanctionsRoot string `json:"sanctionsRoot,omitempty"`
+	CommunityRoot string `json:"communityRoot,omitempty"`
+	// ProofURL is where anyone reads the stored proof document, without an
+	// account (GetScreeningProof).
+	ProofURL string `json:"proofUrl,omitempty"`
+}
+
 // Screening is the result of screenAddresses.
 type Screening struct {
-	Results     []ScreeningResult `json:"results"`
-	DataSources []string          `json:"dataSources"`
-	Proof       Object            `json:"proof"`
-	RateLimit   struct {
-		FreeLimit         int       `json:"freeLimit"`
-		FreeRemaining     int       `json:"freeRemaining"`
-		FreeReset         time.Time `json:"freeReset"`
-		BillableAddresses int       `json:"billableAddresses"`
-		CreditCharged     int64     `json:"creditCharged"`
-	} `json:"rateLimit"`
+	Results     []ScreeningResult  `json:"results"`
+	DataSources []string           `json:"dataSources"`
+	Proof       ScreeningProof     `json:"proof"`
+	RateLimit   ScreeningRateLimit `json:"rateLimit"`
+	// ResultsJSON is the results array exactly as the server sent it:
+	// Proof.ResultsHash is the hex SHA-256 of its compact form.
+	ResultsJSON json.RawMessage `json:"-"`
 }
 
 // ScreenAddresses screens up to 100 addresses (screenAddresses).
@@ -54,34 +98,94 @@ func (c *Client) ScreenAddresses(ctx context.Context, addrs []AddressRef, includ
 	if includeCommunity != nil {
 		body["includeCommunity"] = *includeCommunity
 	}
+	r, err := jsonRequest(http.MethodPost, "/v1/compliance/screen", body)
+	if err != nil {
+		return nil, err
+	}
 	var out Screening
-	return ret(&out, c.call(ctx, http.MethodPost, "/v1/compliance/screen", body, &out, authAgent))
+	raw, err := c.do(ctx, r, &out)
+	if err != nil {
+		return nil, err
+	}
+	out.ResultsJSON = rawResults(raw)
+	return &out, nil
+}
+
+// Multiproof is an OpenZeppelin multiproof: Leaves are the leaf hashes of
+// Values (each a (family, canonical address) pair, leaf encoding
+// ["string","string"]), in the order MerkleProof.multiProofVerify takes
+// them with Proof and ProofFlags.
+type Multiproof struct {
+	Leaves     []string    `json:"leaves"`
+	Values     [][2]string `json:"values"`
+	Proof      []string    `json:"proof"`
+	ProofFlags []bool      `json:"proofFlags"`
+}
+
+// ClassMultiproof is the multiproof of the listed results of one class
+// against that class's root.
+type ClassMultiproof struct {
+	Root string `json:"root"`
+	Multiproof
+}
+
+// ScreeningProofDocument is a stored screening proof with the results it
+// hashes (getScreeningProof).
+type ScreeningProofDocument struct {
+	ScreeningProof
+	Results []ScreeningResult `json:"results"`
+	// MerkleProofs holds, by class (sanctions, community), the multiproof
+	// of the listed results against that class's root; a class with no
+	// listed result is absent.
+	MerkleProofs map[string]ClassMultiproof `json:"merkleProofs,omitempty"`
+	// ResultsJSON is the results array exactly as the server sent it:
+	// ResultsHash is the hex SHA-256 of its compact form.
+	ResultsJSON json.RawMessage `json:"-"`
 }
 
 // GetScreeningProof returns a stored screening proof (getScreeningProof,
 // no authentication).
-func (c *Client) GetScreeningProof(ctx context.Context, screeningID string) (Object, error) {
-	var out Object
-	return out, c.call(ctx, http.MethodGet, "/v1/compliance/proofs/"+esc(screeningID), nil, &out, authNone)
+func (c *Client) GetScreeningProof(ctx context.Context, screeningID string) (*ScreeningProofDocument, error) {
+	var out ScreeningProofDocument
+	raw, err := c.do(ctx, &request{method: http.MethodGet, path: "/v1/compliance/proofs/" + esc(screeningID), auth: authNone}, &out)
+	if err != nil {
+		return nil, err
+	}
+	out.ResultsJSON = rawResults(raw)
+	return &out, nil
 }
 
-// MerkleProof is the Merkle proof of one address.
+// rawResults returns the results member of a JSON object as sent.
+func rawResults(body []byte) json.RawMessage {
+	var v struct {
+		Results json.RawMessage `json:"results"`
+	}
+	_ = json.Unmarshal(body, &v)
+	return v.Results
+}
+
+// MerkleProof is the Merkle proof of one address: Proof leads from Leaf
+// (the OpenZeppelin StandardMerkleTree leaf of LeafEncoding
+// ["string","string"] = (Family, CanonicalAddress)) to Root, the root of
+// the tree of its Class. An unlisted address has an empty Proof.
 type MerkleProof struct {
-	Address          string   `json:"address"`
-	Chain            string   `json:"chain"`
-	Family           string   `json:"family"`
-	CanonicalAddress string   `json:"canonicalAddress"`
-	Class            *string  `json:"class"`
-	Sanctioned       bool     `json:"sanctioned"`
-	Listed           bool     `json:"listed"`
-	Leaf             string   `json:"leaf"`
-	Proof            []string `json:"proof"`
-	LeafEncoding     []string `json:"leafEncoding"`
-	Root             string   `json:"root"`
-	SanctionsRoot    string   `json:"sanctionsRoot,omitempty"`
-	CommunityRoot    string   `json:"communityRoot,omitempty"`
-	ListVersion      int64    `json:"listVersion"`
-	RateLimit        Object   `json:"rateLimit,omitempty"`
+	Address          string `json:"address"`
+	Chain            string `json:"chain"`
+	Family           string `json:"family"`
+	CanonicalAddress string `json:"canonicalAddress"`
+	// Class is sanctions, community, or nil when the address is not
+	// listed.
+	Class         *string            `json:"class"`
+	Sanctioned    bool               `json:"sanctioned"`
+	Listed        bool               `json:"listed"`
+	Leaf          string             `json:"leaf"`
+	Proof         []string           `json:"proof"`
+	LeafEncoding  []string           `json:"leafEncoding"`
+	Root          string             `json:"root"`
+	SanctionsRoot string             `json:"sanctionsRoot"`
+	CommunityRoot string             `json:"communityRoot"`
+	ListVersion   int64              `json:"listVersion"`
+	RateLimit     ScreeningRateLimit `json:"rateLimit"`
 }
 
 // GetMerkleProof returns the Merkle proof of an address (getMerkleProof).
@@ -92,24 +196,99 @@ func (c *Client) GetMerkleProof(ctx context.Context, address, chain string) (*Me
 	return ret(&out, err)
 }
 
+// AddressProof is the proof of one address of a batch; an invalid address
+// has Valid false and nil Leaf and Root.
+type AddressProof struct {
+	Address          string   `json:"address"`
+	Chain            string   `json:"chain"`
+	Family           string   `json:"family"`
+	CanonicalAddress string   `json:"canonicalAddress"`
+	Valid            bool     `json:"valid"`
+	Class            *string  `json:"class"`
+	Sanctioned       bool     `json:"sanctioned"`
+	Listed           bool     `json:"listed"`
+	Leaf             *string  `json:"leaf"`
+	Proof            []string `json:"proof"`
+	// Root is the root of the class's tree.
+	Root *string `json:"root"`
+}
+
+// MerkleProofBatch is the result of getMerkleProofBatch. With multiproof,
+// Multiproof proves the listed addresses of class sanctions against
+// SanctionsRoot and CommunityMultiproof those of class community against
+// CommunityRoot (nil when the class has none).
+type MerkleProofBatch struct {
+	// Root is the sanctions root.
+	Root                string             `json:"root"`
+	SanctionsRoot       string             `json:"sanctionsRoot"`
+	CommunityRoot       string             `json:"communityRoot"`
+	ListVersion         int64              `json:"listVersion"`
+	LeafEncoding        []string           `json:"leafEncoding"`
+	Results             []AddressProof     `json:"results"`
+	Multiproof          *Multiproof        `json:"multiproof,omitempty"`
+	CommunityMultiproof *Multiproof        `json:"communityMultiproof,omitempty"`
+	RateLimit           ScreeningRateLimit `json:"rateLimit"`
+}
+
 // GetMerkleProofBatch returns proofs of up to 100 addresses
-// (getMerkleProofBatch); multiproof asks for one OpenZeppelin multiproof.
-func (c *Client) GetMerkleProofBatch(ctx context.Context, addrs []AddressRef, multiproof bool) (Object, error) {
-	var out Object
-	return out, c.call(ctx, http.MethodPost, "/v1/compliance/merkle-proof/batch",
-		map[string]any{"addresses": addrs, "multiproof": multiproof}, &out, authAgent)
+// (getMerkleProofBatch); multiproof asks for one OpenZeppelin multiproof
+// per class.
+func (c *Client) GetMerkleProofBatch(ctx context.Context, addrs []AddressRef, multiproof bool) (*MerkleProofBatch, error) {
+	var out MerkleProofBatch
+	return ret(&out, c.call(ctx, http.MethodPost, "/v1/compliance/merkle-proof/batch",
+		map[string]any{"addresses": addrs, "multiproof": multiproof}, &out, authAgent))
+}
+
+// Anchor is the on-chain anchoring of the roots. Status is disabled (and
+// nothing else is set) when no chain is configured, else pending,
+// submitted, synced or failed; the pointers are nil until known.
+type Anchor struct {
+	Status   string `json:"status"`
+	ChainID  int64  `json:"chainId,omitempty"`
+	Contract string `json:"contract,omitempty"` // 0x address, lower case
+	// ListVersion is the list version whose roots are being anchored.
+	ListVersion *int64     `json:"listVersion,omitempty"`
+	TxHash      *string    `json:"txHash,omitempty"`
+	BlockNumber *int64     `json:"blockNumber,omitempty"`
+	SyncedAt    *time.Time `json:"syncedAt,omitempty"`
+	Error       *string    `json:"error,omitempty"`
+}
+
+// MerkleRoot is the result of getMerkleRoot: the roots of the current
+// list version (Root = SanctionsRoot; an empty tree's root is zero).
+type MerkleRoot struct {
+	Root               string     `json:"root"`
+	SanctionsRoot      string     `json:"sanctionsRoot"`
+	CommunityRoot      string     `json:"communityRoot"`
+	ListVersion        int64      `json:"listVersion"`
+	LeafCount          int        `json:"leafCount"`
+	SanctionsLeafCount int        `json:"sanctionsLeafCount"`
+	CommunityLeafCount int        `json:"communityLeafCount"`
+	BuiltAt            *time.Time `json:"builtAt"`
+	Anchor             Anchor     `json:"anchor"`
 }
 
 // GetMerkleRoot returns the current roots and their anchor (getMerkleRoot).
-func (c *Client) GetMerkleRoot(ctx context.Context) (Object, error) {
-	var out Object
-	return out, c.call(ctx, http.MethodGet, "/v1/compliance/merkle-root", nil, &out, authAgent)
+func (c *Client) GetMerkleRoot(ctx context.Context) (*MerkleRoot, error) {
+	var out MerkleRoot
+	return ret(&out, c.call(ctx, http.MethodGet, "/v1/compliance/merkle-root", nil, &out, authAgent))
+}
+
+// Ingestion is the list version an ingestion built. Failures names each
+// source that failed (it keeps its previous version) with why.
+type Ingestion struct {
+	ListVersion int64             `json:"listVersion"`
+	Root        string            `json:"root"`
+	LeafCount   int               `json:"leafCount"`
+	Added       int               `json:"added"`
+	Removed     int               `json:"removed"`
+	Failures    map[string]string `json:"failures"`
 }
 
 // RunIngest ingests the configured sources now (runIngest, admin).
-func (c *Client) RunIngest(ctx context.Context) (Object, error) {
-	var out Object
-	return out, c.call(ctx, http.MethodPost, "/v1/admin/ingest", nil, &out, authAdmin)
+func (c *Client) RunIngest(ctx context.Context) (*Ingestion, error) {
+	var out Ingestion
+	return ret(&out, c.call(ctx, http.MethodPost, "/v1/admin/ingest", nil, &out, authAdmin))
 }
 
 // GetSnapshot streams a source snapshot by digest (getSnapshot, no
@@ -144,8 +323,43 @@ func (c *Client) ReportAddress(ctx context.Context, rep ReportRequest) (*ReportR
 	return ret(&out, c.call(ctx, http.MethodPost, "/v1/compliance/report", rep, &out, authAgent))
 }
 
-// ComplianceStats returns list and report statistics (complianceStats).
-func (c *Client) ComplianceStats(ctx context.Context) (Object, error) {
-	var out Object
-	return out, c.call(ctx, http.MethodGet, "/v1/compliance/stats", nil, &out, authAgent)
+// LastIngestion is the newest source ingestion.
+type LastIngestion struct {
+	Source string    `json:"source"`
+	At     time.Time `json:"at"`
+	// Bundled: the source in use is the snapshot built into the server,
+	// published on SnapshotDate.
+	Bundled      bool   `json:"bundled,omitempty"`
+	SnapshotDate string `json:"snapshotDate,omitempty"`
+}
+
+// ListStats describes the lists of the current version.
+type ListStats struct {
+	TotalAddresses  int            `json:"totalAddresses"`
+	BySource        map[string]int `json:"bySource"`
+	LastIngestion   *LastIngestion `json:"lastIngestion"`
+	TotalScreenings int64          `json:"totalScreenings"`
+	ListVersion     int64          `json:"listVersion"`
+	// Sources is the state of each configured source.
+	Sources map[string]SourceState `json:"sources,omitempty"`
+}
+
+// ReportStats counts the community reports.
+type ReportStats struct {
+	TotalReports int            `json:"totalReports"`
+	ByStatus     map[string]int `json:"byStatus"`
+	ByCategory   map[string]int `json:"byCategory"`
+}
+
+// ComplianceStatistics is the result of complianceStats.
+type ComplianceStatistics struct {
+	Compliance ListStats   `json:"compliance"`
+	Community  ReportStats `json:"community"`
+}
+
+// ComplianceStats returns list and report statistics (complianceStats, no
+// authentication).
+func (c *Client) ComplianceStats(ctx context.Context) (*ComplianceStatistics, error) {
+	var out ComplianceStatistics
+	return ret(&out, c.call(ctx, http.MethodGet, "/v1/compliance/stats", nil, &out, authNone))
 }

@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"iter"
 	"net/http"
 	"time"
@@ -9,18 +10,20 @@ import (
 
 // Media is a media file record.
 type Media struct {
-	ID          string    `json:"id"`
-	Category    string    `json:"category"`
-	Filename    string    `json:"filename"`
-	BlobName    string    `json:"blobName"`
-	MimeType    string    `json:"mimeType"`
-	SizeBytes   int64     `json:"sizeBytes"`
-	Title       *string   `json:"title"`
-	Description *string   `json:"description"`
-	Metadata    Object    `json:"metadata"`
-	Pinned      bool      `json:"pinned"`
-	ExpiresAt   time.Time `json:"expiresAt"`
-	CreatedAt   time.Time `json:"createdAt"`
+	ID          string  `json:"id"`
+	Category    string  `json:"category"`
+	Filename    string  `json:"filename"`
+	BlobName    string  `json:"blobName"`
+	MimeType    string  `json:"mimeType"`
+	SizeBytes   int64   `json:"sizeBytes"`
+	Title       *string `json:"title"`
+	Description *string `json:"description"`
+	// Metadata is the JSON object given at upload, as given (null when
+	// none was).
+	Metadata  json.RawMessage `json:"metadata"`
+	Pinned    bool            `json:"pinned"`
+	ExpiresAt time.Time       `json:"expiresAt"`
+	CreatedAt time.Time       `json:"createdAt"`
 }
 
 // UploadMedia stores a media file (uploadMedia). fields are the other form
@@ -69,10 +72,16 @@ func (c *Client) GetMedia(ctx context.Context, id string) (*Media, error) {
 	return ret(&out, c.call(ctx, http.MethodGet, "/v1/media/"+esc(id), nil, &out, authAgent))
 }
 
+// MediaDeletion is the result of deleteMedia.
+type MediaDeletion struct {
+	Deleted bool   `json:"deleted"`
+	ID      string `json:"id"`
+}
+
 // DeleteMedia deletes a media file (deleteMedia).
-func (c *Client) DeleteMedia(ctx context.Context, id string) (Object, error) {
-	var out Object
-	return out, c.call(ctx, http.MethodDelete, "/v1/media/"+esc(id), nil, &out, authAgent)
+func (c *Client) DeleteMedia(ctx context.Context, id string) (*MediaDeletion, error) {
+	var out MediaDeletion
+	return ret(&out, c.call(ctx, http.MethodDelete, "/v1/media/"+esc(id), nil, &out, authAgent))
 }
 
 // StreamMedia streams a media file's bytes, whole or by Range

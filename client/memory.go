@@ -3,6 +3,7 @@ package client
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"iter"
 	"mime/multipart"
 	"net/http"
@@ -30,34 +31,49 @@ type MemoryWrite struct {
 	BlobExtension      string          `json:"blobExtension,omitempty"`
 	MimeType           *string         `json:"mimeType,omitempty"`
 	EncryptionProvider *string         `json:"encryptionProvider,omitempty"`
-	EncryptionMeta     Object          `json:"encryptionMeta,omitempty"`
+	// EncryptionMeta is a JSON object ({iv, tag}), stored and returned as
+	// given.
+	EncryptionMeta json.RawMessage `json:"encryptionMeta,omitempty"`
+	// Embedding is the client's own vector of this version.
+	Embedding *Embedding `json:"embedding,omitempty"`
+}
+
+// Embedding is a vector in a space the client names (not hash-v1 or
+// server, which the service computes).
+type Embedding struct {
+	Space  string    `json:"space"`
+	Model  string    `json:"model,omitempty"`
+	Values []float64 `json:"values"`
 }
 
 // Memory is one memory version (MemoryRecord). Content is set by GetMemory
 // only.
 type Memory struct {
-	ID                 string         `json:"id"`
-	MemoryID           string         `json:"memoryId"`
-	Type               string         `json:"type"`
-	Key                string         `json:"key"`
-	Content            string         `json:"content,omitempty"`
-	ContentEncoding    string         `json:"contentEncoding,omitempty"`
-	Version            int            `json:"version"`
-	IsLatest           bool           `json:"isLatest"`
-	Pinned             bool           `json:"pinned"`
-	Importance         float64        `json:"importance"`
-	IsCompressed       bool           `json:"isCompressed"`
-	SizeBytes          int64          `json:"sizeBytes"`
-	MimeType           *string        `json:"mimeType"`
-	Filename           string         `json:"filename,omitempty"`
-	BlobName           string         `json:"blobName"`
-	Metadata           MemoryMetadata `json:"metadata"`
-	Visibility         string         `json:"visibility"`
-	EncryptionProvider *string        `json:"encryptionProvider"`
-	EncryptionMeta     Object         `json:"encryptionMeta"`
-	ExpiresAt          *time.Time     `json:"expiresAt"`
-	CreatedAt          time.Time      `json:"createdAt"`
-	UpdatedAt          time.Time      `json:"updatedAt"`
+	ID              string  `json:"id"`
+	MemoryID        string  `json:"memoryId"`
+	Type            string  `json:"type"`
+	Key             string  `json:"key"`
+	Content         string  `json:"content,omitempty"`
+	ContentEncoding string  `json:"contentEncoding,omitempty"`
+	Version         int     `json:"version"`
+	IsLatest        bool    `json:"isLatest"`
+	Pinned          bool    `json:"pinned"`
+	Importance      float64 `json:"importance"`
+	IsCompressed    bool    `json:"isCompressed"`
+	SizeBytes       int64   `json:"sizeBytes"`
+	// StoredBytes is the stored blob's size (compressed when
+	// IsCompressed); nil on versions stored before it was recorded.
+	StoredBytes        *int64          `json:"storedBytes,omitempty"`
+	MimeType           *string         `json:"mimeType"`
+	Filename           string          `json:"filename,omitempty"`
+	BlobName           string          `json:"blobName"`
+	Metadata           MemoryMetadata  `json:"metadata"`
+	Visibility         string          `json:"visibility"`
+	EncryptionProvider *string         `json:"encryptionProvider"`
+	EncryptionMeta     json.RawMessage `json:"encryptionMeta"`
+	ExpiresAt          *time.Time      `json:"expiresAt"`
+	CreatedAt          time.Time       `json:"createdAt"`
+	UpdatedAt          time.Time       `json:"updatedAt"`
 }
 
 // CreateMemory stores a memory (createMemory). A non-empty idempotencyKey
@@ -118,27 +134,30 @@ type SearchRequest struct {
 
 // SearchHit is one search or vector-search result.
 type SearchHit struct {
-	ID         string          `json:"id"`
-	MemoryID   string          `json:"memoryId"`
-	Type       string          `json:"type"`
-	Key        string          `json:"key"`
-	Version    int             `json:"version"`
-	IsLatest   bool            `json:"isLatest"`
-	SizeBytes  int64           `json:"sizeBytes"`
-	Pinned     bool            `json:"pinned"`
-	Importance float64         `json:"importance"`
-	Metadata   *MemoryMetadata `json:"metadata,omitempty"`
-	Visibility string          `json:"visibility,omitempty"`
-	Score      float64         `json:"score"`
-	MatchedOn  []string        `json:"matchedOn"`
-	CreatedAt  time.Time       `json:"createdAt"`
-	UpdatedAt  time.Time       `json:"updatedAt"`
+	ID        string `json:"id"`
+	MemoryID  string `json:"memoryId"`
+	Type      string `json:"type"`
+	Key       string `json:"key"`
+	Version   int    `json:"version"`
+	IsLatest  bool   `json:"isLatest"`
+	SizeBytes int64  `json:"sizeBytes"`
+	// StoredBytes is the stored blob's size (nil on versions stored
+	// before it was recorded).
+	StoredBytes        *int64          `json:"storedBytes,omitempty"`
+	Pinned             bool            `json:"pinned"`
+	Importance         float64         `json:"importance"`
+	Metadata           *MemoryMetadata `json:"metadata,omitempty"`
+	Visibility         string          `json:"visibility,omitempty"`
+	EncryptionProvider *string         `json:"encryptionProvider,omitempty"`
+	Score              float64         `json:"score"`
+	MatchedOn          []string        `json:"matchedOn"`
+	CreatedAt          time.Time       `json:"createdAt"`
+	UpdatedAt          time.Time       `json:"updatedAt"`
 }
 
 // SearchResults are the hits of a search, best first.
 type SearchResults struct {
 	Count   int         `json:"count"`
-	Space   string      `json:"space,omitempty"`
 	Results []SearchHit `json:"results"`
 }
 
@@ -165,13 +184,6 @@ type VectorSearchRequest struct {
 	Visibility    string   `json:"visibility,omitempty"`
 	MinImportance *float64 `json:"minImportance,omitempty"`
 	KeyPrefix     string   `json:"keyPrefix,omitempty"`
-}
-
-// VectorSearchMemories ranks memories by vector similarity
-// (vectorSearchMemories).
-func (c *Client) VectorSearchMemories(ctx context.Context, s VectorSearchRequest) (*SearchResults, error) {
-	var out SearchResults
-	return ret(&out, c.call(ctx, http.MethodPost, "/v1/memory/vector-search", s, &out, authAgent))
 }
 
 // UploadFile is a file sent as multipart form data.
@@ -308,12 +320,13 @@ func (c *Client) MemoryTtlAlerts(ctx context.Context, a TTLAlertsRequest) (*TTLA
 
 // AuditEntry is one audit log entry.
 type AuditEntry struct {
-	ID        string    `json:"id"`
-	Action    string    `json:"action"`
-	Resource  string    `json:"resource"`
-	Detail    Object    `json:"detail"`
-	RequestID string    `json:"requestId"`
-	CreatedAt time.Time `json:"createdAt"`
+	ID       string `json:"id"`
+	Action   string `json:"action"`
+	Resource string `json:"resource"`
+	// Detail is the entry's JSON object; its members depend on Action.
+	Detail    json.RawMessage `json:"detail"`
+	RequestID string          `json:"requestId"`
+	CreatedAt time.Time       `json:"createdAt"`
 }
 
 // AuditPage is one page of the audit log.
@@ -382,11 +395,14 @@ type History struct {
 	Type          string `json:"type"`
 	TotalVersions int    `json:"totalVersions"`
 	Versions      []struct {
-		ID        string    `json:"id"`
-		Version   int       `json:"version"`
-		IsLatest  bool      `json:"isLatest"`
-		SizeBytes int64     `json:"sizeBytes"`
-		CreatedAt time.Time `json:"createdAt"`
+		ID        string `json:"id"`
+		Version   int    `json:"version"`
+		IsLatest  bool   `json:"isLatest"`
+		SizeBytes int64  `json:"sizeBytes"`
+		// StoredBytes is the stored blob's size; nil on versions stored
+		// before it was recorded.
+		StoredBytes *int64    `json:"storedBytes,omitempty"`
+		CreatedAt   time.Time `json:"createdAt"`
 	} `json:"versions"`
 }
 
@@ -419,11 +435,20 @@ func (c *Client) PinMemory(ctx context.Context, id string) (*PinResult, error) {
 	return ret(&out, c.call(ctx, http.MethodPatch, "/v1/memory/"+esc(id)+"/pin", nil, &out, authAgent))
 }
 
+// ImportanceResult is the result of setMemoryImportance.
+type ImportanceResult struct {
+	ID         string    `json:"id"`
+	MemoryID   string    `json:"memoryId"`
+	Key        string    `json:"key"`
+	Importance float64   `json:"importance"`
+	UpdatedAt  time.Time `json:"updatedAt"`
+}
+
 // SetMemoryImportance sets the importance (setMemoryImportance).
-func (c *Client) SetMemoryImportance(ctx context.Context, id string, importance float64) (Object, error) {
-	var out Object
-	return out, c.call(ctx, http.MethodPatch, "/v1/memory/"+esc(id)+"/importance",
-		map[string]any{"importance": importance}, &out, authAgent)
+func (c *Client) SetMemoryImportance(ctx context.Context, id string, importance float64) (*ImportanceResult, error) {
+	var out ImportanceResult
+	return ret(&out, c.call(ctx, http.MethodPatch, "/v1/memory/"+esc(id)+"/importance",
+		map[string]any{"importance": importance}, &out, authAgent))
 }
 
 // ret returns v, or nil with the error.

@@ -5,6 +5,14 @@ import (
 	"net/http"
 )
 
+// VectorSearchResults are the hits of a vector search, most similar
+// first, and the space searched.
+type VectorSearchResults struct {
+	Count   int         `json:"count"`
+	Space   string      `json:"space"`
+	Results []SearchHit `json:"results"`
+}
+
 // Reembed is the result of reembedMemories.
 type Reembed struct {
 	Space  string `json:"space"`
@@ -17,4 +25,11 @@ type Reembed struct {
 func (c *Client) ReembedMemories(ctx context.Context, space string) (*Reembed, error) {
 	var out Reembed
 	return ret(&out, c.call(ctx, http.MethodPost, "/v1/memory/reembed", map[string]string{"space": space}, &out, authAgent))
+}
+
+// VectorSearchMemories ranks memories by vector similarity
+// (vectorSearchMemories).
+func (c *Client) VectorSearchMemories(ctx context.Context, s VectorSearchRequest) (*VectorSearchResults, error) {
+	var out VectorSearchResults
+	return ret(&out, c.call(ctx, http.MethodPost, "/v1/memory/vector-search", s, &out, authAgent))
 }

@@ -2,20 +2,28 @@ package client
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 )
 
-// Healthz reports liveness (healthz).
-func (c *Client) Healthz(ctx context.Context) (Object, error) {
-	var out Object
-	return out, c.call(ctx, http.MethodGet, "/healthz", nil, &out, authNone)
+// Status is the answer of healthz (ok) and readyz (ready).
+type Status struct {
+	Status string `json:"status"`
 }
 
-// Readyz reports readiness (readyz).
-func (c *Client) Readyz(ctx context.Context) (Object, error) {
-	var out Object
-	return out, c.call(ctx, http.MethodGet, "/readyz", nil, &out, authNone)
+// Healthz reports liveness (healthz).
+func (c *Client) Healthz(ctx context.Context) (*Status, error) {
+	var out Status
+	return ret(&out, c.call(ctx, http.MethodGet, "/healthz", nil, &out, authNone))
+}
+
+// Readyz reports readiness (readyz): a *Error with status 503 when the
+// store does not answer.
+func (c *Client) Readyz(ctx context.Context) (*Status, error) {
+	var out Status
+	return ret(&out, c.call(ctx, http.MethodGet, "/readyz", nil, &out, authNone))
 }
 
 // Metrics returns the Prometheus exposition text (metrics); it needs the
@@ -24,10 +32,17 @@ func (c *Client) Metrics(ctx context.Context) (string, error) {
 	return c.text(ctx, "/metrics", "", authAdmin)
 }
 
-// GetOpenAPI returns the OpenAPI document (getOpenAPI).
-func (c *Client) GetOpenAPI(ctx context.Context) (Object, error) {
-	var out Object
-	return out, c.call(ctx, http.MethodGet, "/v1/openapi.json", nil, &out, authNone)
+// GetOpenAPI returns the OpenAPI 3.1 document as JSON (getOpenAPI), for an
+// OpenAPI library to read.
+func (c *Client) GetOpenAPI(ctx context.Context) (json.RawMessage, error) {
+	body, err := c.do(ctx, &request{method: http.MethodGet, path: "/v1/openapi.json", auth: authNone}, nil)
+	if err != nil {
+		return nil, err
+	}
+	if !json.Valid(body) {
+		return nil, fmt.Errorf("cairn client: GET /v1/openapi.json: the document is not JSON")
+	}
+	return body, nil
 }
 
 // GetSkill returns the skill document (getSkill): Markdown when markdown is

@@ -1,7 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"io"
 	"strings"
@@ -9,6 +13,7 @@ import (
 
 	cairn "github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/client"
+	"github.com/cairn-dev/cairn/merkle"
 )
 
 // TestE2EClient drives the Go client against a real server on the embedded
@@ -16,14 +21,15 @@ import (
 func TestE2EClient(t *testing.T) {
 	ts, _ := complianceServer(t)
 	ctx := context.Background()
-	pub := client.New(ts.base, "", client.WithAdminToken(admin))
+	pub := client.New(ts.base, "", client.WithAdminToken(admin), client.WithStrictDecoding())
 	reg, err := pub.RegisterAgent(ctx, "client-e2e")
-	if err != nil || reg.APIKey == "" || reg.DeveloperID == "" {
+	if err != nil || reg.APIKey == "" || reg.DeveloperID == "" || reg.DepositInfo.Address != reg.AptosAddress {
 		t.Fatalf("register: %+v %v", reg, err)
 	}
 	c := pub.WithAPIKey(reg.APIKey)
-	if _, err := c.GrantCredits(ctx, reg.DeveloperID, 400, "client e2e"); err != nil {
-		t.Fatal(err)
+	if g, err := c.GrantCredits(ctx, reg.DeveloperID, 400, "client e2e"); err != nil || g.CreditBalance != 500 ||
+		g.Transaction.Kind != "grant" || g.Transaction.Amount != 400 || g.Transaction.Reason != "client e2e" {
+		t.Fatalf("grant: %+v %v", g, err)
 	}
 	balance := func() int64 {
 		t.Helper()
@@ -78,11 +84,11 @@ func TestE2EClient(t *testing.T) {
 		t.Fatalf("history: %+v %v", h, err)
 	}
 	sr, err := c.SearchMemories(ctx, client.SearchRequest{ContentQuery: "fox"})
-	if err != nil || sr.Count != 1 || sr.Results[0].ID != v2.ID {
+	if err != nil || sr.Count != 1 || sr.Results[0].ID != v2.ID || sr.Results[0].StoredBytes == nil || sr.Results[0].CreatedAt.IsZero() {
 		t.Fatalf("search: %+v %v", sr, err)
 	}
 	vr, err := c.VectorSearchMemories(ctx, client.VectorSearchRequest{Query: "lazy dog", Limit: 5})
-	if err != nil || vr.Count == 0 || !strings.HasPrefix(vr.Results[0].Key, "notes/") {
+	if err != nil || vr.Count == 0 || vr.Space != "hash-v1" || !strings.HasPrefix(vr.Results[0].Key, "notes/") {
 		t.Fatalf("vector search: %+v %v", vr, err)
 	}
 	re, err := c.ReembedMemories(ctx, "hash-v1")
@@ -117,8 +123,8 @@ func TestE2EClient(t *testing.T) {
 	if err != nil || !pin.Pinned {
 		t.Fatalf("pin: %+v %v", pin, err)
 	}
-	if _, err := c.SetMemoryImportance(ctx, m.ID, 0.1); err != nil {
-		t.Fatal(err)
+	if im, err := c.SetMemoryImportance(ctx, m.ID, 0.1); err != nil || im.Importance != 0.1 || im.MemoryID != m.ID || im.Key != m.Key {
+		t.Fatalf("importance: %+v %v", im, err)
 	}
 	if _, err := c.SetMemoryImportance(ctx, m.ID, 2); !client.IsCode(err, cairn.EINVALID) {
 		t.Fatalf("importance 2: %v", err)
@@ -210,8 +216,8 @@ func TestE2EClient(t *testing.T) {
 		if err != nil || hd.ContentLength != 16 {
 			t.Fatalf("head: %+v %v", hd, err)
 		}
-		if _, err := c.DeleteMedia(ctx, md.ID); err != nil {
-			t.Fatal(err)
+		if del, err := c.DeleteMedia(ctx, md.ID); err != nil || !del.Deleted || del.ID != md.ID {
+			t.Fatalf("delete media: %+v %v", del, err)
 		}
 		if _, err := c.GetMedia(ctx, md.ID); !client.IsCode(err, cairn.ENOTFOUND) {
 			t.Fatalf("deleted media: %v", err)
@@ -223,51 +229,91 @@ func TestE2EClient(t *testing.T) {
 		if err != nil || sc.Results[0].Status != "sanctioned" {
 			t.Fatalf("screen: %+v %v", sc, err)
 		}
-		id, _ := sc.Proof["screeningId"].(string)
-		if p, err := pub.GetScreeningProof(ctx, id); err != nil || p["resultsHash"] != sc.Proof["resultsHash"] {
-			t.Fatalf("proof: %v %v", p, err)
+		checkScreeningProof(t, sc)
+		p, err := pub.GetScreeningProof(ctx, sc.Proof.ScreeningID)
+		if err != nil || p.ResultsHash != sc.Proof.ResultsHash || p.MerkleRoot != sc.Proof.MerkleRoot || len(p.Results) != 1 {
+			t.Fatalf("proof: %+v %v", p, err)
 		}
+		checkProofDocument(t, p)
 		mp, err := c.GetMerkleProof(ctx, tornado, "ethereum")
-		if err != nil || !mp.Sanctioned || len(mp.Proof) == 0 {
+		if err != nil || !mp.Sanctioned || mp.Class == nil || *mp.Class != "sanctions" || mp.RateLimit.FreeLimit == 0 {
 			t.Fatalf("merkle proof: %+v %v", mp, err)
 		}
-		if root, err := c.GetMerkleRoot(ctx); err != nil || root["root"] == nil {
-			t.Fatalf("root: %v %v", root, err)
+		if leaf := merkle.LeafHashStrings2(mp.Family, mp.CanonicalAddress); leaf.String() != mp.Leaf ||
+			!merkle.Verify(hexBytes32(t, mp.Root), leaf, hashes(t, mp.Proof)) {
+			t.Fatalf("the proof of %s does not lead from its leaf to its root: %+v", tornado, mp)
 		}
-		if _, err := c.GetMerkleProofBatch(ctx, []client.AddressRef{{Address: tornado, Chain: "ethereum"}}, true); err != nil {
-			t.Fatal(err)
+		root, err := c.GetMerkleRoot(ctx)
+		if err != nil || root.Root != mp.Root || root.ListVersion != mp.ListVersion || root.SanctionsLeafCount == 0 ||
+			root.BuiltAt == nil || root.Anchor.Status != "disabled" {
+			t.Fatalf("root: %+v %v", root, err)
 		}
-		if h, err := c.GetListingHistory(ctx, tornado, "ethereum"); err != nil || h["listed"] != true {
-			t.Fatalf("history: %v %v", h, err)
+		batch, err := c.GetMerkleProofBatch(ctx, []client.AddressRef{{Address: tornado, Chain: "ethereum"}, {Address: "nope", Chain: "ethereum"}}, true)
+		if err != nil || len(batch.Results) != 2 || !batch.Results[0].Listed || batch.Results[1].Valid || batch.Results[1].Root != nil ||
+			batch.Multiproof == nil || len(batch.Multiproof.Leaves) != 1 || batch.CommunityMultiproof == nil || len(batch.CommunityMultiproof.Leaves) != 0 {
+			t.Fatalf("batch: %+v %v", batch, err)
 		}
-		if v, err := c.ListListVersions(ctx, 0, 5); err != nil || len(v["versions"].([]any)) == 0 {
-			t.Fatalf("versions: %v %v", v, err)
+		if ok, err := merkle.VerifyStandardMultiProof(hexBytes32(t, batch.SanctionsRoot), batch.LeafEncoding,
+			pairs(batch.Multiproof.Values), hashes(t, batch.Multiproof.Proof), batch.Multiproof.ProofFlags); err != nil || !ok {
+			t.Fatalf("the batch multiproof does not verify: %v", err)
 		}
-		if _, err := c.ComplianceStats(ctx); err != nil {
-			t.Fatal(err)
+		h, err := c.GetListingHistory(ctx, tornado, "ethereum")
+		if err != nil || !h.Listed || len(h.Events) == 0 || h.Events[0].Event != "listed" || h.Events[0].Source != "list:ETH" {
+			t.Fatalf("history: %+v %v", h, err)
+		}
+		v, err := c.ListListVersions(ctx, 5, "")
+		if err != nil || len(v.Versions) == 0 || v.Versions[0].ListVersion != root.ListVersion || v.Versions[0].Root != root.Root ||
+			v.Versions[0].Sources["list:ETH"].SHA256 == nil {
+			t.Fatalf("versions: %+v %v", v, err)
+		}
+		n := int64(0)
+		for lv, err := range c.AllListVersions(ctx) {
+			if err != nil || lv.ListVersion != root.ListVersion-n {
+				t.Fatalf("version walk: %+v %v", lv, err)
+			}
+			n++
+		}
+		if n != root.ListVersion {
+			t.Fatalf("walked %d list versions, want %d", n, root.ListVersion)
+		}
+		st, err := c.ComplianceStats(ctx)
+		if err != nil || st.Compliance.TotalAddresses == 0 || st.Compliance.TotalScreenings == 0 ||
+			st.Compliance.ListVersion != root.ListVersion || st.Compliance.LastIngestion == nil || st.Compliance.Sources["list:ETH"].Entries == 0 {
+			t.Fatalf("stats: %+v %v", st, err)
 		}
 		rep, err := c.ReportAddress(ctx, client.ReportRequest{Address: "0x00000000000000000000000000000000000000aa", Chain: "ethereum",
 			Category: "scam", Reason: "drained a wallet"})
 		if err != nil || rep.ReportID == "" || rep.Status != "pending" {
 			t.Fatalf("report: %+v %v", rep, err)
 		}
-		if l, err := pub.ListReports(ctx, "pending", 10, ""); err != nil || len(l["reports"].([]any)) != 1 {
-			t.Fatalf("list reports: %v %v", l, err)
+		l, err := pub.ListReports(ctx, "pending", 10, "")
+		if err != nil || len(l.Reports) != 1 || l.Reports[0].ReportID != rep.ReportID || l.Reports[0].Canonical == "" ||
+			l.Reports[0].AgentID != reg.AgentID || l.NextCursor != nil {
+			t.Fatalf("list reports: %+v %v", l, err)
 		}
-		if _, err := pub.RejectReport(ctx, rep.ReportID, "no evidence"); err != nil {
-			t.Fatal(err)
+		mod, err := pub.RejectReport(ctx, rep.ReportID, "no evidence")
+		if err != nil || mod.Action != "reject" || mod.CommunityListed || len(mod.Reports) != 1 || mod.Reports[0].Status != "rejected" {
+			t.Fatalf("reject: %+v %v", mod, err)
+		}
+		for r, err := range pub.AllReports(ctx, "") {
+			if err != nil || r.ReportID != rep.ReportID || r.Status != "rejected" || r.Moderation == nil || r.Moderation.Reason != "no evidence" {
+				t.Fatalf("report walk: %+v %v", r, err)
+			}
 		}
 	})
 
 	t.Run("System", func(t *testing.T) {
-		if _, err := pub.Healthz(ctx); err != nil {
-			t.Fatal(err)
+		if h, err := pub.Healthz(ctx); err != nil || h.Status != "ok" {
+			t.Fatalf("healthz: %+v %v", h, err)
 		}
-		if _, err := pub.Readyz(ctx); err != nil {
-			t.Fatal(err)
+		if r, err := pub.Readyz(ctx); err != nil || r.Status != "ready" {
+			t.Fatalf("readyz: %+v %v", r, err)
 		}
-		if doc, err := pub.GetOpenAPI(ctx); err != nil || doc["openapi"] == nil {
-			t.Fatalf("openapi: %v", err)
+		var head struct {
+			OpenAPI string `json:"openapi"`
+		}
+		if doc, err := pub.GetOpenAPI(ctx); err != nil || json.Unmarshal(doc, &head) != nil || head.OpenAPI != "3.1.0" {
+			t.Fatalf("openapi: %.40s %v", doc, err)
 		}
 		if md, err := pub.GetSkill(ctx, true); err != nil || !strings.Contains(md, "/v1/memory") {
 			t.Fatalf("skill: %v", err)
@@ -278,17 +324,18 @@ func TestE2EClient(t *testing.T) {
 		if p, err := pub.GetPricing(ctx); err != nil || p.OperationCosts["memory.write"] != 5 {
 			t.Fatalf("pricing: %+v %v", p, err)
 		}
-		if self, err := c.GetSelf(ctx); err != nil || self["agentId"] != reg.AgentID {
-			t.Fatalf("self: %v %v", self, err)
+		if self, err := c.GetSelf(ctx); err != nil || self.AgentID != reg.AgentID || self.Name != "client-e2e" || self.CreatedAt.IsZero() {
+			t.Fatalf("self: %+v %v", self, err)
 		}
-		if ab, err := c.GetAgentBalance(ctx); err != nil || ab["aptosAddress"] == nil {
-			t.Fatalf("agent balance: %v %v", ab, err)
+		if ab, err := c.GetAgentBalance(ctx); err != nil || ab.AptosAddress != reg.AptosAddress || ab.DepositInfo.Address != reg.AptosAddress ||
+			ab.CreditBalance != balance() {
+			t.Fatalf("agent balance: %+v %v", ab, err)
 		}
 	})
 
 	t.Run("InsufficientCredits", func(t *testing.T) {
-		if _, err := pub.SetPricing(ctx, map[string]int64{"memory.write": 100000}); err != nil {
-			t.Fatal(err)
+		if p, err := pub.SetPricing(ctx, map[string]int64{"memory.write": 100000}); err != nil || p.OperationCosts["memory.write"] != 100000 {
+			t.Fatalf("set pricing: %+v %v", p, err)
 		}
 		defer pub.SetPricing(ctx, map[string]int64{"memory.write": 5})
 		before := balance()
@@ -309,13 +356,13 @@ func TestE2EClient(t *testing.T) {
 			t.Fatalf("create agent: %+v %v", sub, err)
 		}
 		rot, err := c.WithAPIKey(sub.APIKey).RotateKey(ctx, sub.RotationSecret)
-		if err != nil || rot["apiKey"] == sub.APIKey {
-			t.Fatalf("rotate: %v %v", rot, err)
+		if err != nil || rot.APIKey == sub.APIKey || rot.RotationSecret == sub.RotationSecret || rot.AgentID != sub.AgentID || rot.AgentName != "helper" {
+			t.Fatalf("rotate: %+v %v", rot, err)
 		}
-		if _, err := pub.RevokeAgent(ctx, sub.AgentID); err != nil {
-			t.Fatal(err)
+		if rv, err := pub.RevokeAgent(ctx, sub.AgentID); err != nil || !rv.Revoked || rv.AgentID != sub.AgentID || rv.RevokedAt.IsZero() {
+			t.Fatalf("revoke: %+v %v", rv, err)
 		}
-		if _, err := c.WithAPIKey(rot["apiKey"].(string)).GetSelf(ctx); !client.IsCode(err, cairn.EFORBIDDEN) && !client.IsCode(err, cairn.EUNAUTHORIZED) {
+		if _, err := c.WithAPIKey(rot.APIKey).GetSelf(ctx); !client.IsCode(err, cairn.EFORBIDDEN) && !client.IsCode(err, cairn.EUNAUTHORIZED) {
 			t.Fatalf("revoked agent: %v", err)
 		}
 	})
@@ -333,4 +380,73 @@ func mustFindKey(t *testing.T, c *client.Client, key string) string {
 	}
 	t.Fatalf("no memory %q", key)
 	return ""
+}
+
+// checkScreeningProof checks with the typed fields what a screener checks:
+// resultsHash is the SHA-256 of the results the server sent.
+func checkScreeningProof(t *testing.T, sc *client.Screening) {
+	t.Helper()
+	if sc.Proof.ScreeningID == "" || sc.Proof.ListVersion == 0 || sc.Proof.MerkleRoot != sc.Proof.SanctionsRoot ||
+		len(sc.Proof.DataSnapshots) == 0 || sc.RateLimit.FreeLimit == 0 || sc.Proof.Timestamp.IsZero() {
+		t.Fatalf("screening proof: %+v", sc.Proof)
+	}
+	if got := resultsHash(t, sc.ResultsJSON); got != sc.Proof.ResultsHash {
+		t.Fatalf("resultsHash %s, the results hash to %s", sc.Proof.ResultsHash, got)
+	}
+}
+
+// checkProofDocument verifies a stored screening proof as an auditor does:
+// the results hash to resultsHash, and each class's multiproof proves the
+// listed results against the root the document names for that class.
+func checkProofDocument(t *testing.T, p *client.ScreeningProofDocument) {
+	t.Helper()
+	if got := resultsHash(t, p.ResultsJSON); got != p.ResultsHash {
+		t.Fatalf("resultsHash %s, the stored results hash to %s", p.ResultsHash, got)
+	}
+	listed := 0
+	for _, r := range p.Results {
+		if r.Status == "sanctioned" {
+			listed++
+		}
+	}
+	mp, ok := p.MerkleProofs["sanctions"]
+	if !ok || mp.Root != p.SanctionsRoot || len(mp.Values) != listed || len(mp.Leaves) != listed {
+		t.Fatalf("sanctions multiproof %+v for %d sanctioned results (root %s)", mp, listed, p.SanctionsRoot)
+	}
+	for i, v := range mp.Values {
+		if merkle.LeafHashStrings2(v[0], v[1]).String() != mp.Leaves[i] {
+			t.Fatalf("leaf %d is not the leaf of %v", i, v)
+		}
+	}
+	if ok, err := merkle.VerifyStandardMultiProof(hexBytes32(t, mp.Root), []string{"string", "string"}, pairs(mp.Values),
+		hashes(t, mp.Proof), mp.ProofFlags); err != nil || !ok {
+		t.Fatalf("the sanctions multiproof does not verify: %v", err)
+	}
+}
+
+func resultsHash(t *testing.T, results []byte) string {
+	t.Helper()
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, results); err != nil {
+		t.Fatalf("results %q: %v", results, err)
+	}
+	sum := sha256.Sum256(compact.Bytes())
+	return hex.EncodeToString(sum[:])
+}
+
+func hashes(t *testing.T, hs []string) []merkle.Hash {
+	t.Helper()
+	out := make([]merkle.Hash, len(hs))
+	for i, h := range hs {
+		out[i] = hexBytes32(t, h)
+	}
+	return out
+}
+
+func pairs(vs [][2]string) [][]any {
+	out := make([][]any, len(vs))
+	for i, v := range vs {
+		out[i] = []any{v[0], v[1]}
+	}
+	return out
 }
