@@ -3,8 +3,11 @@ package memory
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -81,4 +84,75 @@ func referenceTopK(f *flat, q []float32, k int) []scored {
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].score > all[j].score })
 	return all[:k]
+}
+
+// BenchmarkVectorHNSW measures HNSW search over n vectors of 384
+// dimensions (n from CAIRN_BENCH_HNSW_N, default 100000; a million is
+// opt-in, never in CI): build time and graph memory per vector, p50 and
+// p99 of a top-10 search, and recall@10 against the exact scan of the same
+// vectors (whose p50/p99 run beside it). Data sets: random normal unit
+// vectors (no structure: the hardest case) and clustered ones (unit
+// vectors around 1000 centres, as embeddings of texts on many topics).
+func BenchmarkVectorHNSW(b *testing.B) {
+	n := 100_000
+	if s := os.Getenv("CAIRN_BENCH_HNSW_N"); s != "" {
+		var err error
+		if n, err = strconv.Atoi(s); err != nil {
+			b.Fatal(err)
+		}
+	}
+	const dim = 384
+	for _, set := range []string{"clustered", "random"} {
+		r := rand.New(rand.NewPCG(42, 384))
+		var data, qs []float32
+		if set == "random" {
+			data, qs = randomUnit(r, n, dim), randomUnit(r, 200, dim)
+		} else {
+			data, qs = clusteredUnit(r, n+200, dim, 1000, 0.6), nil
+			data, qs = data[:n*dim], data[n*dim:]
+		}
+		x := NewVectors()
+		for i := range n {
+			k := fmt.Sprintf("k%07d", i)
+			x.set("a", "s", "m", vecMeta{key: k, versionID: k}, data[i*dim:(i+1)*dim])
+		}
+		fl := x.agents["a"]["s"]
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		start := time.Now()
+		g := newHNSW(dim, DefaultHNSWParams, 1)
+		g.data = fl.data
+		for i := range n {
+			g.insert(uint32(i))
+		}
+		build := time.Since(start)
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		fl.g = g
+		queries := make([][]float32, 200)
+		for i := range queries {
+			queries[i] = qs[i*dim : (i+1)*dim]
+		}
+		f := &VectorFilter{}
+		hits := 0
+		for _, q := range queries {
+			got, _ := x.topK("a", "s", q, f, -1, 10)
+			want, _ := fl.exact(q, f, -1, 10)
+			for _, w := range want {
+				if slices.ContainsFunc(got, func(s scored) bool { return s.key == w.key }) {
+					hits++
+				}
+			}
+		}
+		b.Run(fmt.Sprintf("%s/n=%d/hnsw", set, n), func(b *testing.B) {
+			runQueries(b, queries, func(q []float32) { x.topK("a", "s", q, f, -1, 10) })
+			b.ReportMetric(float64(hits)/float64(10*len(queries)), "recall@10")
+			b.ReportMetric(build.Seconds(), "build-s")
+			b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/float64(n), "graph-B/vector")
+		})
+		b.Run(fmt.Sprintf("%s/n=%d/exact", set, n), func(b *testing.B) {
+			runQueries(b, queries, func(q []float32) { fl.exact(q, f, -1, 10) })
+		})
+	}
 }

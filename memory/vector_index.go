@@ -2,8 +2,11 @@ package memory
 
 import (
 	"container/heap"
+	"runtime"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Vectors is the vector index of memories: per agent and embedding space,
@@ -12,16 +15,49 @@ import (
 // Rebuild fills it from the store at start (hash-v1 vectors are recomputed
 // from content, client vectors are stored with their version) and every
 // write updates it after its commit.
+//
+// A space that holds at least the HNSW threshold of vectors also gets an
+// HNSW graph over the same slice (see hnsw and vector_graph.go), built and
+// kept up to date by a background worker; searches use it and fall back to
+// the exact scan when too few of its candidates pass a filter.
 type Vectors struct {
 	mu     sync.RWMutex
 	agents map[string]map[string]*flat // agent -> space -> vectors
+	hnsw   HNSWConfig
+	// workers counts the running graph workers; idle is signalled when
+	// one stops.
+	workers int
+	idle    sync.Cond
+	closed  atomic.Bool
+	builds  chan struct{} // a token per graph being built
+	stats   vectorCounters
 }
 
-// NewVectors returns an empty vector index.
-func NewVectors() *Vectors { return &Vectors{agents: map[string]map[string]*flat{}} }
+// HNSWConfig turns on HNSW graphs: a space of an agent that holds at least
+// Threshold vectors (0: never) is searched through a graph with Params.
+type HNSWConfig struct {
+	Threshold int
+	Params    HNSWParams
+}
+
+// NewVectors returns an empty vector index that searches exactly.
+func NewVectors() *Vectors { return NewVectorsHNSW(HNSWConfig{}) }
+
+// NewVectorsHNSW returns an empty vector index that searches through an
+// HNSW graph the spaces of at least c.Threshold vectors; zero parameters
+// take DefaultHNSWParams.
+func NewVectorsHNSW(c HNSWConfig) *Vectors {
+	if c.Params == (HNSWParams{}) {
+		c.Params = DefaultHNSWParams
+	}
+	x := &Vectors{agents: map[string]map[string]*flat{}, hnsw: c, builds: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2))}
+	x.idle.L = &x.mu
+	return x
+}
 
 // flat is one agent's vectors of one space. Slot i is
-// data[i*dim:(i+1)*dim]; a freed slot (key "") is reused by the next add.
+// data[i*dim:(i+1)*dim]; a freed slot (key "") is reused by the next add,
+// unless a graph holds it (see vector_graph.go).
 type flat struct {
 	dim   int
 	model string
@@ -29,6 +65,7 @@ type flat struct {
 	metas []vecMeta
 	slot  map[string]int // key -> slot
 	free  []int
+	graphState
 }
 
 // vecMeta is what the filters of a vector search read without the store;
@@ -88,6 +125,14 @@ func (x *Vectors) set(agent, space, model string, meta vecMeta, vec []float32) {
 		return // a concurrent first vector fixed another dimension
 	}
 	i, ok := f.slot[meta.key]
+	if ok && f.held(i) {
+		if slices.Equal(f.vec(i), vec) {
+			f.metas[i] = meta // a graph's vector never changes
+			return
+		}
+		f.release(i)
+		ok = false
+	}
 	if !ok {
 		if n := len(f.free); n > 0 {
 			i, f.free = f.free[n-1], f.free[:n-1]
@@ -95,11 +140,28 @@ func (x *Vectors) set(agent, space, model string, meta vecMeta, vec []float32) {
 			i = len(f.metas)
 			f.metas = append(f.metas, vecMeta{})
 			f.data = append(f.data, make([]float32, f.dim)...)
+			f.st = append(f.st, 0)
 		}
 		f.slot[meta.key] = i
 	}
-	copy(f.data[i*f.dim:(i+1)*f.dim], vec)
+	copy(f.vec(i), vec)
 	f.metas[i] = meta
+	f.added(i)
+	x.schedule(f)
+}
+
+func (f *flat) vec(i int) []float32 { return f.data[i*f.dim : (i+1)*f.dim] }
+
+// release frees slot i: for reuse, or as a tombstone while a graph holds it.
+func (f *flat) release(i int) {
+	delete(f.slot, f.metas[i].key)
+	f.metas[i] = vecMeta{}
+	if f.held(i) {
+		f.dead = append(f.dead, i)
+		return
+	}
+	clear(f.vec(i))
+	f.free = append(f.free, i)
 }
 
 // drop removes the key's vector from every space of the agent except keep.
@@ -111,10 +173,8 @@ func (x *Vectors) drop(agent, key string, keep map[string]bool) {
 			continue
 		}
 		if i, ok := f.slot[key]; ok {
-			delete(f.slot, key)
-			f.metas[i] = vecMeta{}
-			clear(f.data[i*f.dim : (i+1)*f.dim])
-			f.free = append(f.free, i)
+			f.release(i)
+			x.schedule(f)
 		}
 	}
 }
@@ -139,7 +199,8 @@ type scored struct {
 
 // topK returns up to k of the agent's vectors in space that pass filter
 // and score at least minScore against q (unit length), best first, and
-// how many passed in all.
+// how many passed in all, or -1 when a graph search found k and did not
+// count the others.
 func (x *Vectors) topK(agent, space string, q []float32, f *VectorFilter, minScore float32, k int) ([]scored, int) {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
@@ -147,6 +208,20 @@ func (x *Vectors) topK(agent, space string, q []float32, f *VectorFilter, minSco
 	if fl == nil || fl.dim != len(q) {
 		return nil, 0
 	}
+	if fl.g != nil {
+		if out, n, ok := fl.graphTopK(q, f, minScore, k, x.hnsw.Params.EfSearch); ok {
+			x.stats.graph.Add(1)
+			return out, n
+		}
+		x.stats.fallback.Add(1)
+	} else {
+		x.stats.exact.Add(1)
+	}
+	return fl.exact(q, f, minScore, k)
+}
+
+// exact scores every vector of the space.
+func (fl *flat) exact(q []float32, f *VectorFilter, minScore float32, k int) ([]scored, int) {
 	h := make(minHeap, 0, k)
 	n := 0
 	for i := range fl.metas {

@@ -230,7 +230,9 @@ func (s *Service) vectorSearch(ctx context.Context, agentID string, q *VectorQue
 // vectorHits returns up to limit verified hits: candidates whose memory
 // still has the indexed version as its latest, is unexpired and is
 // important enough. When the checks reject candidates, the search runs
-// again deeper until it has limit hits or no candidates are left.
+// again deeper until it has limit hits or no candidates are left (a graph
+// search that does not count them, total -1, goes deeper until it falls
+// back to the exact scan, which does).
 func (s *Service) vectorHits(ctx context.Context, agentID, space string, vec []float32, f *VectorFilter, minScore float32, limit int) ([]Hit, error) {
 	now := s.now().Now()
 	hits := []Hit{}

@@ -84,6 +84,11 @@ type Config struct {
 	// EmbedderModel make the memory vector space "server".
 	EmbedderURL   string
 	EmbedderModel string
+
+	// VectorHNSWThreshold is the number of vectors in one agent's space
+	// from which its vector search goes through an HNSW graph (0: exact
+	// search only).
+	VectorHNSWThreshold int
 }
 
 // DefaultConfig returns the defaults of every flag.
@@ -121,6 +126,7 @@ func DefaultConfig() Config {
 		IngestMaxXMLToken:   ingest.DefaultMaxXMLToken,
 		EVMConfirmations:    3,
 		EVMPollInterval:     4 * time.Second,
+		VectorHNSWThreshold: 20000,
 	}
 }
 
@@ -175,6 +181,7 @@ func newServeFlagSet(c *Config) *flag.FlagSet {
 	fs.Int64Var(&c.BlobCacheBytes, "blob-cache-bytes", c.BlobCacheBytes, "memory for the blob store's read cache of metadata and verified chunks (0: none)")
 	fs.StringVar(&c.EmbedderURL, "embedder-url", c.EmbedderURL, "OpenAI-compatible embeddings endpoint (Ollama, vLLM, text-embeddings-inference; …/v1/embeddings is appended to a base URL) whose vectors make the memory space server (empty: hash-v1 only)")
 	fs.StringVar(&c.EmbedderModel, "embedder-model", c.EmbedderModel, "model name sent to --embedder-url")
+	fs.IntVar(&c.VectorHNSWThreshold, "vector-hnsw-threshold", c.VectorHNSWThreshold, "vectors in one agent's space from which vector search uses an HNSW graph instead of an exact scan (0: exact only)")
 	return fs
 }
 

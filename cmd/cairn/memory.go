@@ -35,8 +35,14 @@ func openMemory(ctx context.Context, cfg Config, db memoryStore, blobs blob.Stor
 		}
 		emb = &memory.Embedder{URL: cfg.EmbedderURL, Model: cfg.EmbedderModel}
 	}
-	svc := &memory.Service{Embedder: emb, Store: db, Audit: db, Blobs: blobs, Index: idx, Vectors: memory.NewVectors(), Secrets: &memory.Secrets{}, Clock: clock}
+	if cfg.VectorHNSWThreshold < 0 {
+		_ = idx.Close()
+		return nil, fmt.Errorf("--vector-hnsw-threshold must be 0 or more")
+	}
+	vecs := memory.NewVectorsHNSW(memory.HNSWConfig{Threshold: cfg.VectorHNSWThreshold})
+	svc := &memory.Service{Embedder: emb, Store: db, Audit: db, Blobs: blobs, Index: idx, Vectors: vecs, Secrets: &memory.Secrets{}, Clock: clock}
 	if _, err := svc.Rebuild(ctx); err != nil {
+		vecs.Close()
 		_ = idx.Close()
 		return nil, fmt.Errorf("memory search index: %w", err)
 	}

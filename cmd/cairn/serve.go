@@ -479,6 +479,9 @@ func (m *Main) Close() error {
 		m.evmClose()
 		m.evmClose = nil
 	}
+	if m.server != nil && m.server.Memory != nil && m.server.Memory.Vectors != nil {
+		m.server.Memory.Vectors.Close()
+	}
 	if m.server != nil && m.server.Memory != nil && m.server.Memory.Index != nil {
 		errs = append(errs, m.server.Memory.Index.Close())
 		m.server.Memory.Index = nil
