@@ -89,7 +89,7 @@ type rule struct {
 	stdlibOnly bool     // besides the module's own allowed packages
 }
 
-var implementations = []string{"store/pebble", "store/postgres", "blob/fs", "chain/evm", "chain/aptos"}
+var implementations = []string{"store/pebble", "store/postgres", "blob/fs", "blob/s3", "chain/evm", "chain/aptos"}
 var contracts = []string{"store", "blob", "chain"}
 var domain = []string{"account", "billing", "compliance", "memory", "media", "screening", "ingest"}
 var frontAndMain = []string{"api", "cmd"}
@@ -239,6 +239,8 @@ func TestDependencyRules(t *testing.T) {
 		{"store/postgres", module + "/store/postgres/pgtest", false},
 		{"store/storetest", module + "/store/pebble", true},
 		{"blob/fs", module + "/store/pebble", true},
+		{"blob/s3", module + "/blob/fs", true},
+		{"blob/s3", "github.com/minio/minio-go/v7", false},
 		{"api", module + "/chain/aptos", true},
 		{"account", module + "/chain", false},
 		{"account", module + "/chain/aptos", true},

@@ -73,3 +73,15 @@ type Store interface {
 	// in a screening proof's dataSnapshots.
 	URL(name string) string
 }
+
+// Presigner is implemented by a Store whose blobs a third party can fetch
+// straight from the storage service, without credentials of its own, at a
+// URL signed for a limited time (blob/s3). A screening proof names such a
+// URL as a snapshot's storageUrl when the service's Store provides one.
+type Presigner interface {
+	// PresignGet returns a URL at which a plain GET returns the blob's
+	// content until ttl has passed (a store may shorten ttl to its own
+	// limit). It does not check that the blob exists: a GET of an absent
+	// blob fails at the storage service.
+	PresignGet(ctx context.Context, name string, ttl time.Duration) (string, error)
+}

@@ -30,8 +30,27 @@ var validNames = []string{
 	"long/" + strings.Repeat("n", 300),
 }
 
-func testValidNames(t *testing.T, s blob.Store, _ Control) {
+// storedNames returns the valid names the backend stores (all of them
+// unless it declares a MaxSegmentLen).
+func storedNames(ctl Control) []string {
+	var out []string
+	for _, name := range validNames {
+		if ctl.fits(name) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+func testValidNames(t *testing.T, s blob.Store, ctl Control) {
 	ctx := t.Context()
+	for _, name := range validNames {
+		if !ctl.fits(name) {
+			_, err := s.Put(ctx, name, strings.NewReader("x"), blob.PutOptions{})
+			wantCode(t, fmt.Sprintf("Put(%q) with a segment over MaxSegmentLen", name), err, cairn.EINVALID)
+		}
+	}
+	validNames := storedNames(ctl)
 	for i, name := range validNames {
 		put(t, s, name, []byte(fmt.Sprintf("content %d", i)), blob.PutOptions{})
 	}
@@ -108,9 +127,9 @@ func testInvalidNames(t *testing.T, s blob.Store, _ Control) {
 
 // testURL: every valid name has a distinct, parseable URL ending in its
 // escaped form.
-func testURL(t *testing.T, s blob.Store, _ Control) {
+func testURL(t *testing.T, s blob.Store, ctl Control) {
 	seen := map[string]string{}
-	for _, name := range validNames {
+	for _, name := range storedNames(ctl) {
 		u := s.URL(name)
 		if prev, dup := seen[u]; dup {
 			t.Fatalf("URL(%q) = URL(%q) = %q", name, prev, u)

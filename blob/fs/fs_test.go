@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
@@ -39,22 +38,18 @@ func TestConformance(t *testing.T) {
 }
 
 func conformance(t *testing.T, cacheBytes int64) {
-	var clocks sync.Map // *Store -> *cairn.ManualClock
-	clock := func(s blob.Store) *cairn.ManualClock {
-		c, _ := clocks.Load(s.(*Store))
-		return c.(*cairn.ManualClock)
-	}
+	var clocks blobtest.Clocks
 	blobtest.RunTests(t, func(t *testing.T) blob.Store {
 		clk := cairn.NewManualClock(epoch)
 		s, err := New(filepath.Join(t.TempDir(), "blobs"), Options{Clock: clk, CacheBytes: cacheBytes})
 		if err != nil {
 			t.Fatalf("New: %v", err)
 		}
-		clocks.Store(s, clk)
+		clocks.Keep(s, clk)
 		return s
 	}, blobtest.Control{
-		Now:     func(s blob.Store) time.Time { return clock(s).Now() },
-		Advance: func(s blob.Store, d time.Duration) { clock(s).Advance(d) },
+		Now:     clocks.Now,
+		Advance: clocks.Advance,
 		Corrupt: func(t *testing.T, s blob.Store, name string, off int64) {
 			corrupt(t, s.(*Store), name, off)
 		},

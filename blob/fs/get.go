@@ -41,14 +41,10 @@ func (s *Store) Get(ctx context.Context, name string, offset, length int64) (io.
 	if err != nil {
 		return nil, blob.Info{}, err
 	}
-	end := rec.Size
-	if length >= 0 {
-		end = offset + length
-	}
-	if offset < 0 || offset > rec.Size || end < offset || end > rec.Size {
+	end, err := blob.Window(rec.Size, offset, length)
+	if err != nil {
 		f.Close()
-		return nil, blob.Info{}, cairn.Errorf(cairn.ERANGE,
-			"range offset %d length %d is outside the blob of %d bytes", offset, length, rec.Size)
+		return nil, blob.Info{}, err
 	}
 	return s.newReader(name, f, rec, offset, end), rec.info(), nil
 }

@@ -6,7 +6,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/blob"
 )
 
 // content is where a reader reads a blob's bytes from: its content file, or
@@ -178,29 +178,13 @@ func (r *reader) WriteTo(w io.Writer) (int64, error) {
 	return total, nil
 }
 
-// Seek sets the position for the next Read, relative to the window's start.
-// Positions past the end are allowed (Read then returns io.EOF); a negative
-// position is EINVALID.
+// Seek sets the position for the next Read, relative to the window's start
+// (blob.SeekWindow).
 func (r *reader) Seek(offset int64, whence int) (int64, error) {
 	if r.f == nil {
 		return 0, os.ErrClosed
 	}
-	var abs int64
-	switch whence {
-	case io.SeekStart:
-		abs = r.start + offset
-	case io.SeekCurrent:
-		abs = r.pos + offset
-	case io.SeekEnd:
-		abs = r.end + offset
-	default:
-		return 0, cairn.Errorf(cairn.EINVALID, "seek: invalid whence %d", whence)
-	}
-	if abs < r.start {
-		return 0, cairn.Errorf(cairn.EINVALID, "seek: negative position")
-	}
-	r.pos = abs
-	return abs - r.start, nil
+	return blob.SeekWindow(&r.pos, r.start, r.end, offset, whence)
 }
 
 // Close releases the file and the chunk buffer. Closing twice is harmless.
