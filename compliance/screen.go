@@ -5,8 +5,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"time"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/blob"
 	"github.com/cairn-dev/cairn/merkle"
 	"github.com/cairn-dev/cairn/screening"
 )
@@ -119,9 +121,7 @@ func (s *Service) prove(ctx context.Context, ix *screening.Index, results []scre
 	}
 	for name, snap := range ix.Snapshots {
 		if community || name != screening.SourceCommunity {
-			if s.PublicURL != "" && snap.SHA256 != "" {
-				snap.StorageURL = SnapshotURL(s.PublicURL, snap.SHA256)
-			}
+			snap.StorageURL = s.snapshotURL(ctx, snap)
 			doc.DataSnapshots[name] = snap
 		}
 	}
@@ -145,6 +145,33 @@ func (s *Service) prove(ctx context.Context, ix *screening.Index, results []scre
 		return nil, err
 	}
 	return &Screened{Results: resultsJSON, Proof: proofJSON, DataSources: doc.DataSources}, nil
+}
+
+// PresignedSnapshotTTL is how long the presigned storageUrl of a snapshot
+// in a proof document stays valid, when the blob store gives one: 7 days,
+// the longest an S3 signature allows. Later, the snapshot is still served
+// by its digest under the public URL (SnapshotURL).
+const PresignedSnapshotTTL = 7 * 24 * time.Hour
+
+// snapshotURL is where a proof document says a snapshot can be fetched: a
+// URL of the blob store, signed for PresignedSnapshotTTL, when the store
+// gives one (blob.Presigner), so that a verifier fetches it straight from
+// the object store; else the service's own route under PublicURL; else
+// the blob store's URL recorded with the list version.
+func (s *Service) snapshotURL(ctx context.Context, snap screening.Snapshot) string {
+	if p, ok := s.Blobs.(blob.Presigner); ok && snap.BlobName != "" {
+		u, err := p.PresignGet(ctx, snap.BlobName, PresignedSnapshotTTL)
+		if err == nil {
+			return u
+		}
+		if s.Logger != nil {
+			s.Logger.WarnContext(ctx, "presigning a snapshot URL failed", "blob", snap.BlobName, "err", err)
+		}
+	}
+	if s.PublicURL != "" && snap.SHA256 != "" {
+		return SnapshotURL(s.PublicURL, snap.SHA256)
+	}
+	return snap.StorageURL
 }
 
 // SnapshotURL is where a snapshot is served by its digest under the

@@ -66,8 +66,9 @@ type Service struct {
 	// Anchorer publishes the roots on chain; nil: anchoring is off.
 	Anchorer chain.Anchorer
 	// PublicURL is the base URL third parties reach the service at (no
-	// trailing slash): proof documents name their own URL and the URLs of
-	// their snapshots under it. Empty: the blob store's URLs are kept.
+	// trailing slash): proof documents name their own URL under it, and
+	// the URLs of their snapshots unless Blobs presigns URLs of its own
+	// (blob.Presigner). Empty: the blob store's URLs are kept.
 	PublicURL string
 	Clock     cairn.Clock
 	Logger    *slog.Logger
