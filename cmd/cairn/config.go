@@ -9,6 +9,7 @@ import (
 
 	"github.com/cairn-dev/cairn/billing"
 	blobfs "github.com/cairn-dev/cairn/blob/fs"
+	blobs3 "github.com/cairn-dev/cairn/blob/s3"
 	"github.com/cairn-dev/cairn/compliance"
 )
 
@@ -80,6 +81,17 @@ type Config struct {
 	CacheTTL       time.Duration
 	BlobCacheBytes int64
 
+	// Blob selects the blob store: "fs" (files under the data dir) or
+	// "s3" (an S3-compatible service, the S3* fields). S3AccessKey and
+	// S3SecretKey are read from the environment only (envOnlyFlags).
+	Blob        string
+	S3Endpoint  string
+	S3Bucket    string
+	S3AccessKey string
+	S3SecretKey string
+	S3Secure    bool
+	S3Region    string
+
 	// EmbedderURL (OpenAI-compatible embeddings endpoint) and
 	// EmbedderModel make the memory vector space "server".
 	EmbedderURL   string
@@ -118,6 +130,9 @@ func DefaultConfig() Config {
 		StarterCredits:      100,
 		CacheTTL:            5 * time.Second,
 		BlobCacheBytes:      blobfs.DefaultCacheBytes,
+		Blob:                "fs",
+		S3Secure:            true,
+		S3Region:            blobs3.DefaultRegion,
 		IngestSchedule:      "@every 6h",
 		DefaultSources:      true,
 		ReportMinAccountAge: compliance.DefaultMinAccountAge,
@@ -179,20 +194,50 @@ func newServeFlagSet(c *Config) *flag.FlagSet {
 	fs.Int64Var(&c.StarterCredits, "starter-credits", c.StarterCredits, "credits a self-registered account starts with")
 	fs.DurationVar(&c.CacheTTL, "cache-ttl", c.CacheTTL, "how long an authenticated API key and a media record are remembered in memory (0: every request reads the store); a rotation, revocation or media delete made through another instance sharing the store takes effect within it")
 	fs.Int64Var(&c.BlobCacheBytes, "blob-cache-bytes", c.BlobCacheBytes, "memory for the blob store's read cache of metadata and verified chunks (0: none)")
+	addBlobFlags(fs, c)
 	fs.StringVar(&c.EmbedderURL, "embedder-url", c.EmbedderURL, "OpenAI-compatible embeddings endpoint (Ollama, vLLM, text-embeddings-inference; …/v1/embeddings is appended to a base URL) whose vectors make the memory space server (empty: hash-v1 only)")
 	fs.StringVar(&c.EmbedderModel, "embedder-model", c.EmbedderModel, "model name sent to --embedder-url")
 	fs.IntVar(&c.VectorHNSWThreshold, "vector-hnsw-threshold", c.VectorHNSWThreshold, "vectors in one agent's space from which vector search uses an HNSW graph instead of an exact scan (0: exact only)")
 	return fs
 }
 
+// addBlobFlags declares the flags of the blob store (serve and ingest).
+func addBlobFlags(fs *flag.FlagSet, c *Config) {
+	fs.StringVar(&c.Blob, "blob", c.Blob, "blob store: fs (files under the data dir) or s3 (an S3-compatible service: --s3-*)")
+	fs.StringVar(&c.S3Endpoint, "s3-endpoint", c.S3Endpoint, "host[:port] of the S3 API, e.g. s3.amazonaws.com or 127.0.0.1:9000")
+	fs.StringVar(&c.S3Bucket, "s3-bucket", c.S3Bucket, "bucket of the blobs (it must exist)")
+	fs.Var(envOnly{&c.S3AccessKey}, "s3-access-key", "access key of the S3 service: from the environment only ("+EnvName("s3-access-key")+")")
+	fs.Var(envOnly{&c.S3SecretKey}, "s3-secret-key", "secret key of the S3 service: from the environment only ("+EnvName("s3-secret-key")+")")
+	fs.BoolVar(&c.S3Secure, "s3-secure", c.S3Secure, "talk https to the S3 service")
+	fs.StringVar(&c.S3Region, "s3-region", c.S3Region, "region requests to the S3 service are signed for")
+}
+
+// envOnlyFlags are the flags read from the environment only: a secret on a
+// command line is visible to every local user in the process list.
+var envOnlyFlags = map[string]bool{"s3-access-key": true, "s3-secret-key": true}
+
+// envOnly is the value of an env-only flag: its String never shows the
+// value, so no usage or error message prints it.
+type envOnly struct{ p *string }
+
+func (v envOnly) String() string { return "" }
+
+func (v envOnly) Set(s string) error { *v.p = s; return nil }
+
 // parseWithEnv parses args after applying CAIRN_* environment variables to
-// the flags not given on the command line.
+// the flags not given on the command line. An env-only flag on the command
+// line is refused.
 func parseWithEnv(fs *flag.FlagSet, args []string, getenv func(string) string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	for name := range given {
+		if envOnlyFlags[name] {
+			return fmt.Errorf("--%s is read from the environment only (%s): a command line is visible to every local user", name, EnvName(name))
+		}
+	}
 	var err error
 	fs.VisitAll(func(f *flag.Flag) {
 		if given[f.Name] || err != nil {

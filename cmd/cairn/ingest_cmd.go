@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn"
-	blobfs "github.com/cairn-dev/cairn/blob/fs"
 	"github.com/cairn-dev/cairn/compliance"
 	"github.com/cairn-dev/cairn/ingest"
 	"github.com/cairn-dev/cairn/screening"
@@ -24,7 +23,7 @@ var errSourcesFailed = errors.New("some sources kept their previous version")
 
 // runIngest is `cairn ingest`: one ingestion of the sources into the data
 // dir's store (or, with --store postgres://..., the Postgres store) and blob
-// store, as the server does at start, with a line of progress per source.
+// store (the data dir's, or the bucket of --blob s3), as the server does at start, with a line of progress per source.
 // The server must be stopped (the embedded store is locked while it runs,
 // and a server on Postgres learns of a version only at its start); at its
 // next start it restores the version made here.
@@ -37,6 +36,7 @@ func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer, get
 	fs.StringVar(&cfg.PostgresSchema, "postgres-schema", cfg.PostgresSchema, "the server's --postgres-schema")
 	fs.Var(&cfg.Sources, "source", "sanctions source NAME=PATH_OR_URL (gov_sdn, aggregated_sanctions, list:<chain>); repeatable")
 	fs.Float64Var(&cfg.IngestMaxDrop, "ingest-max-drop", cfg.IngestMaxDrop, "share of a source's entries a new version may drop before it is refused")
+	addBlobFlags(fs, &cfg)
 	var exportTo, exportFrom string
 	fs.StringVar(&exportTo, "export-snapshot", "", "write the bundled snapshot file (a file, or a directory such as ingest/snapshot) from --from instead of ingesting")
 	fs.StringVar(&exportFrom, "from", "", "with --export-snapshot: SDN_ADVANCED.XML to extract (file, .bz2 file or http(s) URL)")
@@ -70,7 +70,7 @@ func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer, get
 		return err
 	}
 	defer db.Close()
-	blobs, err := blobfs.New(filepath.Join(cfg.DataDir, "blobs"), blobfs.Options{})
+	blobs, err := openBlobs(ctx, cfg, cairn.SystemClock{})
 	if err != nil {
 		return fmt.Errorf("open blob store: %w", err)
 	}

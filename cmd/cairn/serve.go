@@ -20,7 +20,6 @@ import (
 	"github.com/cairn-dev/cairn/account"
 	"github.com/cairn-dev/cairn/api"
 	"github.com/cairn-dev/cairn/billing"
-	blobfs "github.com/cairn-dev/cairn/blob/fs"
 	"github.com/cairn-dev/cairn/chain/aptos"
 	"github.com/cairn-dev/cairn/chain/evm"
 	"github.com/cairn-dev/cairn/compliance"
@@ -72,7 +71,7 @@ type Main struct {
 	core     store.Store // accounts, keys, ledger, audit, settings: store or pg
 	shared   sharedStore // media, screening, list versions, reports: store or pg
 	pg       *postgres.DB
-	blobs    *blobfs.Store
+	blobs    blobStore
 	server   *api.Server
 	recovery *billing.Recovery
 	sweepers []sweeper
@@ -154,9 +153,10 @@ func (m *Main) Open(ctx context.Context) error {
 	if m.store, err = pebble.Open(filepath.Join(cfg.DataDir, "store"), pebble.Options{Clock: m.Clock}); err != nil {
 		return fmt.Errorf("open store: %w", err)
 	}
-	if m.blobs, err = blobfs.New(filepath.Join(cfg.DataDir, "blobs"), blobfs.Options{Clock: m.Clock, CacheBytes: blobCache(cfg.BlobCacheBytes)}); err != nil {
+	if m.blobs, err = openBlobs(ctx, cfg, m.Clock); err != nil {
 		return fmt.Errorf("open blob store: %w", err)
 	}
+	logBlobs(m.Logger, cfg, m.blobs)
 	if m.core, err = m.openCore(ctx); err != nil {
 		return err
 	}
@@ -520,12 +520,4 @@ func proofStore(core store.Store) store.Proofs {
 		return p
 	}
 	return nil
-}
-
-// blobCache is the blob store's CacheBytes for --blob-cache-bytes (0: none).
-func blobCache(n int64) int64 {
-	if n <= 0 {
-		return -1
-	}
-	return n
 }
