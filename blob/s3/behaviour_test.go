@@ -286,3 +286,75 @@ func TestNew(t *testing.T) {
 		t.Fatal("ConditionalOff ignored")
 	}
 }
+
+// hook is a Transport that calls before on each request it is about to
+// send (once the hook returns, the request goes on).
+type hook struct{ before func(*http.Request) }
+
+func (h hook) RoundTrip(r *http.Request) (*http.Response, error) {
+	h.before(r)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestGetRetriesReplaced: a blob replaced between a range read's HEAD and
+// its GET is read again from the HEAD (gofakes3 ignores If-Match on GET:
+// the version in the GET response's metadata tells): the bytes and the
+// Info are the new version's, never a mix.
+func TestGetRetriesReplaced(t *testing.T) {
+	sv := fakeServer(t)
+	bucket := sv.bucket(t)
+	other := sv.store(t, Options{Bucket: bucket})
+	v1, v2 := random(200000), bytes.Repeat([]byte("v2"), 60000)
+	if _, err := other.Put(t.Context(), "x", bytes.NewReader(v1), blob.PutOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var once sync.Once
+	s := sv.store(t, Options{Bucket: bucket, Transport: hook{func(r *http.Request) {
+		if r.Method == http.MethodGet && r.Header.Get("Range") != "" {
+			once.Do(func() {
+				if _, err := other.Put(context.Background(), "x", bytes.NewReader(v2), blob.PutOptions{Replace: true}); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+	}}})
+	rc, info, err := s.Get(t.Context(), "x", 1000, 5000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := io.ReadAll(rc)
+	rc.Close()
+	if err != nil || !bytes.Equal(got, v2[1000:6000]) || info.SHA256 != hexSum(v2) || info.Size != int64(len(v2)) {
+		t.Fatalf("Get across a replace: %d bytes, %v, Info %+v", len(got), err, info)
+	}
+}
+
+// TestOpenReplaced: a reader opened on one version does not return bytes
+// of another: after a replace, a Seek that needs a new GET fails with
+// ENOTFOUND, while the bytes already fetched were the old version's.
+func TestOpenReplaced(t *testing.T) {
+	sv := fakeServer(t)
+	s := sv.store(t, Options{})
+	v1, v2 := random(300000), bytes.Repeat([]byte("v2"), 150000)
+	if _, err := s.Put(t.Context(), "x", bytes.NewReader(v1), blob.PutOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	rc, _, err := s.Open(t.Context(), "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
+	head := make([]byte, 1000)
+	if _, err := io.ReadFull(rc, head); err != nil || !bytes.Equal(head, v1[:1000]) {
+		t.Fatalf("first read: %v", err)
+	}
+	if _, err := s.Put(t.Context(), "x", bytes.NewReader(v2), blob.PutOptions{Replace: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rc.Seek(250000, io.SeekStart); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.ReadFull(rc, head); !cairn.IsCode(err, cairn.ENOTFOUND) {
+		t.Fatalf("read after the replace: %v, want %s", err, cairn.ENOTFOUND)
+	}
+}

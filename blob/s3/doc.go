@@ -54,7 +54,10 @@
 // ExtendExpiry does not upload the content again: it copies the object onto
 // itself with replaced metadata (x-amz-metadata-directive: REPLACE) on the
 // condition that the source is still the version it read
-// (x-amz-copy-source-if-match).
+// (x-amz-copy-source-if-match). Only when the server's copy cannot find an
+// object its HEAD has just shown (s3rver leaves the reserved characters of
+// the copy source escaped, so a name holding "?" or "#" fails there) is
+// the content read again, verified, and uploaded with If-Match.
 //
 // # Reads
 //
