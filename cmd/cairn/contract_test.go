@@ -108,12 +108,12 @@ func TestServeAnchorFlags(t *testing.T) {
 	if ts.m.chainAnchorer() == nil {
 		t.Fatal("anchoring configured, but the front end would get no anchorer")
 	}
-	a := ts.register("")
-	screen := ts.do("POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": []map[string]any{{"address": tornado, "chain": "ethereum"}}}).must(t, 200)
+	a := ts.register(t, "")
+	screen := ts.do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": []map[string]any{{"address": tornado, "chain": "ethereum"}}}).must(t, 200)
 	if screen.JSON["results"].([]any)[0].(map[string]any)["status"] != "sanctioned" {
 		t.Fatalf("screening with the chain down: %s", screen.Body)
 	}
-	if ing := ts.do("POST", "/v1/admin/ingest", admin, nil).must(t, 200); ing.num("listVersion") != 2 {
+	if ing := ts.do(t, "POST", "/v1/admin/ingest", admin, nil).must(t, 200); ing.num("listVersion") != 2 {
 		t.Fatalf("ingest with the chain down: %s", ing.Body)
 	}
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {

@@ -16,7 +16,7 @@ func TestE2ERegistration(t *testing.T) {
 	ts := startServer(t, testConfig(t, t.TempDir()))
 
 	t.Run("OK", func(t *testing.T) {
-		r := ts.do("POST", "/v1/auth/agent-register", "", map[string]any{"name": "  scout  "}).must(t, 201)
+		r := ts.do(t, "POST", "/v1/auth/agent-register", "", map[string]any{"name": "  scout  "}).must(t, 201)
 		for _, k := range []string{"agentId", "developerId"} {
 			if !cairn.ValidID(r.str(k)) {
 				t.Fatalf("%s = %q", k, r.str(k))
@@ -43,17 +43,17 @@ func TestE2ERegistration(t *testing.T) {
 		}
 	})
 	t.Run("GeneratedNameAndDistinctAddresses", func(t *testing.T) {
-		a, b := ts.register(""), ts.register("")
+		a, b := ts.register(t, ""), ts.register(t, "")
 		if a.Address == b.Address || a.Key == b.Key || a.DeveloperID == b.DeveloperID {
 			t.Fatalf("agents share credentials or addresses: %+v %+v", a, b)
 		}
-		r := ts.do("GET", "/v1/agents/self", a.Key, nil).must(t, 200)
+		r := ts.do(t, "GET", "/v1/agents/self", a.Key, nil).must(t, 200)
 		if !strings.HasPrefix(r.str("name"), "agent-") || r.str("agentId") != a.ID {
 			t.Fatalf("self: %s", r.Body)
 		}
 	})
 	t.Run("KeysStoredOnlyHashed", func(t *testing.T) {
-		a := ts.register("hashed")
+		a := ts.register(t, "hashed")
 		got, err := ts.m.store.Agent(context.Background(), a.ID)
 		if err != nil {
 			t.Fatal(err)
@@ -66,26 +66,26 @@ func TestE2ERegistration(t *testing.T) {
 		}
 	})
 	t.Run("ErrNameTooLong", func(t *testing.T) {
-		ts.do("POST", "/v1/auth/agent-register", "", map[string]any{"name": strings.Repeat("x", 101)}).problem(t, 400, cairn.EINVALID)
+		ts.do(t, "POST", "/v1/auth/agent-register", "", map[string]any{"name": strings.Repeat("x", 101)}).problem(t, 400, cairn.EINVALID)
 	})
 	t.Run("ErrBadJSON", func(t *testing.T) {
-		ts.do("POST", "/v1/auth/agent-register", "", `{"name":`).problem(t, 400, cairn.EINVALID)
-		ts.do("POST", "/v1/auth/agent-register", "", `{"name": 5}`).problem(t, 400, cairn.EINVALID)
-		ts.do("POST", "/v1/auth/agent-register", "", `{} {}`).problem(t, 400, cairn.EINVALID)
+		ts.do(t, "POST", "/v1/auth/agent-register", "", `{"name":`).problem(t, 400, cairn.EINVALID)
+		ts.do(t, "POST", "/v1/auth/agent-register", "", `{"name": 5}`).problem(t, 400, cairn.EINVALID)
+		ts.do(t, "POST", "/v1/auth/agent-register", "", `{} {}`).problem(t, 400, cairn.EINVALID)
 	})
 	t.Run("ErrContentType", func(t *testing.T) {
-		ts.do("POST", "/v1/auth/agent-register", "", `name=x`, "Content-Type", "application/x-www-form-urlencoded").
+		ts.do(t, "POST", "/v1/auth/agent-register", "", `name=x`, "Content-Type", "application/x-www-form-urlencoded").
 			problem(t, 415, cairn.EUNSUPPORTEDMEDIA)
 	})
 	t.Run("ErrTooLarge", func(t *testing.T) {
 		big := `{"name":"` + strings.Repeat("a", 2<<20) + `"}`
-		ts.do("POST", "/v1/auth/agent-register", "", big).problem(t, 413, cairn.ETOOLARGE)
+		ts.do(t, "POST", "/v1/auth/agent-register", "", big).problem(t, 413, cairn.ETOOLARGE)
 	})
 }
 
 func TestE2EAuthFailures(t *testing.T) {
 	ts := startServer(t, testConfig(t, t.TempDir()))
-	a := ts.register("auth")
+	a := ts.register(t, "auth")
 	for name, tok := range map[string]string{
 		"NoHeader":    "",
 		"UnknownKey":  "sk_live_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
@@ -94,21 +94,21 @@ func TestE2EAuthFailures(t *testing.T) {
 		"Secret":      a.Secret,
 	} {
 		t.Run(name, func(t *testing.T) {
-			r := ts.do("GET", "/v1/billing/agent/balance", tok, nil).problem(t, 401, cairn.EUNAUTHORIZED)
+			r := ts.do(t, "GET", "/v1/billing/agent/balance", tok, nil).problem(t, 401, cairn.EUNAUTHORIZED)
 			if !strings.HasPrefix(r.Header.Get("WWW-Authenticate"), "Bearer") {
 				t.Fatalf("WWW-Authenticate %q", r.Header.Get("WWW-Authenticate"))
 			}
 		})
 	}
 	t.Run("OK", func(t *testing.T) {
-		r := ts.do("GET", "/v1/billing/agent/balance", a.Key, nil).must(t, 200)
+		r := ts.do(t, "GET", "/v1/billing/agent/balance", a.Key, nil).must(t, 200)
 		if r.str("agentId") != a.ID || r.num("creditBalance") != 100 || r.str("aptosAddress") != a.Address {
 			t.Fatalf("agent balance: %s", r.Body)
 		}
 	})
 	t.Run("RoutesAndMethods", func(t *testing.T) {
-		ts.do("GET", "/v1/nope", "", nil).problem(t, 404, cairn.ENOTFOUND)
-		r := ts.do("DELETE", "/v1/billing/pricing", "", nil).problem(t, 405, cairn.EMETHOD)
+		ts.do(t, "GET", "/v1/nope", "", nil).problem(t, 404, cairn.ENOTFOUND)
+		r := ts.do(t, "DELETE", "/v1/billing/pricing", "", nil).problem(t, 405, cairn.EMETHOD)
 		if r.Header.Get("Allow") == "" {
 			t.Log("no Allow header on 405")
 		}
@@ -117,25 +117,25 @@ func TestE2EAuthFailures(t *testing.T) {
 
 func TestE2ERotation(t *testing.T) {
 	ts := startServer(t, testConfig(t, t.TempDir()))
-	a := ts.register("rotator")
+	a := ts.register(t, "rotator")
 
-	ts.do("POST", "/v1/agents/self/rotate-key", a.Key, map[string]any{}).problem(t, 400, cairn.EINVALID)
-	ts.do("POST", "/v1/agents/self/rotate-key", a.Key, map[string]any{"rotationSecret": "sk_live_wrong"}).problem(t, 401, cairn.EUNAUTHORIZED)
-	r := ts.do("POST", "/v1/agents/self/rotate-key", a.Key, map[string]any{"rotationSecret": a.Secret}).must(t, 200)
+	ts.do(t, "POST", "/v1/agents/self/rotate-key", a.Key, map[string]any{}).problem(t, 400, cairn.EINVALID)
+	ts.do(t, "POST", "/v1/agents/self/rotate-key", a.Key, map[string]any{"rotationSecret": "sk_live_wrong"}).problem(t, 401, cairn.EUNAUTHORIZED)
+	r := ts.do(t, "POST", "/v1/agents/self/rotate-key", a.Key, map[string]any{"rotationSecret": a.Secret}).must(t, 200)
 	newKey, newSecret := r.str("apiKey"), r.str("rotationSecret")
 	if r.str("agentId") != a.ID || r.str("agentName") != "rotator" || r.str("message") == "" ||
 		!strings.HasPrefix(newKey, "sk_live_") || newKey == a.Key || newSecret == a.Secret {
 		t.Fatalf("rotation response: %s", r.Body)
 	}
 	// The old pair is dead at once; the new pair works.
-	ts.do("GET", "/v1/agents/self", a.Key, nil).problem(t, 401, cairn.EUNAUTHORIZED)
-	ts.do("GET", "/v1/agents/self", newKey, nil).must(t, 200)
+	ts.do(t, "GET", "/v1/agents/self", a.Key, nil).problem(t, 401, cairn.EUNAUTHORIZED)
+	ts.do(t, "GET", "/v1/agents/self", newKey, nil).must(t, 200)
 	// Fourth attempt from this IP within 15 minutes: 429, whatever the key.
-	r = ts.do("POST", "/v1/agents/self/rotate-key", newKey, map[string]any{"rotationSecret": newSecret}).problem(t, 429, cairn.ERATELIMIT)
+	r = ts.do(t, "POST", "/v1/agents/self/rotate-key", newKey, map[string]any{"rotationSecret": newSecret}).problem(t, 429, cairn.ERATELIMIT)
 	if r.Header.Get("Retry-After") == "" || !strings.Contains(r.Header.Get("RateLimit-Policy"), `"rotations";q=3;w=900`) {
 		t.Fatalf("429 headers: %v", r.Header)
 	}
-	ts.do("GET", "/v1/agents/self", newKey, nil).must(t, 200) // the refused attempt changed nothing
+	ts.do(t, "GET", "/v1/agents/self", newKey, nil).must(t, 200) // the refused attempt changed nothing
 
 	audit, err := ts.m.store.ListAudit(context.Background(), a.ID, store.AuditFilter{Action: cairn.AuditRotateKey}, "", 10)
 	if err != nil || len(audit) != 1 || audit[0].RequestID == "" {
@@ -145,28 +145,28 @@ func TestE2ERotation(t *testing.T) {
 
 func TestE2ERotationOldSecretDead(t *testing.T) {
 	ts := startServer(t, testConfig(t, t.TempDir()))
-	a := ts.register("")
-	r := ts.do("POST", "/v1/agents/self/rotate-key", a.Key, map[string]any{"rotationSecret": a.Secret}).must(t, 200)
-	ts.do("POST", "/v1/agents/self/rotate-key", r.str("apiKey"), map[string]any{"rotationSecret": a.Secret}).problem(t, 401, cairn.EUNAUTHORIZED)
+	a := ts.register(t, "")
+	r := ts.do(t, "POST", "/v1/agents/self/rotate-key", a.Key, map[string]any{"rotationSecret": a.Secret}).must(t, 200)
+	ts.do(t, "POST", "/v1/agents/self/rotate-key", r.str("apiKey"), map[string]any{"rotationSecret": a.Secret}).problem(t, 401, cairn.EUNAUTHORIZED)
 }
 
 func TestE2ERevocation(t *testing.T) {
 	ts := startServer(t, testConfig(t, t.TempDir()))
-	a := ts.register("doomed")
-	ts.do("POST", "/v1/admin/agents/"+a.ID+"/revoke", "wrong-token", nil).problem(t, 401, cairn.EUNAUTHORIZED)
-	ts.do("POST", "/v1/admin/agents/"+cairn.NewID()+"/revoke", "admin-test-token-0123456789abcdef", nil).problem(t, 404, cairn.ENOTFOUND)
-	ts.do("POST", "/v1/admin/agents/not-an-id/revoke", "admin-test-token-0123456789abcdef", nil).problem(t, 404, cairn.ENOTFOUND)
-	r := ts.do("POST", "/v1/admin/agents/"+a.ID+"/revoke", "admin-test-token-0123456789abcdef", nil).must(t, 200)
+	a := ts.register(t, "doomed")
+	ts.do(t, "POST", "/v1/admin/agents/"+a.ID+"/revoke", "wrong-token", nil).problem(t, 401, cairn.EUNAUTHORIZED)
+	ts.do(t, "POST", "/v1/admin/agents/"+cairn.NewID()+"/revoke", "admin-test-token-0123456789abcdef", nil).problem(t, 404, cairn.ENOTFOUND)
+	ts.do(t, "POST", "/v1/admin/agents/not-an-id/revoke", "admin-test-token-0123456789abcdef", nil).problem(t, 404, cairn.ENOTFOUND)
+	r := ts.do(t, "POST", "/v1/admin/agents/"+a.ID+"/revoke", "admin-test-token-0123456789abcdef", nil).must(t, 200)
 	if r.JSON["revoked"] != true || r.str("agentId") != a.ID {
 		t.Fatalf("revoke: %s", r.Body)
 	}
-	ts.do("GET", "/v1/agents/self", a.Key, nil).problem(t, 403, cairn.EFORBIDDEN)
-	ts.do("POST", "/v1/agents/self/rotate-key", a.Key, map[string]any{"rotationSecret": a.Secret}).problem(t, 403, cairn.EFORBIDDEN)
+	ts.do(t, "GET", "/v1/agents/self", a.Key, nil).problem(t, 403, cairn.EFORBIDDEN)
+	ts.do(t, "POST", "/v1/agents/self/rotate-key", a.Key, map[string]any{"rotationSecret": a.Secret}).problem(t, 403, cairn.EFORBIDDEN)
 }
 
 func TestE2EAdminDisabled(t *testing.T) {
 	cfg := testConfig(t, t.TempDir())
 	cfg.AdminToken = ""
 	ts := startServer(t, cfg)
-	ts.do("PUT", "/v1/admin/pricing", "", map[string]any{"operationCosts": map[string]int{"search": 2}}).problem(t, 403, cairn.EFORBIDDEN)
+	ts.do(t, "PUT", "/v1/admin/pricing", "", map[string]any{"operationCosts": map[string]int{"search": 2}}).problem(t, 403, cairn.EFORBIDDEN)
 }

@@ -20,13 +20,13 @@ func TestE2EAdversarialEveryRoute(t *testing.T) {
 	cfg := testConfig(t, t.TempDir())
 	cfg.RateLimitPerKey, cfg.WriteLimitPerAgent, cfg.PublicLimitPerIP, cfg.RotateLimitPerIP = 0, 0, 0, 0
 	ts := startServer(t, cfg)
-	victim := ts.register("victim")
-	memID := ts.do("POST", "/v1/memory", victim.Key, map[string]any{"key": "secret", "content": "victim's"}).must(t, 201).str("id")
-	mediaID := ts.upload(victim.Key, part{name: "file", filename: "a.txt", contentType: "text/plain", body: []byte("victim's file")}).must(t, 201).str("id")
-	attacker := ts.register("attacker")
-	ts.topUp(attacker, 10000)
+	victim := ts.register(t, "victim")
+	memID := ts.do(t, "POST", "/v1/memory", victim.Key, map[string]any{"key": "secret", "content": "victim's"}).must(t, 201).str("id")
+	mediaID := ts.upload(t, victim.Key, part{name: "file", filename: "a.txt", contentType: "text/plain", body: []byte("victim's file")}).must(t, 201).str("id")
+	attacker := ts.register(t, "attacker")
+	ts.topUp(t, attacker, 10000)
 
-	doc := ts.do("GET", "/v1/openapi.json", "", nil).must(t, 200).JSON["paths"].(map[string]any)
+	doc := ts.do(t, "GET", "/v1/openapi.json", "", nil).must(t, 200).JSON["paths"].(map[string]any)
 	paths := make([]string, 0, len(doc))
 	for p := range doc {
 		paths = append(paths, p)
@@ -102,7 +102,7 @@ func TestE2EAdversarialEveryRoute(t *testing.T) {
 					cases = bodies
 				}
 				for bodyName, body := range cases {
-					before := ts.balance(attacker.Key)
+					before := ts.balance(t, attacker.Key)
 					st, ct, b := send(method, path, key, body)
 					n++
 					what := method + " " + p + " (" + credName + ", " + bodyName + ")"
@@ -116,7 +116,7 @@ func TestE2EAdversarialEveryRoute(t *testing.T) {
 							t.Errorf("%s: %d without a problem document (%s): %s", what, st, ct, b)
 						}
 					}
-					if after := ts.balance(attacker.Key); after != before && (refundableStatus(st) || st == 401 || st == 403 || st == 405) {
+					if after := ts.balance(t, attacker.Key); after != before && (refundableStatus(st) || st == 401 || st == 403 || st == 405) {
 						t.Errorf("%s: %d cost %d credits", what, st, before-after)
 					}
 				}
@@ -126,10 +126,10 @@ func TestE2EAdversarialEveryRoute(t *testing.T) {
 	if n < 100 {
 		t.Fatalf("only %d requests sent: the OpenAPI walk found too few routes", n)
 	}
-	if g := ts.do("GET", "/v1/memory/"+memID, victim.Key, nil).must(t, 200); g.str("content") != "victim's" || g.num("version") != 1 {
+	if g := ts.do(t, "GET", "/v1/memory/"+memID, victim.Key, nil).must(t, 200); g.str("content") != "victim's" || g.num("version") != 1 {
 		t.Fatalf("the victim's memory changed: %s", g.Body)
 	}
-	ts.do("GET", "/v1/media/"+mediaID, victim.Key, nil).must(t, 200)
+	ts.do(t, "GET", "/v1/media/"+mediaID, victim.Key, nil).must(t, 200)
 }
 
 // refundableStatus is spec 7's list of statuses whose charge is refunded.

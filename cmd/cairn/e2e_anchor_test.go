@@ -139,7 +139,7 @@ type proof struct {
 
 func getProof(t *testing.T, ts *testServer, key, addr, chainName string) proof {
 	t.Helper()
-	r := ts.do("GET", "/v1/compliance/merkle-proof?chain="+chainName+"&address="+addr, key, nil).must(t, 200)
+	r := ts.do(t, "GET", "/v1/compliance/merkle-proof?chain="+chainName+"&address="+addr, key, nil).must(t, 200)
 	p := proof{listed: r.JSON["listed"] == true, leaf: hexBytes32(t, r.str("leaf")), root: hexBytes32(t, r.str("root")),
 		canon: r.str("canonicalAddress")}
 	for _, h := range r.JSON["proof"].([]any) {
@@ -179,10 +179,10 @@ func TestE2EAnchorSimulated(t *testing.T) {
 	}
 	cfg, setup := c.config(base)
 	ts := startServer(t, cfg, setup)
-	a := ts.register("")
+	a := ts.register(t, "")
 
 	st := waitAnchor(t, ts, c, 1, chain.AnchorSynced, true)
-	root := ts.do("GET", "/v1/compliance/merkle-root", a.Key, nil).must(t, 200)
+	root := ts.do(t, "GET", "/v1/compliance/merkle-root", a.Key, nil).must(t, 200)
 	onChain := call(t, c, evm.NewVerifier().PackRoots(), evm.NewVerifier().UnpackRoots)
 	if onChain.ListVersion != 1 || onChain.SanctionsRoot != hexBytes32(t, root.str("root")) || st.SanctionsRoot != onChain.SanctionsRoot ||
 		st.TxHash == "" || st.BlockNumber == 0 || st.ChainID != 1337 || st.Contract != strings.ToLower(c.contract.Hex()) {
@@ -207,7 +207,7 @@ func TestE2EAnchorSimulated(t *testing.T) {
 		t.Fatalf("bitcoin proof on chain (listed %v)", btc.listed)
 	}
 	// A multiproof from the batch endpoint.
-	batch := ts.do("POST", "/v1/compliance/merkle-proof/batch", a.Key, map[string]any{"multiproof": true, "addresses": []map[string]any{
+	batch := ts.do(t, "POST", "/v1/compliance/merkle-proof/batch", a.Key, map[string]any{"multiproof": true, "addresses": []map[string]any{
 		{"address": tornado, "chain": "ethereum"}, {"address": stillListed, "chain": "ethereum"}}}).must(t, 200)
 	mp := batch.JSON["multiproof"].(map[string]any)
 	var mproof, leaves [][32]byte
@@ -230,7 +230,7 @@ func TestE2EAnchorSimulated(t *testing.T) {
 	// no second one is signed. The restart ingests the sources again
 	// (version 3, the same roots): nothing is sent for it.
 	delist(t, list, eth, tornado)
-	ts.do("POST", "/v1/admin/ingest", admin, nil).must(t, 200)
+	ts.do(t, "POST", "/v1/admin/ingest", admin, nil).must(t, 200)
 	inFlight := waitAnchor(t, ts, c, 2, chain.AnchorSubmitted, false)
 	ts.stop()
 	ts = startServer(t, cfg, setup)
@@ -266,7 +266,7 @@ func TestE2EAnchorSimulated(t *testing.T) {
 func waitVersion(t *testing.T, ts *testServer, key string, v float64) {
 	t.Helper()
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		r := ts.do("GET", "/v1/compliance/merkle-root", key, nil).must(t, 200)
+		r := ts.do(t, "GET", "/v1/compliance/merkle-root", key, nil).must(t, 200)
 		if r.num("listVersion") == v {
 			return
 		}

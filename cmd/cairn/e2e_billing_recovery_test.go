@@ -31,26 +31,26 @@ func TestRecoveryRefundsOnlyInterruptedCharges(t *testing.T) {
 func testRecovery(t *testing.T, cfg Config) {
 	cfg.WriteLimitPerAgent, cfg.RateLimitPerKey = 100000, 100000
 	ts := startServer(t, cfg)
-	a := ts.register("recovery")
-	id := ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "k", "content": "x"}).must(t, 201).str("id")
-	ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "k", "content": "y"}).must(t, 409)
-	ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "k2", "content": "y", "importance": 7}).must(t, 400)
-	ts.do("PUT", "/v1/memory/"+cairn.NewID(), a.Key, map[string]any{"content": "z"}).must(t, 404)
-	ts.do("PUT", "/v1/memory/"+id, a.Key, map[string]any{"content": "v2"}).must(t, 200)
-	ts.do("POST", "/v1/memory/bulk", a.Key, map[string]any{"memories": []any{
+	a := ts.register(t, "recovery")
+	id := ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "k", "content": "x"}).must(t, 201).str("id")
+	ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "k", "content": "y"}).must(t, 409)
+	ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "k2", "content": "y", "importance": 7}).must(t, 400)
+	ts.do(t, "PUT", "/v1/memory/"+cairn.NewID(), a.Key, map[string]any{"content": "z"}).must(t, 404)
+	ts.do(t, "PUT", "/v1/memory/"+id, a.Key, map[string]any{"content": "v2"}).must(t, 200)
+	ts.do(t, "POST", "/v1/memory/bulk", a.Key, map[string]any{"memories": []any{
 		map[string]any{"key": "b1", "content": "one"}, map[string]any{"key": "k", "content": "dup"}}}).must(t, 200)
-	ts.do("DELETE", "/v1/memory/"+id, a.Key, nil).must(t, 200)
+	ts.do(t, "DELETE", "/v1/memory/"+id, a.Key, nil).must(t, 200)
 	want := 100 - 5 - 5 - 5 - 5 - 5 - 5 - 2 // the bulk's 409 item keeps its charge (spec 7)
-	ts.wantBalance(a, want)
+	ts.wantBalance(t, a, want)
 	if _, err := ts.m.server.Ledger.Charge(context.Background(), a.DeveloperID, a.ID, billing.OpMemoryWrite, 5, "cut-short"); err != nil {
 		t.Fatal(err)
 	}
-	ts.wantBalance(a, want-5)
+	ts.wantBalance(t, a, want-5)
 	for range 2 {
 		ts.stop()
 		forgetCheckpoint(t, cfg.DataDir)
 		ts = startServer(t, cfg)
-		ts.wantBalance(a, want)
+		ts.wantBalance(t, a, want)
 		if n := strings.Count(ts.logs.String(), "refunded the charge of an interrupted write"); n > 1 {
 			t.Fatalf("%d refunds logged, want at most 1:\n%s", n, ts.logs.String())
 		}

@@ -15,7 +15,7 @@ const admin = "admin-test-token-0123456789abcdef"
 
 func TestE2EPricing(t *testing.T) {
 	ts := startServer(t, testConfig(t, t.TempDir()))
-	r := ts.do("GET", "/v1/billing/pricing", "", nil).must(t, 200)
+	r := ts.do(t, "GET", "/v1/billing/pricing", "", nil).must(t, 200)
 	costs, _ := r.JSON["operationCosts"].(map[string]any)
 	want := map[string]float64{"memory.write": 5, "memory.read": 1, "memory.update": 5, "memory.delete": 2,
 		"media.upload": 5, "media.stream": 1, "media.delete": 2, "agent.create": 10, "bulk.write": 5, "search": 1}
@@ -28,17 +28,17 @@ func TestE2EPricing(t *testing.T) {
 		}
 	}
 	t.Run("ErrUnknownOperation", func(t *testing.T) {
-		ts.do("PUT", "/v1/admin/pricing", admin, map[string]any{"operationCosts": map[string]int{"teleport": 1}}).problem(t, 400, cairn.EINVALID)
-		ts.do("PUT", "/v1/admin/pricing", admin, map[string]any{"operationCosts": map[string]int{"search": -1}}).problem(t, 400, cairn.EINVALID)
+		ts.do(t, "PUT", "/v1/admin/pricing", admin, map[string]any{"operationCosts": map[string]int{"teleport": 1}}).problem(t, 400, cairn.EINVALID)
+		ts.do(t, "PUT", "/v1/admin/pricing", admin, map[string]any{"operationCosts": map[string]int{"search": -1}}).problem(t, 400, cairn.EINVALID)
 	})
 	t.Run("LiveChange", func(t *testing.T) {
-		a := ts.register("")
-		r := ts.do("PUT", "/v1/admin/pricing", admin, map[string]any{"operationCosts": map[string]int{"agent.create": 30}}).must(t, 200)
+		a := ts.register(t, "")
+		r := ts.do(t, "PUT", "/v1/admin/pricing", admin, map[string]any{"operationCosts": map[string]int{"agent.create": 30}}).must(t, 200)
 		if c, _ := r.JSON["operationCosts"].(map[string]any); c["agent.create"] != float64(30) || c["search"] != float64(1) {
 			t.Fatalf("set pricing: %s", r.Body)
 		}
-		ts.do("POST", "/v1/agents", a.Key, map[string]any{"name": "child"}).must(t, 201)
-		if b := ts.balance(a.Key); b != 70 {
+		ts.do(t, "POST", "/v1/agents", a.Key, map[string]any{"name": "child"}).must(t, 201)
+		if b := ts.balance(t, a.Key); b != 70 {
 			t.Fatalf("balance %d after a 30-credit agent.create, want 70", b)
 		}
 	})
@@ -46,14 +46,14 @@ func TestE2EPricing(t *testing.T) {
 
 func TestE2EPaymentRequiredAndRefunds(t *testing.T) {
 	ts := startServer(t, testConfig(t, t.TempDir()))
-	a := ts.register("payer")
+	a := ts.register(t, "payer")
 
 	t.Run("RefundOn400", func(t *testing.T) {
-		ts.do("POST", "/v1/agents", a.Key, map[string]any{"name": strings.Repeat("n", 200)}).problem(t, 400, cairn.EINVALID)
-		if b := ts.balance(a.Key); b != 100 {
+		ts.do(t, "POST", "/v1/agents", a.Key, map[string]any{"name": strings.Repeat("n", 200)}).problem(t, 400, cairn.EINVALID)
+		if b := ts.balance(t, a.Key); b != 100 {
 			t.Fatalf("balance %d after a refunded 400, want 100", b)
 		}
-		r := ts.do("GET", "/v1/billing/transactions?limit=2", a.Key, nil).must(t, 200)
+		r := ts.do(t, "GET", "/v1/billing/transactions?limit=2", a.Key, nil).must(t, 200)
 		txs, _ := r.JSON["transactions"].([]any)
 		if len(txs) != 2 {
 			t.Fatalf("transactions: %s", r.Body)
@@ -66,36 +66,36 @@ func TestE2EPaymentRequiredAndRefunds(t *testing.T) {
 		}
 	})
 	t.Run("ChildSpendsParentBalance", func(t *testing.T) {
-		r := ts.do("POST", "/v1/agents", a.Key, map[string]any{"name": "kid"}).must(t, 201)
+		r := ts.do(t, "POST", "/v1/agents", a.Key, map[string]any{"name": "kid"}).must(t, 201)
 		if r.str("developerId") != a.DeveloperID || r.num("creditBalance") != 90 || r.str("aptosAddress") == a.Address {
 			t.Fatalf("child: %s", r.Body)
 		}
 		kid := r.str("apiKey")
-		ts.do("POST", "/v1/agents", kid, nil).must(t, 201)
-		if ts.balance(a.Key) != 80 || ts.balance(kid) != 80 {
+		ts.do(t, "POST", "/v1/agents", kid, nil).must(t, 201)
+		if ts.balance(t, a.Key) != 80 || ts.balance(t, kid) != 80 {
 			t.Fatal("parent and child do not share one balance")
 		}
 	})
 	t.Run("Err402", func(t *testing.T) {
-		ts.do("PUT", "/v1/admin/pricing", admin, map[string]any{"operationCosts": map[string]int{"agent.create": 81}}).must(t, 200)
-		r := ts.do("POST", "/v1/agents", a.Key, nil).problem(t, 402, cairn.EPAYMENT)
+		ts.do(t, "PUT", "/v1/admin/pricing", admin, map[string]any{"operationCosts": map[string]int{"agent.create": 81}}).must(t, 200)
+		r := ts.do(t, "POST", "/v1/agents", a.Key, nil).problem(t, 402, cairn.EPAYMENT)
 		if r.num("required") != 81 || r.num("available") != 80 {
 			t.Fatalf("402 body: %s", r.Body)
 		}
-		if b := ts.balance(a.Key); b != 80 {
+		if b := ts.balance(t, a.Key); b != 80 {
 			t.Fatalf("balance %d after 402", b)
 		}
 	})
 	t.Run("AdminCredits", func(t *testing.T) {
-		ts.do("POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": 20}).problem(t, 400, cairn.EINVALID)
-		ts.do("POST", "/v1/admin/credits", admin, map[string]any{"developerId": cairn.NewID(), "amount": 20, "reason": "x"}).problem(t, 404, cairn.ENOTFOUND)
-		r := ts.do("POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": 20, "reason": "support"}).must(t, 200)
+		ts.do(t, "POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": 20}).problem(t, 400, cairn.EINVALID)
+		ts.do(t, "POST", "/v1/admin/credits", admin, map[string]any{"developerId": cairn.NewID(), "amount": 20, "reason": "x"}).problem(t, 404, cairn.ENOTFOUND)
+		r := ts.do(t, "POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": 20, "reason": "support"}).must(t, 200)
 		if r.num("creditBalance") != 100 {
 			t.Fatalf("grant: %s", r.Body)
 		}
-		ts.do("POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": -101, "reason": "clawback"}).problem(t, 409, cairn.ECONFLICT)
-		ts.do("POST", "/v1/agents", a.Key, nil).must(t, 201)
-		if b := ts.balance(a.Key); b != 19 {
+		ts.do(t, "POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": -101, "reason": "clawback"}).problem(t, 409, cairn.ECONFLICT)
+		ts.do(t, "POST", "/v1/agents", a.Key, nil).must(t, 201)
+		if b := ts.balance(t, a.Key); b != 19 {
 			t.Fatalf("balance %d, want 19", b)
 		}
 	})
@@ -106,31 +106,31 @@ func TestE2ERateLimits(t *testing.T) {
 	cfg.RateLimitPerKey = 6
 	cfg.WriteLimitPerAgent = 2
 	ts := startServer(t, cfg)
-	a := ts.register("")
+	a := ts.register(t, "")
 
 	// Two writes pass, the third is refused and not charged.
-	ts.do("POST", "/v1/agents", a.Key, nil).must(t, 201)
-	ts.do("POST", "/v1/agents", a.Key, nil).must(t, 201)
-	r := ts.do("POST", "/v1/agents", a.Key, nil).problem(t, 429, cairn.ERATELIMIT)
+	ts.do(t, "POST", "/v1/agents", a.Key, nil).must(t, 201)
+	ts.do(t, "POST", "/v1/agents", a.Key, nil).must(t, 201)
+	r := ts.do(t, "POST", "/v1/agents", a.Key, nil).problem(t, 429, cairn.ERATELIMIT)
 	if r.Header.Get("Retry-After") != "30" || !strings.HasPrefix(r.Header.Get("RateLimit"), `"writes";r=0;t=`) {
 		t.Fatalf("write 429 headers: %v", r.Header)
 	}
-	r = ts.do("GET", "/v1/billing/balance", a.Key, nil).must(t, 200) // 4th request on this key
+	r = ts.do(t, "GET", "/v1/billing/balance", a.Key, nil).must(t, 200) // 4th request on this key
 	if r.num("creditBalance") != 80 {
 		t.Fatalf("balance %v: the rate-limited request was charged", r.num("creditBalance"))
 	}
 	if !strings.Contains(r.Header.Get("RateLimit-Policy"), `"requests";q=6;w=60`) || !strings.HasPrefix(r.Header.Get("RateLimit"), `"requests";r=2;`) {
 		t.Fatalf("headers: %v", r.Header)
 	}
-	ts.do("GET", "/v1/agents/self", a.Key, nil).must(t, 200)
-	ts.do("GET", "/v1/agents/self", a.Key, nil).must(t, 200)
-	r = ts.do("GET", "/v1/agents/self", a.Key, nil).problem(t, 429, cairn.ERATELIMIT)
+	ts.do(t, "GET", "/v1/agents/self", a.Key, nil).must(t, 200)
+	ts.do(t, "GET", "/v1/agents/self", a.Key, nil).must(t, 200)
+	r = ts.do(t, "GET", "/v1/agents/self", a.Key, nil).problem(t, 429, cairn.ERATELIMIT)
 	if r.Header.Get("Retry-After") != "10" {
 		t.Fatalf("Retry-After %q", r.Header.Get("Retry-After"))
 	}
 	// Another agent's key has its own budget.
-	b := ts.register("")
-	ts.do("GET", "/v1/agents/self", b.Key, nil).must(t, 200)
+	b := ts.register(t, "")
+	ts.do(t, "GET", "/v1/agents/self", b.Key, nil).must(t, 200)
 }
 
 func TestE2ERegistrationLimitPerIP(t *testing.T) {
@@ -138,9 +138,9 @@ func TestE2ERegistrationLimitPerIP(t *testing.T) {
 	cfg.RegisterLimitPerIP = 3
 	ts := startServer(t, cfg)
 	for i := 0; i < 3; i++ {
-		ts.register("")
+		ts.register(t, "")
 	}
-	ts.do("POST", "/v1/auth/agent-register", "", nil).problem(t, 429, cairn.ERATELIMIT)
+	ts.do(t, "POST", "/v1/auth/agent-register", "", nil).problem(t, 429, cairn.ERATELIMIT)
 }
 
 // TestE2EConcurrentSpendNeverOverspends fires many concurrent paid requests
@@ -150,8 +150,8 @@ func TestE2EConcurrentSpendNeverOverspends(t *testing.T) {
 	cfg.WriteLimitPerAgent = 0
 	cfg.RateLimitPerKey = 0
 	ts := startServer(t, cfg)
-	a := ts.register("")
-	ts.do("PUT", "/v1/admin/pricing", admin, map[string]any{"operationCosts": map[string]int{"agent.create": 7}}).must(t, 200)
+	a := ts.register(t, "")
+	ts.do(t, "PUT", "/v1/admin/pricing", admin, map[string]any{"operationCosts": map[string]int{"agent.create": 7}}).must(t, 200)
 
 	const n = 60
 	var (
@@ -163,7 +163,11 @@ func TestE2EConcurrentSpendNeverOverspends(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r := ts.do("POST", "/v1/agents", a.Key, nil)
+			r, err := ts.try(t, "POST", "/v1/agents", a.Key, nil)
+			if err != nil {
+				t.Error(err)
+				return
+			}
 			mu.Lock()
 			statuses[r.Status]++
 			mu.Unlock()
@@ -173,13 +177,13 @@ func TestE2EConcurrentSpendNeverOverspends(t *testing.T) {
 	if statuses[201] != 100/7 || statuses[402] != n-100/7 || len(statuses) != 2 {
 		t.Fatalf("statuses %v, want %d x 201 and %d x 402", statuses, 100/7, n-100/7)
 	}
-	if b := ts.balance(a.Key); b != 100%7 {
+	if b := ts.balance(t, a.Key); b != 100%7 {
 		t.Fatalf("balance %d, want %d", b, 100%7)
 	}
 	// The balance equals the sum of the ledger.
 	sum, cursor := 0.0, ""
 	for {
-		r := ts.do("GET", "/v1/billing/transactions?limit=7&cursor="+cursor, a.Key, nil).must(t, 200)
+		r := ts.do(t, "GET", "/v1/billing/transactions?limit=7&cursor="+cursor, a.Key, nil).must(t, 200)
 		for _, tx := range r.JSON["transactions"].([]any) {
 			sum += tx.(map[string]any)["amount"].(float64)
 		}
@@ -195,9 +199,9 @@ func TestE2EConcurrentSpendNeverOverspends(t *testing.T) {
 
 func TestE2ETransactionsCursor(t *testing.T) {
 	ts := startServer(t, testConfig(t, t.TempDir()))
-	a, b := ts.register(""), ts.register("")
-	ts.do("POST", "/v1/agents", a.Key, nil).must(t, 201)
-	r := ts.do("GET", "/v1/billing/transactions?limit=1", a.Key, nil).must(t, 200)
+	a, b := ts.register(t, ""), ts.register(t, "")
+	ts.do(t, "POST", "/v1/agents", a.Key, nil).must(t, 201)
+	r := ts.do(t, "GET", "/v1/billing/transactions?limit=1", a.Key, nil).must(t, 200)
 	next := r.str("nextCursor")
 	if r.JSON["hasMore"] != true || next == "" {
 		t.Fatalf("page 1: %s", r.Body)
@@ -205,39 +209,39 @@ func TestE2ETransactionsCursor(t *testing.T) {
 	if _, ok := r.JSON["total"]; ok {
 		t.Fatal("cursor pages carry no total")
 	}
-	r = ts.do("GET", "/v1/billing/transactions?limit=1&cursor="+next, a.Key, nil).must(t, 200)
+	r = ts.do(t, "GET", "/v1/billing/transactions?limit=1&cursor="+next, a.Key, nil).must(t, 200)
 	if r.JSON["hasMore"] != false || r.JSON["nextCursor"] != nil {
 		t.Fatalf("page 2: %s", r.Body)
 	}
-	ts.do("GET", "/v1/billing/transactions?cursor="+next+"x", a.Key, nil).problem(t, 400, cairn.EINVALID)
-	ts.do("GET", "/v1/billing/transactions?cursor="+next, b.Key, nil).problem(t, 400, cairn.EINVALID)
-	ts.do("GET", "/v1/billing/transactions?limit=101", a.Key, nil).problem(t, 400, cairn.EINVALID)
-	ts.do("GET", "/v1/billing/transactions?limit=0", a.Key, nil).problem(t, 400, cairn.EINVALID)
+	ts.do(t, "GET", "/v1/billing/transactions?cursor="+next+"x", a.Key, nil).problem(t, 400, cairn.EINVALID)
+	ts.do(t, "GET", "/v1/billing/transactions?cursor="+next, b.Key, nil).problem(t, 400, cairn.EINVALID)
+	ts.do(t, "GET", "/v1/billing/transactions?limit=101", a.Key, nil).problem(t, 400, cairn.EINVALID)
+	ts.do(t, "GET", "/v1/billing/transactions?limit=0", a.Key, nil).problem(t, 400, cairn.EINVALID)
 }
 
 func TestE2EDeveloperToken(t *testing.T) {
 	dir := t.TempDir()
 	ts := startServer(t, testConfig(t, dir))
-	a := ts.register("")
+	a := ts.register(t, "")
 	var out, errOut bytes.Buffer
 	if code := Run(t.Context(), []string{"token", "--developer-id", a.DeveloperID, "--data-dir", dir, "--ttl", "1h"}, &out, &errOut, func(string) string { return "" }); code != 0 {
 		t.Fatalf("token exit %d: %s", code, errOut.String())
 	}
 	jwt := strings.TrimSpace(out.String())
-	r := ts.do("GET", "/v1/billing/balance", jwt, nil).must(t, 200)
+	r := ts.do(t, "GET", "/v1/billing/balance", jwt, nil).must(t, 200)
 	if r.str("developerId") != a.DeveloperID || r.num("creditBalance") != 100 {
 		t.Fatalf("balance by JWT: %s", r.Body)
 	}
-	ts.do("GET", "/v1/billing/balance", jwt[:len(jwt)-2]+"xx", nil).problem(t, 401, cairn.EUNAUTHORIZED)
+	ts.do(t, "GET", "/v1/billing/balance", jwt[:len(jwt)-2]+"xx", nil).problem(t, 401, cairn.EUNAUTHORIZED)
 	// Developer tokens are not agent keys: agent-only routes refuse them.
-	ts.do("GET", "/v1/agents/self", jwt, nil).problem(t, 401, cairn.EUNAUTHORIZED)
+	ts.do(t, "GET", "/v1/agents/self", jwt, nil).problem(t, 401, cairn.EUNAUTHORIZED)
 
 	out.Reset()
 	other := strings.Repeat("o", 32)
 	if code := Run(t.Context(), []string{"token", "--developer-id", a.DeveloperID, "--jwt-secret", other}, &out, &errOut, func(string) string { return "" }); code != 0 {
 		t.Fatalf("token with explicit secret failed: %s", errOut.String())
 	}
-	ts.do("GET", "/v1/billing/balance", strings.TrimSpace(out.String()), nil).problem(t, 401, cairn.EUNAUTHORIZED)
+	ts.do(t, "GET", "/v1/billing/balance", strings.TrimSpace(out.String()), nil).problem(t, 401, cairn.EUNAUTHORIZED)
 	// The server's rules hold for the secret: 32 bytes at least, given once.
 	out.Reset()
 	errOut.Reset()

@@ -22,7 +22,7 @@ func TestE2EClientOperatorCalls(t *testing.T) {
 	ts := startServer(t, cfg)
 	ctx := context.Background()
 	pub := client.New(ts.base, "", client.WithAdminToken(admin), client.WithStrictDecoding())
-	a := ts.registerEstablished()
+	a := ts.registerEstablished(t)
 	c := pub.WithAPIKey(a.Key)
 
 	ing, err := pub.RunIngest(ctx)

@@ -31,7 +31,7 @@ func TestE2EClient(t *testing.T) {
 		g.Transaction.Kind != "grant" || g.Transaction.Amount != 400 || g.Transaction.Reason != "client e2e" {
 		t.Fatalf("grant: %+v %v", g, err)
 	}
-	balance := func() int64 {
+	balance := func(t *testing.T) int64 {
 		t.Helper()
 		b, err := c.GetBalance(ctx)
 		if err != nil {
@@ -39,7 +39,7 @@ func TestE2EClient(t *testing.T) {
 		}
 		return b.CreditBalance
 	}
-	start := balance()
+	start := balance(t)
 	if start != 500 {
 		t.Fatalf("balance %d, want 100 + 400", start)
 	}
@@ -54,7 +54,7 @@ func TestE2EClient(t *testing.T) {
 	if err != nil || again.ID != m.ID {
 		t.Fatalf("idempotent replay: %+v %v", again, err)
 	}
-	if b := balance(); b != start-5 {
+	if b := balance(t); b != start-5 {
 		t.Fatalf("balance %d after a create and its replay, want %d", b, start-5)
 	}
 	_, err = c.CreateMemory(ctx, client.MemoryWrite{Key: "notes/alpha", Content: "dup"}, "")
@@ -186,8 +186,8 @@ func TestE2EClient(t *testing.T) {
 		sum += tx.Amount
 		txs++
 	}
-	if sum != balance() || txs < 5 {
-		t.Fatalf("ledger sums to %d over %d transactions, balance %d", sum, txs, balance())
+	if sum != balance(t) || txs < 5 {
+		t.Fatalf("ledger sums to %d over %d transactions, balance %d", sum, txs, balance(t))
 	}
 
 	t.Run("Media", func(t *testing.T) {
@@ -328,7 +328,7 @@ func TestE2EClient(t *testing.T) {
 			t.Fatalf("self: %+v %v", self, err)
 		}
 		if ab, err := c.GetAgentBalance(ctx); err != nil || ab.AptosAddress != reg.AptosAddress || ab.DepositInfo.Address != reg.AptosAddress ||
-			ab.CreditBalance != balance() {
+			ab.CreditBalance != balance(t) {
 			t.Fatalf("agent balance: %+v %v", ab, err)
 		}
 	})
@@ -338,14 +338,14 @@ func TestE2EClient(t *testing.T) {
 			t.Fatalf("set pricing: %+v %v", p, err)
 		}
 		defer pub.SetPricing(ctx, map[string]int64{"memory.write": 5})
-		before := balance()
+		before := balance(t)
 		_, err := c.CreateMemory(ctx, client.MemoryWrite{Key: "too/expensive", Content: "x"}, "idem-402")
 		var e *client.Error
 		if !errors.As(err, &e) || e.Status != 402 || e.Code != cairn.EPAYMENT || e.Required == nil || *e.Required != 100000 ||
 			e.Available == nil || *e.Available != before {
 			t.Fatalf("402: %+v", err)
 		}
-		if balance() != before {
+		if balance(t) != before {
 			t.Fatal("a refused write was charged")
 		}
 	})

@@ -95,10 +95,10 @@ func verifyMultiproof(t *testing.T, mp map[string]any, root merkle.Hash, wantLis
 // multiproof of a batch without a listed address proves the empty set.
 func TestE2EEveryMerkleProofVerifies(t *testing.T) {
 	ts, list := complianceServer(t)
-	a := ts.register("")
+	a := ts.register(t, "")
 	// Proofs are billed as screening (1 credit per address beyond the free window).
-	ts.do("POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": 10000, "reason": "test"}).must(t, 200)
-	root := hexBytes32(t, ts.do("GET", "/v1/compliance/merkle-root", a.Key, nil).must(t, 200).str("root"))
+	ts.do(t, "POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": 10000, "reason": "test"}).must(t, 200)
+	root := hexBytes32(t, ts.do(t, "GET", "/v1/compliance/merkle-root", a.Key, nil).must(t, 200).str("root"))
 	// chainOf gives each listed address a chain of its family: the EVM
 	// ones rotate over the EVM chains.
 	chainOf := func(i int, addr string) string {
@@ -136,7 +136,7 @@ func TestE2EEveryMerkleProofVerifies(t *testing.T) {
 			batch[i] = map[string]any{"address": addr, "chain": chainOf(i, addr)}
 			distinct[strings.ToLower(addr)] = true
 		}
-		r := ts.do("POST", "/v1/compliance/merkle-proof/batch", a.Key, map[string]any{"addresses": batch, "multiproof": true}).must(t, 200)
+		r := ts.do(t, "POST", "/v1/compliance/merkle-proof/batch", a.Key, map[string]any{"addresses": batch, "multiproof": true}).must(t, 200)
 		verifyBatch(t, r, root, len(distinct))
 		for _, it := range r.JSON["results"].([]any) {
 			if it.(map[string]any)["sanctioned"] != true {
@@ -148,7 +148,7 @@ func TestE2EEveryMerkleProofVerifies(t *testing.T) {
 				continue
 			}
 			seen[strings.ToLower(addr)] = true
-			p := ts.do("GET", "/v1/compliance/merkle-proof?chain="+chainOf(0, addr)+"&address="+url.QueryEscape(addr), a.Key, nil).must(t, 200)
+			p := ts.do(t, "GET", "/v1/compliance/merkle-proof?chain="+chainOf(0, addr)+"&address="+url.QueryEscape(addr), a.Key, nil).must(t, 200)
 			if p.JSON["sanctioned"] != true || !merkle.Verify(root, hexBytes32(t, p.str("leaf")), proofHashes(t, p.JSON["proof"])) {
 				t.Fatalf("single proof of %s: %s", addr, p.Body)
 			}
@@ -166,7 +166,7 @@ func TestE2EEveryMerkleProofVerifies(t *testing.T) {
 			{"address": tornado, "chain": "base"}, {"address": "12QtD5BFwRsdNsAZY76UVE1xyCGNTojH9h", "chain": "btc"}}, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := ts.do("POST", "/v1/compliance/merkle-proof/batch", a.Key, map[string]any{"addresses": tc.batch, "multiproof": true}).must(t, 200)
+			r := ts.do(t, "POST", "/v1/compliance/merkle-proof/batch", a.Key, map[string]any{"addresses": tc.batch, "multiproof": true}).must(t, 200)
 			verifyBatch(t, r, root, tc.listed)
 		})
 	}
@@ -179,11 +179,11 @@ func TestE2EEveryMerkleProofVerifies(t *testing.T) {
 func TestE2EReportEscalationNeedsThreeAccounts(t *testing.T) {
 	ts, _ := complianceServer(t)
 	const suspect = "0x00000000000000000000000000000000deadbeef"
-	one := ts.registerEstablished()
-	kid := ts.do("POST", "/v1/agents", one.Key, nil).must(t, 201).str("apiKey")
+	one := ts.registerEstablished(t)
+	kid := ts.do(t, "POST", "/v1/agents", one.Key, nil).must(t, 201).str("apiKey")
 	status := func() string {
 		t.Helper()
-		r := ts.do("POST", "/v1/compliance/screen", one.Key, map[string]any{"addresses": []map[string]any{{"address": suspect, "chain": "ethereum"}}}).must(t, 200)
+		r := ts.do(t, "POST", "/v1/compliance/screen", one.Key, map[string]any{"addresses": []map[string]any{{"address": suspect, "chain": "ethereum"}}}).must(t, 200)
 		return r.JSON["results"].([]any)[0].(map[string]any)["status"].(string)
 	}
 	for i, tc := range []struct {
@@ -200,7 +200,7 @@ func TestE2EReportEscalationNeedsThreeAccounts(t *testing.T) {
 		{kid, map[string]any{"address": suspect, "chain": "ethereum", "category": "scam", "reason": strings.Repeat("é", 1001)}, 400, cairn.EINVALID},
 		{kid, map[string]any{"address": suspect, "chain": "bitcoin", "category": "scam", "reason": "x"}, 400, cairn.EINVALID},
 	} {
-		r := ts.do("POST", "/v1/compliance/report", tc.key, tc.body)
+		r := ts.do(t, "POST", "/v1/compliance/report", tc.key, tc.body)
 		if tc.code == "" {
 			r.must(t, tc.status)
 			if r.JSON["autoEscalated"] != false {
@@ -210,13 +210,13 @@ func TestE2EReportEscalationNeedsThreeAccounts(t *testing.T) {
 			r.problem(t, tc.status, tc.code)
 		}
 	}
-	st := ts.do("GET", "/v1/compliance/stats", "", nil).must(t, 200)
+	st := ts.do(t, "GET", "/v1/compliance/stats", "", nil).must(t, 200)
 	if comm := st.JSON["community"].(map[string]any); comm["totalReports"] != float64(1) || status() != "clear" {
 		t.Fatalf("one account counted more than once: %s", st.Body)
 	}
 	for i, want := range []bool{false, true} {
-		b := ts.registerEstablished()
-		r := ts.do("POST", "/v1/compliance/report", b.Key, map[string]any{"address": strings.ToUpper(suspect[2:]), "category": "scam", "reason": "x"}).must(t, 201)
+		b := ts.registerEstablished(t)
+		r := ts.do(t, "POST", "/v1/compliance/report", b.Key, map[string]any{"address": strings.ToUpper(suspect[2:]), "category": "scam", "reason": "x"}).must(t, 201)
 		if r.JSON["autoEscalated"] != want {
 			t.Fatalf("reporter %d: %s", i+2, r.Body)
 		}
@@ -227,9 +227,9 @@ func TestE2EReportEscalationNeedsThreeAccounts(t *testing.T) {
 	// dataSources names the sources used: the community one only when
 	// includeCommunity is not false, in the response and in the proof.
 	for _, include := range []bool{true, false} {
-		r := ts.do("POST", "/v1/compliance/screen", one.Key, map[string]any{"includeCommunity": include,
+		r := ts.do(t, "POST", "/v1/compliance/screen", one.Key, map[string]any{"includeCommunity": include,
 			"addresses": []map[string]any{{"address": suspect, "chain": "ethereum"}}}).must(t, 200)
-		doc := ts.do("GET", "/v1/compliance/proofs/"+r.JSON["proof"].(map[string]any)["screeningId"].(string), one.Key, nil).must(t, 200)
+		doc := ts.do(t, "GET", "/v1/compliance/proofs/"+r.JSON["proof"].(map[string]any)["screeningId"].(string), one.Key, nil).must(t, 200)
 		for _, ds := range [][]any{r.JSON["dataSources"].([]any), r.JSON["proof"].(map[string]any)["dataSources"].([]any), doc.JSON["dataSources"].([]any)} {
 			has := false
 			for _, s := range ds {
@@ -244,14 +244,14 @@ func TestE2EReportEscalationNeedsThreeAccounts(t *testing.T) {
 	// The community listing is a leaf of the community tree with a proof,
 	// but it is not a sanction: the Merkle endpoints say class community,
 	// listed, not sanctioned, as the screening says flagged.
-	root := ts.do("GET", "/v1/compliance/merkle-root", one.Key, nil).must(t, 200)
-	p := ts.do("GET", "/v1/compliance/merkle-proof?chain=ethereum&address="+suspect, one.Key, nil).must(t, 200)
+	root := ts.do(t, "GET", "/v1/compliance/merkle-root", one.Key, nil).must(t, 200)
+	p := ts.do(t, "GET", "/v1/compliance/merkle-proof?chain=ethereum&address="+suspect, one.Key, nil).must(t, 200)
 	if p.JSON["sanctioned"] != false || p.JSON["listed"] != true || p.str("class") != "community" || p.str("root") != root.str("communityRoot") ||
 		!merkle.Verify(hexBytes32(t, root.str("communityRoot")), hexBytes32(t, p.str("leaf")), proofHashes(t, p.JSON["proof"])) ||
 		merkle.Verify(hexBytes32(t, root.str("sanctionsRoot")), hexBytes32(t, p.str("leaf")), proofHashes(t, p.JSON["proof"])) {
 		t.Fatalf("community listing proof: %s (root %s)", p.Body, root.Body)
 	}
-	b := ts.do("POST", "/v1/compliance/merkle-proof/batch", one.Key, map[string]any{"multiproof": true,
+	b := ts.do(t, "POST", "/v1/compliance/merkle-proof/batch", one.Key, map[string]any{"multiproof": true,
 		"addresses": []map[string]any{{"address": suspect, "chain": "base"}, {"address": tornado, "chain": "ethereum"}}}).must(t, 200)
 	verifyBatch(t, b, hexBytes32(t, root.str("root")), 1)
 	for i, want := range []bool{false, true} {
@@ -267,20 +267,20 @@ func TestE2EReportEscalationNeedsThreeAccounts(t *testing.T) {
 // a 404.
 func TestE2EProofOfAnotherDeveloper(t *testing.T) {
 	ts, _ := complianceServer(t)
-	a, b := ts.register(""), ts.register("")
-	s := ts.do("POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": addresses(2)}).must(t, 200)
+	a, b := ts.register(t, ""), ts.register(t, "")
+	s := ts.do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": addresses(2)}).must(t, 200)
 	id := s.JSON["proof"].(map[string]any)["screeningId"].(string)
 	checkResultsHash(t, ts, b.Key, s)
-	if p := ts.do("GET", "/v1/compliance/proofs/"+id, "", nil).must(t, 200); p.str("screeningId") != id {
+	if p := ts.do(t, "GET", "/v1/compliance/proofs/"+id, "", nil).must(t, 200); p.str("screeningId") != id {
 		t.Fatalf("proof read without credentials: %s", p.Body)
 	}
 	if id[14] != '4' {
 		t.Fatalf("screening id %s is not a random (version 4) UUID", id)
 	}
 	for _, bad := range []string{"x", cairn.NewID(), strings.Repeat("a", 3000), "%00", strings.ToUpper(id)} {
-		ts.do("GET", "/v1/compliance/proofs/"+bad, b.Key, nil).problem(t, 404, cairn.ENOTFOUND)
+		ts.do(t, "GET", "/v1/compliance/proofs/"+bad, b.Key, nil).problem(t, 404, cairn.ENOTFOUND)
 	}
-	if ts.balance(b.Key) != 100 {
+	if ts.balance(t, b.Key) != 100 {
 		t.Fatal("reading a proof was charged")
 	}
 }
@@ -300,10 +300,10 @@ func TestE2EReportEscalationConcurrent(t *testing.T) {
 	const suspect = "0x000000000000000000000000000000000000beef"
 	var keys []string
 	for range 6 {
-		keys = append(keys, ts.registerEstablished().Key)
+		keys = append(keys, ts.registerEstablished(t).Key)
 	}
-	twin := ts.registerEstablished()
-	keys = append(keys, twin.Key, ts.do("POST", "/v1/agents", twin.Key, nil).must(t, 201).str("apiKey"))
+	twin := ts.registerEstablished(t)
+	keys = append(keys, twin.Key, ts.do(t, "POST", "/v1/agents", twin.Key, nil).must(t, 201).str("apiKey"))
 	status := make([]int, len(keys))
 	escalated := make([]bool, len(keys))
 	var wg sync.WaitGroup
@@ -344,7 +344,7 @@ func TestE2EReportEscalationConcurrent(t *testing.T) {
 	if n != 1 {
 		t.Fatalf("%d reports escalated, want exactly 1", n)
 	}
-	st := ts.do("GET", "/v1/compliance/stats", "", nil).must(t, 200)
+	st := ts.do(t, "GET", "/v1/compliance/stats", "", nil).must(t, 200)
 	if st.JSON["community"].(map[string]any)["totalReports"] != float64(7) ||
 		st.JSON["compliance"].(map[string]any)["bySource"].(map[string]any)["community"] != float64(1) {
 		t.Fatalf("stats: %s", st.Body)
@@ -356,7 +356,7 @@ func TestE2EReportEscalationConcurrent(t *testing.T) {
 // limit (2000-byte reason, 10 URLs, padded chain) is taken.
 func TestE2EReportMalformed(t *testing.T) {
 	ts, _ := complianceServer(t)
-	a := ts.register("")
+	a := ts.register(t, "")
 	const suspect = "0x00000000000000000000000000000000deadbeef"
 	ok := func(extra map[string]any) map[string]any {
 		b := map[string]any{"address": suspect, "category": "scam", "reason": "x"}
@@ -391,12 +391,12 @@ func TestE2EReportMalformed(t *testing.T) {
 		{"ChainOtherFamily", ok(map[string]any{"chain": "bitcoin"})},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ts.do("POST", "/v1/compliance/report", a.Key, tc.body).problem(t, 400, cairn.EINVALID)
+			ts.do(t, "POST", "/v1/compliance/report", a.Key, tc.body).problem(t, 400, cairn.EINVALID)
 		})
 	}
-	ts.do("POST", "/v1/compliance/report", a.Key, ok(map[string]any{"reason": strings.Repeat("x", 2000),
+	ts.do(t, "POST", "/v1/compliance/report", a.Key, ok(map[string]any{"reason": strings.Repeat("x", 2000),
 		"evidence": tenURLs[:10], "chain": " Ethereum "})).must(t, 201)
-	st := ts.do("GET", "/v1/compliance/stats", "", nil).must(t, 200)
+	st := ts.do(t, "GET", "/v1/compliance/stats", "", nil).must(t, 200)
 	if st.JSON["community"].(map[string]any)["totalReports"] != float64(1) {
 		t.Fatalf("stats: %s", st.Body)
 	}

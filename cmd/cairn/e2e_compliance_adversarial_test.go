@@ -19,7 +19,7 @@ import (
 // address.
 func TestE2EScreenMalformedRequests(t *testing.T) {
 	ts, _ := complianceServer(t)
-	a := ts.register("")
+	a := ts.register(t, "")
 	long := strings.Repeat("é", 40000)
 	for _, tc := range []struct {
 		name   string
@@ -50,17 +50,17 @@ func TestE2EScreenMalformedRequests(t *testing.T) {
 		{"TooLarge", map[string]any{"addresses": []map[string]any{{"address": strings.Repeat("a", 2<<20), "chain": "ethereum"}}}, 413, cairn.ETOOLARGE},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ts.do("POST", "/v1/compliance/screen", a.Key, tc.body).problem(t, tc.status, tc.code)
+			ts.do(t, "POST", "/v1/compliance/screen", a.Key, tc.body).problem(t, tc.status, tc.code)
 		})
 	}
 	t.Run("NoContentType", func(t *testing.T) {
-		ts.do("POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": addresses(1)}, "Content-Type", "text/plain").
+		ts.do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": addresses(1)}, "Content-Type", "text/plain").
 			problem(t, 415, cairn.EUNSUPPORTEDMEDIA)
 	})
-	if b := ts.balance(a.Key); b != 100 {
+	if b := ts.balance(t, a.Key); b != 100 {
 		t.Fatalf("balance %d after rejected requests, want 100", b)
 	}
-	r := ts.do("POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": addresses(1)}).must(t, 200)
+	r := ts.do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": addresses(1)}).must(t, 200)
 	if r.Header.Get("X-RateLimit-Free-Remaining") != "9" {
 		t.Fatalf("rejected requests took free addresses: %v", r.Header)
 	}
@@ -70,8 +70,8 @@ func TestE2EScreenMalformedRequests(t *testing.T) {
 // item gets its own status, the batch is served.
 func TestE2EScreenOddAddresses(t *testing.T) {
 	ts, _ := complianceServer(t)
-	a := ts.register("")
-	ts.do("POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": 1000, "reason": "test"}).must(t, 200)
+	a := ts.register(t, "")
+	ts.do(t, "POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": 1000, "reason": "test"}).must(t, 200)
 	badSum := strings.Replace(tornado, "D6D", "d6D", 1) // mixed case that is not the EIP-55 checksum
 	for _, tc := range []struct {
 		name, address, chain, status, checksum string
@@ -90,7 +90,7 @@ func TestE2EScreenOddAddresses(t *testing.T) {
 		{"BitcoinOnEVM", "12QtD5BFwRsdNsAZY76UVE1xyCGNTojH9h", "ethereum", "invalid_address", "none"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := ts.do("POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": []map[string]any{{"address": tc.address, "chain": tc.chain}}}).must(t, 200)
+			r := ts.do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": []map[string]any{{"address": tc.address, "chain": tc.chain}}}).must(t, 200)
 			item := r.JSON["results"].([]any)[0].(map[string]any)
 			if item["status"] != tc.status || item["checksum"] != tc.checksum || item["address"] != tc.address || item["chain"] != tc.chain {
 				t.Fatalf("item %v", item)
@@ -118,7 +118,7 @@ func checkResultsHash(t *testing.T, ts *testServer, key string, r *response) {
 	if hex.EncodeToString(sum[:]) != served.Proof.ResultsHash {
 		t.Fatalf("resultsHash %s is not the SHA-256 of the results served", served.Proof.ResultsHash)
 	}
-	doc := ts.do("GET", "/v1/compliance/proofs/"+served.Proof.ScreeningID, key, nil).must(t, 200)
+	doc := ts.do(t, "GET", "/v1/compliance/proofs/"+served.Proof.ScreeningID, key, nil).must(t, 200)
 	var stored struct {
 		Results     json.RawMessage `json:"results"`
 		ResultsHash string          `json:"resultsHash"`
@@ -137,8 +137,8 @@ func checkResultsHash(t *testing.T, ts *testServer, key string, r *response) {
 // and the balance moves by exactly the billable addresses.
 func TestE2EScreenFreeTierAccounting(t *testing.T) {
 	ts, _ := complianceServer(t)
-	a := ts.register("")
-	ts.do("POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": -97, "reason": "test"}).must(t, 200)
+	a := ts.register(t, "")
+	ts.do(t, "POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": -97, "reason": "test"}).must(t, 200)
 	var reset string
 	for i, tc := range []struct {
 		n, status, remaining, billable, balance int
@@ -151,7 +151,7 @@ func TestE2EScreenFreeTierAccounting(t *testing.T) {
 		{1, 200, 0, 1, 0},
 		{1, 402, 0, 0, 0},
 	} {
-		r := ts.do("POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": addresses(tc.n)})
+		r := ts.do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": addresses(tc.n)})
 		if tc.status == 402 {
 			r.problem(t, 402, cairn.EPAYMENT)
 		} else {
@@ -170,7 +170,7 @@ func TestE2EScreenFreeTierAccounting(t *testing.T) {
 				t.Fatalf("request %d: window reset moved from %s to %v", i, reset, rl["freeReset"])
 			}
 		}
-		if b := ts.balance(a.Key); b != tc.balance {
+		if b := ts.balance(t, a.Key); b != tc.balance {
 			t.Fatalf("request %d: balance %d, want %d", i, b, tc.balance)
 		}
 	}
@@ -184,34 +184,34 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // of the other operations do not touch screening either.
 func TestE2EScreenPricing(t *testing.T) {
 	ts, _ := complianceServer(t)
-	a := ts.register("")
-	r := ts.do("PUT", "/v1/admin/pricing", admin, map[string]any{"operationCosts": map[string]any{"compliance.screen": 0}}).problem(t, 400, cairn.EINVALID)
+	a := ts.register(t, "")
+	r := ts.do(t, "PUT", "/v1/admin/pricing", admin, map[string]any{"operationCosts": map[string]any{"compliance.screen": 0}}).problem(t, 400, cairn.EINVALID)
 	if r.str("operation") != "compliance.screen" {
 		t.Fatalf("the refused operation is not named: %s", r.Body)
 	}
-	ts.do("PUT", "/v1/admin/pricing", admin, map[string]any{"operationCosts": map[string]any{"search": 0, "memory.read": 0}}).must(t, 200)
-	ts.do("PUT", "/v1/admin/pricing", a.Key, map[string]any{"operationCosts": map[string]any{"search": 0}}).problem(t, 401, cairn.EUNAUTHORIZED)
-	p := ts.do("GET", "/v1/billing/pricing", "", nil).must(t, 200)
+	ts.do(t, "PUT", "/v1/admin/pricing", admin, map[string]any{"operationCosts": map[string]any{"search": 0, "memory.read": 0}}).must(t, 200)
+	ts.do(t, "PUT", "/v1/admin/pricing", a.Key, map[string]any{"operationCosts": map[string]any{"search": 0}}).problem(t, 401, cairn.EUNAUTHORIZED)
+	p := ts.do(t, "GET", "/v1/billing/pricing", "", nil).must(t, 200)
 	if _, ok := p.JSON["operationCosts"].(map[string]any)["compliance.screen"]; ok {
 		t.Fatalf("pricing lists the screening: %s", p.Body)
 	}
-	s := ts.do("POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": addresses(100)}).must(t, 200)
-	if s.Header.Get("X-RateLimit-Billable") != "90" || ts.balance(a.Key) != 10 {
+	s := ts.do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": addresses(100)}).must(t, 200)
+	if s.Header.Get("X-RateLimit-Billable") != "90" || ts.balance(t, a.Key) != 10 {
 		t.Fatalf("100 addresses (duplicates too) with 10 free: billable %s, balance %d; want 90 and 10",
-			s.Header.Get("X-RateLimit-Billable"), ts.balance(a.Key))
+			s.Header.Get("X-RateLimit-Billable"), ts.balance(t, a.Key))
 	}
 }
 
 // TestE2EScreenDeveloperTokens: a bad developer token is a 401, never a 500.
 func TestE2EScreenDeveloperTokens(t *testing.T) {
 	ts, _ := complianceServer(t)
-	a := ts.register("")
+	a := ts.register(t, "")
 	sk, err := loadOrCreateServiceKey(ts.m.Config.DataDir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	secret := jwtSecret(ts.m.Config.JWTSecret, sk)
-	sign := func(key []byte, m jwt.Claims, method jwt.SigningMethod) string {
+	sign := func(t *testing.T, key []byte, m jwt.Claims, method jwt.SigningMethod) string {
 		s, err := jwt.NewWithClaims(method, m).SignedString(key)
 		if err != nil {
 			t.Fatal(err)
@@ -223,51 +223,51 @@ func TestE2EScreenDeveloperTokens(t *testing.T) {
 		return jwt.RegisteredClaims{Issuer: account.Issuer, Subject: sub, IssuedAt: jwt.NewNumericDate(now.Add(-2 * time.Hour)),
 			ExpiresAt: jwt.NewNumericDate(exp)}
 	}
-	good := sign(secret, claims(a.DeveloperID, now.Add(time.Hour)), jwt.SigningMethodHS256)
+	good := sign(t, secret, claims(a.DeveloperID, now.Add(time.Hour)), jwt.SigningMethodHS256)
 	for _, tc := range []struct {
 		name, token string
 	}{
-		{"Expired", sign(secret, claims(a.DeveloperID, now.Add(-time.Hour)), jwt.SigningMethodHS256)},
-		{"Forged", sign([]byte("not the secret"), claims(a.DeveloperID, now.Add(time.Hour)), jwt.SigningMethodHS256)},
-		{"OtherAlg", sign(secret, claims(a.DeveloperID, now.Add(time.Hour)), jwt.SigningMethodHS512)},
-		{"NoExpiry", sign(secret, jwt.RegisteredClaims{Issuer: account.Issuer, Subject: a.DeveloperID}, jwt.SigningMethodHS256)},
-		{"NoSubject", sign(secret, claims("", now.Add(time.Hour)), jwt.SigningMethodHS256)},
-		{"LongSubject", sign(secret, claims(strings.Repeat("d", 129), now.Add(time.Hour)), jwt.SigningMethodHS256)},
-		{"OtherIssuer", sign(secret, jwt.RegisteredClaims{Issuer: "someone", Subject: a.DeveloperID, ExpiresAt: jwt.NewNumericDate(now.Add(time.Hour))}, jwt.SigningMethodHS256)},
+		{"Expired", sign(t, secret, claims(a.DeveloperID, now.Add(-time.Hour)), jwt.SigningMethodHS256)},
+		{"Forged", sign(t, []byte("not the secret"), claims(a.DeveloperID, now.Add(time.Hour)), jwt.SigningMethodHS256)},
+		{"OtherAlg", sign(t, secret, claims(a.DeveloperID, now.Add(time.Hour)), jwt.SigningMethodHS512)},
+		{"NoExpiry", sign(t, secret, jwt.RegisteredClaims{Issuer: account.Issuer, Subject: a.DeveloperID}, jwt.SigningMethodHS256)},
+		{"NoSubject", sign(t, secret, claims("", now.Add(time.Hour)), jwt.SigningMethodHS256)},
+		{"LongSubject", sign(t, secret, claims(strings.Repeat("d", 129), now.Add(time.Hour)), jwt.SigningMethodHS256)},
+		{"OtherIssuer", sign(t, secret, jwt.RegisteredClaims{Issuer: "someone", Subject: a.DeveloperID, ExpiresAt: jwt.NewNumericDate(now.Add(time.Hour))}, jwt.SigningMethodHS256)},
 		{"Garbage", "a.b.c"},
 		{"Tampered", good[:len(good)-2] + "xx"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ts.do("POST", "/v1/compliance/screen", tc.token, map[string]any{"addresses": addresses(1)}).problem(t, 401, cairn.EUNAUTHORIZED)
+			ts.do(t, "POST", "/v1/compliance/screen", tc.token, map[string]any{"addresses": addresses(1)}).problem(t, 401, cairn.EUNAUTHORIZED)
 		})
 	}
 	t.Run("UnknownDeveloper", func(t *testing.T) {
 		// A signed token of a developer the service has not seen yet
 		// opens an account without credits: the free window, then 402.
-		tok := sign(secret, claims(cairn.NewID(), now.Add(time.Hour)), jwt.SigningMethodHS256)
-		r := ts.do("POST", "/v1/compliance/screen", tok, map[string]any{"addresses": addresses(11)}).problem(t, 402, cairn.EPAYMENT)
+		tok := sign(t, secret, claims(cairn.NewID(), now.Add(time.Hour)), jwt.SigningMethodHS256)
+		r := ts.do(t, "POST", "/v1/compliance/screen", tok, map[string]any{"addresses": addresses(11)}).problem(t, 402, cairn.EPAYMENT)
 		if r.num("required") != 1 || r.num("available") != 0 {
 			t.Fatalf("402: %s", r.Body)
 		}
-		r = ts.do("POST", "/v1/compliance/screen", tok, map[string]any{"addresses": addresses(10)}).must(t, 200)
+		r = ts.do(t, "POST", "/v1/compliance/screen", tok, map[string]any{"addresses": addresses(10)}).must(t, 200)
 		if r.Header.Get("X-RateLimit-Billable") != "0" || r.Header.Get("X-RateLimit-Free-Remaining") != "0" {
 			t.Fatalf("the 402 kept free addresses: %v", r.Header)
 		}
 		// Reports take an API key only.
-		ts.do("POST", "/v1/compliance/report", good, map[string]any{"address": tornado, "category": "scam", "reason": "x"}).
+		ts.do(t, "POST", "/v1/compliance/report", good, map[string]any{"address": tornado, "category": "scam", "reason": "x"}).
 			problem(t, 401, cairn.EUNAUTHORIZED)
 	})
-	r := ts.do("POST", "/v1/compliance/screen", good, map[string]any{"addresses": addresses(1)}).must(t, 200)
-	if r.Header.Get("X-RateLimit-Free-Remaining") != "9" || ts.balance(a.Key) != 100 {
+	r := ts.do(t, "POST", "/v1/compliance/screen", good, map[string]any{"addresses": addresses(1)}).must(t, 200)
+	if r.Header.Get("X-RateLimit-Free-Remaining") != "9" || ts.balance(t, a.Key) != 100 {
 		t.Fatalf("a good token after the bad ones: %v", r.Header)
 	}
 	// The token and the API key of one developer share one free window.
-	r = ts.do("POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": addresses(5)}).must(t, 200)
+	r = ts.do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": addresses(5)}).must(t, 200)
 	if r.Header.Get("X-RateLimit-Free-Remaining") != "4" {
 		t.Fatalf("API key after the token: %v", r.Header)
 	}
-	r = ts.do("POST", "/v1/compliance/screen", good, map[string]any{"addresses": addresses(6)}).must(t, 200)
-	if r.Header.Get("X-RateLimit-Billable") != "2" || ts.balance(a.Key) != 98 {
-		t.Fatalf("token after the API key: %v, balance %d", r.Header, ts.balance(a.Key))
+	r = ts.do(t, "POST", "/v1/compliance/screen", good, map[string]any{"addresses": addresses(6)}).must(t, 200)
+	if r.Header.Get("X-RateLimit-Billable") != "2" || ts.balance(t, a.Key) != 98 {
+		t.Fatalf("token after the API key: %v, balance %d", r.Header, ts.balance(t, a.Key))
 	}
 }

@@ -22,8 +22,8 @@ func TestE2EAuditorVerifiesWithoutAccount(t *testing.T) {
 	ts, _ := complianceServer(t)
 	const flaggedAddr = "0x00000000000000000000000000000000a0d17000"
 	escalate(t, ts, flaggedAddr)
-	a := ts.register("")
-	s := ts.do("POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": []map[string]any{
+	a := ts.register(t, "")
+	s := ts.do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": []map[string]any{
 		{"address": tornado, "chain": "ethereum"}, {"address": flaggedAddr, "chain": "base"},
 		{"address": "0x0000000000000000000000000000000000000001", "chain": "ethereum"}}}).must(t, 200)
 	proof := s.JSON["proof"].(map[string]any)
@@ -73,7 +73,7 @@ func TestE2EAuditorVerifiesWithoutAccount(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{strings.Repeat("0", 64), "nothex", strings.ToUpper(d.DataSnapshots["list:ETH"].SHA256)} {
-		ts.do("GET", "/v1/compliance/snapshots/"+bad, "", nil).problem(t, 404, cairn.ENOTFOUND)
+		ts.do(t, "GET", "/v1/compliance/snapshots/"+bad, "", nil).problem(t, 404, cairn.ENOTFOUND)
 	}
 
 	verify := func(args ...string) (int, string) {
@@ -130,9 +130,9 @@ func TestE2EPublicReadsAreLimited(t *testing.T) {
 	ts := startServer(t, cfg)
 	id := cairn.NewRandomID()
 	for range 3 {
-		ts.do("GET", "/v1/compliance/proofs/"+id, "", nil).problem(t, 404, cairn.ENOTFOUND)
+		ts.do(t, "GET", "/v1/compliance/proofs/"+id, "", nil).problem(t, 404, cairn.ENOTFOUND)
 	}
-	r := ts.do("GET", "/v1/compliance/snapshots/"+strings.Repeat("0", 64), "", nil).problem(t, 429, cairn.ERATELIMIT)
+	r := ts.do(t, "GET", "/v1/compliance/snapshots/"+strings.Repeat("0", 64), "", nil).problem(t, 429, cairn.ERATELIMIT)
 	if r.Header.Get("Retry-After") == "" {
 		t.Fatal("no Retry-After")
 	}

@@ -34,13 +34,13 @@ func TestE2EBundledSnapshot(t *testing.T) {
 		!strings.Contains(logs, `"snapshot_date":"2025-11-19"`) {
 		t.Fatalf("no loud warning about the bundled snapshot:\n%s", logs)
 	}
-	a := ts.register("")
-	root := ts.do("GET", "/v1/compliance/merkle-root", a.Key, nil).must(t, 200)
+	a := ts.register(t, "")
+	root := ts.do(t, "GET", "/v1/compliance/merkle-root", a.Key, nil).must(t, 200)
 	if root.num("listVersion") != 1 {
 		t.Fatalf("merkle root: %s", root.Body)
 	}
 
-	r := ts.do("POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": []map[string]any{{"address": lazarusETH, "chain": "ethereum"}}}).must(t, 200)
+	r := ts.do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": []map[string]any{{"address": lazarusETH, "chain": "ethereum"}}}).must(t, 200)
 	res := r.JSON["results"].([]any)[0].(map[string]any)
 	m := res["matches"].([]any)[0].(map[string]any)
 	if res["status"] != "sanctioned" || m["entityId"] != "27307" || m["entityName"] != "Lazarus Group" || m["source"] != "gov_sdn" {
@@ -56,10 +56,10 @@ func TestE2EBundledSnapshot(t *testing.T) {
 		}
 	}
 	checkBundledSnapshot(proof)
-	stored := ts.do("GET", "/v1/compliance/proofs/"+proof["screeningId"].(string), a.Key, nil).must(t, 200)
+	stored := ts.do(t, "GET", "/v1/compliance/proofs/"+proof["screeningId"].(string), a.Key, nil).must(t, 200)
 	checkBundledSnapshot(stored.JSON)
 
-	mp := ts.do("GET", "/v1/compliance/merkle-proof?chain=ethereum&address="+lazarusETH, a.Key, nil).must(t, 200)
+	mp := ts.do(t, "GET", "/v1/compliance/merkle-proof?chain=ethereum&address="+lazarusETH, a.Key, nil).must(t, 200)
 	if mp.str("root") != root.str("root") {
 		t.Fatalf("merkle proof root %s, current %s", mp.str("root"), root.str("root"))
 	}
@@ -73,7 +73,7 @@ func TestE2EBundledSnapshot(t *testing.T) {
 		t.Fatalf("verify-proof: %d %s %s", code, out.String(), errOut.String())
 	}
 
-	st := ts.do("GET", "/v1/compliance/stats", "", nil).must(t, 200)
+	st := ts.do(t, "GET", "/v1/compliance/stats", "", nil).must(t, 200)
 	comp := st.JSON["compliance"].(map[string]any)
 	last := comp["lastIngestion"].(map[string]any)
 	src := comp["sources"].(map[string]any)["gov_sdn"].(map[string]any)
@@ -89,11 +89,11 @@ func TestE2EBundledSnapshot(t *testing.T) {
 		if strings.Contains(ts2.logs.String(), "BUNDLED") {
 			t.Fatalf("the snapshot was installed again:\n%s", ts2.logs.String())
 		}
-		r := ts2.do("GET", "/v1/compliance/merkle-root", a.Key, nil).must(t, 200)
+		r := ts2.do(t, "GET", "/v1/compliance/merkle-root", a.Key, nil).must(t, 200)
 		if r.num("listVersion") != 1 || r.str("root") != root.str("root") {
 			t.Fatalf("after restart: %s, want version 1 root %s", r.Body, root.str("root"))
 		}
-		st := ts2.do("GET", "/v1/compliance/stats", "", nil).must(t, 200)
+		st := ts2.do(t, "GET", "/v1/compliance/stats", "", nil).must(t, 200)
 		if last := st.JSON["compliance"].(map[string]any)["lastIngestion"].(map[string]any); last["snapshotDate"] != "2025-11-19" {
 			t.Fatalf("stats after restart: %s", st.Body)
 		}
@@ -105,7 +105,7 @@ func TestE2EBundledSnapshot(t *testing.T) {
 		if strings.Contains(ts.logs.String(), "BUNDLED") {
 			t.Fatal("the snapshot was installed with a --source")
 		}
-		st := ts.do("GET", "/v1/compliance/stats", "", nil).must(t, 200)
+		st := ts.do(t, "GET", "/v1/compliance/stats", "", nil).must(t, 200)
 		comp := st.JSON["compliance"].(map[string]any)
 		if _, ok := comp["sources"].(map[string]any)["gov_sdn"]; ok || comp["lastIngestion"].(map[string]any)["source"] != "list:ETH" {
 			t.Fatalf("stats with a --source: %s", st.Body)
@@ -139,20 +139,20 @@ func TestE2EDefaultSources(t *testing.T) {
 	ts := startServer(t, cfg, func(m *Main) {
 		m.DefaultSources = []ingest.Source{{Name: ingest.SourceGovSDN, Location: srv.URL + "/SDN_ADVANCED.XML"}}
 	})
-	a := ts.register("")
+	a := ts.register(t, "")
 	gov := func() map[string]any {
-		st := ts.do("GET", "/v1/compliance/stats", "", nil).must(t, 200)
+		st := ts.do(t, "GET", "/v1/compliance/stats", "", nil).must(t, 200)
 		return st.JSON["compliance"].(map[string]any)["sources"].(map[string]any)["gov_sdn"].(map[string]any)
 	}
 	screen := func() map[string]any {
-		r := ts.do("POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": []map[string]any{{"address": lazarusETH, "chain": "ethereum"}}}).must(t, 200)
+		r := ts.do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": []map[string]any{{"address": lazarusETH, "chain": "ethereum"}}}).must(t, 200)
 		if r.JSON["results"].([]any)[0].(map[string]any)["status"] != "sanctioned" {
 			t.Fatalf("screen: %s", r.Body)
 		}
 		return r.JSON["proof"].(map[string]any)["dataSnapshots"].(map[string]any)["gov_sdn"].(map[string]any)
 	}
 
-	ing := ts.do("POST", "/v1/admin/ingest", admin, nil).must(t, 200)
+	ing := ts.do(t, "POST", "/v1/admin/ingest", admin, nil).must(t, 200)
 	if ing.JSON["failures"].(map[string]any)["gov_sdn"] == nil || hits.Load() == 0 {
 		t.Fatalf("ingest with the default source down: %s (%d requests)", ing.Body, hits.Load())
 	}
@@ -167,7 +167,7 @@ func TestE2EDefaultSources(t *testing.T) {
 	}
 
 	up.Store(true)
-	ing = ts.do("POST", "/v1/admin/ingest", admin, nil).must(t, 200)
+	ing = ts.do(t, "POST", "/v1/admin/ingest", admin, nil).must(t, 200)
 	if len(ing.JSON["failures"].(map[string]any)) != 0 {
 		t.Fatalf("ingest with the default source up: %s", ing.Body)
 	}

@@ -12,7 +12,7 @@ import (
 // problem document quotes a bounded prefix, not the whole input.
 func TestE2EComplianceErrorsBoundEcho(t *testing.T) {
 	ts, _ := complianceServer(t)
-	a := ts.register("")
+	a := ts.register(t, "")
 	long := strings.Repeat("z", 50000) // below --max-header-bytes: a longer URL is a 431
 	for _, tc := range []struct {
 		name, method, path string
@@ -27,7 +27,7 @@ func TestE2EComplianceErrorsBoundEcho(t *testing.T) {
 		{"ReportChain", "POST", "/v1/compliance/report", map[string]any{"address": tornado, "chain": long, "category": "scam", "reason": "x"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := ts.do(tc.method, tc.path, a.Key, tc.body).problem(t, 400, cairn.EINVALID)
+			r := ts.do(t, tc.method, tc.path, a.Key, tc.body).problem(t, 400, cairn.EINVALID)
 			if len(r.Body) > 1000 || !strings.Contains(r.str("detail"), "zzzz") {
 				t.Fatalf("problem of %d bytes: %.300s", len(r.Body), r.Body)
 			}

@@ -87,8 +87,8 @@ func TestE2ENoFalseClearOnRealOFACData(t *testing.T) {
 	cfg.Sources = append(stringList{"gov_sdn=testdata/ofac_xml/sdn_advanced_excerpt.xml"}, lists...)
 	cfg.WriteLimitPerAgent, cfg.RateLimitPerKey = 1000, 1000 // about 60 screening requests
 	ts := startServer(t, cfg)
-	a := ts.register("")
-	ts.do("POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": 100000, "reason": "test"}).must(t, 200)
+	a := ts.register(t, "")
+	ts.do(t, "POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": 100000, "reason": "test"}).must(t, 200)
 
 	type pair struct {
 		listedAddr
@@ -113,7 +113,7 @@ func TestE2ENoFalseClearOnRealOFACData(t *testing.T) {
 		for i, p := range batch {
 			body[i] = map[string]any{"address": p.address, "chain": p.chain}
 		}
-		r := ts.do("POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": body}).must(t, 200)
+		r := ts.do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": body}).must(t, 200)
 		for i, res := range r.JSON["results"].([]any) {
 			item, p := res.(map[string]any), batch[i]
 			if item["status"] != "sanctioned" {
@@ -133,7 +133,7 @@ func TestE2ENoFalseClearOnRealOFACData(t *testing.T) {
 			}
 		}
 	}
-	st := ts.do("GET", "/v1/compliance/stats", "", nil).must(t, 200)
+	st := ts.do(t, "GET", "/v1/compliance/stats", "", nil).must(t, 200)
 	src := st.JSON["compliance"].(map[string]any)["sources"].(map[string]any)
 	for _, name := range []string{"gov_sdn", "list:ETH", "list:XBT"} {
 		s, ok := src[name].(map[string]any)

@@ -46,12 +46,12 @@ func TestIngestCommand(t *testing.T) {
 	}
 
 	ts := startServer(t, testConfig(t, dir))
-	a := ts.register("")
-	r := ts.do("GET", "/v1/compliance/merkle-root", a.Key, nil).must(t, 200)
+	a := ts.register(t, "")
+	r := ts.do(t, "GET", "/v1/compliance/merkle-root", a.Key, nil).must(t, 200)
 	if r.str("root") != m[1] || r.num("listVersion") != 2 || fmt.Sprint(r.num("leafCount")) != m[2] {
 		t.Fatalf("served root %s, the command made %s", r.Body, m[1])
 	}
-	s := ts.do("POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": []map[string]any{{"address": tornado, "chain": "base"}}}).must(t, 200)
+	s := ts.do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": []map[string]any{{"address": tornado, "chain": "base"}}}).must(t, 200)
 	if s.JSON["results"].([]any)[0].(map[string]any)["status"] != "sanctioned" {
 		t.Fatalf("screen after offline ingest: %s", s.Body)
 	}

@@ -12,7 +12,7 @@ import (
 
 func TestE2EMerkleProofBatch(t *testing.T) {
 	ts, _ := complianceServer(t)
-	a := ts.register("")
+	a := ts.register(t, "")
 	batch := []map[string]any{
 		{"address": tornado, "chain": "ethereum"},
 		{"address": "12QtD5BFwRsdNsAZY76UVE1xyCGNTojH9h", "chain": "bitcoin"},
@@ -20,7 +20,7 @@ func TestE2EMerkleProofBatch(t *testing.T) {
 		{"address": "bogus", "chain": "bitcoin"},
 		{"address": strings.ToLower(tornado), "chain": "base"}, // the same leaf again
 	}
-	r := ts.do("POST", "/v1/compliance/merkle-proof/batch", a.Key, map[string]any{"addresses": batch, "multiproof": true}).must(t, 200)
+	r := ts.do(t, "POST", "/v1/compliance/merkle-proof/batch", a.Key, map[string]any{"addresses": batch, "multiproof": true}).must(t, 200)
 	root := hexBytes32(t, r.str("root"))
 	res := r.JSON["results"].([]any)
 	enc := []string{"string", "string"}
@@ -62,13 +62,13 @@ func TestE2EMerkleProofBatch(t *testing.T) {
 	if ok, err := merkle.VerifyStandardMultiProof(root, enc, values, proof, flags); err != nil || !ok {
 		t.Fatalf("multiproof does not verify: %v", err)
 	}
-	ts.do("POST", "/v1/compliance/merkle-proof/batch", a.Key, map[string]any{"addresses": []any{}}).problem(t, 400, cairn.EINVALID)
-	ts.do("POST", "/v1/compliance/merkle-proof/batch", a.Key, map[string]any{"addresses": []map[string]any{{"address": tornado, "chain": "narnia"}}}).problem(t, 400, cairn.EINVALID)
+	ts.do(t, "POST", "/v1/compliance/merkle-proof/batch", a.Key, map[string]any{"addresses": []any{}}).problem(t, 400, cairn.EINVALID)
+	ts.do(t, "POST", "/v1/compliance/merkle-proof/batch", a.Key, map[string]any{"addresses": []map[string]any{{"address": tornado, "chain": "narnia"}}}).problem(t, 400, cairn.EINVALID)
 }
 
 func TestE2EVerifyProofCommand(t *testing.T) {
 	ts, _ := complianceServer(t)
-	a := ts.register("")
+	a := ts.register(t, "")
 	dir := t.TempDir()
 	check := func(name string, body []byte) (int, string) {
 		path := filepath.Join(dir, name)
@@ -77,7 +77,7 @@ func TestE2EVerifyProofCommand(t *testing.T) {
 		code := Run(t.Context(), []string{"verify-proof", path}, &out, &errOut, func(string) string { return "" })
 		return code, out.String() + errOut.String()
 	}
-	mp := ts.do("GET", "/v1/compliance/merkle-proof?chain=ethereum&address="+tornado, a.Key, nil).must(t, 200)
+	mp := ts.do(t, "GET", "/v1/compliance/merkle-proof?chain=ethereum&address="+tornado, a.Key, nil).must(t, 200)
 	if code, out := check("proof.json", mp.Body); code != 0 || !strings.Contains(out, "OK: (evm, ") {
 		t.Fatalf("valid proof: %d %s", code, out)
 	}
@@ -85,8 +85,8 @@ func TestE2EVerifyProofCommand(t *testing.T) {
 	if code, out := check("tampered.json", []byte(tampered)); code != 1 || !strings.Contains(out, "FAIL") {
 		t.Fatalf("tampered proof accepted: %d %s", code, out)
 	}
-	s := ts.do("POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": []map[string]any{{"address": tornado, "chain": "ethereum"}}}).must(t, 200)
-	doc := ts.do("GET", "/v1/compliance/proofs/"+s.JSON["proof"].(map[string]any)["screeningId"].(string), a.Key, nil).must(t, 200)
+	s := ts.do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": []map[string]any{{"address": tornado, "chain": "ethereum"}}}).must(t, 200)
+	doc := ts.do(t, "GET", "/v1/compliance/proofs/"+s.JSON["proof"].(map[string]any)["screeningId"].(string), a.Key, nil).must(t, 200)
 	if code, out := check("screening.json", doc.Body); code != 0 || !strings.Contains(out, "OK: resultsHash") {
 		t.Fatalf("screening proof: %d %s", code, out)
 	}

@@ -50,7 +50,7 @@ func hexBytes32(t *testing.T, s string) merkle.Hash {
 
 func TestE2EScreen(t *testing.T) {
 	ts, _ := complianceServer(t)
-	a := ts.register("")
+	a := ts.register(t, "")
 	batch := []map[string]any{
 		{"address": tornado, "chain": "ethereum"},
 		{"address": strings.ToLower(tornado), "chain": "polygon"},
@@ -58,7 +58,7 @@ func TestE2EScreen(t *testing.T) {
 		{"address": "0x0000000000000000000000000000000000000001", "chain": "base"},
 		{"address": "definitely-not-an-address", "chain": "bitcoin"},
 	}
-	r := ts.do("POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": batch}).must(t, 200)
+	r := ts.do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": batch}).must(t, 200)
 	results := r.JSON["results"].([]any)
 	want := []string{"sanctioned", "sanctioned", "sanctioned", "clear", "invalid_address"}
 	for i, w := range want {
@@ -75,12 +75,12 @@ func TestE2EScreen(t *testing.T) {
 		r.Header.Get("X-RateLimit-Free-Remaining") != "5" || r.Header.Get("X-RateLimit-Billable") != "0" {
 		t.Fatalf("rate limit: %v %v", rl, r.Header)
 	}
-	if ts.balance(a.Key) != 100 {
+	if ts.balance(t, a.Key) != 100 {
 		t.Fatal("free addresses were charged")
 	}
 	t.Run("ProofStoredAndHashed", func(t *testing.T) {
 		proof := r.JSON["proof"].(map[string]any)
-		p := ts.do("GET", "/v1/compliance/proofs/"+proof["screeningId"].(string), a.Key, nil).must(t, 200)
+		p := ts.do(t, "GET", "/v1/compliance/proofs/"+proof["screeningId"].(string), a.Key, nil).must(t, 200)
 		if p.str("resultsHash") != proof["resultsHash"] || p.str("merkleRoot") != proof["merkleRoot"] {
 			t.Fatalf("stored proof differs: %s", p.Body)
 		}
@@ -88,19 +88,19 @@ func TestE2EScreen(t *testing.T) {
 		if s, ok := snaps["list:ETH"].(map[string]any); !ok || len(s["sha256"].(string)) != 64 {
 			t.Fatalf("snapshots %v", snaps)
 		}
-		ts.do("GET", "/v1/compliance/proofs/"+cairn.NewID(), a.Key, nil).problem(t, 404, cairn.ENOTFOUND)
+		ts.do(t, "GET", "/v1/compliance/proofs/"+cairn.NewID(), a.Key, nil).problem(t, 404, cairn.ENOTFOUND)
 	})
 	t.Run("FreeTierThenBilling", func(t *testing.T) {
 		var eight []map[string]any
 		for i := 0; i < 8; i++ {
 			eight = append(eight, map[string]any{"address": tornado, "chain": "ethereum"})
 		}
-		r := ts.do("POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": eight}).must(t, 200)
+		r := ts.do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": eight}).must(t, 200)
 		rl := r.JSON["rateLimit"].(map[string]any)
 		if rl["billableAddresses"] != float64(3) || rl["creditCharged"] != float64(3) || rl["freeRemaining"] != float64(0) {
 			t.Fatalf("rate limit %v", rl)
 		}
-		if b := ts.balance(a.Key); b != 97 {
+		if b := ts.balance(t, a.Key); b != 97 {
 			t.Fatalf("balance %d, want 97", b)
 		}
 	})
@@ -109,35 +109,35 @@ func TestE2EScreen(t *testing.T) {
 		for i := 0; i < 101; i++ {
 			many = append(many, map[string]any{"address": tornado, "chain": "ethereum"})
 		}
-		ts.do("POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": many}).problem(t, 400, cairn.EINVALID)
-		r := ts.do("POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": []map[string]any{{"address": tornado, "chain": "narnia"}}}).
+		ts.do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": many}).problem(t, 400, cairn.EINVALID)
+		r := ts.do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": []map[string]any{{"address": tornado, "chain": "narnia"}}}).
 			problem(t, 400, cairn.EINVALID)
 		if !strings.Contains(r.str("detail"), "narnia") {
 			t.Fatalf("unknown chain not named: %s", r.Body)
 		}
-		ts.do("POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": []any{}}).problem(t, 400, cairn.EINVALID)
-		if b := ts.balance(a.Key); b != 97 {
+		ts.do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": []any{}}).problem(t, 400, cairn.EINVALID)
+		if b := ts.balance(t, a.Key); b != 97 {
 			t.Fatalf("balance %d after rejected requests, want 97", b)
 		}
 	})
 	t.Run("DeveloperJWTAnd402", func(t *testing.T) {
-		b := ts.register("")
+		b := ts.register(t, "")
 		var out, errOut strings.Builder
 		if code := Run(t.Context(), []string{"token", "--developer-id", b.DeveloperID, "--data-dir", ts.m.Config.DataDir}, &out, &errOut, func(string) string { return "" }); code != 0 {
 			t.Fatalf("token: %s", errOut.String())
 		}
 		tok := strings.TrimSpace(out.String())
-		ts.do("POST", "/v1/admin/credits", admin, map[string]any{"developerId": b.DeveloperID, "amount": -95, "reason": "test"}).must(t, 200)
+		ts.do(t, "POST", "/v1/admin/credits", admin, map[string]any{"developerId": b.DeveloperID, "amount": -95, "reason": "test"}).must(t, 200)
 		var fifteen []map[string]any
 		for i := 0; i < 15; i++ {
 			fifteen = append(fifteen, map[string]any{"address": tornado, "chain": "ethereum"})
 		}
-		r := ts.do("POST", "/v1/compliance/screen", tok, map[string]any{"addresses": fifteen}).must(t, 200)
-		if r.JSON["rateLimit"].(map[string]any)["creditCharged"] != float64(5) || ts.balance(b.Key) != 0 {
+		r := ts.do(t, "POST", "/v1/compliance/screen", tok, map[string]any{"addresses": fifteen}).must(t, 200)
+		if r.JSON["rateLimit"].(map[string]any)["creditCharged"] != float64(5) || ts.balance(t, b.Key) != 0 {
 			t.Fatalf("JWT billing: %s", r.Body)
 		}
-		ts.do("POST", "/v1/compliance/screen", tok, map[string]any{"addresses": fifteen[:1]}).problem(t, 402, cairn.EPAYMENT)
-		tx := ts.do("GET", "/v1/billing/transactions?limit=1", tok, nil).must(t, 200)
+		ts.do(t, "POST", "/v1/compliance/screen", tok, map[string]any{"addresses": fifteen[:1]}).problem(t, 402, cairn.EPAYMENT)
+		tx := ts.do(t, "GET", "/v1/billing/transactions?limit=1", tok, nil).must(t, 200)
 		if e := tx.JSON["transactions"].([]any)[0].(map[string]any); e["operation"] != "compliance.screen" || e["amount"] != float64(-5) {
 			t.Fatalf("ledger entry of the screening: %v", e)
 		}

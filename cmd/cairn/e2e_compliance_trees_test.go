@@ -20,9 +20,9 @@ const zeroRoot = "0x000000000000000000000000000000000000000000000000000000000000
 func escalate(t *testing.T, ts *testServer, addr string) {
 	t.Helper()
 	for i := range 3 {
-		r := ts.register("")
-		ts.do("POST", "/v1/admin/credits", admin, map[string]any{"developerId": r.DeveloperID, "amount": 50, "reason": "test"}).must(t, 200)
-		rep := ts.do("POST", "/v1/compliance/report", r.Key, map[string]any{"address": addr, "chain": "ethereum", "category": "scam",
+		r := ts.register(t, "")
+		ts.do(t, "POST", "/v1/admin/credits", admin, map[string]any{"developerId": r.DeveloperID, "amount": 50, "reason": "test"}).must(t, 200)
+		rep := ts.do(t, "POST", "/v1/compliance/report", r.Key, map[string]any{"address": addr, "chain": "ethereum", "category": "scam",
 			"reason": "drained a wallet"}).must(t, 201)
 		if i == 2 && rep.JSON["autoEscalated"] != true {
 			t.Fatalf("the third established reporter did not escalate: %s", rep.Body)
@@ -34,7 +34,7 @@ func escalate(t *testing.T, ts *testServer, addr string) {
 // against the root it names with the merkle package.
 func proofOf(t *testing.T, ts *testServer, key, addr, chainName string) *response {
 	t.Helper()
-	r := ts.do("GET", "/v1/compliance/merkle-proof?chain="+chainName+"&address="+addr, key, nil).must(t, 200)
+	r := ts.do(t, "GET", "/v1/compliance/merkle-proof?chain="+chainName+"&address="+addr, key, nil).must(t, 200)
 	if r.JSON["listed"] == true {
 		ok, err := merkle.VerifyStandard(hexBytes32(t, r.str("root")), []string{"string", "string"},
 			[]any{r.str("family"), r.str("canonicalAddress")}, proofHashes(t, r.JSON["proof"]))
@@ -54,9 +54,9 @@ func proofOf(t *testing.T, ts *testServer, key, addr, chainName string) *respons
 func TestE2ETwoTrees(t *testing.T) {
 	cfg, list := complianceConfig(t)
 	ts := startServer(t, cfg)
-	a := ts.register("")
-	ts.do("POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": 1000, "reason": "test"}).must(t, 200)
-	root := ts.do("GET", "/v1/compliance/merkle-root", a.Key, nil).must(t, 200)
+	a := ts.register(t, "")
+	ts.do(t, "POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": 1000, "reason": "test"}).must(t, 200)
+	root := ts.do(t, "GET", "/v1/compliance/merkle-root", a.Key, nil).must(t, 200)
 	anchor := root.JSON["anchor"].(map[string]any)
 	if root.str("sanctionsRoot") != root.str("root") || root.str("communityRoot") != zeroRoot || root.num("communityLeafCount") != 0 ||
 		root.num("sanctionsLeafCount") != root.num("leafCount") || root.num("leafCount") < 500 || len(anchor) != 1 || anchor["status"] != "disabled" {
@@ -95,7 +95,7 @@ func TestE2ETwoTrees(t *testing.T) {
 	// Escalate an unlisted address and a sanctioned one.
 	escalate(t, ts, suspect)
 	escalate(t, ts, tornado)
-	root = ts.do("GET", "/v1/compliance/merkle-root", a.Key, nil).must(t, 200)
+	root = ts.do(t, "GET", "/v1/compliance/merkle-root", a.Key, nil).must(t, 200)
 	communityRoot := root.str("communityRoot")
 	if root.str("sanctionsRoot") != sanctionsRoot || root.str("root") != sanctionsRoot || communityRoot == zeroRoot ||
 		root.num("communityLeafCount") != 2 || root.num("listVersion") != 3 {
@@ -111,7 +111,7 @@ func TestE2ETwoTrees(t *testing.T) {
 		t.Fatalf("address in both trees: %s", p.Body)
 	}
 	// The batch: each item against its class's root, a multiproof per class.
-	b := ts.do("POST", "/v1/compliance/merkle-proof/batch", a.Key, map[string]any{"multiproof": true, "addresses": []map[string]any{
+	b := ts.do(t, "POST", "/v1/compliance/merkle-proof/batch", a.Key, map[string]any{"multiproof": true, "addresses": []map[string]any{
 		{"address": suspect, "chain": "ethereum"}, {"address": tornado, "chain": "ethereum"}, {"address": fixtures[0][0], "chain": "ethereum"},
 		{"address": "0x000000000000000000000000000000000000dEaD", "chain": "ethereum"}}}).must(t, 200)
 	verifyBatch(t, b, hexBytes32(t, sanctionsRoot), 2)
@@ -120,15 +120,15 @@ func TestE2ETwoTrees(t *testing.T) {
 	}
 
 	// A screening proof document names both roots, stored and served.
-	s := ts.do("POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": []map[string]any{{"address": suspect, "chain": "ethereum"}}}).must(t, 200)
-	doc := ts.do("GET", "/v1/compliance/proofs/"+s.JSON["proof"].(map[string]any)["screeningId"].(string), a.Key, nil).must(t, 200)
+	s := ts.do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": []map[string]any{{"address": suspect, "chain": "ethereum"}}}).must(t, 200)
+	doc := ts.do(t, "GET", "/v1/compliance/proofs/"+s.JSON["proof"].(map[string]any)["screeningId"].(string), a.Key, nil).must(t, 200)
 	for _, d := range []map[string]any{s.JSON["proof"].(map[string]any), doc.JSON} {
 		if d["merkleRoot"] != sanctionsRoot || d["sanctionsRoot"] != sanctionsRoot || d["communityRoot"] != communityRoot {
 			t.Fatalf("proof document roots: %v", d)
 		}
 	}
 	// The list versions keep both roots.
-	vs := ts.do("GET", "/v1/compliance/versions", a.Key, nil).must(t, 200).JSON["versions"].([]any)
+	vs := ts.do(t, "GET", "/v1/compliance/versions", a.Key, nil).must(t, 200).JSON["versions"].([]any)
 	if v := vs[0].(map[string]any); v["sanctionsRoot"] != sanctionsRoot || v["communityRoot"] != communityRoot || v["communityLeafCount"] != float64(2) {
 		t.Fatalf("newest version: %v", v)
 	}
@@ -136,7 +136,7 @@ func TestE2ETwoTrees(t *testing.T) {
 	ts.stop()
 	ts = startServer(t, cfg)
 	waitVersion(t, ts, a.Key, 4)
-	if r := ts.do("GET", "/v1/compliance/merkle-root", a.Key, nil).must(t, 200); r.str("communityRoot") != communityRoot || r.str("sanctionsRoot") != sanctionsRoot {
+	if r := ts.do(t, "GET", "/v1/compliance/merkle-root", a.Key, nil).must(t, 200); r.str("communityRoot") != communityRoot || r.str("sanctionsRoot") != sanctionsRoot {
 		t.Fatalf("after a restart: %s", r.Body)
 	}
 }
@@ -151,7 +151,7 @@ func TestE2EAnchorBothRoots(t *testing.T) {
 	base, _ := complianceConfig(t)
 	cfg, setup := c.config(base)
 	ts := startServer(t, cfg, setup)
-	a := ts.register("")
+	a := ts.register(t, "")
 	waitAnchor(t, ts, c, 1, chain.AnchorSynced, true)
 	v := evm.NewVerifier()
 	if on := call(t, c, v.PackRoots(), v.UnpackRoots); on.CommunityRoot != ([32]byte{}) {
@@ -161,7 +161,7 @@ func TestE2EAnchorBothRoots(t *testing.T) {
 	const suspect = "0x00000000000000000000000000000000deadbeef"
 	escalate(t, ts, suspect)
 	st := waitAnchor(t, ts, c, 2, chain.AnchorSynced, true)
-	root := ts.do("GET", "/v1/compliance/merkle-root", a.Key, nil).must(t, 200)
+	root := ts.do(t, "GET", "/v1/compliance/merkle-root", a.Key, nil).must(t, 200)
 	on := call(t, c, v.PackRoots(), v.UnpackRoots)
 	if root.num("listVersion") != 2 || on.ListVersion != 2 || on.SanctionsRoot != hexBytes32(t, root.str("sanctionsRoot")) ||
 		on.CommunityRoot != hexBytes32(t, root.str("communityRoot")) || on.CommunityRoot == ([32]byte{}) || st.CommunityRoot != on.CommunityRoot {

@@ -28,10 +28,10 @@ func TestE2EFreeWindowOpensAtFirstServedScreening(t *testing.T) {
 	t0 := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
 	clock := cairn.NewManualClock(t0)
 	ts := startServer(t, cfg, func(m *Main) { m.Clock = clock })
-	a := ts.register("")
-	ts.do("POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": -99, "reason": "test"}).must(t, 200)
+	a := ts.register(t, "")
+	ts.do(t, "POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": -99, "reason": "test"}).must(t, 200)
 
-	ts.do("POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": addresses(12)}).problem(t, 402, cairn.EPAYMENT)
+	ts.do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": addresses(12)}).problem(t, 402, cairn.EPAYMENT)
 	for i, tc := range []struct {
 		after               time.Duration
 		n, billable, remain int
@@ -45,17 +45,17 @@ func TestE2EFreeWindowOpensAtFirstServedScreening(t *testing.T) {
 	} {
 		clock.Set(t0.Add(tc.after))
 		if tc.n == 0 {
-			ts.do("POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": addresses(1)}).problem(t, 402, cairn.EPAYMENT)
+			ts.do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": addresses(1)}).problem(t, 402, cairn.EPAYMENT)
 			continue
 		}
-		r := ts.do("POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": addresses(tc.n)}).must(t, 200)
+		r := ts.do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": addresses(tc.n)}).must(t, 200)
 		rl := r.JSON["rateLimit"].(map[string]any)
 		if rl["billableAddresses"] != float64(tc.billable) || rl["freeRemaining"] != float64(tc.remain) ||
 			rl["freeReset"] != timestampOf(tc.reset) || r.Header.Get("X-RateLimit-Free-Reset") != timestampOf(tc.reset) {
 			t.Fatalf("request %d at +%v: rateLimit %v, headers %v; want billable %d, remaining %d, reset %s",
 				i, tc.after, rl, r.Header, tc.billable, tc.remain, timestampOf(tc.reset))
 		}
-		if b := ts.balance(a.Key); b != tc.balance {
+		if b := ts.balance(t, a.Key); b != tc.balance {
 			t.Fatalf("request %d: balance %d, want %d", i, b, tc.balance)
 		}
 	}

@@ -126,7 +126,7 @@ func ledgerSum(t *testing.T, ts *testServer, key string) (sum int64, deposits []
 	t.Helper()
 	cursor := ""
 	for {
-		r := ts.do("GET", "/v1/billing/transactions?limit=100"+cursor, key, nil).must(t, 200)
+		r := ts.do(t, "GET", "/v1/billing/transactions?limit=100"+cursor, key, nil).must(t, 200)
 		for _, tx := range r.JSON["transactions"].([]any) {
 			m := tx.(map[string]any)
 			sum += int64(m["amount"].(float64))
@@ -158,11 +158,11 @@ func testDeposits(t *testing.T, pgURL string) {
 		cfg.Store, cfg.PostgresSchema = pgURL, pgtest.Schema(t, pgURL)
 	}
 	ts := startServer(t, cfg)
-	a, b := ts.register("payer"), ts.register("other")
+	a, b := ts.register(t, "payer"), ts.register(t, "other")
 	deposit := func(key, hash string) *response {
-		return ts.do("POST", "/v1/billing/agent/deposit", key, map[string]any{"txHash": hash})
+		return ts.do(t, "POST", "/v1/billing/agent/deposit", key, map[string]any{"txHash": hash})
 	}
-	bal := ts.do("GET", "/v1/billing/agent/balance", a.Key, nil).must(t, 200)
+	bal := ts.do(t, "GET", "/v1/billing/agent/balance", a.Key, nil).must(t, 200)
 	if info := bal.JSON["depositInfo"].(map[string]any); info["address"] != a.Address || !strings.Contains(info["note"].(string), "1000 credits per APT") {
 		t.Fatalf("depositInfo: %s", bal.Body)
 	}
@@ -210,9 +210,9 @@ func testDeposits(t *testing.T, pgURL string) {
 			t.Fatal("pending without Retry-After")
 		}
 	}
-	ts.do("POST", "/v1/billing/agent/deposit", a.Key, nil).problem(t, 400, cairn.EINVALID)
-	ts.do("POST", "/v1/billing/agent/deposit", "", map[string]any{"txHash": txHash(1)}).problem(t, 401, cairn.EUNAUTHORIZED)
-	if got := ts.balance(a.Key); got != 2100 {
+	ts.do(t, "POST", "/v1/billing/agent/deposit", a.Key, nil).problem(t, 400, cairn.EINVALID)
+	ts.do(t, "POST", "/v1/billing/agent/deposit", "", map[string]any{"txHash": txHash(1)}).problem(t, 401, cairn.EUNAUTHORIZED)
+	if got := ts.balance(t, a.Key); got != 2100 {
 		t.Fatalf("balance %d after refusals, want 2100", got)
 	}
 	// The node recovers, and the hash it failed on is credited.
@@ -224,23 +224,19 @@ func testDeposits(t *testing.T, pgURL string) {
 
 	// Twenty concurrent submissions of one hash: one credit. (A fresh
 	// agent: deposits count toward the write limit.)
-	c := ts.register("burst")
+	c := ts.register(t, "burst")
 	node.set(txHash(12), faDeposit(t, txHash(12), c.Address, 200_000_000, true))
 	statuses := make([]int, 20)
 	codes := make([]string, 20)
 	var wg sync.WaitGroup
 	for i := range statuses {
 		wg.Go(func() {
-			status, body, err := ts.postConcurrent(c.Key, "/v1/billing/agent/deposit", `{"txHash":"`+txHash(12)+`"}`)
+			r, err := ts.try(t, "POST", "/v1/billing/agent/deposit", c.Key, `{"txHash":"`+txHash(12)+`"}`)
 			if err != nil {
 				t.Error(err)
 				return
 			}
-			var p struct {
-				Code string `json:"code"`
-			}
-			json.Unmarshal(body, &p)
-			statuses[i], codes[i] = status, p.Code
+			statuses[i], codes[i] = r.Status, r.str("code")
 		})
 	}
 	wg.Wait()
@@ -256,16 +252,16 @@ func testDeposits(t *testing.T, pgURL string) {
 	if created != 1 {
 		t.Fatalf("%d of 20 concurrent submissions credited, want 1", created)
 	}
-	if sum, _ := ledgerSum(t, ts, c.Key); sum != 2100 || ts.balance(c.Key) != 2100 {
-		t.Fatalf("after 20 concurrent submissions: ledger sum %d, balance %d, want 2100", sum, ts.balance(c.Key))
+	if sum, _ := ledgerSum(t, ts, c.Key); sum != 2100 || ts.balance(t, c.Key) != 2100 {
+		t.Fatalf("after 20 concurrent submissions: ledger sum %d, balance %d, want 2100", sum, ts.balance(t, c.Key))
 	}
 
 	// Spend some, then the balance is the ledger's sum, with every deposit
 	// and its hash listed.
-	ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "k", "content": "x"}).must(t, 201)
+	ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "k", "content": "x"}).must(t, 201)
 	want := int64(100 + 500 + 1500 + 1000 + 1000 - 5) // a memory write costs 5
 	sum, deposits := ledgerSum(t, ts, a.Key)
-	if got := int64(ts.balance(a.Key)); got != want || sum != want || len(deposits) != 4 {
+	if got := int64(ts.balance(t, a.Key)); got != want || sum != want || len(deposits) != 4 {
 		t.Fatalf("balance %d, ledger sum %d, %d deposits; want %d and 4", got, sum, len(deposits), want)
 	}
 	for _, d := range deposits {
@@ -273,7 +269,7 @@ func testDeposits(t *testing.T, pgURL string) {
 			t.Fatalf("deposit entry %v", d)
 		}
 	}
-	log := ts.do("GET", "/v1/memory/audit?action=deposit&limit=100", a.Key, nil).must(t, 200).JSON["entries"].([]any)
+	log := ts.do(t, "GET", "/v1/memory/audit?action=deposit&limit=100", a.Key, nil).must(t, 200).JSON["entries"].([]any)
 	reasons := map[string]bool{}
 	for _, e := range log {
 		reasons[e.(map[string]any)["detail"].(map[string]any)["outcome"].(string)] = true

@@ -47,7 +47,7 @@ func TestE2EGanache(t *testing.T) {
 	cfg, list := complianceConfig(t)
 	cfg.EVMRPCURL, cfg.EVMContract, cfg.EVMKeyFile, cfg.EVMConfirmations, cfg.EVMPollInterval = url, contract.Hex(), keyFile, 1, 100*time.Millisecond
 	ts := startServer(t, cfg)
-	a := ts.register("")
+	a := ts.register(t, "")
 	waitSynced := func(version uint64) {
 		t.Helper()
 		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
@@ -78,7 +78,7 @@ func TestE2EGanache(t *testing.T) {
 	}
 
 	// A screening proof's stored multiproof verifies with one eth_call.
-	s := ts.do("POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": []map[string]any{{"address": tornado, "chain": "ethereum"}}}).must(t, 200)
+	s := ts.do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": []map[string]any{{"address": tornado, "chain": "ethereum"}}}).must(t, 200)
 	var doc struct {
 		MerkleProofs map[string]struct {
 			Leaves     []string `json:"leaves"`
@@ -86,7 +86,7 @@ func TestE2EGanache(t *testing.T) {
 			ProofFlags []bool   `json:"proofFlags"`
 		} `json:"merkleProofs"`
 	}
-	body := ts.do("GET", "/v1/compliance/proofs/"+s.JSON["proof"].(map[string]any)["screeningId"].(string), "", nil).must(t, 200).Body
+	body := ts.do(t, "GET", "/v1/compliance/proofs/"+s.JSON["proof"].(map[string]any)["screeningId"].(string), "", nil).must(t, 200).Body
 	if err := json.Unmarshal(body, &doc); err != nil || len(doc.MerkleProofs["sanctions"].Leaves) != 1 {
 		t.Fatalf("stored proof: %v %s", err, body)
 	}
@@ -123,7 +123,7 @@ func TestE2EGanache(t *testing.T) {
 	if c, s := community(); !cp.listed || !c || s {
 		t.Fatalf("community proof on ganache: listed %v, isCommunityListed %v, isListed %v", cp.listed, c, s)
 	}
-	ts.do("POST", "/v1/admin/community/delist", admin, map[string]any{"address": suspect, "chain": "ethereum", "reason": "test"}).must(t, 200)
+	ts.do(t, "POST", "/v1/admin/community/delist", admin, map[string]any{"address": suspect, "chain": "ethereum", "reason": "test"}).must(t, 200)
 	waitSynced(3)
 	if c, _ := community(); c {
 		t.Fatal("a delisted community address still verifies on ganache")
@@ -134,7 +134,7 @@ func TestE2EGanache(t *testing.T) {
 		t.Fatal(err)
 	}
 	delist(t, list, eth, tornado)
-	ts.do("POST", "/v1/admin/ingest", admin, nil).must(t, 200)
+	ts.do(t, "POST", "/v1/admin/ingest", admin, nil).must(t, 200)
 	waitSynced(4)
 	if onChain(p1) {
 		t.Fatal("tornado's old proof still verifies after the update")

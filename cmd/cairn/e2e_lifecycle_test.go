@@ -17,24 +17,24 @@ import (
 
 func TestE2EHealthMetricsRequestIDs(t *testing.T) {
 	ts := startServer(t, testConfig(t, t.TempDir()))
-	if r := ts.do("GET", "/healthz", "", nil).must(t, 200); r.str("status") != "ok" {
+	if r := ts.do(t, "GET", "/healthz", "", nil).must(t, 200); r.str("status") != "ok" {
 		t.Fatalf("healthz: %s", r.Body)
 	}
-	if r := ts.do("GET", "/readyz", "", nil).must(t, 200); r.str("status") != "ready" {
+	if r := ts.do(t, "GET", "/readyz", "", nil).must(t, 200); r.str("status") != "ready" {
 		t.Fatalf("readyz: %s", r.Body)
 	}
-	r := ts.do("GET", "/v1/billing/pricing", "", nil, "X-Request-Id", "trace-abc.123")
+	r := ts.do(t, "GET", "/v1/billing/pricing", "", nil, "X-Request-Id", "trace-abc.123")
 	if r.Header.Get("X-Request-Id") != "trace-abc.123" {
 		t.Fatalf("caller's request id not kept: %q", r.Header.Get("X-Request-Id"))
 	}
-	r = ts.do("GET", "/v1/billing/pricing", "", nil, "X-Request-Id", "bad id\twith tab")
+	r = ts.do(t, "GET", "/v1/billing/pricing", "", nil, "X-Request-Id", "bad id\twith tab")
 	if id := r.Header.Get("X-Request-Id"); len(id) != 36 {
 		t.Fatalf("unsafe request id not replaced: %q", id)
 	}
-	a := ts.register("")
-	ts.do("POST", "/v1/agents", a.Key, nil).must(t, 201)
+	a := ts.register(t, "")
+	ts.do(t, "POST", "/v1/agents", a.Key, nil).must(t, 201)
 
-	m := ts.do("GET", "/metrics", admin, nil).must(t, 200)
+	m := ts.do(t, "GET", "/metrics", admin, nil).must(t, 200)
 	for _, want := range []string{
 		`cairn_http_requests_total{method="GET",route="/v1/billing/pricing",status="200"} 2`,
 		`cairn_credits_charged_total{operation="agent.create"} 10`,
@@ -66,24 +66,24 @@ func TestE2ERestartKeepsData(t *testing.T) {
 	cfg := testConfig(t, dir)
 	cfg.DepositMnemonic = "" // generated on first start, kept in the data dir
 	ts := startServer(t, cfg)
-	a := ts.register("durable")
-	ts.do("POST", "/v1/agents", a.Key, nil).must(t, 201)
-	ts.do("PUT", "/v1/admin/pricing", admin, map[string]any{"operationCosts": map[string]int{"search": 3}}).must(t, 200)
+	a := ts.register(t, "durable")
+	ts.do(t, "POST", "/v1/agents", a.Key, nil).must(t, 201)
+	ts.do(t, "PUT", "/v1/admin/pricing", admin, map[string]any{"operationCosts": map[string]int{"search": 3}}).must(t, 200)
 	ts.stop()
 
 	ts2 := startServer(t, cfg)
-	r := ts2.do("GET", "/v1/agents/self", a.Key, nil).must(t, 200)
+	r := ts2.do(t, "GET", "/v1/agents/self", a.Key, nil).must(t, 200)
 	if r.str("aptosAddress") != a.Address {
 		t.Fatalf("deposit address changed across restart: %s vs %s", r.str("aptosAddress"), a.Address)
 	}
-	if b := ts2.balance(a.Key); b != 90 {
+	if b := ts2.balance(t, a.Key); b != 90 {
 		t.Fatalf("balance %d after restart, want 90", b)
 	}
-	costs := ts2.do("GET", "/v1/billing/pricing", "", nil).JSON["operationCosts"].(map[string]any)
+	costs := ts2.do(t, "GET", "/v1/billing/pricing", "", nil).JSON["operationCosts"].(map[string]any)
 	if costs["search"] != float64(3) {
 		t.Fatalf("pricing not persisted: %v", costs)
 	}
-	b := ts2.register("after")
+	b := ts2.register(t, "after")
 	if b.Address == a.Address {
 		t.Fatal("deposit index reused after restart")
 	}

@@ -123,8 +123,8 @@ var mcpTools = []string{"balance", "fetch_file", "forget", "history", "list", "m
 
 func TestE2EMCPTools(t *testing.T) {
 	ts, _ := complianceServer(t)
-	a := ts.registerEstablished()
-	ts.do("POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": 400, "reason": "mcp"}).must(t, 200)
+	a := ts.registerEstablished(t)
+	ts.do(t, "POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": 400, "reason": "mcp"}).must(t, 200)
 	s := startMCP(t, ts, a.Key)
 	ctx := context.Background()
 
@@ -252,9 +252,9 @@ func TestE2EMCPTools(t *testing.T) {
 			t.Fatalf("pricing: %v", p)
 		}
 		s.fails("balance", map[string]any{"unexpected": 1}, "schema")
-		ts.do("PUT", "/v1/admin/pricing", admin, map[string]any{"operationCosts": map[string]any{"memory.write": 1000000}}).must(t, 200)
+		ts.do(t, "PUT", "/v1/admin/pricing", admin, map[string]any{"operationCosts": map[string]any{"memory.write": 1000000}}).must(t, 200)
 		defer func() {
-			ts.do("PUT", "/v1/admin/pricing", admin, map[string]any{"operationCosts": map[string]any{"memory.write": 5}}).must(t, 200)
+			ts.do(t, "PUT", "/v1/admin/pricing", admin, map[string]any{"operationCosts": map[string]any{"memory.write": 5}}).must(t, 200)
 		}()
 		e := s.fails("remember", map[string]any{"key": "facts/costly", "content": "x"}, cairn.EPAYMENT)
 		if e.body["required"] != float64(1000000) || !strings.Contains(e.body["hint"].(string), "/v1/billing/agent/deposit") || e.charged() != 1 {
@@ -289,7 +289,7 @@ func TestE2EMCPTools(t *testing.T) {
 // search, an update, its history, and forgetting one.
 func TestE2EMCPAgentSession(t *testing.T) {
 	ts := startServer(t, testConfig(t, t.TempDir()))
-	a := ts.register("")
+	a := ts.register(t, "")
 	s := startMCP(t, ts, a.Key)
 	start := s.balance()
 	notes := map[string]string{
@@ -335,7 +335,7 @@ func TestE2EMCPAgentSession(t *testing.T) {
 // `cairn mcp --mcp-listen` does, and calls one.
 func TestE2EMCPStreamableHTTP(t *testing.T) {
 	ts := startServer(t, testConfig(t, t.TempDir()))
-	a := ts.register("")
+	a := ts.register(t, "")
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -360,7 +360,7 @@ func TestE2EMCPStreamableHTTP(t *testing.T) {
 		t.Fatalf("balance over HTTP: %v %v", res, err)
 	}
 	body := res.StructuredContent.(map[string]any)
-	if body["result"].(map[string]any)["creditBalance"] != float64(ts.balance(a.Key)) || body["creditsCharged"] != float64(0) {
+	if body["result"].(map[string]any)["creditBalance"] != float64(ts.balance(t, a.Key)) || body["creditsCharged"] != float64(0) {
 		t.Fatalf("balance over HTTP: %v", body)
 	}
 }

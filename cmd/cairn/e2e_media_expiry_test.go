@@ -14,25 +14,25 @@ func TestE2EMediaListAndExpiry(t *testing.T) {
 	cfg.TTLSweepInterval = 0
 	clock := cairn.NewManualClock(time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC))
 	ts := startServer(t, cfg, func(m *Main) { m.Clock = clock })
-	a := ts.register("")
-	ts.do("POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": 1000, "reason": "test"}).must(t, 200)
+	a := ts.register(t, "")
+	ts.do(t, "POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": 1000, "reason": "test"}).must(t, 200)
 	var ids []string
 	for i, ct := range []string{"image/png", "audio/wav", "image/gif", "text/plain", "image/jpeg"} {
 		ttl := "30d"
 		if i == 0 {
 			ttl = "1h"
 		}
-		r := ts.upload(a.Key, part{name: "file", filename: "f", contentType: ct, body: []byte("x")}, field("expiresIn", ttl)).must(t, 201)
+		r := ts.upload(t, a.Key, part{name: "file", filename: "f", contentType: ct, body: []byte("x")}, field("expiresIn", ttl)).must(t, 201)
 		ids = append(ids, r.str("id"))
 		clock.Advance(time.Millisecond)
 	}
-	pinned := ts.upload(a.Key, part{name: "file", filename: "keep.txt", body: []byte("keep")}, field("pinned", "true"), field("expiresIn", "1h")).must(t, 201)
+	pinned := ts.upload(t, a.Key, part{name: "file", filename: "keep.txt", body: []byte("keep")}, field("pinned", "true"), field("expiresIn", "1h")).must(t, 201)
 
 	t.Run("CursorPages", func(t *testing.T) {
 		var got []string
 		cursor := ""
 		for {
-			r := ts.do("GET", "/v1/media?category=photo&limit=2&cursor="+cursor, a.Key, nil).must(t, 200)
+			r := ts.do(t, "GET", "/v1/media?category=photo&limit=2&cursor="+cursor, a.Key, nil).must(t, 200)
 			for _, m := range r.JSON["media"].([]any) {
 				got = append(got, m.(map[string]any)["id"].(string))
 			}
@@ -44,19 +44,19 @@ func TestE2EMediaListAndExpiry(t *testing.T) {
 		if strings.Join(got, ",") != strings.Join([]string{ids[4], ids[2], ids[0]}, ",") {
 			t.Fatalf("photos newest first: %v", got)
 		}
-		ts.do("GET", "/v1/media?category=film", a.Key, nil).problem(t, 400, cairn.EINVALID)
-		r := ts.do("GET", "/v1/media?limit=1", a.Key, nil).must(t, 200)
-		ts.do("GET", "/v1/media?limit=1&category=photo&cursor="+r.str("nextCursor"), a.Key, nil).problem(t, 400, cairn.EINVALID)
+		ts.do(t, "GET", "/v1/media?category=film", a.Key, nil).problem(t, 400, cairn.EINVALID)
+		r := ts.do(t, "GET", "/v1/media?limit=1", a.Key, nil).must(t, 200)
+		ts.do(t, "GET", "/v1/media?limit=1&category=photo&cursor="+r.str("nextCursor"), a.Key, nil).problem(t, 400, cairn.EINVALID)
 	})
 	clock.Advance(2 * time.Hour)
 	t.Run("ExpiredNeverServed", func(t *testing.T) {
-		ts.do("GET", "/v1/media/"+ids[0], a.Key, nil).problem(t, 404, cairn.ENOTFOUND)
-		ts.stream("GET", a.Key, ids[0]).problem(t, 404, cairn.ENOTFOUND)
-		r := ts.do("GET", "/v1/media?category=photo", a.Key, nil).must(t, 200)
+		ts.do(t, "GET", "/v1/media/"+ids[0], a.Key, nil).problem(t, 404, cairn.ENOTFOUND)
+		ts.stream(t, "GET", a.Key, ids[0]).problem(t, 404, cairn.ENOTFOUND)
+		r := ts.do(t, "GET", "/v1/media?category=photo", a.Key, nil).must(t, 200)
 		if len(r.JSON["media"].([]any)) != 2 {
 			t.Fatalf("expired media listed: %s", r.Body)
 		}
-		if r := ts.stream("GET", a.Key, pinned.str("id")).must(t, 200); string(r.Body) != "keep" {
+		if r := ts.stream(t, "GET", a.Key, pinned.str("id")).must(t, 200); string(r.Body) != "keep" {
 			t.Fatal("pinned media not served after its expiry")
 		}
 	})

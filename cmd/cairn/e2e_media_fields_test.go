@@ -33,12 +33,12 @@ func countFiles(t *testing.T, dir string) int {
 func TestE2EMediaUploadFieldOrder(t *testing.T) {
 	dir := t.TempDir()
 	ts := startServer(t, testConfig(t, dir))
-	a := ts.register("")
+	a := ts.register(t, "")
 	file := part{name: "file", filename: "late.txt", contentType: "text/plain", body: []byte("late fields")}
 	blobs := filepath.Join(dir, "blobs")
 
 	t.Run("FieldsAfterFile", func(t *testing.T) {
-		r := ts.upload(a.Key, file, field("expiresIn", "2h"), field("title", "T"), field("metadata", `{"n":1}`)).must(t, 201)
+		r := ts.upload(t, a.Key, file, field("expiresIn", "2h"), field("title", "T"), field("metadata", `{"n":1}`)).must(t, 201)
 		created, _ := time.Parse(time.RFC3339, r.str("createdAt"))
 		expires, _ := time.Parse(time.RFC3339, r.str("expiresAt"))
 		if expires.Sub(created) != 2*time.Hour || r.str("title") != "T" || r.JSON["metadata"].(map[string]any)["n"] != 1.0 {
@@ -50,26 +50,26 @@ func TestE2EMediaUploadFieldOrder(t *testing.T) {
 		}
 	})
 	t.Run("PinnedAfterFile", func(t *testing.T) {
-		r := ts.upload(a.Key, file, field("pinned", "true")).must(t, 201)
+		r := ts.upload(t, a.Key, file, field("pinned", "true")).must(t, 201)
 		info, err := ts.m.blobs.Stat(context.Background(), media.StorageKey(a.ID, r.str("id")))
 		if r.JSON["pinned"] != true || err != nil || !info.ExpiresAt.IsZero() {
 			t.Fatalf("pinned blob expires at %v (%v)", info.ExpiresAt, err)
 		}
 	})
 	t.Run("FirstValueCounts", func(t *testing.T) {
-		r := ts.upload(a.Key, field("title", "first"), file, field("title", "second")).must(t, 201)
+		r := ts.upload(t, a.Key, field("title", "first"), file, field("title", "second")).must(t, 201)
 		if r.str("title") != "first" {
 			t.Fatalf("title %q", r.str("title"))
 		}
 	})
 	t.Run("NoFilename", func(t *testing.T) {
-		r := ts.upload(a.Key, part{name: "file", body: []byte("%PDF-1.4\n")}).must(t, 201)
+		r := ts.upload(t, a.Key, part{name: "file", body: []byte("%PDF-1.4\n")}).must(t, 201)
 		if r.str("filename") != "file" || r.str("mimeType") != "application/pdf" || r.str("category") != "document" {
 			t.Fatalf("nameless file: %s", r.Body)
 		}
 	})
 
-	before, files := ts.balance(a.Key), countFiles(t, blobs)
+	before, files := ts.balance(t, a.Key), countFiles(t, blobs)
 	for _, tc := range []struct {
 		name  string
 		parts []part
@@ -82,16 +82,16 @@ func TestE2EMediaUploadFieldOrder(t *testing.T) {
 		{"InvalidBeforeFile", []part{field("expiresIn", "0d"), file}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ts.upload(a.Key, tc.parts...).problem(t, 400, cairn.EINVALID)
+			ts.upload(t, a.Key, tc.parts...).problem(t, 400, cairn.EINVALID)
 		})
 	}
-	if got := ts.balance(a.Key); got != before {
+	if got := ts.balance(t, a.Key); got != before {
 		t.Fatalf("balance %d after refused uploads, want %d", got, before)
 	}
 	if got := countFiles(t, blobs); got != files {
 		t.Fatalf("refused uploads left %d blob files", got-files)
 	}
-	if r := ts.do("GET", "/v1/media?limit=100", a.Key, nil).must(t, 200); len(r.JSON["media"].([]any)) != 4 {
+	if r := ts.do(t, "GET", "/v1/media?limit=100", a.Key, nil).must(t, 200); len(r.JSON["media"].([]any)) != 4 {
 		t.Fatalf("want the 4 accepted uploads listed: %s", r.Body)
 	}
 }

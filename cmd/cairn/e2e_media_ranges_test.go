@@ -19,10 +19,10 @@ import (
 // file, single and several at once.
 func TestE2EMediaRangesAcrossChunks(t *testing.T) {
 	ts := startServer(t, testConfig(t, t.TempDir()))
-	a := ts.register("")
+	a := ts.register(t, "")
 	content := make([]byte, 300_000)
 	_, _ = rand.NewChaCha8([32]byte{1}).Read(content)
-	id := ts.upload(a.Key, part{name: "file", filename: "big.bin", contentType: "application/octet-stream", body: content}).must(t, 201).str("id")
+	id := ts.upload(t, a.Key, part{name: "file", filename: "big.bin", contentType: "application/octet-stream", body: content}).must(t, 201).str("id")
 	size := int64(len(content))
 	for _, tc := range []struct {
 		rng        string
@@ -36,7 +36,7 @@ func TestE2EMediaRangesAcrossChunks(t *testing.T) {
 		{"bytes=1000-999999", 1000, size - 1},
 	} {
 		t.Run(tc.rng, func(t *testing.T) {
-			r := ts.stream("GET", a.Key, id, "Range", tc.rng).must(t, 206)
+			r := ts.stream(t, "GET", a.Key, id, "Range", tc.rng).must(t, 206)
 			if cr := fmt.Sprintf("bytes %d-%d/%d", tc.start, tc.end, size); r.Header.Get("Content-Range") != cr {
 				t.Fatalf("Content-Range %q, want %q", r.Header.Get("Content-Range"), cr)
 			}
@@ -50,19 +50,19 @@ func TestE2EMediaRangesAcrossChunks(t *testing.T) {
 		for i := range 17 {
 			specs = append(specs, fmt.Sprintf("%d-%d", i*1000, i*1000+1))
 		}
-		r := ts.stream("GET", a.Key, id, "Range", "bytes="+strings.Join(specs, ",")).must(t, 200)
+		r := ts.stream(t, "GET", a.Key, id, "Range", "bytes="+strings.Join(specs, ",")).must(t, 200)
 		if !bytes.Equal(r.Body, content) {
 			t.Fatalf("%d bytes, want the whole %d", len(r.Body), len(content))
 		}
 	})
 	t.Run("OverlappingRangesMerge", func(t *testing.T) {
-		r := ts.stream("GET", a.Key, id, "Range", "bytes=100-199,150-299,300-310").must(t, 206)
+		r := ts.stream(t, "GET", a.Key, id, "Range", "bytes=100-199,150-299,300-310").must(t, 206)
 		if r.Header.Get("Content-Range") != fmt.Sprintf("bytes 100-310/%d", size) || !bytes.Equal(r.Body, content[100:311]) {
 			t.Fatalf("merged range: %q, %d bytes", r.Header.Get("Content-Range"), len(r.Body))
 		}
 	})
 	t.Run("SeveralAcrossChunks", func(t *testing.T) {
-		r := ts.stream("GET", a.Key, id, "Range", "bytes=65535-65536,-3,131000-131100").must(t, 206)
+		r := ts.stream(t, "GET", a.Key, id, "Range", "bytes=65535-65536,-3,131000-131100").must(t, 206)
 		_, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 		mr := multipart.NewReader(bytes.NewReader(r.Body), params["boundary"])
 		want := [][2]int64{{65535, 65536}, {size - 3, size - 1}, {131000, 131100}}
@@ -83,7 +83,7 @@ func TestE2EMediaRangesAcrossChunks(t *testing.T) {
 			}
 		}
 	})
-	if r := ts.stream("GET", a.Key, id).must(t, 200); !bytes.Equal(r.Body, content) {
+	if r := ts.stream(t, "GET", a.Key, id).must(t, 200); !bytes.Equal(r.Body, content) {
 		t.Fatal("whole file differs")
 	}
 }
@@ -105,11 +105,11 @@ func TestE2EServerLimits(t *testing.T) {
 	if resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
 		t.Fatalf("64 KiB of headers: %d, want 431", resp.StatusCode)
 	}
-	ts.do("GET", "/healthz", "", nil).must(t, 200)
+	ts.do(t, "GET", "/healthz", "", nil).must(t, 200)
 
-	a := ts.register("")
+	a := ts.register(t, "")
 	content := make([]byte, 8<<20)
-	id := ts.upload(a.Key, part{name: "file", filename: "big.bin", contentType: "application/octet-stream", body: content}).must(t, 201).str("id")
+	id := ts.upload(t, a.Key, part{name: "file", filename: "big.bin", contentType: "application/octet-stream", body: content}).must(t, 201).str("id")
 	conn, err := net.Dial("tcp", strings.TrimPrefix(ts.base, "http://"))
 	if err != nil {
 		t.Fatal(err)

@@ -29,14 +29,14 @@ type part struct {
 }
 
 // upload posts a multipart body to /v1/media/upload.
-func (ts *testServer) upload(key string, parts ...part) *response {
-	ts.t.Helper()
-	return ts.uploadTo("/v1/media/upload", key, parts...)
+func (ts *testServer) upload(t *testing.T, key string, parts ...part) *response {
+	t.Helper()
+	return ts.uploadTo(t, "/v1/media/upload", key, parts...)
 }
 
 // uploadTo posts a multipart body to path.
-func (ts *testServer) uploadTo(path, key string, parts ...part) *response {
-	ts.t.Helper()
+func (ts *testServer) uploadTo(t *testing.T, path, key string, parts ...part) *response {
+	t.Helper()
 	var buf bytes.Buffer
 	w := multipart.NewWriter(&buf)
 	for _, p := range parts {
@@ -54,7 +54,7 @@ func (ts *testServer) uploadTo(path, key string, parts ...part) *response {
 		}
 		pw, err := w.CreatePart(h)
 		if err != nil {
-			ts.t.Fatal(err)
+			t.Fatal(err)
 		}
 		pw.Write(p.body)
 	}
@@ -62,17 +62,17 @@ func (ts *testServer) uploadTo(path, key string, parts ...part) *response {
 	req, _ := http.NewRequest("POST", ts.base+path, &buf)
 	req.Header.Set("Content-Type", w.FormDataContentType())
 	req.Header.Set("Authorization", "Bearer "+key)
-	return ts.send(req)
+	return ts.send(t, req)
 }
 
-func (ts *testServer) stream(method, key, id string, hdr ...string) *response {
-	ts.t.Helper()
+func (ts *testServer) stream(t *testing.T, method, key, id string, hdr ...string) *response {
+	t.Helper()
 	req, _ := http.NewRequest(method, ts.base+"/v1/media/"+id+"/stream", nil)
 	req.Header.Set("Authorization", "Bearer "+key)
 	for i := 0; i+1 < len(hdr); i += 2 {
 		req.Header.Set(hdr[i], hdr[i+1])
 	}
-	return ts.send(req)
+	return ts.send(t, req)
 }
 
 func field(name, value string) part { return part{name: name, body: []byte(value)} }
@@ -81,17 +81,17 @@ var blobNameRE = regexp.MustCompile(`^media/(photo|video|audio|document)/[^/]+__
 
 func TestE2EMediaStream(t *testing.T) {
 	ts := startServer(t, testConfig(t, t.TempDir()))
-	a, b := ts.register(""), ts.register("")
+	a, b := ts.register(t, ""), ts.register(t, "")
 	content := []byte("0123456789abcdefghijklmnopqrstuvwxyz")
-	up := ts.upload(a.Key, part{name: "file", filename: "café notes.txt", contentType: "text/plain", body: content}).must(t, 201)
+	up := ts.upload(t, a.Key, part{name: "file", filename: "café notes.txt", contentType: "text/plain", body: content}).must(t, 201)
 	id := up.str("id")
 	sum := sha256.Sum256(content)
 	etag := `"` + hex.EncodeToString(sum[:]) + `"`
 	created, _ := time.Parse(time.RFC3339, up.str("createdAt"))
 	lastModified := created.UTC().Format(http.TimeFormat)
-	bal := ts.balance(a.Key)
+	bal := ts.balance(t, a.Key)
 
-	r := ts.stream("GET", a.Key, id).must(t, 200)
+	r := ts.stream(t, "GET", a.Key, id).must(t, 200)
 	if !bytes.Equal(r.Body, content) || r.Header.Get("Content-Type") != "text/plain" || r.Header.Get("Accept-Ranges") != "bytes" ||
 		r.Header.Get("ETag") != etag || r.Header.Get("Content-Length") != "36" || r.Header.Get("Last-Modified") != lastModified ||
 		r.Header.Get("X-Content-Type-Options") != "nosniff" || r.Header.Get("Content-Security-Policy") != "default-src 'none'; sandbox" {
@@ -106,13 +106,13 @@ func TestE2EMediaStream(t *testing.T) {
 		{"bytes=30-", "uvwxyz", "bytes 30-35/36"},
 		{"bytes=35-100", "z", "bytes 35-35/36"},
 	} {
-		r := ts.stream("GET", a.Key, id, "Range", tc.rng).must(t, 206)
+		r := ts.stream(t, "GET", a.Key, id, "Range", tc.rng).must(t, 206)
 		if string(r.Body) != tc.want || r.Header.Get("Content-Range") != tc.cr {
 			t.Fatalf("%s: %q %q", tc.rng, r.Body, r.Header.Get("Content-Range"))
 		}
 	}
 	t.Run("MultipleRanges", func(t *testing.T) {
-		r := ts.stream("GET", a.Key, id, "Range", "bytes=0-1,10-12").must(t, 206)
+		r := ts.stream(t, "GET", a.Key, id, "Range", "bytes=0-1,10-12").must(t, 206)
 		mt, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 		if mt != "multipart/byteranges" {
 			t.Fatalf("Content-Type %q", mt)
@@ -134,81 +134,81 @@ func TestE2EMediaStream(t *testing.T) {
 		}
 	})
 	t.Run("IfRange", func(t *testing.T) {
-		if r := ts.stream("GET", a.Key, id, "Range", "bytes=0-0", "If-Range", etag); r.Status != 206 || string(r.Body) != "0" {
+		if r := ts.stream(t, "GET", a.Key, id, "Range", "bytes=0-0", "If-Range", etag); r.Status != 206 || string(r.Body) != "0" {
 			t.Fatalf("matching If-Range: %d", r.Status)
 		}
-		if r := ts.stream("GET", a.Key, id, "Range", "bytes=0-0", "If-Range", `"stale"`); r.Status != 200 || len(r.Body) != 36 {
+		if r := ts.stream(t, "GET", a.Key, id, "Range", "bytes=0-0", "If-Range", `"stale"`); r.Status != 200 || len(r.Body) != 36 {
 			t.Fatalf("stale If-Range: %d", r.Status)
 		}
 	})
 	paid := 8 // 1 full + 4 single ranges + 1 multi + 2 If-Range
-	if got := ts.balance(a.Key); got != bal-paid {
+	if got := ts.balance(t, a.Key); got != bal-paid {
 		t.Fatalf("balance %d, want %d after %d streams", got, bal-paid, paid)
 	}
 	t.Run("Unsatisfiable416Refunded", func(t *testing.T) {
-		r := ts.stream("GET", a.Key, id, "Range", "bytes=100-200").problem(t, 416, cairn.ERANGE)
+		r := ts.stream(t, "GET", a.Key, id, "Range", "bytes=100-200").problem(t, 416, cairn.ERANGE)
 		if r.Header.Get("Content-Range") != "bytes */36" {
 			t.Fatalf("Content-Range %q", r.Header.Get("Content-Range"))
 		}
-		if got := ts.balance(a.Key); got != bal-paid {
+		if got := ts.balance(t, a.Key); got != bal-paid {
 			t.Fatal("a 416 was charged")
 		}
 	})
 	t.Run("HeadIsFree", func(t *testing.T) {
-		r := ts.stream("HEAD", a.Key, id).must(t, 200)
+		r := ts.stream(t, "HEAD", a.Key, id).must(t, 200)
 		if len(r.Body) != 0 || r.Header.Get("Content-Length") != "36" || r.Header.Get("ETag") != etag {
 			t.Fatalf("HEAD: %v", r.Header)
 		}
-		if got := ts.balance(a.Key); got != bal-paid {
+		if got := ts.balance(t, a.Key); got != bal-paid {
 			t.Fatal("HEAD was charged")
 		}
 	})
 	t.Run("HeadRange", func(t *testing.T) {
-		r := ts.stream("HEAD", a.Key, id, "Range", "bytes=-5").must(t, 206)
+		r := ts.stream(t, "HEAD", a.Key, id, "Range", "bytes=-5").must(t, 206)
 		if len(r.Body) != 0 || r.Header.Get("Content-Range") != "bytes 31-35/36" || r.Header.Get("Content-Length") != "5" {
 			t.Fatalf("HEAD with Range: %v", r.Header)
 		}
 	})
 	t.Run("ConditionalCharged", func(t *testing.T) {
-		before := ts.balance(a.Key)
-		if r := ts.stream("GET", a.Key, id, "If-None-Match", etag); r.Status != 304 || len(r.Body) != 0 {
+		before := ts.balance(t, a.Key)
+		if r := ts.stream(t, "GET", a.Key, id, "If-None-Match", etag); r.Status != 304 || len(r.Body) != 0 {
 			t.Fatalf("If-None-Match: %d %q", r.Status, r.Body)
 		}
-		ts.stream("GET", a.Key, id, "If-Match", `"other"`).problem(t, 412, cairn.EPRECONDITION)
-		if r := ts.stream("GET", a.Key, id, "If-Match", etag, "Range", "bytes=1-2").must(t, 206); string(r.Body) != "12" {
+		ts.stream(t, "GET", a.Key, id, "If-Match", `"other"`).problem(t, 412, cairn.EPRECONDITION)
+		if r := ts.stream(t, "GET", a.Key, id, "If-Match", etag, "Range", "bytes=1-2").must(t, 206); string(r.Body) != "12" {
 			t.Fatalf("If-Match with Range: %q", r.Body)
 		}
-		if got := ts.balance(a.Key); got != before-3 {
+		if got := ts.balance(t, a.Key); got != before-3 {
 			t.Fatalf("balance %d, want %d: 304, 412 and 206 cost one credit each", got, before-3)
 		}
 	})
 	t.Run("Isolation", func(t *testing.T) {
-		ts.stream("GET", b.Key, id).problem(t, 404, cairn.ENOTFOUND)
-		ts.do("GET", "/v1/media/"+id, b.Key, nil).problem(t, 404, cairn.ENOTFOUND)
-		ts.do("DELETE", "/v1/media/"+id, b.Key, nil).problem(t, 404, cairn.ENOTFOUND)
-		ts.do("GET", "/v1/media/not-a-uuid", a.Key, nil).problem(t, 404, cairn.ENOTFOUND)
-		ts.stream("GET", a.Key, cairn.NewID()).problem(t, 404, cairn.ENOTFOUND)
-		if r := ts.do("GET", "/v1/media", b.Key, nil).must(t, 200); len(r.JSON["media"].([]any)) != 0 {
+		ts.stream(t, "GET", b.Key, id).problem(t, 404, cairn.ENOTFOUND)
+		ts.do(t, "GET", "/v1/media/"+id, b.Key, nil).problem(t, 404, cairn.ENOTFOUND)
+		ts.do(t, "DELETE", "/v1/media/"+id, b.Key, nil).problem(t, 404, cairn.ENOTFOUND)
+		ts.do(t, "GET", "/v1/media/not-a-uuid", a.Key, nil).problem(t, 404, cairn.ENOTFOUND)
+		ts.stream(t, "GET", a.Key, cairn.NewID()).problem(t, 404, cairn.ENOTFOUND)
+		if r := ts.do(t, "GET", "/v1/media", b.Key, nil).must(t, 200); len(r.JSON["media"].([]any)) != 0 {
 			t.Fatal("another agent's media listed")
 		}
 	})
 	t.Run("MissingBlobIs502Refunded", func(t *testing.T) {
-		up := ts.upload(a.Key, part{name: "file", filename: "gone.txt", body: []byte("bye")}).must(t, 201)
+		up := ts.upload(t, a.Key, part{name: "file", filename: "gone.txt", body: []byte("bye")}).must(t, 201)
 		if err := ts.m.blobs.Delete(context.Background(), media.StorageKey(a.ID, up.str("id"))); err != nil {
 			t.Fatal(err)
 		}
-		before := ts.balance(a.Key)
-		ts.stream("GET", a.Key, up.str("id")).problem(t, 502, cairn.EUPSTREAM)
-		if ts.balance(a.Key) != before {
+		before := ts.balance(t, a.Key)
+		ts.stream(t, "GET", a.Key, up.str("id")).problem(t, 502, cairn.EUPSTREAM)
+		if ts.balance(t, a.Key) != before {
 			t.Fatal("a 502 was not refunded")
 		}
 		// Delete still succeeds when the blob vanished.
-		r := ts.do("DELETE", "/v1/media/"+up.str("id"), a.Key, nil).must(t, 200)
-		if r.JSON["deleted"] != true || r.str("id") != up.str("id") || ts.balance(a.Key) != before-2 {
+		r := ts.do(t, "DELETE", "/v1/media/"+up.str("id"), a.Key, nil).must(t, 200)
+		if r.JSON["deleted"] != true || r.str("id") != up.str("id") || ts.balance(t, a.Key) != before-2 {
 			t.Fatalf("delete: %s", r.Body)
 		}
-		ts.do("DELETE", "/v1/media/"+up.str("id"), a.Key, nil).problem(t, 404, cairn.ENOTFOUND)
-		if ts.balance(a.Key) != before-4 {
+		ts.do(t, "DELETE", "/v1/media/"+up.str("id"), a.Key, nil).problem(t, 404, cairn.ENOTFOUND)
+		if ts.balance(t, a.Key) != before-4 {
 			t.Fatal("a 404 delete was refunded")
 		}
 	})

@@ -160,7 +160,7 @@ func TestMemoryCrashMidWrite(t *testing.T) {
 	// The balance then pays for exactly the acknowledged writes.
 	replayed := 0
 	for _, p := range pending {
-		r := ts.do("POST", "/v1/memory", key, p.body, "Idempotency-Key", p.idem).must(t, 201)
+		r := ts.do(t, "POST", "/v1/memory", key, p.body, "Idempotency-Key", p.idem).must(t, 201)
 		if r.Header.Get("Idempotent-Replayed") == "true" {
 			replayed++
 		}
@@ -170,7 +170,7 @@ func TestMemoryCrashMidWrite(t *testing.T) {
 		t.Fatalf("balance after the retries %d, want %d (%d acknowledged writes)", got, want, len(acks))
 	}
 	for _, a := range acks {
-		r := ts.do("GET", "/v1/memory/"+a.id, key, nil).must(t, 200)
+		r := ts.do(t, "GET", "/v1/memory/"+a.id, key, nil).must(t, 200)
 		if r.str("content") != a.content {
 			t.Fatalf("%s: content %q, want %q", a.id, r.str("content"), a.content)
 		}
@@ -183,9 +183,9 @@ func TestMemoryCrashMidWrite(t *testing.T) {
 		if cur != "" {
 			q += "&cursor=" + cur
 		}
-		r := ts.do("GET", q, key, nil).must(t, 200)
+		r := ts.do(t, "GET", q, key, nil).must(t, 200)
 		for _, m := range r.JSON["memories"].([]any) {
-			ts.do("GET", "/v1/memory/"+m.(map[string]any)["id"].(string), key, nil).must(t, 200)
+			ts.do(t, "GET", "/v1/memory/"+m.(map[string]any)["id"].(string), key, nil).must(t, 200)
 			n++
 		}
 		if r.JSON["hasMore"] != true {

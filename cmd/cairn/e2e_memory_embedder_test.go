@@ -98,18 +98,18 @@ func TestMemoryServerEmbedder(t *testing.T) {
 	cfg.WriteLimitPerAgent, cfg.RateLimitPerKey = 100000, 100000
 	cfg.EmbedderURL, cfg.EmbedderModel = srv.URL, "fake-1"
 	ts := startServer(t, cfg)
-	a := ts.register("emb")
-	ts.topUp(a, 1000)
+	a := ts.register(t, "emb")
+	ts.topUp(t, a, 1000)
 	for _, m := range []map[string]any{
 		{"key": "garage", "content": "I bought a new automobile."},
 		{"key": "pets", "content": "The puppy chewed my shoes."},
 		{"key": "market", "content": "Paid cash at the market."},
 	} {
-		ts.do("POST", "/v1/memory", a.Key, m).must(t, 201) // the embedder is down
+		ts.do(t, "POST", "/v1/memory", a.Key, m).must(t, 201) // the embedder is down
 	}
 	vsearch := func(t *testing.T, body map[string]any) (string, []string) {
 		t.Helper()
-		r := ts.do("POST", "/v1/memory/vector-search", a.Key, body).must(t, 200)
+		r := ts.do(t, "POST", "/v1/memory/vector-search", a.Key, body).must(t, 200)
 		var keys []string
 		for _, h := range r.JSON["results"].([]any) {
 			keys = append(keys, h.(map[string]any)["key"].(string))
@@ -119,7 +119,7 @@ func TestMemoryServerEmbedder(t *testing.T) {
 	if space, _ := vsearch(t, map[string]any{"query": "vehicle"}); space != "hash-v1" {
 		t.Fatalf("with the embedder down a text query searched %s", space)
 	}
-	ts.do("POST", "/v1/memory/vector-search", a.Key, map[string]any{"query": "vehicle", "space": "server"}).problem(t, 502, cairn.EUPSTREAM)
+	ts.do(t, "POST", "/v1/memory/vector-search", a.Key, map[string]any{"query": "vehicle", "space": "server"}).problem(t, 502, cairn.EUPSTREAM)
 
 	ts.stop()
 	fake.set(func(f *fakeEmbedder) { f.down, f.failNext = false, 1 }) // up again, failing one call: retried
@@ -149,14 +149,14 @@ func TestMemoryServerEmbedder(t *testing.T) {
 	}
 
 	t.Run("UpdateReembeds", func(t *testing.T) {
-		id := ts.do("GET", "/v1/memory?limit=100", a.Key, nil).must(t, 200)
+		id := ts.do(t, "GET", "/v1/memory?limit=100", a.Key, nil).must(t, 200)
 		var marketID string
 		for _, m := range id.JSON["memories"].([]any) {
 			if m.(map[string]any)["key"] == "market" {
 				marketID = m.(map[string]any)["id"].(string)
 			}
 		}
-		ts.do("PUT", "/v1/memory/"+marketID, a.Key, map[string]any{"content": "Walked the hound in the park."}).must(t, 200)
+		ts.do(t, "PUT", "/v1/memory/"+marketID, a.Key, map[string]any{"content": "Walked the hound in the park."}).must(t, 200)
 		waitFor(t, "the update to be embedded", func() bool {
 			_, keys := vsearch(t, map[string]any{"query": "dog", "minScore": 0.5})
 			return len(keys) == 2
@@ -168,7 +168,7 @@ func TestMemoryServerEmbedder(t *testing.T) {
 	t.Run("Reembed", func(t *testing.T) {
 		var before int
 		fake.set(func(f *fakeEmbedder) { before = f.inputs })
-		r := ts.do("POST", "/v1/memory/reembed", a.Key, map[string]any{"space": "server"}).must(t, 200)
+		r := ts.do(t, "POST", "/v1/memory/reembed", a.Key, map[string]any{"space": "server"}).must(t, 200)
 		if r.num("count") != 3 || r.str("space") != "server" {
 			t.Fatalf("reembed: %s", r.Body)
 		}
@@ -177,16 +177,16 @@ func TestMemoryServerEmbedder(t *testing.T) {
 			fake.set(func(f *fakeEmbedder) { n = f.inputs })
 			return n == before+3 && ts.m.memory.PendingEmbeds() == 0
 		})
-		if r := ts.do("POST", "/v1/memory/reembed", a.Key, map[string]any{"space": "hash-v1"}).must(t, 200); r.num("count") != 3 {
+		if r := ts.do(t, "POST", "/v1/memory/reembed", a.Key, map[string]any{"space": "hash-v1"}).must(t, 200); r.num("count") != 3 {
 			t.Fatalf("reembed hash-v1: %s", r.Body)
 		}
-		ts.do("POST", "/v1/memory/reembed", a.Key, map[string]any{"space": "client"}).problem(t, 400, cairn.EINVALID)
-		ts.do("GET", "/v1/memory/reembed", a.Key, nil).must(t, 405)
+		ts.do(t, "POST", "/v1/memory/reembed", a.Key, map[string]any{"space": "client"}).problem(t, 400, cairn.EINVALID)
+		ts.do(t, "GET", "/v1/memory/reembed", a.Key, nil).must(t, 405)
 	})
 	t.Run("RefusedTextIsDropped", func(t *testing.T) {
 		fake.set(func(f *fakeEmbedder) { f.down = true }) // both queue up, then go in one batch
-		ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "bad", "content": "poison pill"}).must(t, 201)
-		ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "van", "content": "A vehicle for the move."}).must(t, 201)
+		ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "bad", "content": "poison pill"}).must(t, 201)
+		ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "van", "content": "A vehicle for the move."}).must(t, 201)
 		fake.set(func(f *fakeEmbedder) { f.down = false })
 		waitFor(t, "the queue to drain past the refused text", func() bool { return ts.m.memory.PendingEmbeds() == 0 })
 		if _, keys := vsearch(t, map[string]any{"query": "vehicle", "minScore": 0.9}); !slices.Contains(keys, "van") || slices.Contains(keys, "bad") {
@@ -195,7 +195,7 @@ func TestMemoryServerEmbedder(t *testing.T) {
 	})
 	t.Run("WritesDoNotWaitForTheEmbedder", func(t *testing.T) {
 		fake.set(func(f *fakeEmbedder) { f.down = true })
-		ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "truck", "content": "The truck needs new tyres."}).must(t, 201)
+		ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "truck", "content": "The truck needs new tyres."}).must(t, 201)
 		waitFor(t, "a failed embedder call", func() bool {
 			var n int
 			fake.set(func(f *fakeEmbedder) { n = f.calls })

@@ -15,8 +15,8 @@ import (
 
 // memUpload posts a multipart body to /v1/memory/upload; file nil leaves
 // the file part out.
-func (ts *testServer) memUpload(key string, fields map[string]string, filename string, file []byte) *response {
-	ts.t.Helper()
+func (ts *testServer) memUpload(t *testing.T, key string, fields map[string]string, filename string, file []byte) *response {
+	t.Helper()
 	var buf bytes.Buffer
 	w := multipart.NewWriter(&buf)
 	for k, v := range fields {
@@ -30,7 +30,7 @@ func (ts *testServer) memUpload(key string, fields map[string]string, filename s
 	req, _ := http.NewRequest("POST", ts.base+"/v1/memory/upload", &buf)
 	req.Header.Set("Content-Type", w.FormDataContentType())
 	req.Header.Set("Authorization", "Bearer "+key)
-	return ts.send(req)
+	return ts.send(t, req)
 }
 
 func TestMemoryUploadDownload(t *testing.T) {
@@ -38,51 +38,51 @@ func TestMemoryUploadDownload(t *testing.T) {
 	bal := 1000
 	var id string
 	t.Run("Upload", func(t *testing.T) {
-		r := ts.memUpload(a.Key, map[string]string{"type": "file", "key": "img/pixel", "metadata": `{"tags":["x"],"visibility":"private"}`}, "pixel.png", pngBytes).must(t, 201)
+		r := ts.memUpload(t, a.Key, map[string]string{"type": "file", "key": "img/pixel", "metadata": `{"tags":["x"],"visibility":"private"}`}, "pixel.png", pngBytes).must(t, 201)
 		id = r.str("id")
 		if r.str("filename") != "pixel.png" || r.str("mimeType") != "image/png" || r.num("importance") != 0.5 ||
 			r.str("blobName") != "memory/file/img/pixel/v1" || r.num("sizeBytes") != float64(len(pngBytes)) || r.JSON["expiresAt"] == nil {
 			t.Fatalf("upload: %s", r.Body)
 		}
 		bal -= 5
-		g := ts.do("GET", "/v1/memory/"+id, a.Key, nil).must(t, 200)
+		g := ts.do(t, "GET", "/v1/memory/"+id, a.Key, nil).must(t, 200)
 		if g.str("contentEncoding") != "base64" || g.str("content") != base64.StdEncoding.EncodeToString(pngBytes) {
 			t.Fatalf("get upload: %s", g.Body)
 		}
 		bal--
-		ts.wantBalance(a, bal)
+		ts.wantBalance(t, a, bal)
 	})
 	t.Run("Download", func(t *testing.T) {
-		r := ts.do("GET", "/v1/memory/"+id+"/download", a.Key, nil).must(t, 200)
+		r := ts.do(t, "GET", "/v1/memory/"+id+"/download", a.Key, nil).must(t, 200)
 		if !bytes.Equal(r.Body, pngBytes) || r.Header.Get("Content-Type") != "image/png" ||
 			r.Header.Get("Content-Disposition") != `attachment; filename=pixel.png` || r.Header.Get("Content-Length") != "67" {
 			t.Fatalf("download headers %v", r.Header)
 		}
 		bal--
-		ts.wantBalance(a, bal)
+		ts.wantBalance(t, a, bal)
 	})
 	t.Run("ErrUploadRefunded", func(t *testing.T) {
-		ts.memUpload(a.Key, map[string]string{"key": "k"}, "f.bin", []byte("x")).problem(t, 400, cairn.EINVALID)
-		ts.memUpload(a.Key, map[string]string{"type": "file"}, "f.bin", []byte("x")).problem(t, 400, cairn.EINVALID)
-		ts.memUpload(a.Key, map[string]string{"type": "file", "key": "k"}, "", nil).problem(t, 400, cairn.EINVALID)
-		ts.memUpload(a.Key, map[string]string{"type": "file", "key": "k", "expiresIn": "soon"}, "f.bin", []byte("x")).problem(t, 400, cairn.EINVALID)
-		ts.memUpload(a.Key, map[string]string{"type": "file", "key": "big"}, "big.bin", make([]byte, 10<<20+1)).problem(t, 413, cairn.ETOOLARGE)
-		ts.memUpload(a.Key, map[string]string{"type": "file", "key": "img/pixel"}, "p.png", pngBytes).problem(t, 409, cairn.ECONFLICT)
+		ts.memUpload(t, a.Key, map[string]string{"key": "k"}, "f.bin", []byte("x")).problem(t, 400, cairn.EINVALID)
+		ts.memUpload(t, a.Key, map[string]string{"type": "file"}, "f.bin", []byte("x")).problem(t, 400, cairn.EINVALID)
+		ts.memUpload(t, a.Key, map[string]string{"type": "file", "key": "k"}, "", nil).problem(t, 400, cairn.EINVALID)
+		ts.memUpload(t, a.Key, map[string]string{"type": "file", "key": "k", "expiresIn": "soon"}, "f.bin", []byte("x")).problem(t, 400, cairn.EINVALID)
+		ts.memUpload(t, a.Key, map[string]string{"type": "file", "key": "big"}, "big.bin", make([]byte, 10<<20+1)).problem(t, 413, cairn.ETOOLARGE)
+		ts.memUpload(t, a.Key, map[string]string{"type": "file", "key": "img/pixel"}, "p.png", pngBytes).problem(t, 409, cairn.ECONFLICT)
 		bal -= 5 // only the 409
-		ts.wantBalance(a, bal)
+		ts.wantBalance(t, a, bal)
 		// Exactly 10 MB is accepted.
-		ts.memUpload(a.Key, map[string]string{"type": "file", "key": "big"}, "big.bin", make([]byte, 10<<20)).must(t, 201)
+		ts.memUpload(t, a.Key, map[string]string{"type": "file", "key": "big"}, "big.bin", make([]byte, 10<<20)).must(t, 201)
 		bal -= 5
 	})
 	t.Run("ErrDownloadBlobLostRefunded", func(t *testing.T) {
 		if err := ts.m.blobs.Delete(t.Context(), "agents/"+a.ID+"/v/"+id); err != nil {
 			t.Fatal(err)
 		}
-		ts.do("GET", "/v1/memory/"+id+"/download", a.Key, nil).problem(t, 502, cairn.EUPSTREAM)
-		ts.do("GET", "/v1/memory/"+id, a.Key, nil).problem(t, 502, cairn.EUPSTREAM)
-		ts.do("GET", "/v1/memory/"+cairn.NewID()+"/download", a.Key, nil).problem(t, 404, cairn.ENOTFOUND)
+		ts.do(t, "GET", "/v1/memory/"+id+"/download", a.Key, nil).problem(t, 502, cairn.EUPSTREAM)
+		ts.do(t, "GET", "/v1/memory/"+id, a.Key, nil).problem(t, 502, cairn.EUPSTREAM)
+		ts.do(t, "GET", "/v1/memory/"+cairn.NewID()+"/download", a.Key, nil).problem(t, 404, cairn.ENOTFOUND)
 		bal--
-		ts.wantBalance(a, bal)
+		ts.wantBalance(t, a, bal)
 	})
 }
 
@@ -90,9 +90,9 @@ func TestMemoryBulkAndIdempotency(t *testing.T) {
 	ts, a := memServer(t, 1000)
 	bal := 1000
 	t.Run("BulkChargesSucceededItems", func(t *testing.T) {
-		ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "taken", "content": "x"}).must(t, 201)
+		ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "taken", "content": "x"}).must(t, 201)
 		bal -= 5
-		r := ts.do("POST", "/v1/memory/bulk", a.Key, map[string]any{"memories": []any{
+		r := ts.do(t, "POST", "/v1/memory/bulk", a.Key, map[string]any{"memories": []any{
 			map[string]any{"key": "bulk/1", "content": "one"},
 			map[string]any{"key": "taken", "content": "dup"},
 			map[string]any{"key": "bulk/2", "content": "two", "importance": 7},
@@ -110,18 +110,18 @@ func TestMemoryBulkAndIdempotency(t *testing.T) {
 			t.Fatalf("bulk: %s", r.Body)
 		}
 		bal -= 15 // the two stored items and the 409, which keeps its charge (spec 7); the 400 is refunded
-		ts.wantBalance(a, bal)
+		ts.wantBalance(t, a, bal)
 	})
 	t.Run("FreeItemsNeverRefundAnother", func(t *testing.T) {
 		// With bulk.write priced 0, a failing item has no charge of its own:
 		// it must neither take back an earlier paid charge nor crash.
-		ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "paid", "content": "x"}).must(t, 201)
+		ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "paid", "content": "x"}).must(t, 201)
 		bal -= 5
-		ts.do("PUT", "/v1/admin/pricing", admin, map[string]any{"operationCosts": map[string]int{"bulk.write": 0}}).must(t, 200)
+		ts.do(t, "PUT", "/v1/admin/pricing", admin, map[string]any{"operationCosts": map[string]int{"bulk.write": 0}}).must(t, 200)
 		defer func() {
-			ts.do("PUT", "/v1/admin/pricing", admin, map[string]any{"operationCosts": map[string]int{"bulk.write": 5}}).must(t, 200)
+			ts.do(t, "PUT", "/v1/admin/pricing", admin, map[string]any{"operationCosts": map[string]int{"bulk.write": 5}}).must(t, 200)
 		}()
-		r := ts.do("POST", "/v1/memory/bulk", a.Key, map[string]any{"memories": []any{
+		r := ts.do(t, "POST", "/v1/memory/bulk", a.Key, map[string]any{"memories": []any{
 			map[string]any{"key": "free/1", "content": "one"},
 			map[string]any{"key": "paid", "content": "dup"},
 			map[string]any{"key": "free/2", "content": "two", "expiresIn": "soon"},
@@ -129,43 +129,43 @@ func TestMemoryBulkAndIdempotency(t *testing.T) {
 		if r.num("succeeded") != 1 || r.num("failed") != 2 {
 			t.Fatalf("free bulk: %s", r.Body)
 		}
-		ts.wantBalance(a, bal)
+		ts.wantBalance(t, a, bal)
 	})
 	t.Run("ErrBulkLimits", func(t *testing.T) {
 		many := make([]any, 21)
 		for i := range many {
 			many[i] = map[string]any{"key": "k", "content": "x"}
 		}
-		ts.do("POST", "/v1/memory/bulk", a.Key, map[string]any{"memories": many}).problem(t, 400, cairn.EINVALID)
-		ts.do("POST", "/v1/memory/bulk", a.Key, map[string]any{"memories": []any{}}).problem(t, 400, cairn.EINVALID)
+		ts.do(t, "POST", "/v1/memory/bulk", a.Key, map[string]any{"memories": many}).problem(t, 400, cairn.EINVALID)
+		ts.do(t, "POST", "/v1/memory/bulk", a.Key, map[string]any{"memories": []any{}}).problem(t, 400, cairn.EINVALID)
 		ids := make([]string, 51)
-		ts.do("POST", "/v1/memory/bulk-delete", a.Key, map[string]any{"ids": ids}).problem(t, 400, cairn.EINVALID)
-		ts.wantBalance(a, bal)
+		ts.do(t, "POST", "/v1/memory/bulk-delete", a.Key, map[string]any{"ids": ids}).problem(t, 400, cairn.EINVALID)
+		ts.wantBalance(t, a, bal)
 	})
 	t.Run("BulkDelete", func(t *testing.T) {
-		id := ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "gone", "content": "x"}).must(t, 201).str("id")
+		id := ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "gone", "content": "x"}).must(t, 201).str("id")
 		bal -= 5
-		r := ts.do("POST", "/v1/memory/bulk-delete", a.Key, map[string]any{"ids": []string{id, cairn.NewID(), id}}).must(t, 200)
+		r := ts.do(t, "POST", "/v1/memory/bulk-delete", a.Key, map[string]any{"ids": []string{id, cairn.NewID(), id}}).must(t, 200)
 		res := r.JSON["results"].([]any)
 		if res[0].(map[string]any)["status"] != 200.0 || res[1].(map[string]any)["status"] != 404.0 || res[2].(map[string]any)["status"] != 404.0 {
 			t.Fatalf("bulk-delete: %s", r.Body)
 		}
 		bal -= 6 // memory.delete for each: a 404 keeps its charge (spec 7)
-		ts.wantBalance(a, bal)
+		ts.wantBalance(t, a, bal)
 	})
 	t.Run("IdempotencyKey", func(t *testing.T) {
 		body := map[string]any{"key": "idem", "content": "once"}
-		first := ts.do("POST", "/v1/memory", a.Key, body, "Idempotency-Key", "k-1").must(t, 201)
-		again := ts.do("POST", "/v1/memory", a.Key, body, "Idempotency-Key", "k-1").must(t, 201)
+		first := ts.do(t, "POST", "/v1/memory", a.Key, body, "Idempotency-Key", "k-1").must(t, 201)
+		again := ts.do(t, "POST", "/v1/memory", a.Key, body, "Idempotency-Key", "k-1").must(t, 201)
 		if again.str("id") != first.str("id") || again.Header.Get("Idempotent-Replayed") != "true" {
 			t.Fatalf("replay: %s vs %s", again.Body, first.Body)
 		}
 		bal -= 5
-		ts.wantBalance(a, bal)
-		ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "idem2", "content": "other"}, "Idempotency-Key", "k-1").problem(t, 409, cairn.ECONFLICT)
-		ts.wantBalance(a, bal) // rejected before billing
-		b := ts.register("b")
-		ts.do("POST", "/v1/memory", b.Key, body, "Idempotency-Key", "k-1").must(t, 201) // keys are per agent
+		ts.wantBalance(t, a, bal)
+		ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "idem2", "content": "other"}, "Idempotency-Key", "k-1").problem(t, 409, cairn.ECONFLICT)
+		ts.wantBalance(t, a, bal) // rejected before billing
+		b := ts.register(t, "b")
+		ts.do(t, "POST", "/v1/memory", b.Key, body, "Idempotency-Key", "k-1").must(t, 201) // keys are per agent
 	})
 }
 
@@ -175,22 +175,22 @@ func TestMemoryBulkAndIdempotency(t *testing.T) {
 // (refunded) on create, PUT, bulk and upload, and a valid one round-trips.
 func TestMemoryMimeTypeIsAHeaderValue(t *testing.T) {
 	ts, a := memServer(t, 1000)
-	id := ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "mime/ok", "content": "# title", "mimeType": "text/markdown; charset=utf-8"}).must(t, 201).str("id")
-	if d := ts.do("GET", "/v1/memory/"+id+"/download", a.Key, nil).must(t, 200); d.Header.Get("Content-Type") != "text/markdown; charset=utf-8" {
+	id := ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "mime/ok", "content": "# title", "mimeType": "text/markdown; charset=utf-8"}).must(t, 201).str("id")
+	if d := ts.do(t, "GET", "/v1/memory/"+id+"/download", a.Key, nil).must(t, 200); d.Header.Get("Content-Type") != "text/markdown; charset=utf-8" {
 		t.Fatalf("download Content-Type %q", d.Header.Get("Content-Type"))
 	}
-	bal := ts.balance(a.Key)
+	bal := ts.balance(t, a.Key)
 	for _, mt := range []string{"\x00", "text/plain\r\nX-Injected: 1", "text/plain\x7f", "tëxt/plain", `text/html; charset="x`,
 		"text/plain; =x", strings.Repeat("m", 300)} {
-		ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "mime/bad", "content": "x", "mimeType": mt}).problem(t, 400, cairn.EINVALID)
-		ts.do("PUT", "/v1/memory/"+id, a.Key, map[string]any{"content": "x", "mimeType": mt}).problem(t, 400, cairn.EINVALID)
-		ts.memUpload(a.Key, map[string]string{"type": "file", "key": "mime/up", "mimeType": mt}, "f.bin", []byte("x")).problem(t, 400, cairn.EINVALID)
-		r := ts.do("POST", "/v1/memory/bulk", a.Key, map[string]any{"memories": []any{map[string]any{"key": "mime/bulk", "content": "x", "mimeType": mt}}}).must(t, 200)
+		ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "mime/bad", "content": "x", "mimeType": mt}).problem(t, 400, cairn.EINVALID)
+		ts.do(t, "PUT", "/v1/memory/"+id, a.Key, map[string]any{"content": "x", "mimeType": mt}).problem(t, 400, cairn.EINVALID)
+		ts.memUpload(t, a.Key, map[string]string{"type": "file", "key": "mime/up", "mimeType": mt}, "f.bin", []byte("x")).problem(t, 400, cairn.EINVALID)
+		r := ts.do(t, "POST", "/v1/memory/bulk", a.Key, map[string]any{"memories": []any{map[string]any{"key": "mime/bulk", "content": "x", "mimeType": mt}}}).must(t, 200)
 		if item := r.JSON["results"].([]any)[0].(map[string]any); item["status"] != 400.0 {
 			t.Fatalf("bulk with mimeType %q: %s", mt, r.Body)
 		}
 	}
-	ts.wantBalance(a, bal)
+	ts.wantBalance(t, a, bal)
 }
 
 // TestMemoryUploadFilenameSanitized: the file name of an upload comes back
@@ -208,11 +208,11 @@ func TestMemoryUploadFilenameSanitized(t *testing.T) {
 		{"  ..  ", "file"},
 		{strings.Repeat("g", 900<<10), strings.Repeat("g", 255)},
 	} {
-		r := ts.memUpload(a.Key, map[string]string{"type": "file", "key": fmt.Sprint("names/", i)}, tc.sent, []byte("x")).must(t, 201)
+		r := ts.memUpload(t, a.Key, map[string]string{"type": "file", "key": fmt.Sprint("names/", i)}, tc.sent, []byte("x")).must(t, 201)
 		if r.str("filename") != tc.want {
 			t.Fatalf("filename %q stored as %q, want %q", tc.sent, r.str("filename"), tc.want)
 		}
-		d := ts.do("GET", "/v1/memory/"+r.str("id")+"/download", a.Key, nil).must(t, 200)
+		d := ts.do(t, "GET", "/v1/memory/"+r.str("id")+"/download", a.Key, nil).must(t, 200)
 		if _, params, err := mime.ParseMediaType(d.Header.Get("Content-Disposition")); err != nil || params["filename"] != tc.want {
 			t.Fatalf("Content-Disposition %.300q for %q: %v", d.Header.Get("Content-Disposition"), tc.want, err)
 		}

@@ -27,8 +27,8 @@ func TestMemoryVectorSearchHNSW(t *testing.T) {
 	cfg.VectorHNSWThreshold = 50
 	clk := cairn.NewManualClock(time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC))
 	ts := startServer(t, cfg, func(m *Main) { m.Clock = clk })
-	a := ts.register("hnsw")
-	ts.topUp(a, 5000)
+	a := ts.register(t, "hnsw")
+	ts.topUp(t, a, 5000)
 
 	r := rand.New(rand.NewPCG(1, 14))
 	vecs := map[string][]float64{}
@@ -52,7 +52,7 @@ func TestMemoryVectorSearchHNSW(t *testing.T) {
 		if i == 7 {
 			body["expiresIn"] = "1h"
 		}
-		ids[k] = ts.do("POST", "/v1/memory", a.Key, body).must(t, 201).str("id")
+		ids[k] = ts.do(t, "POST", "/v1/memory", a.Key, body).must(t, 201).str("id")
 	}
 	vx := ts.m.memory.Vectors
 	vx.Settle()
@@ -69,7 +69,7 @@ func TestMemoryVectorSearchHNSW(t *testing.T) {
 	}
 	search := func(t *testing.T, body map[string]any) []hit {
 		t.Helper()
-		res := ts.do("POST", "/v1/memory/vector-search", a.Key, body).must(t, 200)
+		res := ts.do(t, "POST", "/v1/memory/vector-search", a.Key, body).must(t, 200)
 		var hs []hit
 		for _, h := range res.JSON["results"].([]any) {
 			h := h.(map[string]any)
@@ -161,7 +161,7 @@ func TestMemoryVectorSearchHNSW(t *testing.T) {
 		}
 	})
 	t.Run("DeleteDisappears", func(t *testing.T) {
-		ts.do("DELETE", "/v1/memory/"+ids["notes/042"], a.Key, nil).must(t, 200)
+		ts.do(t, "DELETE", "/v1/memory/"+ids["notes/042"], a.Key, nil).must(t, 200)
 		delete(vecs, "notes/042")
 		got := search(t, vq(queries[3]))
 		if slices.Contains(keys(got), "notes/042") {
@@ -177,7 +177,7 @@ func TestMemoryVectorSearchHNSW(t *testing.T) {
 	t.Run("UpdateMovesVector", func(t *testing.T) {
 		old := vecs["notes/005"]
 		vecs["notes/005"] = randVec()
-		res := ts.do("PUT", "/v1/memory/"+ids["notes/005"], a.Key, map[string]any{"content": "moved note",
+		res := ts.do(t, "PUT", "/v1/memory/"+ids["notes/005"], a.Key, map[string]any{"content": "moved note",
 			"embedding": map[string]any{"space": "emb", "model": "m", "values": vecs["notes/005"]}}).must(t, 200)
 		ids["notes/005"] = res.str("id")
 		if got := search(t, vq(vecs["notes/005"], "limit", 1)); len(got) != 1 || got[0].Key != "notes/005" || got[0].Version != 2 || got[0].Score < 0.9999 {

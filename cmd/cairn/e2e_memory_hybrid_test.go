@@ -14,7 +14,7 @@ import (
 // and matchedOn lists.
 func searchKeys(t *testing.T, ts *testServer, key, path string, body map[string]any) ([]string, []float64, [][]any) {
 	t.Helper()
-	r := ts.do("POST", path, key, body).must(t, 200)
+	r := ts.do(t, "POST", path, key, body).must(t, 200)
 	var keys []string
 	var scores []float64
 	var via [][]any
@@ -37,8 +37,8 @@ func TestMemoryHybridSearch(t *testing.T) {
 		return searchKeys(t, ts, key, "/v1/memory/search", body)
 	}
 	t.Run("Formula", func(t *testing.T) {
-		b := ts.register("solo")
-		ts.do("POST", "/v1/memory", b.Key, map[string]any{"key": "only", "content": "alpha beta gamma", "importance": 0.4}).must(t, 201)
+		b := ts.register(t, "solo")
+		ts.do(t, "POST", "/v1/memory", b.Key, map[string]any{"key": "only", "content": "alpha beta gamma", "importance": 0.4}).must(t, 201)
 		keys, scores, via := hybrid(t, b.Key, map[string]any{"contentQuery": "alpha beta"})
 		// Rank 1 in both rankings: (1/61 + 1/61) × (1 + 0.5×0.4).
 		if want := 2.0 / 61 * 1.2; len(keys) != 1 || math.Abs(scores[0]-want) > 1e-12 || fmt.Sprint(via[0]) != "[content vector]" {
@@ -51,7 +51,7 @@ func TestMemoryHybridSearch(t *testing.T) {
 		{"key": "c/deploy", "content": "We deploy the service every Tuesday.", "metadata": map[string]any{"tags": []string{"ops"}}},
 		{"key": "d/other", "content": "Notes about the garden.", "expiresIn": "1h"},
 	} {
-		ts.do("POST", "/v1/memory", a.Key, m).must(t, 201)
+		ts.do(t, "POST", "/v1/memory", a.Key, m).must(t, 201)
 	}
 	t.Run("ImportanceBoost", func(t *testing.T) {
 		keys, scores, _ := hybrid(t, a.Key, map[string]any{"contentQuery": "warehouse inventory report"})
@@ -85,10 +85,10 @@ func TestMemoryHybridSearch(t *testing.T) {
 		}
 	})
 	t.Run("Invalid", func(t *testing.T) {
-		bal := ts.balance(a.Key)
-		ts.do("POST", "/v1/memory/search", a.Key, map[string]any{"query": "a", "mode": "hybrid"}).problem(t, 400, cairn.EINVALID)
-		ts.do("POST", "/v1/memory/search", a.Key, map[string]any{"contentQuery": "a", "mode": "semantic"}).problem(t, 400, cairn.EINVALID)
-		ts.wantBalance(a, bal)
+		bal := ts.balance(t, a.Key)
+		ts.do(t, "POST", "/v1/memory/search", a.Key, map[string]any{"query": "a", "mode": "hybrid"}).problem(t, 400, cairn.EINVALID)
+		ts.do(t, "POST", "/v1/memory/search", a.Key, map[string]any{"contentQuery": "a", "mode": "semantic"}).problem(t, 400, cairn.EINVALID)
+		ts.wantBalance(t, a, bal)
 	})
 }
 
@@ -109,7 +109,7 @@ func TestMemoryRelevance(t *testing.T) {
 	}
 	ts, a := memServer(t, 1000)
 	for _, m := range corpus.Memories {
-		ts.do("POST", "/v1/memory", a.Key, m).must(t, 201)
+		ts.do(t, "POST", "/v1/memory", a.Key, m).must(t, 201)
 	}
 	for _, q := range corpus.Queries {
 		for _, mode := range []struct{ path, field, mode string }{

@@ -21,10 +21,10 @@ func TestMemoryIdempotencyAcrossRestart(t *testing.T) {
 	cfg.WriteLimitPerAgent, cfg.RateLimitPerKey = 100000, 100000
 	clock := cairn.NewManualClock(time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC))
 	ts := startServer(t, cfg, func(m *Main) { m.Clock = clock })
-	a := ts.register("idem")
-	ts.topUp(a, 1000)
+	a := ts.register(t, "idem")
+	ts.topUp(t, a, 1000)
 	body := map[string]any{"key": "idem/restart", "content": "once"}
-	first := ts.do("POST", "/v1/memory", a.Key, body, "Idempotency-Key", "k-restart").must(t, 201)
+	first := ts.do(t, "POST", "/v1/memory", a.Key, body, "Idempotency-Key", "k-restart").must(t, 201)
 	// A memory upload, sent again byte for byte (same multipart boundary).
 	upload := func() *response {
 		body := "--b0undary\r\nContent-Disposition: form-data; name=\"type\"\r\n\r\nfile\r\n" +
@@ -35,22 +35,22 @@ func TestMemoryIdempotencyAcrossRestart(t *testing.T) {
 		req.Header.Set("Content-Type", "multipart/form-data; boundary=b0undary")
 		req.Header.Set("Authorization", "Bearer "+a.Key)
 		req.Header.Set("Idempotency-Key", "k-upload")
-		return ts.send(req)
+		return ts.send(t, req)
 	}
 	firstUpload := upload().must(t, 201)
 	bulkBody := map[string]any{"memories": []any{map[string]any{"key": "idem/bulk/1", "content": "one"}}}
-	firstBulk := ts.do("POST", "/v1/memory/bulk", a.Key, bulkBody, "Idempotency-Key", "k-bulk").must(t, 200)
-	ts.wantBalance(a, 985)
+	firstBulk := ts.do(t, "POST", "/v1/memory/bulk", a.Key, bulkBody, "Idempotency-Key", "k-bulk").must(t, 200)
+	ts.wantBalance(t, a, 985)
 	ts.stop()
 
 	clock.Advance(time.Hour)
 	ts = startServer(t, cfg, func(m *Main) { m.Clock = clock })
-	again := ts.do("POST", "/v1/memory", a.Key, body, "Idempotency-Key", "k-restart").must(t, 201)
+	again := ts.do(t, "POST", "/v1/memory", a.Key, body, "Idempotency-Key", "k-restart").must(t, 201)
 	if !bytes.Equal(again.Body, first.Body) || again.Header.Get("Idempotent-Replayed") != "true" ||
 		again.Header.Get("ETag") != first.Header.Get("ETag") || again.Header.Get("Content-Type") != first.Header.Get("Content-Type") {
 		t.Fatalf("replay after restart: %s %v\nfirst: %s %v", again.Body, again.Header, first.Body, first.Header)
 	}
-	againBulk := ts.do("POST", "/v1/memory/bulk", a.Key, bulkBody, "Idempotency-Key", "k-bulk").must(t, 200)
+	againBulk := ts.do(t, "POST", "/v1/memory/bulk", a.Key, bulkBody, "Idempotency-Key", "k-bulk").must(t, 200)
 	if !bytes.Equal(againBulk.Body, firstBulk.Body) || againBulk.Header.Get("Idempotent-Replayed") != "true" {
 		t.Fatalf("bulk replay after restart: %s, first %s", againBulk.Body, firstBulk.Body)
 	}
@@ -58,10 +58,10 @@ func TestMemoryIdempotencyAcrossRestart(t *testing.T) {
 	if !bytes.Equal(againUpload.Body, firstUpload.Body) || againUpload.Header.Get("Idempotent-Replayed") != "true" {
 		t.Fatalf("upload replay after restart: %s, first %s", againUpload.Body, firstUpload.Body)
 	}
-	ts.wantBalance(a, 985) // charged once
-	ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "idem/other", "content": "x"}, "Idempotency-Key", "k-restart").
+	ts.wantBalance(t, a, 985) // charged once
+	ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "idem/other", "content": "x"}, "Idempotency-Key", "k-restart").
 		problem(t, 409, cairn.ECONFLICT)
-	ts.wantBalance(a, 985) // rejected before billing
+	ts.wantBalance(t, a, 985) // rejected before billing
 	// The record is kept for 24 hours, then swept: the key is new again
 	// (and the memory it made already exists).
 	clock.Advance(24 * time.Hour)
@@ -69,7 +69,7 @@ func TestMemoryIdempotencyAcrossRestart(t *testing.T) {
 	if _, err := ts.m.store.Idempotency(context.Background(), a.ID, "/v1/memory", "k-restart", time.Time{}); !cairn.IsCode(err, cairn.ENOTFOUND) {
 		t.Fatalf("record after the sweep: %v", err)
 	}
-	r := ts.do("POST", "/v1/memory", a.Key, body, "Idempotency-Key", "k-restart").problem(t, 409, cairn.ECONFLICT)
+	r := ts.do(t, "POST", "/v1/memory", a.Key, body, "Idempotency-Key", "k-restart").problem(t, 409, cairn.ECONFLICT)
 	if r.Header.Get("Idempotent-Replayed") != "" {
 		t.Fatal("replayed an expired key")
 	}

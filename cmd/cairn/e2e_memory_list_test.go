@@ -10,19 +10,19 @@ import (
 
 func TestMemoryList(t *testing.T) {
 	ts, a := memServer(t, 10000)
-	b := ts.register("other")
-	ts.do("POST", "/v1/memory", b.Key, map[string]any{"key": "b/only", "content": "x"}).must(t, 201)
+	b := ts.register(t, "other")
+	ts.do(t, "POST", "/v1/memory", b.Key, map[string]any{"key": "b/only", "content": "x"}).must(t, 201)
 	var ids []string
 	for i := 0; i < 12; i++ {
 		body := map[string]any{"key": fmt.Sprintf("item/%02d", i), "content": "c", "importance": float64(i%4) / 4,
 			"type": []string{"semantic", "episodic"}[i%2], "metadata": map[string]any{"visibility": []string{"private", "share"}[i%3%2]}}
-		ids = append(ids, ts.do("POST", "/v1/memory", a.Key, body).must(t, 201).str("id"))
+		ids = append(ids, ts.do(t, "POST", "/v1/memory", a.Key, body).must(t, 201).str("id"))
 	}
-	ts.do("PATCH", "/v1/memory/"+ids[0]+"/pin", a.Key, nil).must(t, 200)
-	ts.do("PUT", "/v1/memory/"+ids[1], a.Key, map[string]any{"content": "v2"}).must(t, 200)
+	ts.do(t, "PATCH", "/v1/memory/"+ids[0]+"/pin", a.Key, nil).must(t, 200)
+	ts.do(t, "PUT", "/v1/memory/"+ids[1], a.Key, map[string]any{"content": "v2"}).must(t, 200)
 	list := func(t *testing.T, q url.Values) *response {
 		t.Helper()
-		return ts.do("GET", "/v1/memory?"+q.Encode(), a.Key, nil).must(t, 200)
+		return ts.do(t, "GET", "/v1/memory?"+q.Encode(), a.Key, nil).must(t, 200)
 	}
 	keys := func(r *response) []string {
 		var out []string
@@ -32,7 +32,7 @@ func TestMemoryList(t *testing.T) {
 		return out
 	}
 	t.Run("DefaultNewestFirstCharged", func(t *testing.T) {
-		bal := ts.balance(a.Key)
+		bal := ts.balance(t, a.Key)
 		r := list(t, url.Values{})
 		if got := keys(r); len(got) != 12 || got[0] != "item/11" || got[11] != "item/00" || r.num("limit") != 50 || r.JSON["hasMore"] != false {
 			t.Fatalf("list: %v %s", got, r.Body)
@@ -40,7 +40,7 @@ func TestMemoryList(t *testing.T) {
 		if _, ok := r.JSON["total"]; ok {
 			t.Fatal("total without offset")
 		}
-		ts.wantBalance(a, bal-1)
+		ts.wantBalance(t, a, bal-1)
 	})
 	t.Run("Filters", func(t *testing.T) {
 		for _, tc := range []struct {
@@ -85,7 +85,7 @@ func TestMemoryList(t *testing.T) {
 			for _, k := range keys(r) {
 				seen[k]++
 			}
-			ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": fmt.Sprintf("new/%d", n), "content": "x"}).must(t, 201)
+			ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": fmt.Sprintf("new/%d", n), "content": "x"}).must(t, 201)
 			if r.JSON["hasMore"] != true {
 				break
 			}
@@ -101,15 +101,15 @@ func TestMemoryList(t *testing.T) {
 		}
 	})
 	t.Run("ErrBadParams", func(t *testing.T) {
-		bal := ts.balance(a.Key)
+		bal := ts.balance(t, a.Key)
 		first := list(t, url.Values{"limit": {"2"}})
 		cur := first.str("nextCursor")
 		for _, q := range []string{"limit=0", "limit=101", "sortBy=size", "visibility=public", "pinned=yes", "minImportance=2",
 			"offset=-1", "cursor=garbage", "cursor=" + cur[:len(cur)-2] + "AA", "cursor=" + url.QueryEscape(cur) + "&type=semantic",
 			"offset=1&cursor=" + url.QueryEscape(cur), "history=true&sortBy=importance"} {
-			ts.do("GET", "/v1/memory?"+q, a.Key, nil).problem(t, 400, cairn.EINVALID)
+			ts.do(t, "GET", "/v1/memory?"+q, a.Key, nil).problem(t, 400, cairn.EINVALID)
 		}
-		ts.do("GET", "/v1/memory?cursor="+url.QueryEscape(cur), b.Key, nil).problem(t, 400, cairn.EINVALID)
-		ts.wantBalance(a, bal-1)
+		ts.do(t, "GET", "/v1/memory?cursor="+url.QueryEscape(cur), b.Key, nil).problem(t, 400, cairn.EINVALID)
+		ts.wantBalance(t, a, bal-1)
 	})
 }

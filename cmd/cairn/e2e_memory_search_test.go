@@ -9,7 +9,7 @@ import (
 
 func TestMemorySearch(t *testing.T) {
 	ts, a := memServer(t, 1000)
-	b := ts.register("other")
+	b := ts.register(t, "other")
 	for _, m := range []map[string]any{
 		{"key": "projects/apollo/notes", "content": "The launch window opens in July; fuel tests passed.", "metadata": map[string]any{"tags": []string{"space", "work"}}},
 		{"key": "projects/gemini", "content": "Budget review for the orbital docking module.", "metadata": map[string]any{"tags": []string{"work"}}},
@@ -17,12 +17,12 @@ func TestMemorySearch(t *testing.T) {
 		{"key": "archive/projects", "content": "old"},
 		{"key": "vault/launch", "content": "bGF1bmNo", "encryptionProvider": "aes-256-gcm", "encryptionMeta": map[string]any{"iv": "a", "tag": "b"}},
 	} {
-		ts.do("POST", "/v1/memory", a.Key, m).must(t, 201)
+		ts.do(t, "POST", "/v1/memory", a.Key, m).must(t, 201)
 	}
-	ts.do("POST", "/v1/memory", b.Key, map[string]any{"key": "projects/apollo", "content": "launch launch launch"}).must(t, 201)
+	ts.do(t, "POST", "/v1/memory", b.Key, map[string]any{"key": "projects/apollo", "content": "launch launch launch"}).must(t, 201)
 	search := func(t *testing.T, body map[string]any) []string {
 		t.Helper()
-		r := ts.do("POST", "/v1/memory/search", a.Key, body).must(t, 200)
+		r := ts.do(t, "POST", "/v1/memory/search", a.Key, body).must(t, 200)
 		var out []string
 		for _, h := range r.JSON["results"].([]any) {
 			out = append(out, h.(map[string]any)["key"].(string))
@@ -54,8 +54,8 @@ func TestMemorySearch(t *testing.T) {
 		})
 	}
 	t.Run("RanksAndReindexesOnPut", func(t *testing.T) {
-		id := ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "notes/x", "content": "nothing here"}).must(t, 201).str("id")
-		ts.do("PUT", "/v1/memory/"+id, a.Key, map[string]any{"content": "launch launch launch pad"}).must(t, 200)
+		id := ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "notes/x", "content": "nothing here"}).must(t, 201).str("id")
+		ts.do(t, "PUT", "/v1/memory/"+id, a.Key, map[string]any{"content": "launch launch launch pad"}).must(t, 200)
 		if got := search(t, map[string]any{"contentQuery": "launch"}); len(got) != 2 || got[0] != "notes/x" {
 			t.Fatalf("after put: %v", got)
 		}
@@ -64,11 +64,11 @@ func TestMemorySearch(t *testing.T) {
 		}
 	})
 	t.Run("ErrInvalidRefunded", func(t *testing.T) {
-		bal := ts.balance(a.Key)
+		bal := ts.balance(t, a.Key)
 		for _, body := range []any{map[string]any{}, map[string]any{"query": "a", "limit": 101}, `{"query": 1}`} {
-			ts.do("POST", "/v1/memory/search", a.Key, body).problem(t, 400, cairn.EINVALID)
+			ts.do(t, "POST", "/v1/memory/search", a.Key, body).problem(t, 400, cairn.EINVALID)
 		}
 		search(t, map[string]any{"query": "x"})
-		ts.wantBalance(a, bal-1)
+		ts.wantBalance(t, a, bal-1)
 	})
 }

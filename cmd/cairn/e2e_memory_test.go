@@ -14,34 +14,34 @@ func memServer(t *testing.T, credits int, setup ...func(*Main)) (*testServer, ag
 	cfg := testConfig(t, t.TempDir())
 	cfg.WriteLimitPerAgent, cfg.RateLimitPerKey = 100000, 100000
 	ts := startServer(t, cfg, setup...)
-	a := ts.register("mem")
-	ts.topUp(a, credits)
+	a := ts.register(t, "mem")
+	ts.topUp(t, a, credits)
 	return ts, a
 }
 
 // topUp sets the agent's balance to credits (starting from 100).
-func (ts *testServer) topUp(a agent, credits int) {
-	ts.t.Helper()
-	if d := credits - ts.balance(a.Key); d != 0 {
-		ts.do("POST", "/v1/admin/credits", "admin-test-token-0123456789abcdef", map[string]any{"developerId": a.DeveloperID, "amount": d, "reason": "test"}).must(ts.t, 200)
+func (ts *testServer) topUp(t *testing.T, a agent, credits int) {
+	t.Helper()
+	if d := credits - ts.balance(t, a.Key); d != 0 {
+		ts.do(t, "POST", "/v1/admin/credits", "admin-test-token-0123456789abcdef", map[string]any{"developerId": a.DeveloperID, "amount": d, "reason": "test"}).must(t, 200)
 	}
 }
 
 // wantBalance fails unless the agent's balance is want.
-func (ts *testServer) wantBalance(a agent, want int) {
-	ts.t.Helper()
-	if got := ts.balance(a.Key); got != want {
-		ts.t.Fatalf("balance %d, want %d", got, want)
+func (ts *testServer) wantBalance(t *testing.T, a agent, want int) {
+	t.Helper()
+	if got := ts.balance(t, a.Key); got != want {
+		t.Fatalf("balance %d, want %d", got, want)
 	}
 }
 
 func TestMemoryCreateGet(t *testing.T) {
 	ts, a := memServer(t, 1000)
-	b := ts.register("other")
+	b := ts.register(t, "other")
 	bal := 1000
 	var id string
 	t.Run("Create", func(t *testing.T) {
-		r := ts.do("POST", "/v1/memory", a.Key, map[string]any{"type": "semantic", "key": "notes/today", "content": "buy milk",
+		r := ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"type": "semantic", "key": "notes/today", "content": "buy milk",
 			"importance": 0.8, "metadata": map[string]any{"tags": []string{"home"}, "visibility": "private"}}).must(t, 201)
 		id = r.str("id")
 		if r.num("version") != 1 || r.str("blobName") != "memory/semantic/notes/today/v1" || r.num("sizeBytes") != 8 ||
@@ -49,35 +49,35 @@ func TestMemoryCreateGet(t *testing.T) {
 			t.Fatalf("create: %s", r.Body)
 		}
 		bal -= 5
-		ts.wantBalance(a, bal)
+		ts.wantBalance(t, a, bal)
 	})
 	t.Run("Get", func(t *testing.T) {
-		r := ts.do("GET", "/v1/memory/"+id, a.Key, nil).must(t, 200)
+		r := ts.do(t, "GET", "/v1/memory/"+id, a.Key, nil).must(t, 200)
 		if r.str("content") != "buy milk" || r.JSON["isLatest"] != true || r.str("key") != "notes/today" || r.str("updatedAt") == "" {
 			t.Fatalf("get: %s", r.Body)
 		}
 		bal--
-		ts.wantBalance(a, bal)
+		ts.wantBalance(t, a, bal)
 	})
 	t.Run("ErrNotFoundIsolation", func(t *testing.T) {
 		for _, path := range []string{"/v1/memory/" + cairn.NewID(), "/v1/memory/not-an-id"} {
-			ts.do("GET", path, a.Key, nil).problem(t, 404, cairn.ENOTFOUND)
+			ts.do(t, "GET", path, a.Key, nil).problem(t, 404, cairn.ENOTFOUND)
 			bal-- // 404 is not refunded
 		}
-		ts.do("GET", "/v1/memory/"+id, b.Key, nil).problem(t, 404, cairn.ENOTFOUND)
-		ts.do("PUT", "/v1/memory/"+id, b.Key, map[string]any{"content": "x"}).problem(t, 404, cairn.ENOTFOUND)
-		ts.do("DELETE", "/v1/memory/"+id, b.Key, nil).problem(t, 404, cairn.ENOTFOUND)
-		ts.do("GET", "/v1/memory/"+id+"/history", b.Key, nil).problem(t, 404, cairn.ENOTFOUND)
-		ts.do("PATCH", "/v1/memory/"+id+"/pin", b.Key, nil).problem(t, 404, cairn.ENOTFOUND)
-		ts.wantBalance(a, bal)
-		ts.wantBalance(b, 100-1-5-2)
+		ts.do(t, "GET", "/v1/memory/"+id, b.Key, nil).problem(t, 404, cairn.ENOTFOUND)
+		ts.do(t, "PUT", "/v1/memory/"+id, b.Key, map[string]any{"content": "x"}).problem(t, 404, cairn.ENOTFOUND)
+		ts.do(t, "DELETE", "/v1/memory/"+id, b.Key, nil).problem(t, 404, cairn.ENOTFOUND)
+		ts.do(t, "GET", "/v1/memory/"+id+"/history", b.Key, nil).problem(t, 404, cairn.ENOTFOUND)
+		ts.do(t, "PATCH", "/v1/memory/"+id+"/pin", b.Key, nil).problem(t, 404, cairn.ENOTFOUND)
+		ts.wantBalance(t, a, bal)
+		ts.wantBalance(t, b, 100-1-5-2)
 	})
 	t.Run("ErrDuplicateKeyCharged", func(t *testing.T) {
-		ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "notes/today", "content": "again"}).problem(t, 409, cairn.ECONFLICT)
+		ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "notes/today", "content": "again"}).problem(t, 409, cairn.ECONFLICT)
 		bal -= 5
-		ts.wantBalance(a, bal)
-		ts.do("POST", "/v1/memory", b.Key, map[string]any{"key": "notes/today", "content": "b's own"}).must(t, 201)
-		if r := ts.do("GET", "/v1/memory/"+id, a.Key, nil).must(t, 200); r.str("content") != "buy milk" {
+		ts.wantBalance(t, a, bal)
+		ts.do(t, "POST", "/v1/memory", b.Key, map[string]any{"key": "notes/today", "content": "b's own"}).must(t, 201)
+		if r := ts.do(t, "GET", "/v1/memory/"+id, a.Key, nil).must(t, 200); r.str("content") != "buy milk" {
 			t.Fatalf("another agent's write changed the content: %s", r.Body)
 		}
 		bal--
@@ -95,9 +95,9 @@ func TestMemoryCreateGet(t *testing.T) {
 			map[string]any{"key": "k", "content": "x", "type": "Bad Type"},
 			`{"key": "k", "content": 3}`,
 		} {
-			ts.do("POST", "/v1/memory", a.Key, body).problem(t, 400, cairn.EINVALID)
+			ts.do(t, "POST", "/v1/memory", a.Key, body).problem(t, 400, cairn.EINVALID)
 		}
-		ts.wantBalance(a, bal)
+		ts.wantBalance(t, a, bal)
 	})
 	t.Run("CredentialsInSharedContentRefunded", func(t *testing.T) {
 		for _, secret := range []string{
@@ -105,28 +105,28 @@ func TestMemoryCreateGet(t *testing.T) {
 			"-----BEGIN RSA PRIVATE KEY-----\n" + strings.Repeat("MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun", 4) + "\n-----END RSA PRIVATE KEY-----",
 			"ghp_4Jc0rYsWq8kZ1xLmN5vB7tR2yU9iO3pA6sD0",
 		} {
-			r := ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "shared/creds", "content": "use " + secret,
+			r := ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "shared/creds", "content": "use " + secret,
 				"metadata": map[string]any{"visibility": "share"}}).problem(t, 422, cairn.EUNPROCESSABLE)
 			if strings.Contains(string(r.Body), secret) {
 				t.Fatalf("the problem echoes the secret: %s", r.Body)
 			}
 		}
-		ts.wantBalance(a, bal)
+		ts.wantBalance(t, a, bal)
 		// Private content, and ordinary shared text, are accepted.
-		ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "private/creds", "content": "AKIAZ3MSJV4WTGKEX7PQ"}).must(t, 201)
-		ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "shared/plain", "content": "The meeting moved to Thursday.",
+		ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "private/creds", "content": "AKIAZ3MSJV4WTGKEX7PQ"}).must(t, 201)
+		ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "shared/plain", "content": "The meeting moved to Thursday.",
 			"metadata": map[string]any{"visibility": "share"}}).must(t, 201)
 		bal -= 10
-		ts.wantBalance(a, bal)
+		ts.wantBalance(t, a, bal)
 	})
 	t.Run("BlobNamesAndEncryption", func(t *testing.T) {
-		r := ts.do("POST", "/v1/memory", a.Key, map[string]any{"type": "file", "key": "docs/plan", "content": "c2VjcmV0",
+		r := ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"type": "file", "key": "docs/plan", "content": "c2VjcmV0",
 			"contentEncoding": "base64", "blobFilename": "plan", "blobExtension": ".enc", "encryptionProvider": "aes-256-gcm",
 			"encryptionMeta": map[string]any{"iv": "aXY=", "tag": "dGFn"}, "metadata": map[string]any{"visibility": "share"}}).must(t, 201)
 		if r.str("blobName") != "memory/file/docs/plan/plan_v1.enc" || r.str("encryptionProvider") != "aes-256-gcm" {
 			t.Fatalf("custom blob: %s", r.Body)
 		}
-		g := ts.do("GET", "/v1/memory/"+r.str("id"), a.Key, nil).must(t, 200)
+		g := ts.do(t, "GET", "/v1/memory/"+r.str("id"), a.Key, nil).must(t, 200)
 		meta, _ := g.JSON["encryptionMeta"].(map[string]any)
 		if g.str("content") != "c2VjcmV0" || g.str("contentEncoding") != "base64" || meta["iv"] != "aXY=" || meta["tag"] != "dGFn" {
 			t.Fatalf("encrypted get: %s", g.Body)
@@ -134,13 +134,13 @@ func TestMemoryCreateGet(t *testing.T) {
 	})
 	t.Run("Compression", func(t *testing.T) {
 		text := strings.Repeat("the quick brown fox jumps over the lazy dog. ", 200)
-		r := ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "big/text", "content": text}).must(t, 201)
+		r := ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "big/text", "content": text}).must(t, 201)
 		// Compression is transparent (spec 2.1): sizeBytes is the content's
 		// size, storedBytes the compressed blob's.
 		if r.JSON["isCompressed"] != true || r.num("sizeBytes") != float64(len(text)) || r.num("storedBytes") >= float64(len(text)) {
 			t.Fatalf("sizes of a compressed memory: %s", r.Body)
 		}
-		if g := ts.do("GET", "/v1/memory/"+r.str("id"), a.Key, nil).must(t, 200); g.str("content") != text || g.JSON["isCompressed"] != true {
+		if g := ts.do(t, "GET", "/v1/memory/"+r.str("id"), a.Key, nil).must(t, 200); g.str("content") != text || g.JSON["isCompressed"] != true {
 			t.Fatalf("decompressed content differs")
 		}
 	})

@@ -12,17 +12,17 @@ import (
 // list orders by createdAt and by updatedAt agree with what they show.
 func TestE2EMemoryTimes(t *testing.T) {
 	ts := startServer(t, testConfig(t, t.TempDir()))
-	a := ts.register("")
-	first := ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "t/first", "content": "one"}).must(t, 201)
+	a := ts.register(t, "")
+	first := ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "t/first", "content": "one"}).must(t, 201)
 	time.Sleep(5 * time.Millisecond)
-	ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "t/second", "content": "two"}).must(t, 201)
+	ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "t/second", "content": "two"}).must(t, 201)
 	time.Sleep(5 * time.Millisecond)
-	upd := ts.do("PUT", "/v1/memory/"+first.str("id"), a.Key, map[string]any{"content": "one, again"}, "If-Match", `"1"`).must(t, 200)
+	upd := ts.do(t, "PUT", "/v1/memory/"+first.str("id"), a.Key, map[string]any{"content": "one, again"}, "If-Match", `"1"`).must(t, 200)
 	if upd.str("createdAt") != first.str("createdAt") || upd.str("updatedAt") <= first.str("createdAt") {
 		t.Fatalf("after an update: createdAt %s (was %s), updatedAt %s", upd.str("createdAt"), first.str("createdAt"), upd.str("updatedAt"))
 	}
 	for _, sortBy := range []string{"createdAt", "updatedAt"} {
-		items := ts.do("GET", "/v1/memory?sortBy="+sortBy, a.Key, nil).must(t, 200).JSON["memories"].([]any)
+		items := ts.do(t, "GET", "/v1/memory?sortBy="+sortBy, a.Key, nil).must(t, 200).JSON["memories"].([]any)
 		var keys, shown []string
 		for _, it := range items {
 			m := it.(map[string]any)

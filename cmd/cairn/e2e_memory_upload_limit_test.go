@@ -15,9 +15,9 @@ import (
 // billed: no charge, no refund, a 413 problem document.
 func TestE2EIdempotentUploadTooLarge(t *testing.T) {
 	ts := startServer(t, testConfig(t, t.TempDir()))
-	a := ts.register("")
+	a := ts.register(t, "")
 	ledger := func() int {
-		return len(ts.do("GET", "/v1/billing/transactions?limit=100", a.Key, nil).must(t, 200).JSON["transactions"].([]any))
+		return len(ts.do(t, "GET", "/v1/billing/transactions?limit=100", a.Key, nil).must(t, 200).JSON["transactions"].([]any))
 	}
 	before := ledger()
 	var buf bytes.Buffer
@@ -45,7 +45,7 @@ func TestE2EIdempotentUploadTooLarge(t *testing.T) {
 			t.Fatalf("chunked %v: %d %s", chunked, resp.StatusCode, raw)
 		}
 	}
-	if after := ledger(); after != before || ts.balance(a.Key) != 100 {
-		t.Fatalf("ledger %d -> %d entries, balance %d: an oversized upload was billed", before, after, ts.balance(a.Key))
+	if after := ledger(); after != before || ts.balance(t, a.Key) != 100 {
+		t.Fatalf("ledger %d -> %d entries, balance %d: an oversized upload was billed", before, after, ts.balance(t, a.Key))
 	}
 }

@@ -19,9 +19,9 @@ func TestMemoryVectorSearch(t *testing.T) {
 	cfg.WriteLimitPerAgent, cfg.RateLimitPerKey = 100000, 100000
 	clk := cairn.NewManualClock(time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC))
 	ts := startServer(t, cfg, func(m *Main) { m.Clock = clk })
-	a := ts.register("vec")
-	ts.topUp(a, 1000)
-	b := ts.register("other")
+	a := ts.register(t, "vec")
+	ts.topUp(t, a, 1000)
+	b := ts.register(t, "other")
 	vec := func(xs ...float64) map[string]any {
 		return map[string]any{"space": "client", "model": "m1", "values": xs}
 	}
@@ -38,13 +38,13 @@ func TestMemoryVectorSearch(t *testing.T) {
 		{"key": "vault/no-vector", "content": "ZGVwbG95", "encryptionProvider": "aes-256-gcm", "encryptionMeta": map[string]any{"iv": "b"}},
 		{"key": "tmp/deploy-note", "content": "deploy payment service staging", "expiresIn": "1h"},
 	} {
-		ids[m["key"].(string)] = ts.do("POST", "/v1/memory", a.Key, m).must(t, 201).str("id")
+		ids[m["key"].(string)] = ts.do(t, "POST", "/v1/memory", a.Key, m).must(t, 201).str("id")
 	}
-	ts.do("POST", "/v1/memory", b.Key, map[string]any{"key": "ops/deploy", "content": "Deploy the payment service to the staging cluster."}).must(t, 201)
+	ts.do(t, "POST", "/v1/memory", b.Key, map[string]any{"key": "ops/deploy", "content": "Deploy the payment service to the staging cluster."}).must(t, 201)
 
 	search := func(t *testing.T, key string, body map[string]any) ([]string, []float64) {
 		t.Helper()
-		r := ts.do("POST", "/v1/memory/vector-search", key, body).must(t, 200)
+		r := ts.do(t, "POST", "/v1/memory/vector-search", key, body).must(t, 200)
 		var keys []string
 		var scores []float64
 		for _, h := range r.JSON["results"].([]any) {
@@ -102,35 +102,35 @@ func TestMemoryVectorSearch(t *testing.T) {
 		if len(got) != 1 || got[0] != "ops/deploy" {
 			t.Fatalf("other agent sees %v", got)
 		}
-		ts.do("POST", "/v1/memory/vector-search", b.Key, map[string]any{"vector": map[string]any{"space": "client", "values": []float64{1, 0, 0}}}).
+		ts.do(t, "POST", "/v1/memory/vector-search", b.Key, map[string]any{"vector": map[string]any{"space": "client", "values": []float64{1, 0, 0}}}).
 			problem(t, 422, cairn.EUNPROCESSABLE)
 	})
 	t.Run("Mismatch", func(t *testing.T) {
-		bal := ts.balance(a.Key)
-		ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "bad/dims", "content": "x", "embedding": vec(1, 0)}).problem(t, 422, cairn.EUNPROCESSABLE)
-		ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "bad/model", "content": "x",
+		bal := ts.balance(t, a.Key)
+		ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "bad/dims", "content": "x", "embedding": vec(1, 0)}).problem(t, 422, cairn.EUNPROCESSABLE)
+		ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "bad/model", "content": "x",
 			"embedding": map[string]any{"space": "client", "model": "m2", "values": []float64{1, 0, 0}}}).problem(t, 422, cairn.EUNPROCESSABLE)
-		ts.do("PUT", "/v1/memory/"+ids["home/garden"], a.Key, map[string]any{"content": "x", "embedding": vec(1, 0, 0, 0)}).problem(t, 422, cairn.EUNPROCESSABLE)
-		ts.do("POST", "/v1/memory/vector-search", a.Key, map[string]any{"vector": map[string]any{"space": "client", "values": []float64{1, 0}}}).
+		ts.do(t, "PUT", "/v1/memory/"+ids["home/garden"], a.Key, map[string]any{"content": "x", "embedding": vec(1, 0, 0, 0)}).problem(t, 422, cairn.EUNPROCESSABLE)
+		ts.do(t, "POST", "/v1/memory/vector-search", a.Key, map[string]any{"vector": map[string]any{"space": "client", "values": []float64{1, 0}}}).
 			problem(t, 422, cairn.EUNPROCESSABLE)
-		ts.do("POST", "/v1/memory/vector-search", a.Key, map[string]any{"vector": map[string]any{"space": "nope", "values": []float64{1}}}).
+		ts.do(t, "POST", "/v1/memory/vector-search", a.Key, map[string]any{"vector": map[string]any{"space": "nope", "values": []float64{1}}}).
 			problem(t, 422, cairn.EUNPROCESSABLE)
 		for _, body := range []any{map[string]any{}, map[string]any{"query": "a", "limit": 101}, `{"query": 1}`,
 			map[string]any{"query": "a", "vector": map[string]any{"space": "client", "values": []float64{1, 0, 0}}},
 			map[string]any{"query": "a", "minScore": 2}, map[string]any{"query": "a", "visibility": "public"},
 			map[string]any{"query": "..."}, map[string]any{"vector": map[string]any{"space": "client", "values": []float64{0, 0, 0}}}} {
-			ts.do("POST", "/v1/memory/vector-search", a.Key, body).problem(t, 400, cairn.EINVALID)
+			ts.do(t, "POST", "/v1/memory/vector-search", a.Key, body).problem(t, 400, cairn.EINVALID)
 		}
 		for _, e := range []map[string]any{{"space": "hash-v1", "values": []float64{1}}, {"space": "Bad Space", "values": []float64{1}},
 			{"space": "client", "model": "m1", "values": []float64{}}} {
-			ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "bad/e", "content": "x", "embedding": e}).problem(t, 400, cairn.EINVALID)
+			ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "bad/e", "content": "x", "embedding": e}).problem(t, 400, cairn.EINVALID)
 		}
-		ts.wantBalance(a, bal) // every rejected write and search refunded
+		ts.wantBalance(t, a, bal) // every rejected write and search refunded
 		search(t, a.Key, map[string]any{"query": "x"})
-		ts.wantBalance(a, bal-1)
+		ts.wantBalance(t, a, bal-1)
 	})
 	t.Run("UpdateReembeds", func(t *testing.T) {
-		r := ts.do("PUT", "/v1/memory/"+ids["home/garden"], a.Key, map[string]any{"content": "Deploy the payment service staging cluster"}).must(t, 200)
+		r := ts.do(t, "PUT", "/v1/memory/"+ids["home/garden"], a.Key, map[string]any{"content": "Deploy the payment service staging cluster"}).must(t, 200)
 		ids["home/garden"] = r.str("id")
 		got, _ := search(t, a.Key, map[string]any{"query": text, "type": "episodic"})
 		if len(got) != 1 || got[0] != "home/garden" {
@@ -146,7 +146,7 @@ func TestMemoryVectorSearch(t *testing.T) {
 		}
 	})
 	t.Run("DeleteDisappears", func(t *testing.T) {
-		ts.do("DELETE", "/v1/memory/"+ids["ops/rollback"], a.Key, nil).must(t, 200)
+		ts.do(t, "DELETE", "/v1/memory/"+ids["ops/rollback"], a.Key, nil).must(t, 200)
 		for _, body := range []map[string]any{{"query": text}, {"vector": map[string]any{"space": "client", "values": []float64{1, 0, 0}}}} {
 			if got, _ := search(t, a.Key, body); len(got) == 0 || slices.Contains(got, "ops/rollback") {
 				t.Fatalf("deleted memory found: %v", got)
@@ -160,7 +160,7 @@ func TestMemoryVectorSearch(t *testing.T) {
 		}
 	})
 	t.Run("FixedPathMethod", func(t *testing.T) {
-		ts.do("GET", "/v1/memory/vector-search", a.Key, nil).must(t, 405)
+		ts.do(t, "GET", "/v1/memory/vector-search", a.Key, nil).must(t, 405)
 	})
 	// The index is rebuilt from the store at start.
 	before, bs := search(t, a.Key, map[string]any{"query": text, "limit": 100})
@@ -173,5 +173,5 @@ func TestMemoryVectorSearch(t *testing.T) {
 		t.Fatalf("before restart %v %v / %v %v, after %v %v / %v %v", before, bs, cbefore, cs, after, as, cafter, ca)
 	}
 	// The space's dimension and model survive the restart too.
-	ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "bad/dims2", "content": "x", "embedding": vec(1, 0)}).problem(t, 422, cairn.EUNPROCESSABLE)
+	ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "bad/dims2", "content": "x", "embedding": vec(1, 0)}).problem(t, 422, cairn.EUNPROCESSABLE)
 }

@@ -16,11 +16,11 @@ func TestE2EMetricsNotPublic(t *testing.T) {
 	cfg := testConfig(t, t.TempDir())
 	cfg.MetricsListen = "127.0.0.1:0"
 	ts := startServer(t, cfg)
-	ts.do("GET", "/metrics", "", nil).problem(t, 401, cairn.EUNAUTHORIZED)
-	ts.do("GET", "/metrics", "not-the-admin-token", nil).problem(t, 401, cairn.EUNAUTHORIZED)
-	a := ts.register("")
-	ts.do("POST", "/v1/agents", a.Key, nil).must(t, 201)
-	if m := ts.do("GET", "/metrics", admin, nil).must(t, 200); !strings.Contains(string(m.Body), `cairn_credits_charged_total{operation="agent.create"} 10`) {
+	ts.do(t, "GET", "/metrics", "", nil).problem(t, 401, cairn.EUNAUTHORIZED)
+	ts.do(t, "GET", "/metrics", "not-the-admin-token", nil).problem(t, 401, cairn.EUNAUTHORIZED)
+	a := ts.register(t, "")
+	ts.do(t, "POST", "/v1/agents", a.Key, nil).must(t, 201)
+	if m := ts.do(t, "GET", "/metrics", admin, nil).must(t, 200); !strings.Contains(string(m.Body), `cairn_credits_charged_total{operation="agent.create"} 10`) {
 		t.Fatal("metrics with the admin token lack the charge")
 	}
 	get := func(path string) (int, string) {

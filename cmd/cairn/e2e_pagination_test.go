@@ -14,14 +14,14 @@ import (
 // another agent or with another filter, and the same limit rule.
 func TestE2EPaginationOneCursor(t *testing.T) {
 	ts := startServer(t, testConfig(t, t.TempDir()))
-	a, b := ts.register("pager-a"), ts.register("pager-b")
+	a, b := ts.register(t, "pager-a"), ts.register(t, "pager-b")
 	for _, k := range []string{"p1", "p2"} {
-		ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": k, "content": "x", "type": "semantic"}).must(t, 201)
-		ts.upload(a.Key, part{name: "file", filename: k + ".png", contentType: "image/png", body: pngBytes}).must(t, 201)
+		ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": k, "content": "x", "type": "semantic"}).must(t, 201)
+		ts.upload(t, a.Key, part{name: "file", filename: k + ".png", contentType: "image/png", body: pngBytes}).must(t, 201)
 	}
 	badCursor := func(t *testing.T, key, path string) {
 		t.Helper()
-		if r := ts.do("GET", path, key, nil).problem(t, 400, cairn.EINVALID); r.str("field") != "cursor" {
+		if r := ts.do(t, "GET", path, key, nil).problem(t, 400, cairn.EINVALID); r.str("field") != "cursor" {
 			t.Fatalf("GET %s: field %q, want cursor: %s", path, r.str("field"), r.Body)
 		}
 	}
@@ -34,13 +34,13 @@ func TestE2EPaginationOneCursor(t *testing.T) {
 		{"Ledger", "/v1/billing/transactions?limit=1", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := ts.do("GET", tc.path, a.Key, nil).must(t, 200)
+			r := ts.do(t, "GET", tc.path, a.Key, nil).must(t, 200)
 			cur := r.str("nextCursor")
 			if cur == "" || r.JSON["hasMore"] != true || r.num("limit") != 1 {
 				t.Fatalf("first page: %s", r.Body)
 			}
 			q := "&cursor=" + url.QueryEscape(cur)
-			second := ts.do("GET", tc.path+q, a.Key, nil).must(t, 200).Body
+			second := ts.do(t, "GET", tc.path+q, a.Key, nil).must(t, 200).Body
 			if string(second) == string(r.Body) {
 				t.Fatalf("the cursor did not move: %s", second)
 			}
@@ -50,7 +50,7 @@ func TestE2EPaginationOneCursor(t *testing.T) {
 			}
 			badCursor(t, a.Key, tc.path+"&cursor="+url.QueryEscape(cur[:len(cur)-2]+"AA")) // altered
 			for _, limit := range []string{"0", "101", "x"} {
-				if r := ts.do("GET", strings.TrimSuffix(tc.path, "1")+limit, a.Key, nil).problem(t, 400, cairn.EINVALID); r.str("field") != "limit" {
+				if r := ts.do(t, "GET", strings.TrimSuffix(tc.path, "1")+limit, a.Key, nil).problem(t, 400, cairn.EINVALID); r.str("field") != "limit" {
 					t.Fatalf("limit=%s: field %q: %s", limit, r.str("field"), r.Body)
 				}
 			}

@@ -24,14 +24,14 @@ func TestE2EPostgresStore(t *testing.T) {
 	if ts.m.pg == nil || ts.m.core != ts.m.pg {
 		t.Fatal("the service did not open the Postgres store")
 	}
-	a := ts.register("pg")
-	ts.do("POST", "/v1/agents", a.Key, nil).must(t, 201)
-	ts.do("POST", "/v1/agents", a.Key, map[string]any{"name": "bad\x01name"}).must(t, 400)
-	if bal := ts.balance(a.Key); bal != 90 {
+	a := ts.register(t, "pg")
+	ts.do(t, "POST", "/v1/agents", a.Key, nil).must(t, 201)
+	ts.do(t, "POST", "/v1/agents", a.Key, map[string]any{"name": "bad\x01name"}).must(t, 400)
+	if bal := ts.balance(t, a.Key); bal != 90 {
 		t.Fatalf("balance %d, want 90", bal)
 	}
-	ts.do("GET", "/readyz", "", nil).must(t, 200)
-	r := ts.do("POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": addresses(10)}).must(t, 200)
+	ts.do(t, "GET", "/readyz", "", nil).must(t, 200)
+	r := ts.do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": addresses(10)}).must(t, 200)
 	reset := r.Header.Get("X-RateLimit-Free-Reset")
 	if r.Header.Get("X-RateLimit-Free-Remaining") != "0" || r.Header.Get("X-RateLimit-Billable") != "0" {
 		t.Fatalf("ten free addresses: %v", r.Header)
@@ -39,18 +39,18 @@ func TestE2EPostgresStore(t *testing.T) {
 	ts.stop()
 
 	ts2 := startServer(t, cfg)
-	if bal := ts2.balance(a.Key); bal != 90 {
+	if bal := ts2.balance(t, a.Key); bal != 90 {
 		t.Fatalf("balance %d after restart, want 90", bal)
 	}
-	r = ts2.do("GET", "/v1/billing/transactions", a.Key, nil).must(t, 200)
+	r = ts2.do(t, "GET", "/v1/billing/transactions", a.Key, nil).must(t, 200)
 	if n := len(r.JSON["transactions"].([]any)); n != 4 { // grant, charge, charge, refund
 		t.Fatalf("%d ledger entries, want 4: %s", n, r.Body)
 	}
-	r = ts2.do("POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": addresses(1)}).must(t, 200)
+	r = ts2.do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": addresses(1)}).must(t, 200)
 	if r.Header.Get("X-RateLimit-Billable") != "1" || r.Header.Get("X-RateLimit-Free-Reset") != reset {
 		t.Fatalf("after the restart: %v, want 1 billable and reset %s", r.Header, reset)
 	}
-	if bal := ts2.balance(a.Key); bal != 89 {
+	if bal := ts2.balance(t, a.Key); bal != 89 {
 		t.Fatalf("balance %d after a billed screening, want 89", bal)
 	}
 }
@@ -68,21 +68,21 @@ func TestE2EPostgresMemory(t *testing.T) {
 	if ts.m.pg == nil || ts.m.shared != sharedStore(ts.m.pg) {
 		t.Fatal("memories are not in the Postgres store")
 	}
-	a := ts.register("pg-mem")
-	ts.topUp(a, 1000)
+	a := ts.register(t, "pg-mem")
+	ts.topUp(t, a, 1000)
 	create := map[string]any{"key": "notes/fox", "content": "the quick brown fox", "importance": 0.9}
-	id := ts.do("POST", "/v1/memory", a.Key, create, "Idempotency-Key", "idem-1").must(t, 201).str("id")
-	if again := ts.do("POST", "/v1/memory", a.Key, create, "Idempotency-Key", "idem-1").must(t, 201).str("id"); again != id {
+	id := ts.do(t, "POST", "/v1/memory", a.Key, create, "Idempotency-Key", "idem-1").must(t, 201).str("id")
+	if again := ts.do(t, "POST", "/v1/memory", a.Key, create, "Idempotency-Key", "idem-1").must(t, 201).str("id"); again != id {
 		t.Fatalf("idempotent retry answered %s, want %s", again, id)
 	}
-	ts.wantBalance(a, 995) // the retry is not charged again
-	ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "notes/fox", "content": "again"}).problem(t, 409, cairn.ECONFLICT)
-	v2 := ts.do("PUT", "/v1/memory/"+id, a.Key, map[string]any{"content": "the lazy dog sleeps"}).must(t, 200).str("id")
-	other := ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "notes/cat", "content": "a cat naps", "importance": 0.1}).must(t, 201).str("id")
-	b := ts.register("pg-mem-other")
-	ts.do("GET", "/v1/memory/"+id, b.Key, nil).problem(t, 404, cairn.ENOTFOUND)
-	ts.do("DELETE", "/v1/memory/"+other, a.Key, nil).must(t, 200)
-	ts.do("GET", "/v1/memory/"+other, a.Key, nil).problem(t, 404, cairn.ENOTFOUND)
+	ts.wantBalance(t, a, 995) // the retry is not charged again
+	ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "notes/fox", "content": "again"}).problem(t, 409, cairn.ECONFLICT)
+	v2 := ts.do(t, "PUT", "/v1/memory/"+id, a.Key, map[string]any{"content": "the lazy dog sleeps"}).must(t, 200).str("id")
+	other := ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "notes/cat", "content": "a cat naps", "importance": 0.1}).must(t, 201).str("id")
+	b := ts.register(t, "pg-mem-other")
+	ts.do(t, "GET", "/v1/memory/"+id, b.Key, nil).problem(t, 404, cairn.ENOTFOUND)
+	ts.do(t, "DELETE", "/v1/memory/"+other, a.Key, nil).must(t, 200)
+	ts.do(t, "GET", "/v1/memory/"+other, a.Key, nil).problem(t, 404, cairn.ENOTFOUND)
 	ts.stop()
 
 	// The embedded store and the search index are gone: only the blobs and
@@ -93,16 +93,16 @@ func TestE2EPostgresMemory(t *testing.T) {
 		}
 	}
 	ts = startServer(t, cfg)
-	if r := ts.do("GET", "/v1/memory/"+v2, a.Key, nil).must(t, 200); r.str("content") != "the lazy dog sleeps" || r.num("version") != 2 {
+	if r := ts.do(t, "GET", "/v1/memory/"+v2, a.Key, nil).must(t, 200); r.str("content") != "the lazy dog sleeps" || r.num("version") != 2 {
 		t.Fatalf("latest version after the restart: %s", r.Body)
 	}
-	if r := ts.do("GET", "/v1/memory/"+id+"/history", a.Key, nil).must(t, 200); len(r.JSON["versions"].([]any)) != 2 {
+	if r := ts.do(t, "GET", "/v1/memory/"+id+"/history", a.Key, nil).must(t, 200); len(r.JSON["versions"].([]any)) != 2 {
 		t.Fatalf("history after the restart: %s", r.Body)
 	}
-	if again := ts.do("POST", "/v1/memory", a.Key, create, "Idempotency-Key", "idem-1").must(t, 201).str("id"); again != id {
+	if again := ts.do(t, "POST", "/v1/memory", a.Key, create, "Idempotency-Key", "idem-1").must(t, 201).str("id"); again != id {
 		t.Fatalf("idempotent retry after the restart answered %s, want %s", again, id)
 	}
-	r := ts.do("GET", "/v1/memory?history=true", a.Key, nil).must(t, 200)
+	r := ts.do(t, "GET", "/v1/memory?history=true", a.Key, nil).must(t, 200)
 	if ms := r.JSON["memories"].([]any); len(ms) != 2 || ms[0].(map[string]any)["version"] != 2.0 {
 		t.Fatalf("history listing: %s", r.Body)
 	}
@@ -113,7 +113,7 @@ func TestE2EPostgresMemory(t *testing.T) {
 		t.Fatalf("search found a deleted memory: %v", keys)
 	}
 	var got []string
-	for _, e := range ts.do("GET", "/v1/memory/audit?limit=100", a.Key, nil).must(t, 200).JSON["entries"].([]any) {
+	for _, e := range ts.do(t, "GET", "/v1/memory/audit?limit=100", a.Key, nil).must(t, 200).JSON["entries"].([]any) {
 		got = append(got, e.(map[string]any)["action"].(string))
 	}
 	if len(got) < 5 || got[len(got)-1] != cairn.AuditRegister || !slices.Contains(got, cairn.AuditDelete) {
@@ -139,16 +139,16 @@ func TestE2EPostgresAuditOneLog(t *testing.T) {
 	cfg := testConfig(t, t.TempDir())
 	cfg.Store, cfg.PostgresSchema = url, pgtest.Schema(t, url)
 	ts := startServer(t, cfg)
-	a := ts.register("pg-audit")
-	ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "k1", "content": "x"}).must(t, 201)
-	key := ts.do("POST", "/v1/agents/self/rotate-key", a.Key, map[string]any{"rotationSecret": a.Secret}).must(t, 200).str("apiKey")
-	ts.do("POST", "/v1/memory", key, map[string]any{"key": "k2", "content": "y"}).must(t, 201)
+	a := ts.register(t, "pg-audit")
+	ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "k1", "content": "x"}).must(t, 201)
+	key := ts.do(t, "POST", "/v1/agents/self/rotate-key", a.Key, map[string]any{"rotationSecret": a.Secret}).must(t, 200).str("apiKey")
+	ts.do(t, "POST", "/v1/memory", key, map[string]any{"key": "k2", "content": "y"}).must(t, 201)
 
 	want := []string{cairn.AuditWrite, cairn.AuditRotateKey, cairn.AuditWrite, cairn.AuditRegister}
 	var got []string
 	path := "/v1/memory/audit?limit=1"
 	for range 10 {
-		r := ts.do("GET", path, key, nil).must(t, 200)
+		r := ts.do(t, "GET", path, key, nil).must(t, 200)
 		for _, e := range r.JSON["entries"].([]any) {
 			got = append(got, e.(map[string]any)["action"].(string))
 		}
@@ -160,7 +160,7 @@ func TestE2EPostgresAuditOneLog(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("audit log %v, want %v", got, want)
 	}
-	r := ts.do("GET", "/v1/memory/audit?action=rotate_key", key, nil).must(t, 200)
+	r := ts.do(t, "GET", "/v1/memory/audit?action=rotate_key", key, nil).must(t, 200)
 	if es := r.JSON["entries"].([]any); len(es) != 1 || es[0].(map[string]any)["action"] != cairn.AuditRotateKey {
 		t.Fatalf("filtered audit log: %s", r.Body)
 	}

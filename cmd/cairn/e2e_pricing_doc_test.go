@@ -10,20 +10,20 @@ import (
 // free, and each says what the service charges.
 func TestMemoryReadPricingDocumented(t *testing.T) {
 	ts := startServer(t, testConfig(t, t.TempDir()))
-	a := ts.register("")
-	id := ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "k", "content": "x"}).must(t, 201).str("id")
-	file := ts.memUpload(a.Key, map[string]string{"type": "file", "key": "f"}, "f.txt", []byte("file")).must(t, 201).str("id")
-	doc := ts.do("GET", "/v1/openapi.json", "", nil).must(t, 200).JSON["paths"].(map[string]any)
-	note := ts.do("GET", "/v1/billing/pricing", "", nil).must(t, 200).str("note")
+	a := ts.register(t, "")
+	id := ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "k", "content": "x"}).must(t, 201).str("id")
+	file := ts.memUpload(t, a.Key, map[string]string{"type": "file", "key": "f"}, "f.txt", []byte("file")).must(t, 201).str("id")
+	doc := ts.do(t, "GET", "/v1/openapi.json", "", nil).must(t, 200).JSON["paths"].(map[string]any)
+	note := ts.do(t, "GET", "/v1/billing/pricing", "", nil).must(t, 200).str("note")
 	for _, c := range []struct{ path, docPath, inNote string }{
 		{"/v1/memory", "/v1/memory", "GET /v1/memory (list"},
 		{"/v1/memory/" + id, "/v1/memory/{id}", "GET /v1/memory/{id}"},
 		{"/v1/memory/" + file + "/download", "/v1/memory/{id}/download", "GET /v1/memory/{id}/download"},
 		{"/v1/memory/" + id + "/history", "/v1/memory/{id}/history", "GET /v1/memory/{id}/history"},
 	} {
-		before := ts.balance(a.Key)
-		ts.do("GET", c.path, a.Key, nil).must(t, 200)
-		charged := before - ts.balance(a.Key)
+		before := ts.balance(t, a.Key)
+		ts.do(t, "GET", c.path, a.Key, nil).must(t, 200)
+		charged := before - ts.balance(t, a.Key)
 		op := doc[c.docPath].(map[string]any)["get"].(map[string]any)
 		documented := 0
 		if cost, ok := op["x-cairn-cost"].(map[string]any); ok {

@@ -14,23 +14,23 @@ func TestE2ERateClassesByOperation(t *testing.T) {
 	cfg := testConfig(t, t.TempDir())
 	cfg.WriteLimitPerAgent = 2
 	ts := startServer(t, cfg)
-	a := ts.register("")
-	ts.topUp(a, 1000)
+	a := ts.register(t, "")
+	ts.topUp(t, a, 1000)
 	addr := []map[string]any{{"address": "0x8589427373D6D84E98730D7795D8F6F8731FDA16", "chain": "ethereum"}}
 	for i := 0; i < 4; i++ {
-		ts.do("POST", "/v1/memory/search", a.Key, map[string]any{"contentQuery": "team"}).must(t, 200)
-		ts.do("POST", "/v1/memory/vector-search", a.Key, map[string]any{"query": "team"}).must(t, 200)
-		if st := ts.do("POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": addr}).Status; st == 429 {
+		ts.do(t, "POST", "/v1/memory/search", a.Key, map[string]any{"contentQuery": "team"}).must(t, 200)
+		ts.do(t, "POST", "/v1/memory/vector-search", a.Key, map[string]any{"query": "team"}).must(t, 200)
+		if st := ts.do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": addr}).Status; st == 429 {
 			t.Fatalf("screening %d: 429, a read counted as a write", i)
 		}
-		if st := ts.do("POST", "/v1/compliance/merkle-proof/batch", a.Key, map[string]any{"addresses": addr}).Status; st == 429 {
+		if st := ts.do(t, "POST", "/v1/compliance/merkle-proof/batch", a.Key, map[string]any{"addresses": addr}).Status; st == 429 {
 			t.Fatalf("merkle proof batch %d: 429, a read counted as a write", i)
 		}
 	}
 	for i := 0; i < 2; i++ {
-		ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "k/" + string(rune('a'+i)), "content": "x"}).must(t, 201)
+		ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "k/" + string(rune('a'+i)), "content": "x"}).must(t, 201)
 	}
-	ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "k/c", "content": "x"}).problem(t, 429, cairn.ERATELIMIT)
+	ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "k/c", "content": "x"}).problem(t, 429, cairn.ERATELIMIT)
 }
 
 // TestE2EStatsLimitedPerIP: the public statistics are limited per client
@@ -40,7 +40,7 @@ func TestE2EStatsLimitedPerIP(t *testing.T) {
 	cfg.PublicLimitPerIP = 2
 	ts := startServer(t, cfg)
 	for i := 0; i < 2; i++ {
-		ts.do("GET", "/v1/compliance/stats", "", nil).must(t, 200)
+		ts.do(t, "GET", "/v1/compliance/stats", "", nil).must(t, 200)
 	}
-	ts.do("GET", "/v1/compliance/stats", "", nil).problem(t, 429, cairn.ERATELIMIT)
+	ts.do(t, "GET", "/v1/compliance/stats", "", nil).problem(t, 429, cairn.ERATELIMIT)
 }

@@ -8,9 +8,9 @@ import (
 
 // registerFrom registers an agent as the client at ip (through the trusted
 // proxy of the test config) and returns the status.
-func (ts *testServer) registerFrom(ip string) int {
-	ts.t.Helper()
-	return ts.do("POST", "/v1/auth/agent-register", "", nil, "X-Forwarded-For", ip).Status
+func (ts *testServer) registerFrom(t *testing.T, ip string) int {
+	t.Helper()
+	return ts.do(t, "POST", "/v1/auth/agent-register", "", nil, "X-Forwarded-For", ip).Status
 }
 
 // TestE2ERegistrationLimitSurvivesRestart: the registrations of a client
@@ -21,11 +21,11 @@ func TestE2ERegistrationLimitSurvivesRestart(t *testing.T) {
 	cfg := testConfig(t, dir)
 	cfg.RegisterLimitPerIP = 2
 	ts := startServer(t, cfg)
-	ts.register("")
-	ts.register("")
+	ts.register(t, "")
+	ts.register(t, "")
 	ts.stop()
 	ts = startServer(t, cfg)
-	ts.do("POST", "/v1/auth/agent-register", "", nil).problem(t, 429, cairn.ERATELIMIT)
+	ts.do(t, "POST", "/v1/auth/agent-register", "", nil).problem(t, 429, cairn.ERATELIMIT)
 }
 
 // TestE2ERegistrationLimitIPv6By64: an IPv6 client owns its whole /64, so
@@ -36,19 +36,19 @@ func TestE2ERegistrationLimitIPv6By64(t *testing.T) {
 	cfg.TrustedProxies = "127.0.0.1"
 	ts := startServer(t, cfg)
 	for _, ip := range []string{"2001:db8:1:2::1", "2001:db8:1:2:ffff:ffff:ffff:fffe"} {
-		if st := ts.registerFrom(ip); st != 201 {
+		if st := ts.registerFrom(t, ip); st != 201 {
 			t.Fatalf("register from %s: %d", ip, st)
 		}
 	}
-	if st := ts.registerFrom("2001:db8:1:2:abcd::9"); st != 429 {
+	if st := ts.registerFrom(t, "2001:db8:1:2:abcd::9"); st != 429 {
 		t.Fatalf("a third address of the same /64: %d, want 429", st)
 	}
-	if st := ts.registerFrom("2001:db8:1:3::1"); st != 201 {
+	if st := ts.registerFrom(t, "2001:db8:1:3::1"); st != 201 {
 		t.Fatalf("another /64: %d, want 201", st)
 	}
 	// IPv4 clients are still counted by address.
 	for _, ip := range []string{"203.0.113.1", "203.0.113.2", "203.0.113.2"} {
-		if st := ts.registerFrom(ip); st != 201 {
+		if st := ts.registerFrom(t, ip); st != 201 {
 			t.Fatalf("register from %s: %d", ip, st)
 		}
 	}
@@ -63,11 +63,11 @@ func TestE2ERegistrationGlobalCap(t *testing.T) {
 	cfg.TrustedProxies = "127.0.0.1"
 	ts := startServer(t, cfg)
 	for _, ip := range []string{"198.51.100.1", "198.51.100.2", "198.51.100.3"} {
-		if st := ts.registerFrom(ip); st != 201 {
+		if st := ts.registerFrom(t, ip); st != 201 {
 			t.Fatalf("register from %s: %d", ip, st)
 		}
 	}
-	r := ts.do("POST", "/v1/auth/agent-register", "", nil, "X-Forwarded-For", "198.51.100.4").problem(t, 429, cairn.ERATELIMIT)
+	r := ts.do(t, "POST", "/v1/auth/agent-register", "", nil, "X-Forwarded-For", "198.51.100.4").problem(t, 429, cairn.ERATELIMIT)
 	if r.Header.Get("Retry-After") == "" {
 		t.Fatal("429 without Retry-After")
 	}
@@ -80,11 +80,11 @@ func TestE2ERotationLimitSurvivesRestart(t *testing.T) {
 	cfg := testConfig(t, dir)
 	cfg.RotateLimitPerIP = 2
 	ts := startServer(t, cfg)
-	a := ts.register("")
+	a := ts.register(t, "")
 	for i := 0; i < 2; i++ {
-		ts.do("POST", "/v1/agents/self/rotate-key", a.Key, map[string]any{"rotationSecret": "wrong"}).problem(t, 401, cairn.EUNAUTHORIZED)
+		ts.do(t, "POST", "/v1/agents/self/rotate-key", a.Key, map[string]any{"rotationSecret": "wrong"}).problem(t, 401, cairn.EUNAUTHORIZED)
 	}
 	ts.stop()
 	ts = startServer(t, cfg)
-	ts.do("POST", "/v1/agents/self/rotate-key", a.Key, map[string]any{"rotationSecret": a.Secret}).problem(t, 429, cairn.ERATELIMIT)
+	ts.do(t, "POST", "/v1/agents/self/rotate-key", a.Key, map[string]any{"rotationSecret": a.Secret}).problem(t, 429, cairn.ERATELIMIT)
 }

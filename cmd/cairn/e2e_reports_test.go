@@ -12,11 +12,11 @@ func TestE2ECommunityReports(t *testing.T) {
 	const suspect = "0x00000000000000000000000000000000deadbeef"
 	screen := func(key string, include bool) map[string]any {
 		t.Helper()
-		r := ts.do("POST", "/v1/compliance/screen", key, map[string]any{
+		r := ts.do(t, "POST", "/v1/compliance/screen", key, map[string]any{
 			"addresses": []map[string]any{{"address": suspect, "chain": "ethereum"}}, "includeCommunity": include}).must(t, 200)
 		return r.JSON["results"].([]any)[0].(map[string]any)
 	}
-	reporters := []agent{ts.registerEstablished(), ts.registerEstablished(), ts.registerEstablished()}
+	reporters := []agent{ts.registerEstablished(t), ts.registerEstablished(t), ts.registerEstablished(t)}
 	body := map[string]any{"address": suspect, "chain": "ethereum", "category": "scam", "reason": "drained a wallet",
 		"evidence": []string{"https://example.org/incident"}}
 
@@ -30,20 +30,20 @@ func TestE2ECommunityReports(t *testing.T) {
 			{"address": "nope", "category": "scam", "reason": "x", "chain": "ethereum"},
 			{"address": suspect, "category": "scam", "reason": "x", "evidence": []string{"javascript:alert(1)"}},
 		} {
-			ts.do("POST", "/v1/compliance/report", k, bad).problem(t, 400, cairn.EINVALID)
+			ts.do(t, "POST", "/v1/compliance/report", k, bad).problem(t, 400, cairn.EINVALID)
 		}
-		ts.do("POST", "/v1/compliance/report", "", body).problem(t, 401, cairn.EUNAUTHORIZED)
+		ts.do(t, "POST", "/v1/compliance/report", "", body).problem(t, 401, cairn.EUNAUTHORIZED)
 	})
 	for i, a := range reporters {
-		r := ts.do("POST", "/v1/compliance/report", a.Key, body).must(t, 201)
+		r := ts.do(t, "POST", "/v1/compliance/report", a.Key, body).must(t, 201)
 		if r.str("status") != "pending" || r.JSON["autoEscalated"] != (i == 2) || r.str("disclaimer") == "" || !cairn.ValidID(r.str("reportId")) {
 			t.Fatalf("report %d: %s", i, r.Body)
 		}
 		if i == 0 {
-			ts.do("POST", "/v1/compliance/report", a.Key, body).problem(t, 409, cairn.ECONFLICT)
+			ts.do(t, "POST", "/v1/compliance/report", a.Key, body).problem(t, 409, cairn.ECONFLICT)
 			// Another agent of the same account does not count as a second reporter.
-			kid := ts.do("POST", "/v1/agents", a.Key, nil).must(t, 201)
-			ts.do("POST", "/v1/compliance/report", kid.str("apiKey"), body).problem(t, 409, cairn.ECONFLICT)
+			kid := ts.do(t, "POST", "/v1/agents", a.Key, nil).must(t, 201)
+			ts.do(t, "POST", "/v1/compliance/report", kid.str("apiKey"), body).problem(t, 409, cairn.ECONFLICT)
 		}
 		if i < 2 && screen(a.Key, true)["status"] != "clear" {
 			t.Fatalf("escalated after %d reports", i+1)
@@ -58,12 +58,12 @@ func TestE2ECommunityReports(t *testing.T) {
 		t.Fatal("includeCommunity false still reports the community listing")
 	}
 	// The report without chain detects the family.
-	r := ts.do("POST", "/v1/compliance/report", reporters[1].Key, map[string]any{"address": "12QtD5BFwRsdNsAZY76UVE1xyCGNTojH9h",
+	r := ts.do(t, "POST", "/v1/compliance/report", reporters[1].Key, map[string]any{"address": "12QtD5BFwRsdNsAZY76UVE1xyCGNTojH9h",
 		"category": "theft", "reason": "x"}).must(t, 201)
 	if r.JSON["autoEscalated"] != false {
 		t.Fatal(r.Body)
 	}
-	st := ts.do("GET", "/v1/compliance/stats", "", nil).must(t, 200)
+	st := ts.do(t, "GET", "/v1/compliance/stats", "", nil).must(t, 200)
 	comp, comm := st.JSON["compliance"].(map[string]any), st.JSON["community"].(map[string]any)
 	if comm["totalReports"] != float64(4) || comm["byCategory"].(map[string]any)["scam"] != float64(3) ||
 		comp["bySource"].(map[string]any)["community"] != float64(1) || comp["totalScreenings"].(float64) < 4 ||
@@ -74,19 +74,19 @@ func TestE2ECommunityReports(t *testing.T) {
 
 func TestE2EReportLimit(t *testing.T) {
 	ts, _ := complianceServer(t)
-	a := ts.register("")
-	ts.do("POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": 1000, "reason": "t"}).must(t, 200)
+	a := ts.register(t, "")
+	ts.do(t, "POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": 1000, "reason": "t"}).must(t, 200)
 	k := a.Key
 	sent := 0
 	for i := 0; sent < 20; i++ {
 		if i%15 == 14 { // fresh agent of the same account: the per-agent write limit is not what is tested
-			k = ts.do("POST", "/v1/agents", a.Key, nil).must(t, 201).str("apiKey")
+			k = ts.do(t, "POST", "/v1/agents", a.Key, nil).must(t, 201).str("apiKey")
 		}
 		addr := "0x" + strings.Repeat("0", 36) + hex4(i)
-		ts.do("POST", "/v1/compliance/report", k, map[string]any{"address": addr, "chain": "ethereum", "category": "other", "reason": "x"}).must(t, 201)
+		ts.do(t, "POST", "/v1/compliance/report", k, map[string]any{"address": addr, "chain": "ethereum", "category": "other", "reason": "x"}).must(t, 201)
 		sent++
 	}
-	ts.do("POST", "/v1/compliance/report", k, map[string]any{"address": "0x" + strings.Repeat("f", 40), "chain": "ethereum", "category": "other", "reason": "x"}).
+	ts.do(t, "POST", "/v1/compliance/report", k, map[string]any{"address": "0x" + strings.Repeat("f", 40), "chain": "ethereum", "category": "other", "reason": "x"}).
 		problem(t, 429, cairn.ERATELIMIT)
 }
 

@@ -30,7 +30,7 @@ func (w *hangUpWriter) WriteHeader(code int) {
 // not drop the mark, or the next start would refund a charge that stands.
 func TestE2ESettledMarkSurvivesDisconnect(t *testing.T) {
 	ts := startServer(t, testConfig(t, t.TempDir()))
-	a := ts.register("")
+	a := ts.register(t, "")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	req := httptest.NewRequestWithContext(ctx, http.MethodPut, "/v1/memory/"+cairn.NewID(), strings.NewReader(`{"content":"x"}`))
@@ -41,7 +41,7 @@ func TestE2ESettledMarkSurvivesDisconnect(t *testing.T) {
 	if w.Code != http.StatusNotFound {
 		t.Fatalf("status %d, want 404: %s", w.Code, w.Body)
 	}
-	if got := ts.balance(a.Key); got != 95 {
+	if got := ts.balance(t, a.Key); got != 95 {
 		t.Fatalf("balance %d, want 95: a 404 keeps its charge", got)
 	}
 	n := 0

@@ -16,7 +16,7 @@ import (
 // refused upload.
 func TestE2EUploadFormsAlike(t *testing.T) {
 	ts := startServer(t, testConfig(t, t.TempDir()))
-	a := ts.register("forms")
+	a := ts.register(t, "forms")
 	file := func(name string, body []byte) part {
 		return part{name: "file", filename: name, contentType: "image/png", body: body}
 	}
@@ -35,11 +35,11 @@ func TestE2EUploadFormsAlike(t *testing.T) {
 		t.Run(tc.path, func(t *testing.T) {
 			with := func(ps ...part) []part { return append(append([]part{}, tc.required...), ps...) }
 			// Repeated field: the first value counts, before or after the file.
-			r := ts.uploadTo(tc.path, a.Key, with(field(tc.fieldName, "first"), file("a.png", pngBytes), field(tc.fieldName, "second"))...).must(t, 201)
+			r := ts.uploadTo(t, tc.path, a.Key, with(field(tc.fieldName, "first"), file("a.png", pngBytes), field(tc.fieldName, "second"))...).must(t, 201)
 			if got := tc.shown(r); got != "first" {
 				t.Fatalf("%s = %q, want the first value: %s", tc.fieldName, got, r.Body)
 			}
-			before := ts.balance(a.Key)
+			before := ts.balance(t, a.Key)
 			refused := []struct {
 				parts       []part
 				status      int
@@ -52,7 +52,7 @@ func TestE2EUploadFormsAlike(t *testing.T) {
 				{with(field(tc.fieldName, "big"), file("big.png", make([]byte, 10<<20+1))), 413, cairn.ETOOLARGE, ""},
 			}
 			for i, rc := range refused {
-				r := ts.uploadTo(tc.path, a.Key, rc.parts...).problem(t, rc.status, rc.code)
+				r := ts.uploadTo(t, tc.path, a.Key, rc.parts...).problem(t, rc.status, rc.code)
 				if rc.field != "" && r.str("field") != rc.field {
 					t.Fatalf("case %d: field %q, want %q: %s", i, r.str("field"), rc.field, r.Body)
 				}
@@ -60,7 +60,7 @@ func TestE2EUploadFormsAlike(t *testing.T) {
 					t.Fatalf("case %d: limit %v: %s", i, r.JSON["limit"], r.Body)
 				}
 			}
-			if after := ts.balance(a.Key); after != before {
+			if after := ts.balance(t, a.Key); after != before {
 				t.Fatalf("refused uploads moved the balance from %d to %d", before, after)
 			}
 		})

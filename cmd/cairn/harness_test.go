@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -16,8 +17,12 @@ import (
 
 // testServer is the real service, started by Main on 127.0.0.1:0 over a
 // data dir, exactly as `cairn serve` starts it.
+//
+// Its helpers take the calling test's t: a subtest's failure is reported
+// by that subtest. Helpers that fail the test (do, send, register, ...)
+// run on the test's own goroutine; other goroutines use try, which reports
+// through t.Errorf and returns transport errors.
 type testServer struct {
-	t    *testing.T
 	m    *Main
 	base string
 	logs *syncBuffer
@@ -51,7 +56,7 @@ func startServer(t *testing.T, cfg Config, setup ...func(*Main)) *testServer {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- m.Run(ctx) }()
-	ts := &testServer{t: t, m: m, base: "http://" + m.Addr(), logs: logs}
+	ts := &testServer{m: m, base: "http://" + m.Addr(), logs: logs}
 	var once sync.Once
 	ts.stop = func() {
 		once.Do(func() {
@@ -89,8 +94,20 @@ func (r *response) num(k string) float64 {
 // do sends a request with an optional bearer token and JSON body (a string
 // is sent verbatim) and validates the response against the OpenAPI
 // document.
-func (ts *testServer) do(method, path, token string, body any, hdr ...string) *response {
-	ts.t.Helper()
+func (ts *testServer) do(t *testing.T, method, path, token string, body any, hdr ...string) *response {
+	t.Helper()
+	r, err := ts.try(t, method, path, token, body, hdr...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// try is do for goroutines other than the test's: it returns the
+// transport error instead of failing the test, and reports a response the
+// OpenAPI document does not allow through t.Errorf.
+func (ts *testServer) try(t *testing.T, method, path, token string, body any, hdr ...string) (*response, error) {
+	t.Helper()
 	var rd io.Reader
 	switch b := body.(type) {
 	case nil:
@@ -101,13 +118,13 @@ func (ts *testServer) do(method, path, token string, body any, hdr ...string) *r
 	default:
 		j, err := json.Marshal(b)
 		if err != nil {
-			ts.t.Fatal(err)
+			return nil, err
 		}
 		rd = bytes.NewReader(j)
 	}
 	req, err := http.NewRequest(method, ts.base+path, rd)
 	if err != nil {
-		ts.t.Fatal(err)
+		return nil, err
 	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
@@ -118,28 +135,38 @@ func (ts *testServer) do(method, path, token string, body any, hdr ...string) *r
 	for i := 0; i+1 < len(hdr); i += 2 {
 		req.Header.Set(hdr[i], hdr[i+1])
 	}
-	return ts.send(req)
+	return ts.roundTrip(t, req)
 }
 
 // send sends a prepared request and validates the response against the
 // OpenAPI document.
-func (ts *testServer) send(req *http.Request) *response {
-	ts.t.Helper()
+func (ts *testServer) send(t *testing.T, req *http.Request) *response {
+	t.Helper()
+	r, err := ts.roundTrip(t, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// roundTrip is send returning the transport error (see try).
+func (ts *testServer) roundTrip(t *testing.T, req *http.Request) (*response, error) {
+	t.Helper()
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		ts.t.Fatalf("%s %s: %v", req.Method, req.URL.Path, err)
+		return nil, fmt.Errorf("%s %s: %w", req.Method, req.URL.Path, err)
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(resp.Body)
 	if err != nil {
-		ts.t.Fatal(err)
+		return nil, fmt.Errorf("%s %s: read body: %w", req.Method, req.URL.Path, err)
 	}
 	r := &response{Status: resp.StatusCode, Header: resp.Header, Body: raw}
 	if len(raw) > 0 && (strings.Contains(resp.Header.Get("Content-Type"), "json")) {
 		_ = json.Unmarshal(raw, &r.JSON)
 	}
-	validateAgainstDocument(ts.t, req, resp, raw)
-	return r
+	validateAgainstDocument(t, req, resp, raw)
+	return r, nil
 }
 
 // must fails the test unless the response has the status.
@@ -172,48 +199,29 @@ type agent struct {
 	ID, DeveloperID, Key, Secret, Address string
 }
 
-func (ts *testServer) register(name string) agent {
-	ts.t.Helper()
+func (ts *testServer) register(t *testing.T, name string) agent {
+	t.Helper()
 	var body any
 	if name != "" {
 		body = map[string]any{"name": name}
 	}
-	r := ts.do("POST", "/v1/auth/agent-register", "", body).must(ts.t, 201)
+	r := ts.do(t, "POST", "/v1/auth/agent-register", "", body).must(t, 201)
 	return agent{ID: r.str("agentId"), DeveloperID: r.str("developerId"), Key: r.str("apiKey"),
 		Secret: r.str("rotationSecret"), Address: r.str("aptosAddress")}
 }
 
-func (ts *testServer) balance(key string) int {
-	ts.t.Helper()
-	r := ts.do("GET", "/v1/billing/balance", key, nil).must(ts.t, 200)
+func (ts *testServer) balance(t *testing.T, key string) int {
+	t.Helper()
+	r := ts.do(t, "GET", "/v1/billing/balance", key, nil).must(t, 200)
 	return int(r.num("creditBalance"))
 }
 
 // registerEstablished registers an agent whose account is established for
 // community reports: an administrator granted it credits.
-func (ts *testServer) registerEstablished() agent {
-	ts.t.Helper()
-	a := ts.register("")
-	ts.do("POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": 1,
-		"reason": "established"}).must(ts.t, 200)
+func (ts *testServer) registerEstablished(t *testing.T) agent {
+	t.Helper()
+	a := ts.register(t, "")
+	ts.do(t, "POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": 1,
+		"reason": "established"}).must(t, 200)
 	return a
-}
-
-// postConcurrent posts a JSON body with the key and returns the status and
-// body; unlike do, it may run in several goroutines at once (it never
-// fails the test itself).
-func (ts *testServer) postConcurrent(key, path, body string) (int, []byte, error) {
-	req, err := http.NewRequest("POST", ts.base+path, strings.NewReader(body))
-	if err != nil {
-		return 0, nil, err
-	}
-	req.Header.Set("Authorization", "Bearer "+key)
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return 0, nil, err
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
-	return resp.StatusCode, raw, err
 }

@@ -111,9 +111,9 @@ func TestSecretFiles(t *testing.T) {
 	cfg.AdminTokenFile = tokenFile
 	cfg.JWTSecretFile = jwtFile
 	ts := startServer(t, cfg)
-	a := ts.register("")
-	ts.do("POST", "/v1/admin/credits", token, map[string]any{"developerId": a.DeveloperID, "amount": 1, "reason": "test"}).must(t, 200)
-	ts.do("POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": 1, "reason": "test"}).must(t, 401)
+	a := ts.register(t, "")
+	ts.do(t, "POST", "/v1/admin/credits", token, map[string]any{"developerId": a.DeveloperID, "amount": 1, "reason": "test"}).must(t, 200)
+	ts.do(t, "POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": 1, "reason": "test"}).must(t, 401)
 	if string(ts.m.server.Tokens.Secret) != strings.Repeat("j", 32) {
 		t.Fatal("the JWT secret is not the file's")
 	}
