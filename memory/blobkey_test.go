@@ -4,29 +4,11 @@ import (
 	"bytes"
 	"context"
 	"testing"
-	"time"
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/blob"
-	"github.com/cairn-dev/cairn/blob/fs"
 	"github.com/cairn-dev/cairn/memory"
-	"github.com/cairn-dev/cairn/store/pebble"
 )
-
-func newBlobKeyService(t *testing.T) (*memory.Service, *pebble.DB, *fs.Store) {
-	t.Helper()
-	clk := cairn.NewManualClock(time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC))
-	db, err := pebble.Open(t.TempDir(), pebble.Options{Clock: clk})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	blobs, err := fs.New(t.TempDir(), fs.Options{Clock: clk})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &memory.Service{Store: db, Audit: db, Blobs: blobs, Clock: clk}, db, blobs
-}
 
 // TestContentUnderTheVersionsOwnBlob: each version's content is stored
 // under agents/{agentId}/v/{versionId}, so two agents using one key, and a
@@ -34,7 +16,8 @@ func newBlobKeyService(t *testing.T) (*memory.Service, *pebble.DB, *fs.Store) {
 // block a name; blobs are created, never replaced.
 func TestContentUnderTheVersionsOwnBlob(t *testing.T) {
 	ctx := context.Background()
-	s, _, blobs := newBlobKeyService(t)
+	f := newFixture(t)
+	s, blobs := f.s, f.blobs
 	// What a write that crashed between its blob and its record left
 	// behind, under the spec's blob name of agent a's first version of k.
 	orphan := "agents/a/memory/semantic/k/v1"
@@ -62,7 +45,7 @@ func TestContentUnderTheVersionsOwnBlob(t *testing.T) {
 			t.Fatalf("content of %s's memory: %q, %v", agent, got.Content, err)
 		}
 	}
-	if b := readBlob(t, blobs, orphan); b != "orphan" {
+	if b, _ := f.blob(t, orphan); string(b) != "orphan" {
 		t.Fatalf("the blob under the spec's name was changed to %q", b)
 	}
 	// Deleting the memory removes its own blob only.
@@ -82,8 +65,8 @@ func TestContentUnderTheVersionsOwnBlob(t *testing.T) {
 // agent's folder, and its delete removes that blob.
 func TestVersionWrittenBeforeBlobKey(t *testing.T) {
 	ctx := context.Background()
-	s, db, blobs := newBlobKeyService(t)
-	now := time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
+	f := newFixture(t)
+	s, db, blobs, now := f.s, f.db, f.blobs, t0
 	m := &cairn.Memory{ID: cairn.NewID(), AgentID: "a", Type: "semantic", Key: "old", Visibility: "private",
 		Tags: []string{}, CreatedAt: now, UpdatedAt: now}
 	v := &cairn.MemoryVersion{ID: cairn.NewID(), MemoryID: m.ID, Version: 1, BlobName: "memory/semantic/old/v1",
@@ -104,18 +87,4 @@ func TestVersionWrittenBeforeBlobKey(t *testing.T) {
 	if _, err := blobs.Stat(ctx, "agents/a/memory/semantic/old/v1"); !cairn.IsCode(err, cairn.ENOTFOUND) {
 		t.Fatalf("blob of the deleted version without BlobKey: %v", err)
 	}
-}
-
-func readBlob(t *testing.T, s blob.Store, name string) string {
-	t.Helper()
-	rc, _, err := s.Get(context.Background(), name, 0, -1)
-	if err != nil {
-		t.Fatalf("Get(%s): %v", name, err)
-	}
-	defer rc.Close()
-	var b bytes.Buffer
-	if _, err := b.ReadFrom(rc); err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
 }

@@ -5,10 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cairn-dev/cairn"
-	"github.com/cairn-dev/cairn/blob/fs"
 	"github.com/cairn-dev/cairn/memory"
-	"github.com/cairn-dev/cairn/store/pebble"
 )
 
 // TestRenewAfterTheBlobExpired: a renewal in the last moment, when the
@@ -17,18 +14,8 @@ import (
 // gone.
 func TestRenewAfterTheBlobExpired(t *testing.T) {
 	ctx := context.Background()
-	t0 := time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
-	memClock, blobClock := cairn.NewManualClock(t0), cairn.NewManualClock(t0)
-	db, err := pebble.Open(t.TempDir(), pebble.Options{Clock: memClock})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	blobs, err := fs.New(t.TempDir(), fs.Options{Clock: blobClock})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &memory.Service{Store: db, Audit: db, Blobs: blobs, Clock: memClock}
+	f := newFixture(t)
+	s, db, memClock, blobClock := f.s, f.db, f.clock, f.blobClock
 	content, ttl := "remember me", "1h"
 	v, err := s.Create(ctx, "agent", &memory.Write{Type: "semantic", Key: "k", Content: &content, ExpiresIn: &ttl})
 	if err != nil {
