@@ -44,11 +44,13 @@ func TestE2EPricing(t *testing.T) {
 	})
 }
 
+// TestE2EPaymentRequiredAndRefunds: each subtest's agent starts with the
+// 100 starter credits.
 func TestE2EPaymentRequiredAndRefunds(t *testing.T) {
 	ts := startServer(t, testConfig(t, t.TempDir()))
-	a := ts.register(t, "payer")
 
 	t.Run("RefundOn400", func(t *testing.T) {
+		a := ts.register(t, "payer")
 		ts.do(t, "POST", "/v1/agents", a.Key, map[string]any{"name": strings.Repeat("n", 200)}).problem(t, 400, cairn.EINVALID)
 		if b := ts.balance(t, a.Key); b != 100 {
 			t.Fatalf("balance %d after a refunded 400, want 100", b)
@@ -66,6 +68,7 @@ func TestE2EPaymentRequiredAndRefunds(t *testing.T) {
 		}
 	})
 	t.Run("ChildSpendsParentBalance", func(t *testing.T) {
+		a := ts.register(t, "payer")
 		r := ts.do(t, "POST", "/v1/agents", a.Key, map[string]any{"name": "kid"}).must(t, 201)
 		if r.str("developerId") != a.DeveloperID || r.num("creditBalance") != 90 || r.str("aptosAddress") == a.Address {
 			t.Fatalf("child: %s", r.Body)
@@ -77,26 +80,31 @@ func TestE2EPaymentRequiredAndRefunds(t *testing.T) {
 		}
 	})
 	t.Run("Err402", func(t *testing.T) {
-		ts.do(t, "PUT", "/v1/admin/pricing", admin, map[string]any{"operationCosts": map[string]int{"agent.create": 81}}).must(t, 200)
+		a := ts.register(t, "payer")
+		ts.do(t, "PUT", "/v1/admin/pricing", admin, map[string]any{"operationCosts": map[string]int{"agent.create": 101}}).must(t, 200)
+		defer func() {
+			ts.do(t, "PUT", "/v1/admin/pricing", admin, map[string]any{"operationCosts": map[string]int{"agent.create": 10}}).must(t, 200)
+		}()
 		r := ts.do(t, "POST", "/v1/agents", a.Key, nil).problem(t, 402, cairn.EPAYMENT)
-		if r.num("required") != 81 || r.num("available") != 80 {
+		if r.num("required") != 101 || r.num("available") != 100 {
 			t.Fatalf("402 body: %s", r.Body)
 		}
-		if b := ts.balance(t, a.Key); b != 80 {
+		if b := ts.balance(t, a.Key); b != 100 {
 			t.Fatalf("balance %d after 402", b)
 		}
 	})
 	t.Run("AdminCredits", func(t *testing.T) {
+		a := ts.register(t, "payer")
 		ts.do(t, "POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": 20}).problem(t, 400, cairn.EINVALID)
 		ts.do(t, "POST", "/v1/admin/credits", admin, map[string]any{"developerId": cairn.NewID(), "amount": 20, "reason": "x"}).problem(t, 404, cairn.ENOTFOUND)
 		r := ts.do(t, "POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": 20, "reason": "support"}).must(t, 200)
-		if r.num("creditBalance") != 100 {
+		if r.num("creditBalance") != 120 {
 			t.Fatalf("grant: %s", r.Body)
 		}
-		ts.do(t, "POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": -101, "reason": "clawback"}).problem(t, 409, cairn.ECONFLICT)
+		ts.do(t, "POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": -121, "reason": "clawback"}).problem(t, 409, cairn.ECONFLICT)
 		ts.do(t, "POST", "/v1/agents", a.Key, nil).must(t, 201)
-		if b := ts.balance(t, a.Key); b != 19 {
-			t.Fatalf("balance %d, want 19", b)
+		if b := ts.balance(t, a.Key); b != 110 {
+			t.Fatalf("balance %d, want 110", b)
 		}
 	})
 }

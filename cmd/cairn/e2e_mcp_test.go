@@ -16,7 +16,8 @@ import (
 )
 
 // mcpSession is an MCP client session connected in process to the MCP
-// server, which calls a real cairn server through the Go client.
+// server, which calls a real cairn server through the Go client. Its
+// helpers report to the test that started it (a subtest starts its own).
 type mcpSession struct {
 	t  *testing.T
 	cs *sdk.ClientSession
@@ -123,9 +124,15 @@ var mcpTools = []string{"balance", "fetch_file", "forget", "history", "list", "m
 
 func TestE2EMCPTools(t *testing.T) {
 	ts, _ := complianceServer(t)
-	a := ts.registerEstablished(t)
-	ts.do(t, "POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": 400, "reason": "mcp"}).must(t, 200)
-	s := startMCP(t, ts, a.Key)
+	// session connects a fresh established agent with 500 credits: each
+	// subtest has its own.
+	session := func(t *testing.T) *mcpSession {
+		t.Helper()
+		a := ts.registerEstablished(t)
+		ts.do(t, "POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": 400, "reason": "mcp"}).must(t, 200)
+		return startMCP(t, ts, a.Key)
+	}
+	s := session(t)
 	ctx := context.Background()
 
 	lt, err := s.cs.ListTools(ctx, nil)
@@ -145,7 +152,7 @@ func TestE2EMCPTools(t *testing.T) {
 	}
 
 	t.Run("Memory", func(t *testing.T) {
-		s.t = t
+		s := session(t)
 		r := s.ok("remember", map[string]any{"key": "facts/sky", "content": "the sky is blue", "tags": []string{"nature"}}, 6)
 		if r.result()["created"] != true {
 			t.Fatalf("remember: %v", r.body)
@@ -190,7 +197,7 @@ func TestE2EMCPTools(t *testing.T) {
 	})
 
 	t.Run("Files", func(t *testing.T) {
-		s.t = t
+		s := session(t)
 		data := []byte{0xff, 0x00, 'c', 'a', 'i', 'r', 'n'}
 		up := s.ok("upload_file", map[string]any{"key": "files/blob", "filename": "blob.bin",
 			"contentBase64": base64.StdEncoding.EncodeToString(data)}, 5).result()
@@ -224,7 +231,7 @@ func TestE2EMCPTools(t *testing.T) {
 	})
 
 	t.Run("Compliance", func(t *testing.T) {
-		s.t = t
+		s := session(t)
 		sc := s.ok("screen_addresses", map[string]any{"addresses": []map[string]any{{"address": tornado, "chain": "ethereum"}}}, 0).result()
 		if sc["results"].([]any)[0].(map[string]any)["status"] != "sanctioned" {
 			t.Fatalf("screen: %v", sc)
@@ -243,7 +250,7 @@ func TestE2EMCPTools(t *testing.T) {
 	})
 
 	t.Run("Billing", func(t *testing.T) {
-		s.t = t
+		s := session(t)
 		b := s.ok("balance", map[string]any{}, 0)
 		if int64(b.result()["creditBalance"].(float64)) != s.balance() || b.result()["aptosAddress"] == nil {
 			t.Fatalf("balance: %v", b.body)
@@ -263,6 +270,8 @@ func TestE2EMCPTools(t *testing.T) {
 	})
 
 	t.Run("Resources", func(t *testing.T) {
+		s := session(t)
+		s.ok("remember", map[string]any{"key": "facts/sky", "content": "the sky is blue"}, 6)
 		sk, err := s.cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: "cairn://skill"})
 		if err != nil || !strings.Contains(sk.Contents[0].Text, "/v1/memory") {
 			t.Fatalf("skill: %v", err)

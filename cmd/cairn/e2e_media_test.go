@@ -111,7 +111,13 @@ func TestE2EMediaStream(t *testing.T) {
 			t.Fatalf("%s: %q %q", tc.rng, r.Body, r.Header.Get("Content-Range"))
 		}
 	}
+	paid := 5 // 1 full + 4 single ranges
+	if got := ts.balance(t, a.Key); got != bal-paid {
+		t.Fatalf("balance %d, want %d after %d streams", got, bal-paid, paid)
+	}
+	// Each subtest counts its own charges from the balance it starts with.
 	t.Run("MultipleRanges", func(t *testing.T) {
+		before := ts.balance(t, a.Key)
 		r := ts.stream(t, "GET", a.Key, id, "Range", "bytes=0-1,10-12").must(t, 206)
 		mt, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 		if mt != "multipart/byteranges" {
@@ -132,34 +138,39 @@ func TestE2EMediaStream(t *testing.T) {
 		if strings.Join(got, ";") != "bytes 0-1/36=01;bytes 10-12/36=abc" {
 			t.Fatalf("parts %v", got)
 		}
+		if got := ts.balance(t, a.Key); got != before-1 {
+			t.Fatalf("balance %d, want %d after one stream of two ranges", got, before-1)
+		}
 	})
 	t.Run("IfRange", func(t *testing.T) {
+		before := ts.balance(t, a.Key)
 		if r := ts.stream(t, "GET", a.Key, id, "Range", "bytes=0-0", "If-Range", etag); r.Status != 206 || string(r.Body) != "0" {
 			t.Fatalf("matching If-Range: %d", r.Status)
 		}
 		if r := ts.stream(t, "GET", a.Key, id, "Range", "bytes=0-0", "If-Range", `"stale"`); r.Status != 200 || len(r.Body) != 36 {
 			t.Fatalf("stale If-Range: %d", r.Status)
 		}
+		if got := ts.balance(t, a.Key); got != before-2 {
+			t.Fatalf("balance %d, want %d after two streams", got, before-2)
+		}
 	})
-	paid := 8 // 1 full + 4 single ranges + 1 multi + 2 If-Range
-	if got := ts.balance(t, a.Key); got != bal-paid {
-		t.Fatalf("balance %d, want %d after %d streams", got, bal-paid, paid)
-	}
 	t.Run("Unsatisfiable416Refunded", func(t *testing.T) {
+		before := ts.balance(t, a.Key)
 		r := ts.stream(t, "GET", a.Key, id, "Range", "bytes=100-200").problem(t, 416, cairn.ERANGE)
 		if r.Header.Get("Content-Range") != "bytes */36" {
 			t.Fatalf("Content-Range %q", r.Header.Get("Content-Range"))
 		}
-		if got := ts.balance(t, a.Key); got != bal-paid {
+		if got := ts.balance(t, a.Key); got != before {
 			t.Fatal("a 416 was charged")
 		}
 	})
 	t.Run("HeadIsFree", func(t *testing.T) {
+		before := ts.balance(t, a.Key)
 		r := ts.stream(t, "HEAD", a.Key, id).must(t, 200)
 		if len(r.Body) != 0 || r.Header.Get("Content-Length") != "36" || r.Header.Get("ETag") != etag {
 			t.Fatalf("HEAD: %v", r.Header)
 		}
-		if got := ts.balance(t, a.Key); got != bal-paid {
+		if got := ts.balance(t, a.Key); got != before {
 			t.Fatal("HEAD was charged")
 		}
 	})

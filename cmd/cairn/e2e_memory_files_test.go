@@ -34,17 +34,21 @@ func (ts *testServer) memUpload(t *testing.T, key string, fields map[string]stri
 }
 
 func TestMemoryUploadDownload(t *testing.T) {
-	ts, a := memServer(t, 1000)
-	bal := 1000
-	var id string
-	t.Run("Upload", func(t *testing.T) {
+	ts := startMemServer(t)
+	// upload gives a fresh agent of 1000 credits the file img/pixel (5
+	// credits) and returns the agent, the response, the id and the balance.
+	upload := func(t *testing.T) (agent, *response, string, int) {
+		t.Helper()
+		a := ts.newAgent(t, 1000)
 		r := ts.memUpload(t, a.Key, map[string]string{"type": "file", "key": "img/pixel", "metadata": `{"tags":["x"],"visibility":"private"}`}, "pixel.png", pngBytes).must(t, 201)
-		id = r.str("id")
+		return a, r, r.str("id"), 1000 - 5
+	}
+	t.Run("Upload", func(t *testing.T) {
+		a, r, id, bal := upload(t)
 		if r.str("filename") != "pixel.png" || r.str("mimeType") != "image/png" || r.num("importance") != 0.5 ||
 			r.str("blobName") != "memory/file/img/pixel/v1" || r.num("sizeBytes") != float64(len(pngBytes)) || r.JSON["expiresAt"] == nil {
 			t.Fatalf("upload: %s", r.Body)
 		}
-		bal -= 5
 		g := ts.do(t, "GET", "/v1/memory/"+id, a.Key, nil).must(t, 200)
 		if g.str("contentEncoding") != "base64" || g.str("content") != base64.StdEncoding.EncodeToString(pngBytes) {
 			t.Fatalf("get upload: %s", g.Body)
@@ -53,6 +57,7 @@ func TestMemoryUploadDownload(t *testing.T) {
 		ts.wantBalance(t, a, bal)
 	})
 	t.Run("Download", func(t *testing.T) {
+		a, _, id, bal := upload(t)
 		r := ts.do(t, "GET", "/v1/memory/"+id+"/download", a.Key, nil).must(t, 200)
 		if !bytes.Equal(r.Body, pngBytes) || r.Header.Get("Content-Type") != "image/png" ||
 			r.Header.Get("Content-Disposition") != `attachment; filename=pixel.png` || r.Header.Get("Content-Length") != "67" {
@@ -62,6 +67,7 @@ func TestMemoryUploadDownload(t *testing.T) {
 		ts.wantBalance(t, a, bal)
 	})
 	t.Run("ErrUploadRefunded", func(t *testing.T) {
+		a, _, _, bal := upload(t)
 		ts.memUpload(t, a.Key, map[string]string{"key": "k"}, "f.bin", []byte("x")).problem(t, 400, cairn.EINVALID)
 		ts.memUpload(t, a.Key, map[string]string{"type": "file"}, "f.bin", []byte("x")).problem(t, 400, cairn.EINVALID)
 		ts.memUpload(t, a.Key, map[string]string{"type": "file", "key": "k"}, "", nil).problem(t, 400, cairn.EINVALID)
@@ -72,9 +78,10 @@ func TestMemoryUploadDownload(t *testing.T) {
 		ts.wantBalance(t, a, bal)
 		// Exactly 10 MB is accepted.
 		ts.memUpload(t, a.Key, map[string]string{"type": "file", "key": "big"}, "big.bin", make([]byte, 10<<20)).must(t, 201)
-		bal -= 5
+		ts.wantBalance(t, a, bal-5)
 	})
 	t.Run("ErrDownloadBlobLostRefunded", func(t *testing.T) {
+		a, _, id, bal := upload(t)
 		if err := ts.m.blobs.Delete(t.Context(), "agents/"+a.ID+"/v/"+id); err != nil {
 			t.Fatal(err)
 		}
@@ -87,9 +94,9 @@ func TestMemoryUploadDownload(t *testing.T) {
 }
 
 func TestMemoryBulkAndIdempotency(t *testing.T) {
-	ts, a := memServer(t, 1000)
-	bal := 1000
+	ts := startMemServer(t)
 	t.Run("BulkChargesSucceededItems", func(t *testing.T) {
+		a, bal := ts.newAgent(t, 1000), 1000
 		ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "taken", "content": "x"}).must(t, 201)
 		bal -= 5
 		r := ts.do(t, "POST", "/v1/memory/bulk", a.Key, map[string]any{"memories": []any{
@@ -113,6 +120,7 @@ func TestMemoryBulkAndIdempotency(t *testing.T) {
 		ts.wantBalance(t, a, bal)
 	})
 	t.Run("FreeItemsNeverRefundAnother", func(t *testing.T) {
+		a, bal := ts.newAgent(t, 1000), 1000
 		// With bulk.write priced 0, a failing item has no charge of its own:
 		// it must neither take back an earlier paid charge nor crash.
 		ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "paid", "content": "x"}).must(t, 201)
@@ -132,6 +140,7 @@ func TestMemoryBulkAndIdempotency(t *testing.T) {
 		ts.wantBalance(t, a, bal)
 	})
 	t.Run("ErrBulkLimits", func(t *testing.T) {
+		a, bal := ts.newAgent(t, 1000), 1000
 		many := make([]any, 21)
 		for i := range many {
 			many[i] = map[string]any{"key": "k", "content": "x"}
@@ -143,6 +152,7 @@ func TestMemoryBulkAndIdempotency(t *testing.T) {
 		ts.wantBalance(t, a, bal)
 	})
 	t.Run("BulkDelete", func(t *testing.T) {
+		a, bal := ts.newAgent(t, 1000), 1000
 		id := ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "gone", "content": "x"}).must(t, 201).str("id")
 		bal -= 5
 		r := ts.do(t, "POST", "/v1/memory/bulk-delete", a.Key, map[string]any{"ids": []string{id, cairn.NewID(), id}}).must(t, 200)
@@ -154,6 +164,7 @@ func TestMemoryBulkAndIdempotency(t *testing.T) {
 		ts.wantBalance(t, a, bal)
 	})
 	t.Run("IdempotencyKey", func(t *testing.T) {
+		a, bal := ts.newAgent(t, 1000), 1000
 		body := map[string]any{"key": "idem", "content": "once"}
 		first := ts.do(t, "POST", "/v1/memory", a.Key, body, "Idempotency-Key", "k-1").must(t, 201)
 		again := ts.do(t, "POST", "/v1/memory", a.Key, body, "Idempotency-Key", "k-1").must(t, 201)

@@ -11,12 +11,27 @@ import (
 // it with an agent topped up to credits.
 func memServer(t *testing.T, credits int, setup ...func(*Main)) (*testServer, agent) {
 	t.Helper()
+	ts := startMemServer(t, setup...)
+	return ts, ts.newAgent(t, credits)
+}
+
+// startMemServer starts the service with rate limits (registrations
+// included) out of the way.
+func startMemServer(t *testing.T, setup ...func(*Main)) *testServer {
+	t.Helper()
 	cfg := testConfig(t, t.TempDir())
-	cfg.WriteLimitPerAgent, cfg.RateLimitPerKey = 100000, 100000
-	ts := startServer(t, cfg, setup...)
+	cfg.WriteLimitPerAgent, cfg.RateLimitPerKey, cfg.RegisterLimitPerIP = 100000, 100000, 0
+	return startServer(t, cfg, setup...)
+}
+
+// newAgent registers an agent topped up to credits: a subtest that counts
+// credits or records takes its own, so that it runs alone as it runs
+// after its siblings.
+func (ts *testServer) newAgent(t *testing.T, credits int) agent {
+	t.Helper()
 	a := ts.register(t, "mem")
 	ts.topUp(t, a, credits)
-	return ts, a
+	return a
 }
 
 // topUp sets the agent's balance to credits (starting from 100).
@@ -36,22 +51,26 @@ func (ts *testServer) wantBalance(t *testing.T, a agent, want int) {
 }
 
 func TestMemoryCreateGet(t *testing.T) {
-	ts, a := memServer(t, 1000)
-	b := ts.register(t, "other")
-	bal := 1000
-	var id string
-	t.Run("Create", func(t *testing.T) {
+	ts := startMemServer(t)
+	// create gives a fresh agent of 1000 credits a memory (5 credits) and
+	// returns the agent, the response, the memory's id and the balance.
+	create := func(t *testing.T) (agent, *response, string, int) {
+		t.Helper()
+		a := ts.newAgent(t, 1000)
 		r := ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"type": "semantic", "key": "notes/today", "content": "buy milk",
 			"importance": 0.8, "metadata": map[string]any{"tags": []string{"home"}, "visibility": "private"}}).must(t, 201)
-		id = r.str("id")
+		return a, r, r.str("id"), 1000 - 5
+	}
+	t.Run("Create", func(t *testing.T) {
+		a, r, _, bal := create(t)
 		if r.num("version") != 1 || r.str("blobName") != "memory/semantic/notes/today/v1" || r.num("sizeBytes") != 8 ||
 			r.JSON["isCompressed"] != false || r.num("importance") != 0.8 || r.JSON["encryptionProvider"] != nil || r.Header.Get("ETag") != `"1"` {
 			t.Fatalf("create: %s", r.Body)
 		}
-		bal -= 5
 		ts.wantBalance(t, a, bal)
 	})
 	t.Run("Get", func(t *testing.T) {
+		a, _, id, bal := create(t)
 		r := ts.do(t, "GET", "/v1/memory/"+id, a.Key, nil).must(t, 200)
 		if r.str("content") != "buy milk" || r.JSON["isLatest"] != true || r.str("key") != "notes/today" || r.str("updatedAt") == "" {
 			t.Fatalf("get: %s", r.Body)
@@ -60,6 +79,8 @@ func TestMemoryCreateGet(t *testing.T) {
 		ts.wantBalance(t, a, bal)
 	})
 	t.Run("ErrNotFoundIsolation", func(t *testing.T) {
+		a, _, id, bal := create(t)
+		b := ts.register(t, "other")
 		for _, path := range []string{"/v1/memory/" + cairn.NewID(), "/v1/memory/not-an-id"} {
 			ts.do(t, "GET", path, a.Key, nil).problem(t, 404, cairn.ENOTFOUND)
 			bal-- // 404 is not refunded
@@ -73,6 +94,8 @@ func TestMemoryCreateGet(t *testing.T) {
 		ts.wantBalance(t, b, 100-1-5-2)
 	})
 	t.Run("ErrDuplicateKeyCharged", func(t *testing.T) {
+		a, _, id, bal := create(t)
+		b := ts.register(t, "other")
 		ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "notes/today", "content": "again"}).problem(t, 409, cairn.ECONFLICT)
 		bal -= 5
 		ts.wantBalance(t, a, bal)
@@ -80,9 +103,10 @@ func TestMemoryCreateGet(t *testing.T) {
 		if r := ts.do(t, "GET", "/v1/memory/"+id, a.Key, nil).must(t, 200); r.str("content") != "buy milk" {
 			t.Fatalf("another agent's write changed the content: %s", r.Body)
 		}
-		bal--
+		ts.wantBalance(t, a, bal-1)
 	})
 	t.Run("ErrInvalidRefunded", func(t *testing.T) {
+		a, bal := ts.newAgent(t, 1000), 1000
 		for _, body := range []any{
 			map[string]any{"key": "", "content": "x"},
 			map[string]any{"key": "a//b", "content": "x"},
@@ -100,6 +124,7 @@ func TestMemoryCreateGet(t *testing.T) {
 		ts.wantBalance(t, a, bal)
 	})
 	t.Run("CredentialsInSharedContentRefunded", func(t *testing.T) {
+		a, bal := ts.newAgent(t, 1000), 1000
 		for _, secret := range []string{
 			"AKIAZ3MSJV4WTGKEX7PQ",
 			"-----BEGIN RSA PRIVATE KEY-----\n" + strings.Repeat("MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun", 4) + "\n-----END RSA PRIVATE KEY-----",
@@ -120,6 +145,7 @@ func TestMemoryCreateGet(t *testing.T) {
 		ts.wantBalance(t, a, bal)
 	})
 	t.Run("BlobNamesAndEncryption", func(t *testing.T) {
+		a := ts.newAgent(t, 1000)
 		r := ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"type": "file", "key": "docs/plan", "content": "c2VjcmV0",
 			"contentEncoding": "base64", "blobFilename": "plan", "blobExtension": ".enc", "encryptionProvider": "aes-256-gcm",
 			"encryptionMeta": map[string]any{"iv": "aXY=", "tag": "dGFn"}, "metadata": map[string]any{"visibility": "share"}}).must(t, 201)
@@ -133,6 +159,7 @@ func TestMemoryCreateGet(t *testing.T) {
 		}
 	})
 	t.Run("Compression", func(t *testing.T) {
+		a := ts.newAgent(t, 1000)
 		text := strings.Repeat("the quick brown fox jumps over the lazy dog. ", 200)
 		r := ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "big/text", "content": text}).must(t, 201)
 		// Compression is transparent (spec 2.1): sizeBytes is the content's

@@ -25,21 +25,30 @@ func TestMemoryVectorSearch(t *testing.T) {
 	vec := func(xs ...float64) map[string]any {
 		return map[string]any{"space": "client", "model": "m1", "values": xs}
 	}
-	ids := map[string]string{}
-	for _, m := range []map[string]any{
-		{"key": "ops/deploy", "content": "Deploy the payment service to the staging cluster on Friday.", "importance": 0.9,
-			"metadata": map[string]any{"tags": []string{"ops", "work"}}, "embedding": vec(1, 0, 0)},
-		{"key": "ops/rollback", "content": "Rollback procedure for a failed payment service deploy.", "importance": 0.3,
-			"metadata": map[string]any{"tags": []string{"ops"}, "visibility": "share"}, "embedding": vec(0.9, 0.1, 0)},
-		{"key": "home/garden", "type": "episodic", "content": "Water the tomatoes and prune the roses in the garden.",
-			"embedding": vec(0, 0, 1)},
-		{"key": "vault/secret", "content": "ZW5jcnlwdGVk", "encryptionProvider": "aes-256-gcm",
-			"encryptionMeta": map[string]any{"iv": "a"}, "embedding": vec(0.2, 0.9, 0)},
-		{"key": "vault/no-vector", "content": "ZGVwbG95", "encryptionProvider": "aes-256-gcm", "encryptionMeta": map[string]any{"iv": "b"}},
-		{"key": "tmp/deploy-note", "content": "deploy payment service staging", "expiresIn": "1h"},
-	} {
-		ids[m["key"].(string)] = ts.do(t, "POST", "/v1/memory", a.Key, m).must(t, 201).str("id")
+	// fill gives an agent the memories every search below runs over and
+	// returns their ids (of version 1) by key. The subtests that change
+	// them fill an agent of their own.
+	ids := map[string]map[string]string{} // by agent key
+	fill := func(t *testing.T, a agent) map[string]string {
+		t.Helper()
+		ids[a.Key] = map[string]string{}
+		for _, m := range []map[string]any{
+			{"key": "ops/deploy", "content": "Deploy the payment service to the staging cluster on Friday.", "importance": 0.9,
+				"metadata": map[string]any{"tags": []string{"ops", "work"}}, "embedding": vec(1, 0, 0)},
+			{"key": "ops/rollback", "content": "Rollback procedure for a failed payment service deploy.", "importance": 0.3,
+				"metadata": map[string]any{"tags": []string{"ops"}, "visibility": "share"}, "embedding": vec(0.9, 0.1, 0)},
+			{"key": "home/garden", "type": "episodic", "content": "Water the tomatoes and prune the roses in the garden.",
+				"embedding": vec(0, 0, 1)},
+			{"key": "vault/secret", "content": "ZW5jcnlwdGVk", "encryptionProvider": "aes-256-gcm",
+				"encryptionMeta": map[string]any{"iv": "a"}, "embedding": vec(0.2, 0.9, 0)},
+			{"key": "vault/no-vector", "content": "ZGVwbG95", "encryptionProvider": "aes-256-gcm", "encryptionMeta": map[string]any{"iv": "b"}},
+			{"key": "tmp/deploy-note", "content": "deploy payment service staging", "expiresIn": "1h"},
+		} {
+			ids[a.Key][m["key"].(string)] = ts.do(t, "POST", "/v1/memory", a.Key, m).must(t, 201).str("id")
+		}
+		return ids[a.Key]
 	}
+	fill(t, a)
 	ts.do(t, "POST", "/v1/memory", b.Key, map[string]any{"key": "ops/deploy", "content": "Deploy the payment service to the staging cluster."}).must(t, 201)
 
 	search := func(t *testing.T, key string, body map[string]any) ([]string, []float64) {
@@ -51,7 +60,7 @@ func TestMemoryVectorSearch(t *testing.T) {
 			h := h.(map[string]any)
 			keys = append(keys, h["key"].(string))
 			scores = append(scores, h["score"].(float64))
-			if h["id"] != ids[h["key"].(string)] && key == a.Key && h["version"].(float64) == 1 {
+			if id, ok := ids[key][h["key"].(string)]; ok && h["id"] != id && h["version"].(float64) == 1 {
 				t.Fatalf("hit id %v for %v", h["id"], h["key"])
 			}
 		}
@@ -110,7 +119,7 @@ func TestMemoryVectorSearch(t *testing.T) {
 		ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "bad/dims", "content": "x", "embedding": vec(1, 0)}).problem(t, 422, cairn.EUNPROCESSABLE)
 		ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "bad/model", "content": "x",
 			"embedding": map[string]any{"space": "client", "model": "m2", "values": []float64{1, 0, 0}}}).problem(t, 422, cairn.EUNPROCESSABLE)
-		ts.do(t, "PUT", "/v1/memory/"+ids["home/garden"], a.Key, map[string]any{"content": "x", "embedding": vec(1, 0, 0, 0)}).problem(t, 422, cairn.EUNPROCESSABLE)
+		ts.do(t, "PUT", "/v1/memory/"+ids[a.Key]["home/garden"], a.Key, map[string]any{"content": "x", "embedding": vec(1, 0, 0, 0)}).problem(t, 422, cairn.EUNPROCESSABLE)
 		ts.do(t, "POST", "/v1/memory/vector-search", a.Key, map[string]any{"vector": map[string]any{"space": "client", "values": []float64{1, 0}}}).
 			problem(t, 422, cairn.EUNPROCESSABLE)
 		ts.do(t, "POST", "/v1/memory/vector-search", a.Key, map[string]any{"vector": map[string]any{"space": "nope", "values": []float64{1}}}).
@@ -130,8 +139,10 @@ func TestMemoryVectorSearch(t *testing.T) {
 		ts.wantBalance(t, a, bal-1)
 	})
 	t.Run("UpdateReembeds", func(t *testing.T) {
-		r := ts.do(t, "PUT", "/v1/memory/"+ids["home/garden"], a.Key, map[string]any{"content": "Deploy the payment service staging cluster"}).must(t, 200)
-		ids["home/garden"] = r.str("id")
+		a := ts.newAgent(t, 1000)
+		mine := fill(t, a)
+		r := ts.do(t, "PUT", "/v1/memory/"+mine["home/garden"], a.Key, map[string]any{"content": "Deploy the payment service staging cluster"}).must(t, 200)
+		mine["home/garden"] = r.str("id")
 		got, _ := search(t, a.Key, map[string]any{"query": text, "type": "episodic"})
 		if len(got) != 1 || got[0] != "home/garden" {
 			t.Fatalf("after put: %v", got)
@@ -146,7 +157,8 @@ func TestMemoryVectorSearch(t *testing.T) {
 		}
 	})
 	t.Run("DeleteDisappears", func(t *testing.T) {
-		ts.do(t, "DELETE", "/v1/memory/"+ids["ops/rollback"], a.Key, nil).must(t, 200)
+		a := ts.newAgent(t, 1000)
+		ts.do(t, "DELETE", "/v1/memory/"+fill(t, a)["ops/rollback"], a.Key, nil).must(t, 200)
 		for _, body := range []map[string]any{{"query": text}, {"vector": map[string]any{"space": "client", "values": []float64{1, 0, 0}}}} {
 			if got, _ := search(t, a.Key, body); len(got) == 0 || slices.Contains(got, "ops/rollback") {
 				t.Fatalf("deleted memory found: %v", got)
@@ -154,6 +166,8 @@ func TestMemoryVectorSearch(t *testing.T) {
 		}
 	})
 	t.Run("ExpiryDisappears", func(t *testing.T) {
+		a := ts.newAgent(t, 1000)
+		fill(t, a)
 		clk.Advance(2 * time.Hour)
 		if got, _ := search(t, a.Key, map[string]any{"query": text}); len(got) == 0 || slices.Contains(got, "tmp/deploy-note") {
 			t.Fatalf("expired memory found: %v", got)
@@ -162,15 +176,26 @@ func TestMemoryVectorSearch(t *testing.T) {
 	t.Run("FixedPathMethod", func(t *testing.T) {
 		ts.do(t, "GET", "/v1/memory/vector-search", a.Key, nil).must(t, 405)
 	})
-	// The index is rebuilt from the store at start.
-	before, bs := search(t, a.Key, map[string]any{"query": text, "limit": 100})
-	cbefore, cs := search(t, a.Key, map[string]any{"vector": map[string]any{"space": "client", "values": []float64{0.3, 0.3, 0.3}}})
+	// The index is rebuilt from the store at start: every agent above
+	// (those whose memories changed too) finds what it found before.
+	found := func() map[string]string {
+		out := map[string]string{}
+		for key := range ids {
+			keys, scores := search(t, key, map[string]any{"query": text, "limit": 100})
+			ckeys, cscores := search(t, key, map[string]any{"vector": map[string]any{"space": "client", "values": []float64{0.3, 0.3, 0.3}}})
+			out[key] = fmt.Sprint(keys, scores, " / ", ckeys, cscores)
+		}
+		return out
+	}
+	before := found()
 	ts.stop()
 	ts = startServer(t, cfg, func(m *Main) { m.Clock = clk })
-	after, as := search(t, a.Key, map[string]any{"query": text, "limit": 100})
-	cafter, ca := search(t, a.Key, map[string]any{"vector": map[string]any{"space": "client", "values": []float64{0.3, 0.3, 0.3}}})
-	if fmt.Sprint(before, bs) != fmt.Sprint(after, as) || fmt.Sprint(cbefore, cs) != fmt.Sprint(cafter, ca) || len(cafter) != 2 {
-		t.Fatalf("before restart %v %v / %v %v, after %v %v / %v %v", before, bs, cbefore, cs, after, as, cafter, ca)
+	after := found()
+	if fmt.Sprint(before) != fmt.Sprint(after) {
+		t.Fatalf("before restart %v, after %v", before, after)
+	}
+	if cafter, _ := search(t, a.Key, map[string]any{"vector": map[string]any{"space": "client", "values": []float64{0.3, 0.3, 0.3}}}); len(cafter) != 4 {
+		t.Fatalf("client vectors after restart: %v", cafter)
 	}
 	// The space's dimension and model survive the restart too.
 	ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "bad/dims2", "content": "x", "embedding": vec(1, 0)}).problem(t, 422, cairn.EUNPROCESSABLE)

@@ -10,14 +10,23 @@ import (
 )
 
 func TestMemoryVersions(t *testing.T) {
-	ts, a := memServer(t, 1000)
-	bal := 1000
-	v1 := ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "plan", "content": "one"}).must(t, 201).str("id")
-	bal -= 5
-	var v2, v3 string
+	ts := startMemServer(t)
+	// plan gives a fresh agent the memory "plan" with the first n of the
+	// versions "one", "two" and "three" (each PUT through the first
+	// version's id) and returns the agent, the version ids and the balance.
+	plan := func(t *testing.T, n int) (agent, []string, int) {
+		t.Helper()
+		a := ts.newAgent(t, 1000)
+		ids := []string{ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "plan", "content": "one"}).must(t, 201).str("id")}
+		for _, content := range []string{"two", "three"}[:n-1] {
+			ids = append(ids, ts.do(t, "PUT", "/v1/memory/"+ids[0], a.Key, map[string]any{"content": content}).must(t, 200).str("id"))
+		}
+		return a, ids, 1000 - 5*n
+	}
 	t.Run("PutMakesNextVersion", func(t *testing.T) {
+		a, ids, bal := plan(t, 1)
+		v1 := ids[0]
 		r := ts.do(t, "PUT", "/v1/memory/"+v1, a.Key, map[string]any{"content": "two", "importance": 0.9}, "If-Match", `"1"`).must(t, 200)
-		v2 = r.str("id")
 		if r.num("version") != 2 || r.JSON["isLatest"] != true || r.str("blobName") != "memory/semantic/plan/v2" || r.num("importance") != 0.9 || r.Header.Get("ETag") != `"2"` {
 			t.Fatalf("put: %s", r.Body)
 		}
@@ -30,6 +39,8 @@ func TestMemoryVersions(t *testing.T) {
 		ts.wantBalance(t, a, bal)
 	})
 	t.Run("ErrIfMatchStale", func(t *testing.T) {
+		a, ids, bal := plan(t, 2)
+		v1, v2 := ids[0], ids[1]
 		ts.do(t, "PUT", "/v1/memory/"+v2, a.Key, map[string]any{"content": "late"}, "If-Match", `"1"`).problem(t, 412, cairn.EPRECONDITION)
 		ts.do(t, "PUT", "/v1/memory/"+v2, a.Key, map[string]any{"content": "x"}, "If-Match", "nope").problem(t, 400, cairn.EINVALID)
 		ts.do(t, "PUT", "/v1/memory/"+v2, a.Key, map[string]any{"content": "x", "key": "other"}).problem(t, 400, cairn.EINVALID)
@@ -37,13 +48,14 @@ func TestMemoryVersions(t *testing.T) {
 		ts.wantBalance(t, a, bal)
 		// PUT through an old version's id still appends after the latest.
 		r := ts.do(t, "PUT", "/v1/memory/"+v1, a.Key, map[string]any{"content": "three"}).must(t, 200)
-		v3 = r.str("id")
 		if r.num("version") != 3 {
 			t.Fatalf("put via v1: %s", r.Body)
 		}
-		bal -= 5
+		ts.wantBalance(t, a, bal-5)
 	})
 	t.Run("History", func(t *testing.T) {
+		a, ids, bal := plan(t, 3)
+		v1, v2, v3 := ids[0], ids[1], ids[2]
 		r := ts.do(t, "GET", "/v1/memory/"+v2+"/history", a.Key, nil).must(t, 200)
 		vs, _ := r.JSON["versions"].([]any)
 		if r.num("totalVersions") != 3 || len(vs) != 3 || r.str("key") != "plan" {
@@ -56,6 +68,8 @@ func TestMemoryVersions(t *testing.T) {
 		ts.wantBalance(t, a, bal) // free
 	})
 	t.Run("DeleteNonLatestThenLatest", func(t *testing.T) {
+		a, ids, bal := plan(t, 3)
+		v1, v2, v3 := ids[0], ids[1], ids[2]
 		r := ts.do(t, "DELETE", "/v1/memory/"+v2, a.Key, nil).must(t, 200)
 		if r.JSON["memoryDeleted"] != false || r.str("latestId") != v3 {
 			t.Fatalf("delete v2: %s", r.Body)
@@ -83,8 +97,9 @@ func TestMemoryVersions(t *testing.T) {
 		ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "plan", "content": "fresh"}).must(t, 201)
 	})
 	t.Run("PinAndImportanceFree", func(t *testing.T) {
+		a := ts.newAgent(t, 1000)
 		id := ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "pin/me", "content": "x"}).must(t, 201).str("id")
-		bal = ts.balance(t, a.Key)
+		bal := ts.balance(t, a.Key)
 		if r := ts.do(t, "PATCH", "/v1/memory/"+id+"/pin", a.Key, nil).must(t, 200); r.JSON["pinned"] != true {
 			t.Fatalf("pin: %s", r.Body)
 		}

@@ -107,7 +107,7 @@ func TestE2EPostgresSharedRecords(t *testing.T) {
 		}
 	})
 
-	t.Run("ReportsAndModeration", func(t *testing.T) {
+	t.Run("ReportsModerationRestore", func(t *testing.T) {
 		const suspect = "0x00000000000000000000000000000000005a4ed5"
 		var ids []string
 		for i, ts := range []*testServer{b, b, a} {
@@ -140,25 +140,30 @@ func TestE2EPostgresSharedRecords(t *testing.T) {
 		if res := screen(t, a, u.Key, suspect); res["status"] != "clear" {
 			t.Fatalf("rejected address: %v", res)
 		}
+
+		// A new instance on a fresh data dir restores the newest version
+		// (the bundled snapshot, the escalation, the rejection) from
+		// Postgres.
+		root := a.do(t, "GET", "/v1/compliance/merkle-root", u.Key, nil).must(t, 200)
+		a.stop()
+		b.stop()
+		c := startServer(t, pgConfig())
+		if r := c.do(t, "GET", "/v1/compliance/merkle-root", u.Key, nil).must(t, 200); r.num("listVersion") != 3 ||
+			r.num("listVersion") != root.num("listVersion") || r.str("root") != root.str("root") {
+			t.Fatalf("restored root %s, want %s", r.Body, root.Body)
+		}
+		hist := c.do(t, "GET", "/v1/compliance/history?address="+suspect+"&chain=ethereum", u.Key, nil).must(t, 200)
+		events := hist.JSON["events"].([]any)
+		if len(events) != 2 || events[0].(map[string]any)["event"] != "listed" || events[1].(map[string]any)["event"] != "delisted" {
+			t.Fatalf("history: %s", hist.Body)
+		}
 	})
 
-	// A new instance on a fresh data dir restores the newest version (the
-	// bundled snapshot, the escalation, the rejection) from Postgres.
-	root := a.do(t, "GET", "/v1/compliance/merkle-root", u.Key, nil).must(t, 200)
+	// None of these records went to the embedded store of the first
+	// instance's data dir (stopping a and b again is a no-op when the
+	// last subtest ran).
 	a.stop()
 	b.stop()
-	c := startServer(t, pgConfig())
-	if r := c.do(t, "GET", "/v1/compliance/merkle-root", u.Key, nil).must(t, 200); r.num("listVersion") != 3 ||
-		r.num("listVersion") != root.num("listVersion") || r.str("root") != root.str("root") {
-		t.Fatalf("restored root %s, want %s", r.Body, root.Body)
-	}
-	hist := c.do(t, "GET", "/v1/compliance/history?address=0x00000000000000000000000000000000005a4ed5&chain=ethereum", u.Key, nil).must(t, 200)
-	events := hist.JSON["events"].([]any)
-	if len(events) != 2 || events[0].(map[string]any)["event"] != "listed" || events[1].(map[string]any)["event"] != "delisted" {
-		t.Fatalf("history: %s", hist.Body)
-	}
-	// None of these records went to the embedded store of the first
-	// instance's data dir.
 	db, err := pebble.Open(filepath.Join(cfgA.DataDir, "store"), pebble.Options{})
 	if err != nil {
 		t.Fatal(err)
