@@ -63,8 +63,8 @@ func s3Server(t *testing.T) (Config, *minio.Client) {
 func TestE2EBlobS3(t *testing.T) {
 	cfg, bucket := s3Server(t)
 	ts := startServer(t, cfg)
-	a := ts.register("")
-	ts.topUp(a, 1000)
+	a := ts.register(t, "")
+	ts.topUp(t, a, 1000)
 	ctx := context.Background()
 
 	t.Run("Media", func(t *testing.T) {
@@ -73,34 +73,34 @@ func TestE2EBlobS3(t *testing.T) {
 			fmt.Fprintf(&content, "line %d of the notes\n", i)
 		}
 		data := content.Bytes()
-		up := ts.upload(a.Key, part{name: "file", filename: "notes.txt", contentType: "text/plain", body: data}).must(t, 201)
+		up := ts.upload(t, a.Key, part{name: "file", filename: "notes.txt", contentType: "text/plain", body: data}).must(t, 201)
 		id := up.str("id")
 		key := media.StorageKey(a.ID, id)
 		oi, err := bucket.StatObject(ctx, "cairn-blobs", key, minio.StatObjectOptions{})
 		if err != nil || oi.Size != int64(len(data)) {
 			t.Fatalf("object %s: %+v, %v", key, oi, err)
 		}
-		if r := ts.stream("GET", a.Key, id).must(t, 200); !bytes.Equal(r.Body, data) {
+		if r := ts.stream(t, "GET", a.Key, id).must(t, 200); !bytes.Equal(r.Body, data) {
 			t.Fatalf("stream: %d bytes, want %d", len(r.Body), len(data))
 		}
-		r := ts.stream("GET", a.Key, id, "Range", "bytes=100000-230000").must(t, 206)
+		r := ts.stream(t, "GET", a.Key, id, "Range", "bytes=100000-230000").must(t, 206)
 		if !bytes.Equal(r.Body, data[100000:230001]) || r.Header.Get("Content-Range") != fmt.Sprintf("bytes 100000-230000/%d", len(data)) {
 			t.Fatalf("range: %d bytes, Content-Range %q", len(r.Body), r.Header.Get("Content-Range"))
 		}
-		if r := ts.stream("GET", a.Key, id, "Range", "bytes=-10").must(t, 206); !bytes.Equal(r.Body, data[len(data)-10:]) {
+		if r := ts.stream(t, "GET", a.Key, id, "Range", "bytes=-10").must(t, 206); !bytes.Equal(r.Body, data[len(data)-10:]) {
 			t.Fatalf("suffix range: %q", r.Body)
 		}
-		ts.do("DELETE", "/v1/media/"+id, a.Key, nil).must(t, 200)
+		ts.do(t, "DELETE", "/v1/media/"+id, a.Key, nil).must(t, 200)
 		if _, err := bucket.StatObject(ctx, "cairn-blobs", key, minio.StatObjectOptions{}); minio.ToErrorResponse(err).Code != minio.NoSuchKey {
 			t.Fatalf("object after delete: %v", err)
 		}
-		ts.stream("GET", a.Key, id).problem(t, 404, cairn.ENOTFOUND)
+		ts.stream(t, "GET", a.Key, id).problem(t, 404, cairn.ENOTFOUND)
 	})
 
 	t.Run("Memory", func(t *testing.T) {
 		content := strings.Repeat("the meeting moved to Thursday; ", 100)
-		id := ts.do("POST", "/v1/memory", a.Key, map[string]any{"key": "notes/s3", "content": content, "expiresIn": "7d"}).must(t, 201).str("id")
-		if r := ts.do("GET", "/v1/memory/"+id, a.Key, nil).must(t, 200); r.str("content") != content {
+		id := ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "notes/s3", "content": content, "expiresIn": "7d"}).must(t, 201).str("id")
+		if r := ts.do(t, "GET", "/v1/memory/"+id, a.Key, nil).must(t, 200); r.str("content") != content {
 			t.Fatalf("memory content %q", r.str("content"))
 		}
 		name := "agents/" + a.ID + "/v/" + id
@@ -120,7 +120,7 @@ func TestE2EBlobS3(t *testing.T) {
 		if info, err := ts.m.blobs.Stat(ctx, name); err != nil || info.ExpiresAt.IsZero() {
 			t.Fatalf("blob of a 7d memory: %+v, %v", info, err)
 		}
-		ts.do("PATCH", "/v1/memory/"+id+"/pin", a.Key, nil).must(t, 200)
+		ts.do(t, "PATCH", "/v1/memory/"+id+"/pin", a.Key, nil).must(t, 200)
 		if info, err := ts.m.blobs.Stat(ctx, name); err != nil || !info.ExpiresAt.IsZero() {
 			t.Fatalf("blob of a pinned memory: %+v, %v", info, err)
 		}
@@ -131,7 +131,7 @@ func TestE2EBlobS3(t *testing.T) {
 	})
 
 	t.Run("ProofSnapshotURL", func(t *testing.T) {
-		r := ts.do("POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": []map[string]any{{"address": lazarusETH, "chain": "ethereum"}}}).must(t, 200)
+		r := ts.do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": []map[string]any{{"address": lazarusETH, "chain": "ethereum"}}}).must(t, 200)
 		snap := r.JSON["proof"].(map[string]any)["dataSnapshots"].(map[string]any)["gov_sdn"].(map[string]any)
 		u, _ := snap["storageUrl"].(string)
 		if !strings.HasPrefix(u, "http://"+cfg.S3Endpoint+"/cairn-blobs/") || !strings.Contains(u, "X-Amz-Signature=") {
