@@ -29,6 +29,11 @@ type Limits struct {
 	RegistrationsAll   int           // per hour from all clients together (0: no cap)
 	PublicPerIP        int           // per minute per client IP: proofs and snapshots read without an account
 	MaxBodyBytes       int64         // JSON request bodies
+	// Shared keeps the per-key, per-agent write and public counters in
+	// Deps.RateLimits too (rotations and registrations always are), so
+	// that instances sharing a store count together; off, they live in
+	// memory, which is cheaper for a single instance.
+	Shared bool
 }
 
 // DefaultLimits returns the spec's values (and the documented choices where
@@ -146,12 +151,12 @@ func New(d Deps) (*Server, error) {
 		Deps:             d,
 		engine:           e,
 		metrics:          newMetrics(d.Registry),
-		keyLimit:         newLimiter(d.Limits.RequestsPerKey, time.Minute),
-		writeLimit:       newLimiter(d.Limits.WritesPerAgent, time.Minute),
+		keyLimit:         newLimiter(d.Limits.RequestsPerKey, time.Minute).persistent(d.sharedRates()),
+		writeLimit:       newLimiter(d.Limits.WritesPerAgent, time.Minute).persistent(d.sharedRates()),
 		rotateLimit:      newLimiter(d.Limits.RotationsPerIP, d.Limits.RotationWindow).persistent(d.RateLimits),
 		registerLimit:    newLimiter(d.Limits.RegistrationsPerIP, time.Hour).persistent(d.RateLimits),
 		registerAllLimit: newLimiter(d.Limits.RegistrationsAll, time.Hour).persistent(d.RateLimits),
-		publicLimit:      newLimiter(d.Limits.PublicPerIP, time.Minute),
+		publicLimit:      newLimiter(d.Limits.PublicPerIP, time.Minute).persistent(d.sharedRates()),
 		reportLimit:      newLimiter(ReportsPerHour, time.Hour),
 	}
 	s.biller = &billing.Biller{Ledger: d.Ledger, Pricing: d.Pricing, Settled: d.Settled, StatusOf: errStatus,
@@ -163,6 +168,15 @@ func New(d Deps) (*Server, error) {
 	e.Use(s.requestIDMiddleware, s.logMiddleware, s.metricsMiddleware, s.bodyLimitMiddleware)
 	s.routes()
 	return s, nil
+}
+
+// sharedRates is where the per-key, per-agent write and public counters
+// are kept: RateLimits when Limits.Shared, else nowhere (in memory).
+func (d *Deps) sharedRates() RateStore {
+	if d.Limits.Shared {
+		return d.RateLimits
+	}
+	return nil
 }
 
 // defaults checks the required services and fills in the optional ones:

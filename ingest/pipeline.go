@@ -99,6 +99,11 @@ type Result struct {
 func (p *Pipeline) Run(ctx context.Context) (*Result, error) {
 	p.run.Lock()
 	defer p.run.Unlock()
+	// Build on the newest stored version: another process sharing the
+	// store may have committed versions since this one last ran.
+	if _, err := p.restore(ctx, true, false); err != nil {
+		p.logger().Error("reading the newest stored list version failed", "err", err)
+	}
 	res := &Result{Failures: map[string]string{}}
 	for _, src := range p.Sources {
 		start := time.Now()
@@ -123,7 +128,7 @@ func (p *Pipeline) Run(ctx context.Context) (*Result, error) {
 			p.OnProgress(Progress{Source: src.Name, Entries: n, Took: time.Since(start), Err: err})
 		}
 	}
-	ix, v, err := p.rebuild(ctx)
+	ix, v, err := p.rebuildShared(ctx, true)
 	if err != nil {
 		return nil, err
 	}
@@ -137,8 +142,25 @@ func (p *Pipeline) Run(ctx context.Context) (*Result, error) {
 func (p *Pipeline) Rebuild(ctx context.Context) (*screening.Index, error) {
 	p.run.Lock()
 	defer p.run.Unlock()
-	ix, _, err := p.rebuild(ctx)
+	ix, _, err := p.rebuildShared(ctx, false)
 	return ix, err
+}
+
+// rebuildShared is rebuild on a store other processes commit versions to
+// as well: when the commit is refused (ECONFLICT: another process committed
+// that version number first), the stored version becomes the base (its
+// sources' listings too, unless keepSources: a run's fresh fetch) and the
+// version is built again on it, up to three times. p.run is held.
+func (p *Pipeline) rebuildShared(ctx context.Context, keepSources bool) (*screening.Index, cairn.ListVersion, error) {
+	for attempt := 1; ; attempt++ {
+		ix, v, err := p.rebuild(ctx)
+		if !cairn.IsCode(err, cairn.ECONFLICT) || p.Store == nil || attempt == 3 {
+			return ix, v, err
+		}
+		if _, rerr := p.restore(ctx, true, keepSources); rerr != nil {
+			return nil, v, fmt.Errorf("%w; reading the newer stored version: %v", err, rerr)
+		}
+	}
 }
 
 // stateOf returns the state of a source, creating it; p.mu is held.

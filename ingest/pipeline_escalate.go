@@ -12,7 +12,7 @@ import (
 func (p *Pipeline) Escalated(ctx context.Context) error {
 	if p.run.TryLock() {
 		defer p.run.Unlock()
-		_, _, err := p.rebuild(ctx)
+		_, _, err := p.rebuildShared(ctx, false)
 		return err
 	}
 	if !p.waiting.CompareAndSwap(false, true) {
@@ -26,7 +26,7 @@ func (p *Pipeline) Escalated(ctx context.Context) error {
 		p.waiting.Store(false) // escalations committed from here on need another rebuild
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Minute)
 		defer cancel()
-		if _, _, err := p.rebuild(ctx); err != nil {
+		if _, _, err := p.rebuildShared(ctx, false); err != nil {
 			p.logger().Error("rebuild after a community escalation failed", "err", err)
 		}
 	}()

@@ -13,16 +13,42 @@ import (
 // unreachable. It reports false when the store holds no version (or
 // Store is nil). The rebuilt tree must reproduce the stored root.
 func (p *Pipeline) Restore(ctx context.Context) (bool, error) {
+	p.run.Lock()
+	defer p.run.Unlock()
+	return p.restore(ctx, false, false)
+}
+
+// Sync installs the last stored list version when it is newer than the
+// installed one: the version another process sharing the store committed
+// (a scheduled ingestion, a community escalation). It reports whether a
+// version was installed; an equal or older stored version changes
+// nothing.
+func (p *Pipeline) Sync(ctx context.Context) (bool, error) {
+	p.run.Lock()
+	defer p.run.Unlock()
+	return p.restore(ctx, true, false)
+}
+
+// restore installs the last stored version; p.run is held. newer: only
+// when it is newer than the installed version. keepSources: the sources'
+// listings and snapshots stay as they are (a run's fresh fetch, which the
+// next version is built from); only the version, its listings and the
+// index move to the stored ones.
+func (p *Pipeline) restore(ctx context.Context, newer, keepSources bool) (bool, error) {
 	if p.Store == nil {
 		return false, nil
 	}
-	p.run.Lock()
-	defer p.run.Unlock()
 	v, err := p.Store.LastListVersion(ctx)
 	if cairn.IsCode(err, cairn.ENOTFOUND) {
 		return false, nil
 	} else if err != nil {
 		return false, err
+	}
+	p.mu.Lock()
+	installed := p.version
+	p.mu.Unlock()
+	if newer && v.Version <= installed {
+		return false, nil
 	}
 	var all []screening.Listing
 	bySource := map[string][]screening.Listing{}
@@ -53,13 +79,16 @@ func (p *Pipeline) Restore(ctx context.Context) (bool, error) {
 		if name == screening.SourceCommunity {
 			continue
 		}
-		st := p.stateOf(name)
-		st.Listings = sortListings(bySource[name])
-		st.Snapshot = Snapshot{BlobName: sv.BlobName, StorageURL: sv.StorageURL, SHA256: sv.SHA256, FetchedAt: sv.FetchedAt,
+		snap := Snapshot{BlobName: sv.BlobName, StorageURL: sv.StorageURL, SHA256: sv.SHA256, FetchedAt: sv.FetchedAt,
 			Bundled: sv.Bundled, SourceSHA256: sv.SourceSHA256, SnapshotDate: sv.SnapshotDate}
 		if sv.BlobName != "" {
-			ix.Snapshots[name] = st.Snapshot
+			ix.Snapshots[name] = snap
 		}
+		if keepSources {
+			continue
+		}
+		st := p.stateOf(name)
+		st.Listings, st.Snapshot = sortListings(bySource[name]), snap
 		st.IngestAt, st.Entries, st.LastError, st.FailedAt = sv.FetchedAt, len(st.Listings), sv.LastError, sv.FailedAt
 	}
 	p.mu.Unlock()

@@ -31,6 +31,12 @@ type Config struct {
 	MetricsListen    string
 	JWTSecretFile    string
 	TTLSweepInterval time.Duration
+	// LeaderInterval is how often, on a Postgres store, a follower tries
+	// the leader lock and the leader checks its connection;
+	// ListPollInterval is how often an instance compares the stored list
+	// version with its own, besides the notifications of new versions.
+	LeaderInterval   time.Duration
+	ListPollInterval time.Duration
 	DepositMnemonic  string
 	AptosNetwork     string
 	// AptosNodeURL is the REST endpoint deposits are verified against
@@ -111,6 +117,8 @@ func DefaultConfig() Config {
 		Store:               "pebble",
 		PostgresSchema:      "cairn",
 		TTLSweepInterval:    time.Minute,
+		LeaderInterval:      5 * time.Second,
+		ListPollInterval:    30 * time.Second,
 		AptosNetwork:        "mainnet",
 		CreditsPerAPT:       billing.DefaultCreditsPerAPT,
 		ShutdownTimeout:     30 * time.Second,
@@ -158,6 +166,8 @@ func newServeFlagSet(c *Config) *flag.FlagSet {
 	fs.StringVar(&c.AdminTokenFile, "admin-token-file", c.AdminTokenFile, "file (mode 0600) holding the admin token")
 	fs.StringVar(&c.JWTSecretFile, "jwt-secret-file", c.JWTSecretFile, "file (mode 0600) holding the JWT secret")
 	fs.DurationVar(&c.TTLSweepInterval, "ttl-sweep-interval", c.TTLSweepInterval, "how often expired items are removed")
+	fs.DurationVar(&c.LeaderInterval, "leader-interval", c.LeaderInterval, "with a postgres:// --store: how often an instance that does not lead tries to become the leader (which runs the TTL sweeps, scheduled ingestion and anchoring), and the leader checks its lock")
+	fs.DurationVar(&c.ListPollInterval, "list-poll-interval", c.ListPollInterval, "with a postgres:// --store: how often an instance checks for a list version another instance stored, besides being notified of each")
 	fs.StringVar(&c.DepositMnemonic, "deposit-mnemonic", c.DepositMnemonic, "BIP-39 mnemonic of the deposit HD seed (empty: generated once and kept in the data dir)")
 	fs.StringVar(&c.AptosNetwork, "aptos-network", c.AptosNetwork, "Aptos network deposits are expected on")
 	fs.StringVar(&c.AptosNodeURL, "aptos-node-url", c.AptosNodeURL, "Aptos node REST endpoint (…/v1) deposits are verified against (default: the public endpoint of --aptos-network)")

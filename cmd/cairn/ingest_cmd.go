@@ -24,9 +24,10 @@ var errSourcesFailed = errors.New("some sources kept their previous version")
 // runIngest is `cairn ingest`: one ingestion of the sources into the data
 // dir's store (or, with --store postgres://..., the Postgres store) and blob
 // store (the data dir's, or the bucket of --blob s3), as the server does at start, with a line of progress per source.
-// The server must be stopped (the embedded store is locked while it runs,
-// and a server on Postgres learns of a version only at its start); at its
-// next start it restores the version made here.
+// On the embedded store the server must be stopped (the store is locked
+// while it runs); at its next start it restores the version made here.
+// Servers running on the same Postgres store install it within seconds,
+// notified of its commit.
 func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) error {
 	cfg := DefaultConfig()
 	fs := flag.NewFlagSet("cairn ingest", flag.ContinueOnError)

@@ -43,9 +43,9 @@ func parseSources(vals []string) ([]ingest.Source, error) {
 }
 
 // startSchedule runs the pipeline on the --ingest-schedule until ctx ends,
-// and once at start when the list was restored from the store. Runs never
-// overlap: one due while another is going is skipped.
-func (m *Main) startSchedule(ctx context.Context, p *ingest.Pipeline) (stop func(), err error) {
+// and once at start when startup is set. Runs never overlap: one due while
+// another is going is skipped.
+func (m *Main) startSchedule(ctx context.Context, p *ingest.Pipeline, startup bool) (stop func(), err error) {
 	sched, err := cron.ParseStandard(m.Config.IngestSchedule)
 	if err != nil {
 		return nil, err
@@ -57,7 +57,7 @@ func (m *Main) startSchedule(ctx context.Context, p *ingest.Pipeline) (stop func
 	}))
 	c := cron.New()
 	c.Schedule(sched, job)
-	if m.listRestored {
+	if startup {
 		m.wg.Add(1)
 		go func() { defer m.wg.Done(); job.Run() }()
 	}

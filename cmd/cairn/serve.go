@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cairn-dev/cairn"
@@ -98,6 +99,12 @@ type Main struct {
 	EVMBackend evm.Backend
 	anchorer   *evm.Anchorer
 	evmClose   func()
+
+	// leading: this instance runs the shared sweeps, scheduled ingestion
+	// and anchoring (always, on the embedded store); ledOnce: it has led
+	// before (the start-up ingest ran).
+	leading atomic.Bool
+	ledOnce atomic.Bool
 }
 
 // NewMain returns a Main for cfg.
@@ -161,6 +168,9 @@ func (m *Main) Open(ctx context.Context) error {
 		return err
 	}
 	m.openShared()
+	if m.pg != nil && (cfg.LeaderInterval <= 0 || cfg.ListPollInterval <= 0) {
+		return errors.New("--leader-interval and --list-poll-interval must be positive")
+	}
 	mediaSvc := &media.Service{Store: m.shared, Blobs: m.blobs, Clock: m.Clock, RecordCacheTTL: cfg.CacheTTL}
 	// Memory records, their audit entries and the account entries
 	// (register, rotate_key) live in one store: the one log lists them all.
@@ -169,9 +179,9 @@ func (m *Main) Open(ctx context.Context) error {
 		return err
 	}
 	m.memory = memorySvc
-	m.sweepers = append(m.sweepers, sweeper{"memory", memorySvc.Sweep})
-	m.sweepers = append(m.sweepers, sweeper{"media", mediaSvc.Sweep}, sweeper{"blobs", m.blobs.DeleteExpired},
-		sweeper{"idempotency", m.sweepIdempotency})
+	m.sweepers = append(m.sweepers, sweeper{"memory", memorySvc.Sweep, false})
+	m.sweepers = append(m.sweepers, sweeper{"media", mediaSvc.Sweep, false}, sweeper{"blobs", m.blobs.DeleteExpired, cfg.Blob != "s3"},
+		sweeper{"idempotency", m.sweepIdempotency, false})
 	cursors := cairn.NewCursors(deriveKey(serviceKey, "cursor"))
 	sources, err := parseSources(cfg.Sources)
 	if err != nil {
@@ -215,7 +225,7 @@ func (m *Main) Open(ctx context.Context) error {
 		m.Logger.Warn("refunded the charge of an interrupted write", "charge_id", r.RefID, "request_id", r.RequestID,
 			"developer_id", r.DeveloperID, "operation", r.Operation, "amount", r.Amount)
 	}
-	m.sweepers = append(m.sweepers, sweeper{"settled marks", m.sweepSettled}, sweeper{"rate counters", m.sweepRates})
+	m.sweepers = append(m.sweepers, sweeper{"settled marks", m.sweepSettled, false}, sweeper{"rate counters", m.sweepRates, false})
 	var proxies []string
 	for _, p := range strings.Split(cfg.TrustedProxies, ",") {
 		if p = strings.TrimSpace(p); p != "" {
@@ -230,6 +240,7 @@ func (m *Main) Open(ctx context.Context) error {
 	limits.RegistrationsAll = cfg.RegisterLimitAll
 	limits.PublicPerIP = cfg.PublicLimitPerIP
 	limits.MaxBodyBytes = cfg.MaxBodyBytes
+	limits.Shared = m.pg != nil // instances sharing the store count together
 	if m.ln, err = net.Listen("tcp", cfg.Listen); err != nil {
 		return err
 	}
@@ -306,25 +317,18 @@ func (m *Main) Addr() string { return m.ln.Addr().String() }
 func (m *Main) Run(ctx context.Context) error {
 	m.Logger.Info("cairn serving", "addr", m.Addr(), "data_dir", m.Config.DataDir)
 	sweepCtx, stopSweep := context.WithCancel(context.Background())
-	m.wg.Add(2)
-	go func() { defer m.wg.Done(); m.sweep(sweepCtx) }()
+	m.wg.Add(1)
 	go func() { defer m.wg.Done(); m.checkpoint(sweepCtx) }()
 	if m.memory.Embedder != nil {
 		m.wg.Add(1)
 		go func() { defer m.wg.Done(); m.memory.RunEmbedder(sweepCtx, m.Logger) }()
 	}
-	if m.anchorer != nil {
+	m.wg.Add(2)
+	go func() { defer m.wg.Done(); m.sweepKind(sweepCtx, true) }()
+	go func() { defer m.wg.Done(); m.lead(sweepCtx) }()
+	if m.pg != nil {
 		m.wg.Add(1)
-		go func() { defer m.wg.Done(); m.anchorer.Run(sweepCtx) }()
-	}
-
-	var stopCron func()
-	if len(m.pipeline.Sources) > 0 {
-		var err error
-		if stopCron, err = m.startSchedule(sweepCtx, m.pipeline); err != nil {
-			stopSweep()
-			return fmt.Errorf("--ingest-schedule: %w", err)
-		}
+		go func() { defer m.wg.Done(); m.followLists(sweepCtx) }()
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- m.http.Serve(m.ln) }()
@@ -345,10 +349,8 @@ func (m *Main) Run(ctx context.Context) error {
 		}
 	}
 	stopSweep()
-	if stopCron != nil {
-		stopCron()
-	}
 	m.wg.Wait()
+	m.pipeline.Wait() // the rebuilds of escalations made on this instance
 	// Requests still running after the shutdown timeout keep the
 	// checkpoint before their start.
 	if cerr := m.recovery.Checkpoint(context.Background(), m.server.SettledBefore()); cerr != nil {
@@ -383,14 +385,19 @@ func (m *Main) checkpoint(ctx context.Context) {
 
 // sweeper removes expired items of one kind; Main runs every sweeper each
 // TTL sweep interval. Records go before blobs so that a record never points
-// at a blob the sweep already removed.
+// at a blob the sweep already removed. A local sweeper removes what only
+// this instance holds (the data dir's blobs, with --blob fs) and runs on
+// every instance; the others sweep what the instances share (the store,
+// the bucket of --blob s3) and run on the leader.
 type sweeper struct {
 	name  string
 	sweep func(ctx context.Context, now time.Time) (int, error)
+	local bool
 }
 
-// sweep runs the sweepers every TTL sweep interval until ctx ends.
-func (m *Main) sweep(ctx context.Context) {
+// sweepKind runs the local sweepers (local true) or the shared ones every
+// TTL sweep interval until ctx ends.
+func (m *Main) sweepKind(ctx context.Context, local bool) {
 	if m.Config.TTLSweepInterval <= 0 {
 		return
 	}
@@ -401,15 +408,23 @@ func (m *Main) sweep(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			m.sweepOnce(ctx)
+			m.sweepWhere(ctx, func(s sweeper) bool { return s.local == local })
 		}
 	}
 }
 
 // sweepOnce runs every sweeper once.
 func (m *Main) sweepOnce(ctx context.Context) {
+	m.sweepWhere(ctx, func(sweeper) bool { return true })
+}
+
+// sweepWhere runs once the sweepers that match.
+func (m *Main) sweepWhere(ctx context.Context, match func(sweeper) bool) {
 	now := m.Clock.Now()
 	for _, s := range m.sweepers {
+		if !match(s) {
+			continue
+		}
 		n, err := s.sweep(ctx, now)
 		if err != nil && ctx.Err() == nil {
 			m.Logger.Error("ttl sweep failed", "kind", s.name, "err", err)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -45,6 +46,10 @@ func (db *DB) CommitListVersion(ctx context.Context, v cairn.ListVersion, added,
 		}
 		if _, err := tx.Exec(ctx, "INSERT INTO list_versions (version, header) VALUES ($1, $2)", int64(v.Version), doc); err != nil {
 			return mapErr(err, "insert list version")
+		}
+		// Delivered at commit, to every process listening on the database.
+		if _, err := tx.Exec(ctx, "SELECT pg_notify($1, $2)", ListVersionChannel, strconv.FormatUint(v.Version, 10)); err != nil {
+			return mapErr(err, "notify list version")
 		}
 		var empty bool
 		if err := tx.QueryRow(ctx, "SELECT NOT EXISTS (SELECT 1 FROM list_entries)").Scan(&empty); err != nil {

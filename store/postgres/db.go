@@ -35,6 +35,7 @@ type Options struct {
 type DB struct {
 	pool   *pgxpool.Pool
 	clock  cairn.Clock
+	schema string // Options.Schema: the scope of the leader lock
 	closed atomic.Bool
 }
 
@@ -66,7 +67,7 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 	if clock == nil {
 		clock = cairn.SystemClock{}
 	}
-	return &DB{pool: pool, clock: clock}, nil
+	return &DB{pool: pool, clock: clock, schema: opts.Schema}, nil
 }
 
 // Pool returns the connection pool, for the packages that keep their own

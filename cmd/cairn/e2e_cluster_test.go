@@ -1,0 +1,227 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/store/postgres/pgtest"
+)
+
+// eventually polls cond every 50 ms until it holds, failing the test after
+// a generous deadline.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("not within 30s: %s", what)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestE2ECluster runs two instances on one Postgres schema and one S3
+// bucket (gofakes3), each with its own data dir, as two `cairn serve
+// --store postgres://... --blob s3` behind one load balancer. Requests are
+// spread over both; the first instance leads, the second follows its list
+// versions through notifications alone (its fallback poll is an hour),
+// and takes over when the leader stops.
+func TestE2ECluster(t *testing.T) {
+	url := pgtest.URL(t)
+	schema := pgtest.Schema(t, url)
+	list := filepath.Join(t.TempDir(), "eth.txt")
+	addrs := []string{"0x00000000000000000000000000000000000c1001", "0x00000000000000000000000000000000000c1002"}
+	writeList := func() {
+		if err := os.WriteFile(list, []byte(strings.Join(addrs, "\n")+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeList()
+	s3cfg, _ := s3Server(t)
+	instance := func() *testServer {
+		cfg := s3cfg
+		cfg.DataDir = t.TempDir()
+		cfg.Store, cfg.PostgresSchema = url, schema
+		cfg.RegisterLimitPerIP = 1000
+		cfg.Sources = stringList{"list:ETH=" + list}
+		cfg.IngestSchedule = "@every 1000h"
+		cfg.LeaderInterval, cfg.ListPollInterval = 100*time.Millisecond, time.Hour
+		return startServer(t, cfg)
+	}
+	a := instance()
+	eventually(t, "the first instance leads", a.m.Leading)
+	b := instance()
+	both := []*testServer{a, b}
+	// b never leads while a runs.
+	stopWatch := make(chan struct{})
+	var watch sync.WaitGroup
+	var bLed bool
+	watch.Add(1)
+	go func() {
+		defer watch.Done()
+		for {
+			select {
+			case <-stopWatch:
+				return
+			case <-time.After(20 * time.Millisecond):
+				if b.m.Leading() {
+					bLed = true
+				}
+			}
+		}
+	}()
+
+	t.Run("Memory", func(t *testing.T) {
+		u := a.register(t, "cluster-mem")
+		id := a.do(t, "POST", "/v1/memory", u.Key, map[string]any{"key": "notes/fox", "content": "the quick brown fox"}).must(t, 201).str("id")
+		if r := b.do(t, "GET", "/v1/memory/"+id, u.Key, nil).must(t, 200); r.str("content") != "the quick brown fox" {
+			t.Fatalf("read on the other instance: %s", r.Body)
+		}
+		v2 := b.do(t, "PUT", "/v1/memory/"+id, u.Key, map[string]any{"content": "the lazy dog"}).must(t, 200).str("id")
+		if r := a.do(t, "GET", "/v1/memory/"+v2, u.Key, nil).must(t, 200); r.str("content") != "the lazy dog" || r.num("version") != 2 {
+			t.Fatalf("the version made on the other instance: %s", r.Body)
+		}
+		if r := a.do(t, "GET", "/v1/memory/"+id+"/history", u.Key, nil).must(t, 200); len(r.JSON["versions"].([]any)) != 2 {
+			t.Fatalf("history: %s", r.Body)
+		}
+		a.do(t, "DELETE", "/v1/memory/"+id, u.Key, nil).must(t, 200)
+		b.do(t, "GET", "/v1/memory/"+id, u.Key, nil).problem(t, 404, cairn.ENOTFOUND)
+	})
+
+	t.Run("Media", func(t *testing.T) {
+		u := a.register(t, "cluster-media")
+		data := []byte(strings.Repeat("0123456789", 1000))
+		id := a.upload(t, u.Key, part{name: "file", filename: "n.txt", contentType: "text/plain", body: data}).must(t, 201).str("id")
+		r := b.stream(t, "GET", u.Key, id, "Range", "bytes=10-19")
+		if r.Status != 206 || string(r.Body) != string(data[10:20]) {
+			t.Fatalf("range read on the other instance: %d %q", r.Status, r.Body)
+		}
+		b.do(t, "DELETE", "/v1/media/"+id, u.Key, nil).must(t, 200)
+		a.do(t, "GET", "/v1/media/"+id, u.Key, nil).problem(t, 404, cairn.ENOTFOUND)
+	})
+
+	t.Run("ConcurrentCharges", func(t *testing.T) {
+		// 100 starter credits pay for 20 writes of 5; 28 are sent at once,
+		// half to each instance.
+		u := a.register(t, "cluster-pay")
+		const n = 28
+		statuses := make([]int, n)
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r, err := both[i%2].try(t, "POST", "/v1/memory", u.Key, map[string]any{"key": fmt.Sprintf("k/%d", i), "content": "x"})
+				if err != nil {
+					t.Errorf("write %d: %v", i, err)
+					return
+				}
+				if r.Status != 201 && r.Status != 402 {
+					t.Errorf("write %d: %d %s", i, r.Status, r.Body)
+				}
+				statuses[i] = r.Status
+			}()
+		}
+		wg.Wait()
+		created := 0
+		for _, s := range statuses {
+			if s == 201 {
+				created++
+			}
+		}
+		bal := a.balance(t, u.Key)
+		sum, _ := ledgerSum(t, b, u.Key)
+		if created != 20 || bal != 0 || sum != int64(bal) || b.balance(t, u.Key) != bal {
+			t.Fatalf("%d writes paid, balance %d, ledger sum %d; want 20, 0, 0", created, bal, sum)
+		}
+	})
+
+	t.Run("WriteRateLimit", func(t *testing.T) {
+		u := a.register(t, "cluster-limit")
+		a.topUp(t, u, 1000)
+		for i := range 30 {
+			both[i%2].do(t, "POST", "/v1/memory", u.Key, map[string]any{"key": fmt.Sprintf("w/%d", i), "content": "x"}).must(t, 201)
+		}
+		b.do(t, "POST", "/v1/memory", u.Key, map[string]any{"key": "w/30", "content": "x"}).problem(t, 429, cairn.ERATELIMIT)
+		a.do(t, "POST", "/v1/memory", u.Key, map[string]any{"key": "w/31", "content": "x"}).problem(t, 429, cairn.ERATELIMIT)
+	})
+
+	u := b.register(t, "cluster-screen")
+	root := func(t *testing.T, ts *testServer) (float64, string) {
+		t.Helper()
+		r := ts.do(t, "GET", "/v1/compliance/merkle-root", u.Key, nil).must(t, 200)
+		return r.num("listVersion"), r.str("root")
+	}
+	sameRoot := func(t *testing.T) func() bool {
+		return func() bool {
+			va, ra := root(t, a)
+			vb, rb := root(t, b)
+			return va == vb && ra == rb
+		}
+	}
+	screen := func(t *testing.T, ts *testServer, addr string) string {
+		t.Helper()
+		r := ts.do(t, "POST", "/v1/compliance/screen", u.Key, map[string]any{
+			"addresses": []map[string]any{{"address": addr, "chain": "ethereum"}}, "includeCommunity": true}).must(t, 200)
+		return r.JSON["results"].([]any)[0].(map[string]any)["status"].(string)
+	}
+
+	t.Run("ListVersion", func(t *testing.T) {
+		eventually(t, "both instances serve one root", sameRoot(t))
+		before, _ := root(t, a)
+		addrs = append(addrs, "0x00000000000000000000000000000000000c1003")
+		writeList()
+		a.do(t, "POST", "/v1/admin/ingest", admin, nil).must(t, 200)
+		va, ra := root(t, a)
+		if va != before+1 {
+			t.Fatalf("the leader's version %v after an ingest from %v", va, before)
+		}
+		eventually(t, "the follower serves the leader's new root", func() bool {
+			vb, rb := root(t, b)
+			return vb == va && rb == ra
+		})
+		if got := screen(t, b, addrs[2]); got != "sanctioned" {
+			t.Fatalf("the newly listed address on the follower: %s", got)
+		}
+	})
+
+	t.Run("Escalation", func(t *testing.T) {
+		const suspect = "0x00000000000000000000000000000000005c0b1d"
+		for range 3 {
+			b.do(t, "POST", "/v1/compliance/report", b.registerEstablished(t).Key, reportBody(suspect)).must(t, 201)
+		}
+		if got := screen(t, b, suspect); got != "flagged" {
+			t.Fatalf("escalated address on the instance that escalated it: %s", got)
+		}
+		eventually(t, "the escalation shows on the other instance", func() bool { return screen(t, a, suspect) == "flagged" })
+		eventually(t, "both instances serve one root", sameRoot(t))
+	})
+
+	t.Run("Takeover", func(t *testing.T) {
+		close(stopWatch)
+		watch.Wait()
+		if bLed {
+			t.Fatal("the second instance led while the first did")
+		}
+		before, _ := root(t, b)
+		a.stop()
+		eventually(t, "the second instance leads", b.m.Leading)
+		// Its first leadership runs the start-up ingest, which it skipped
+		// at start as a follower.
+		eventually(t, "the new leader ingests", func() bool { v, _ := root(t, b); return v > before })
+		for _, want := range []string{"leading: this instance runs", "source ingested"} {
+			if !strings.Contains(b.logs.String(), want) {
+				t.Fatalf("the new leader's log lacks %q", want)
+			}
+		}
+		if got := screen(t, b, addrs[0]); got != "sanctioned" {
+			t.Fatalf("after the take-over: %s", got)
+		}
+	})
+}

@@ -1,0 +1,184 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"log/slog"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// ListVersionChannel is the channel CommitListVersion notifies, at commit,
+// with the new version number as the payload. Channels are per database,
+// not per schema: a listener may hear the versions of another schema on
+// the same database and must compare with its own store's last version.
+const ListVersionChannel = "cairn_list_version"
+
+// leaderKey is the session-level advisory lock whose holder leads the
+// processes sharing schema.
+func leaderKey(schema string) int64 {
+	h := fnv.New64a()
+	h.Write([]byte("cairn/leader/" + schema))
+	return int64(h.Sum64())
+}
+
+// dedicated opens a connection outside the pool, with the pool's settings:
+// a session-level lock or a LISTEN lives as long as its connection, which
+// the pool must never hand to anyone else.
+func (db *DB) dedicated(ctx context.Context) (*pgx.Conn, error) {
+	return pgx.ConnectConfig(ctx, db.pool.Config().ConnConfig.Copy())
+}
+
+// LeaderLock is the advisory lock that makes one of the processes sharing
+// a schema its leader. It is held by the session of a dedicated
+// connection: when the holder dies, or its connection breaks, the server
+// ends the session and the lock is free for the next TryAcquire.
+type LeaderLock struct {
+	db   *DB
+	key  int64
+	conn *pgx.Conn
+}
+
+// LeaderLock returns the leader lock of the store's schema, not held.
+func (db *DB) LeaderLock() *LeaderLock {
+	return &LeaderLock{db: db, key: leaderKey(db.schema)}
+}
+
+// TryAcquire tries the lock once, without waiting, and reports whether
+// this process holds it. Held already, it checks that the connection
+// still answers: an error means the lock is lost (the connection is
+// closed, and the next TryAcquire reconnects).
+func (l *LeaderLock) TryAcquire(ctx context.Context) (bool, error) {
+	if l.conn != nil {
+		if err := l.conn.Ping(ctx); err != nil {
+			l.Release()
+			return false, fmt.Errorf("postgres: leader connection lost: %w", err)
+		}
+		return true, nil
+	}
+	conn, err := l.db.dedicated(ctx)
+	if err != nil {
+		return false, fmt.Errorf("postgres: leader connection: %w", err)
+	}
+	var got bool
+	if err := conn.QueryRow(ctx, "SELECT pg_try_advisory_lock($1)", l.key).Scan(&got); err != nil {
+		conn.Close(context.Background())
+		return false, fmt.Errorf("postgres: try the leader lock: %w", err)
+	}
+	if !got {
+		return false, conn.Close(ctx)
+	}
+	l.conn = conn
+	return true, nil
+}
+
+// Release gives the lock up by closing its connection (nothing when it is
+// not held).
+func (l *LeaderLock) Release() {
+	if l.conn != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = l.conn.Close(ctx)
+		l.conn = nil
+	}
+}
+
+// Lead runs lead while this process holds the leader lock, until ctx
+// ends. Every retry interval a follower tries the lock and the leader
+// checks its connection: a leader that dies is replaced within about one
+// interval of the server noticing, and a leader whose connection fails
+// cancels lead's context and waits for it to return before it tries
+// again. Leadership changes are logged and reported to onChange (nil: not
+// reported).
+func (db *DB) Lead(ctx context.Context, retry time.Duration, logger *slog.Logger, onChange func(leading bool),
+	lead func(ctx context.Context)) {
+	l := db.LeaderLock()
+	defer l.Release()
+	var stop context.CancelFunc
+	done := make(chan struct{})
+	resign := func(why string, err error) {
+		stop()
+		<-done
+		stop = nil
+		logger.Warn("no longer the leader", "why", why, "err", err)
+		if onChange != nil {
+			onChange(false)
+		}
+	}
+	t := time.NewTicker(retry)
+	defer t.Stop()
+	for {
+		held, err := l.TryAcquire(ctx)
+		switch {
+		case stop != nil && !held && ctx.Err() == nil:
+			resign("the leader connection failed", err)
+		case stop == nil && held:
+			logger.Info("leading: this instance runs the sweeps, scheduled ingestion and anchoring")
+			if onChange != nil {
+				onChange(true)
+			}
+			var lctx context.Context
+			lctx, stop = context.WithCancel(ctx)
+			done = make(chan struct{})
+			go func() { defer close(done); lead(lctx) }()
+		case err != nil && ctx.Err() == nil && !errors.Is(err, context.Canceled):
+			logger.Warn("trying the leader lock failed", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			if stop != nil {
+				stop()
+				<-done
+			}
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// ListenListVersions calls fn with each list version number notified on
+// ListVersionChannel, until ctx ends. It listens on a dedicated connection
+// and reconnects every retry interval after a failure; fn is also called
+// with 0 each time listening starts, so that the caller compares with the
+// store for what it may have missed while not listening.
+func (db *DB) ListenListVersions(ctx context.Context, retry time.Duration, logger *slog.Logger, fn func(version uint64)) {
+	for ctx.Err() == nil {
+		err := db.listen(ctx, fn)
+		if ctx.Err() != nil {
+			return
+		}
+		logger.Warn("listening for list versions failed; retrying", "err", err, "retry", retry.String())
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(retry):
+		}
+	}
+}
+
+// listen runs one connection of ListenListVersions until it fails or ctx
+// ends.
+func (db *DB) listen(ctx context.Context, fn func(version uint64)) error {
+	conn, err := db.dedicated(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.Background())
+	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{ListVersionChannel}.Sanitize()); err != nil {
+		return err
+	}
+	fn(0)
+	for {
+		n, err := conn.WaitForNotification(ctx)
+		if err != nil {
+			return err
+		}
+		if v, err := strconv.ParseUint(n.Payload, 10, 64); err == nil {
+			fn(v)
+		}
+	}
+}
