@@ -76,6 +76,15 @@ func (l *LeaderLock) TryAcquire(ctx context.Context) (bool, error) {
 	return true, nil
 }
 
+// tryWithin is TryAcquire bounded by d: a connection that stops answering
+// (a network that drops packets) counts as lost instead of keeping a
+// leader that the server may already have let go.
+func (l *LeaderLock) tryWithin(ctx context.Context, d time.Duration) (bool, error) {
+	ctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	return l.TryAcquire(ctx)
+}
+
 // Release gives the lock up by closing its connection (nothing when it is
 // not held).
 func (l *LeaderLock) Release() {
@@ -112,7 +121,7 @@ func (db *DB) Lead(ctx context.Context, retry time.Duration, logger *slog.Logger
 	t := time.NewTicker(retry)
 	defer t.Stop()
 	for {
-		held, err := l.TryAcquire(ctx)
+		held, err := l.tryWithin(ctx, max(2*retry, 2*time.Second))
 		switch {
 		case stop != nil && !held && ctx.Err() == nil:
 			resign("the leader connection failed", err)
