@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -224,4 +225,28 @@ func TestE2ECluster(t *testing.T) {
 			t.Fatalf("after the take-over: %s", got)
 		}
 	})
+}
+
+// TestLeadership: on the embedded store the one process leads; on
+// Postgres a non-positive --leader-interval or --list-poll-interval is
+// refused at start.
+func TestLeadership(t *testing.T) {
+	ts := startServer(t, testConfig(t, t.TempDir()))
+	eventually(t, "the embedded store's process leads", ts.m.Leading)
+
+	url := pgtest.URL(t)
+	for _, bad := range []func(*Config){
+		func(c *Config) { c.LeaderInterval = 0 },
+		func(c *Config) { c.ListPollInterval = -time.Second },
+	} {
+		cfg := testConfig(t, t.TempDir())
+		cfg.Store, cfg.PostgresSchema = url, pgtest.Schema(t, url)
+		bad(&cfg)
+		m := NewMain(cfg, io.Discard, &syncBuffer{})
+		err := m.Open(t.Context())
+		_ = m.Close()
+		if err == nil || !strings.Contains(err.Error(), "--leader-interval and --list-poll-interval must be positive") {
+			t.Fatalf("open: %v", err)
+		}
+	}
 }
