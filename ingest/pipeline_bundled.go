@@ -21,8 +21,9 @@ func (p *Pipeline) InstallBundled(ctx context.Context, b *Bundled) (*Result, err
 	p.run.Lock()
 	defer p.run.Unlock()
 	var listings []screening.Listing
+	lr := newLister(SourceGovSDN)
 	if err := b.Records(func(r Record) error {
-		if l, ok := toListing(SourceGovSDN, r); ok {
+		if l, ok := lr.listing(r); ok {
 			listings = append(listings, l)
 		}
 		return nil

@@ -44,8 +44,9 @@ func (p *Pipeline) ingestOne(ctx context.Context, src Source) ([]screening.Listi
 		}
 	}
 	var listings []screening.Listing
+	lr := newLister(src.Name)
 	emit := func(r Record) error {
-		if l, ok := toListing(src.Name, r); ok {
+		if l, ok := lr.listing(r); ok {
 			listings = append(listings, l)
 		}
 		return nil

@@ -63,40 +63,56 @@ func severity(source string) string {
 	return "critical"
 }
 
-// toListing normalises a parsed record into a listing. A record whose
-// ticker is unknown (a currency OFAC added since this build, or a list
-// named by chain) is not dropped: its family is the chain's, or else the
-// first family whose address format it fits, so that a new listing can
-// never screen clear. Only an address no family accepts is dropped.
-func toListing(source string, r Record) (screening.Listing, bool) {
-	fam, canon, err := screening.NormalizeForTicker(r.Ticker, r.Address)
-	if err != nil {
-		var ok bool
-		if fam, canon, ok = detectFamily(r.Ticker, r.Address); !ok {
-			return screening.Listing{}, false
-		}
-	}
-	cat := r.Category
-	if cat == "" {
-		cat = CategorySanctions
-	}
-	return screening.Listing{Family: fam, Address: canon, Match: screening.Match{
-		EntityID: r.EntityID, EntityName: r.EntityName, Source: source, Category: cat, Severity: severity(source),
-	}}, true
+// lister normalises parsed records into listings. A record whose ticker is
+// unknown (a currency OFAC added since this build, or a list named by
+// chain) is not dropped: its family is the chain's, or else the first family
+// whose address format it fits, so that a new listing can never screen
+// clear. Only an address no family accepts is dropped. The order in which
+// the families are tried is worked out once per ticker, not per address: a
+// list of millions names one ticker.
+type lister struct {
+	source string
+	orders map[string][]screening.Family
 }
 
-// detectFamily finds the family of an address listed under a ticker the
-// ticker table does not know: the family of the ticker read as a chain
-// name, else the first family (EVM first) that accepts the address.
-func detectFamily(ticker, address string) (screening.Family, string, bool) {
-	candidates := screening.Families()
-	if f, err := screening.ChainFamily(ticker); err == nil {
-		candidates = append([]screening.Family{f}, candidates...)
+func newLister(source string) *lister {
+	return &lister{source: source, orders: map[string][]screening.Family{}}
+}
+
+// listing is the listing of r, false when no family accepts its address.
+func (l *lister) listing(r Record) (screening.Listing, bool) {
+	order, ok := l.orders[r.Ticker]
+	if !ok {
+		order = familyOrder(r.Ticker)
+		l.orders[r.Ticker] = order
 	}
-	for _, f := range candidates {
-		if c, st := screening.Normalize(f, address); st != screening.StatusInvalid {
-			return f, c, true
+	for _, f := range order {
+		c, st := screening.Normalize(f, r.Address)
+		if st == screening.StatusInvalid {
+			continue
+		}
+		cat := r.Category
+		if cat == "" {
+			cat = CategorySanctions
+		}
+		return screening.Listing{Family: f, Address: c, Match: screening.Match{
+			EntityID: r.EntityID, EntityName: r.EntityName, Source: l.source, Category: cat, Severity: severity(l.source),
+		}}, true
+	}
+	return screening.Listing{}, false
+}
+
+// familyOrder is the order in which the families are tried for an address
+// listed under ticker: the ticker's own families (screening.TickerFamilies),
+// or the family of the ticker read as a chain name, then every family. A
+// valid address or one whose EIP-55 letter case is wrong is accepted (the
+// listing names those bytes), as screening.NormalizeForTicker accepts it.
+func familyOrder(ticker string) []screening.Family {
+	first := screening.TickerFamilies(ticker)
+	if first == nil {
+		if f, err := screening.ChainFamily(ticker); err == nil {
+			first = []screening.Family{f}
 		}
 	}
-	return "", "", false
+	return append(first, screening.Families()...)
 }

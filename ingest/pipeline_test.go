@@ -193,12 +193,12 @@ func TestUnknownTickerNeverDropsAListing(t *testing.T) {
 		{"TRC20X", "TA3941uFAvmVibSkQ6fMJXxmaSNovX86mz", screening.Tron},
 		{"polygon", "0x8589427373d6d84e98730d7795d8f6f8731fda16", screening.EVM},
 	} {
-		l, ok := toListing(SourceGovSDN, Record{Ticker: tc.ticker, Address: tc.addr, EntityID: "1"})
+		l, ok := newLister(SourceGovSDN).listing(Record{Ticker: tc.ticker, Address: tc.addr, EntityID: "1"})
 		if !ok || l.Family != tc.fam {
 			t.Errorf("%s %s: listing %+v, kept %v; want family %s", tc.ticker, tc.addr, l, ok, tc.fam)
 		}
 	}
-	if _, ok := toListing(SourceGovSDN, Record{Ticker: "TON", Address: "EQ-not-an-address-we-know"}); ok {
+	if _, ok := newLister(SourceGovSDN).listing(Record{Ticker: "TON", Address: "EQ-not-an-address-we-know"}); ok {
 		t.Error("an address no family accepts was indexed")
 	}
 	dir := t.TempDir()

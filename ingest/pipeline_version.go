@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"slices"
@@ -30,9 +31,83 @@ func compareListings(a, b screening.Listing) int {
 
 // sortListings sorts ls by key and drops repeated keys (an address listed
 // under two tickers of one entity is one listing).
+//
+// A listing is 112 bytes and its key starts with two strings, so sorting
+// the listings themselves moves 112 bytes per swap and follows two string
+// pointers per comparison. Instead the sort orders small fixed-size keys
+// (the family's rank and the address's first 14 bytes, which tell almost
+// every pair of listings apart) with the listing's position, falls back to
+// compareListings only on a tie, and then moves each listing once, in
+// place, along the cycles of the permutation.
 func sortListings(ls []screening.Listing) []screening.Listing {
-	slices.SortFunc(ls, compareListings)
+	keys := listingKeys(ls)
+	slices.SortFunc(keys, func(a, b listingKey) int {
+		if a.hi != b.hi {
+			return cmpUint(a.hi, b.hi)
+		}
+		if a.lo != b.lo {
+			return cmpUint(a.lo, b.lo)
+		}
+		return compareListings(ls[a.at], ls[b.at])
+	})
+	for i := range keys { // ls[i] = old ls[keys[i].at], one cycle at a time
+		if int(keys[i].at) == i {
+			continue
+		}
+		first, j := ls[i], i
+		for {
+			k := int(keys[j].at)
+			keys[j].at = uint32(j)
+			if k == i {
+				ls[j] = first
+				break
+			}
+			ls[j], j = ls[k], k
+		}
+	}
 	return slices.CompactFunc(ls, func(a, b screening.Listing) bool { return compareListings(a, b) == 0 })
+}
+
+// listingKey is a listing's sort key: hi is the rank of its family (16 bits)
+// and the first 6 bytes of its address, lo the next 8 bytes, both
+// big-endian and zero-padded, so that a < b as keys implies a < b as
+// listings (equal keys leave the order to compareListings); at is the
+// listing's position.
+type listingKey struct {
+	hi, lo uint64
+	at     uint32
+}
+
+func listingKeys(ls []screening.Listing) []listingKey {
+	var fams []screening.Family
+	for i := range ls {
+		if !slices.Contains(fams, ls[i].Family) {
+			fams = append(fams, ls[i].Family)
+		}
+	}
+	slices.Sort(fams)
+	rank := make(map[screening.Family]uint64, len(fams))
+	for i, f := range fams {
+		rank[f] = uint64(i)
+	}
+	keys := make([]listingKey, len(ls))
+	var b [14]byte
+	for i := range ls {
+		b = [14]byte{}
+		copy(b[:], ls[i].Address)
+		keys[i] = listingKey{at: uint32(i),
+			hi: rank[ls[i].Family]<<48 | uint64(b[0])<<40 | uint64(b[1])<<32 | uint64(b[2])<<24 | uint64(b[3])<<16 | uint64(b[4])<<8 | uint64(b[5]),
+			lo: binary.BigEndian.Uint64(b[6:]),
+		}
+	}
+	return keys
+}
+
+func cmpUint(a, b uint64) int {
+	if a < b {
+		return -1
+	}
+	return 1
 }
 
 // diffListings returns the listings of next not in prev (added) and of

@@ -140,19 +140,12 @@ type entry struct {
 func Build(version uint64, builtAt time.Time, listings []Listing) (*Index, error) {
 	ix := &Index{Version: version, BuiltAt: builtAt, entries: make(map[entryKey]entry, len(listings)), bySource: map[string]int{}}
 	var pairs, cpairs [][2]string
-	shared := map[Match]int{}
-	var table []Match
-	for _, l := range listings {
-		if _, ok := shared[l.Match]; !ok {
-			shared[l.Match] = len(table)
-			table = append(table, l.Match)
-		}
-	}
+	table, at := shareMatches(listings)
 	for _, l := range listings {
 		k := entryKey{l.Family, l.Address}
 		e, ok := ix.entries[k]
 		if !ok {
-			i := shared[l.Match]
+			i := at(l.Match)
 			e = entry{ms: table[i : i+1 : i+1], leaf: -1, cleaf: -1}
 		} else {
 			e.ms = append(e.ms, l.Match) // capacity is full: copies, never writes the table
@@ -186,6 +179,33 @@ func Build(version uint64, builtAt time.Time, listings []Listing) (*Index, error
 		return nil, err
 	}
 	return ix, nil
+}
+
+// shareMatches returns the distinct matches of the listings and a function
+// giving a match's position among them. Listings come sorted, and a source
+// gives most of its addresses the same match, so the match of the previous
+// lookup is compared first: that spares hashing five strings per listing.
+func shareMatches(listings []Listing) ([]Match, func(Match) int) {
+	shared := map[Match]int{}
+	var table []Match
+	last := -1
+	at := func(m Match) int {
+		if last >= 0 && table[last] == m {
+			return last
+		}
+		i, ok := shared[m]
+		if !ok {
+			i = len(table)
+			shared[m] = i
+			table = append(table, m)
+		}
+		last = i
+		return i
+	}
+	for _, l := range listings {
+		at(l.Match)
+	}
+	return table, at
 }
 
 // strings2Tree is the StandardMerkleTree of the pairs, nil for none.
