@@ -28,7 +28,10 @@ type Config struct {
 	AdminTokenFile string
 	// MetricsListen is the address of a listener serving only GET
 	// /metrics without a token (empty: none).
-	MetricsListen    string
+	MetricsListen string
+	// PprofListen is the address of a listener serving the Go runtime's
+	// profiles (net/http/pprof) under /debug/pprof/ ("": none).
+	PprofListen      string
 	JWTSecretFile    string
 	TTLSweepInterval time.Duration
 	// LeaderInterval is how often, on a Postgres store, a follower tries
@@ -162,6 +165,7 @@ func newServeFlagSet(c *Config) *flag.FlagSet {
 	fs.StringVar(&c.PostgresSchema, "postgres-schema", c.PostgresSchema, "schema of the Postgres store (created if absent)")
 	fs.StringVar(&c.AdminToken, "admin-token", c.AdminToken, "bearer token of the admin API, at least 32 bytes (empty: admin API disabled)")
 	fs.StringVar(&c.JWTSecret, "jwt-secret", c.JWTSecret, "HS256 secret of developer JWTs, at least 32 bytes (empty: derived from the data dir's service key)")
+	fs.StringVar(&c.PprofListen, "pprof-listen", c.PprofListen, "address serving the Go profiles under /debug/pprof/ without a token, for operators only, e.g. 127.0.0.1:6060 (empty: none)")
 	fs.StringVar(&c.MetricsListen, "metrics-listen", c.MetricsListen, "address serving GET /metrics without a token, for operators only, e.g. 127.0.0.1:9090 (empty: none; /metrics on --listen needs the admin token)")
 	fs.StringVar(&c.AdminTokenFile, "admin-token-file", c.AdminTokenFile, "file (mode 0600) holding the admin token")
 	fs.StringVar(&c.JWTSecretFile, "jwt-secret-file", c.JWTSecretFile, "file (mode 0600) holding the JWT secret")

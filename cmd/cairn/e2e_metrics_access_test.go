@@ -39,3 +39,36 @@ func TestE2EMetricsNotPublic(t *testing.T) {
 		t.Fatalf("--metrics-listen serves the API: %d", st)
 	}
 }
+
+// TestE2EPprofListen: --pprof-listen serves the Go profiles on an address of
+// its own; the API listener does not serve them.
+func TestE2EPprofListen(t *testing.T) {
+	cfg := testConfig(t, t.TempDir())
+	cfg.PprofListen = "127.0.0.1:0"
+	ts := startServer(t, cfg)
+	get := func(url string) (int, string) {
+		resp, err := http.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	side := "http://" + ts.m.PprofAddr()
+	if st, body := get(side + "/debug/pprof/"); st != 200 || !strings.Contains(body, "goroutine") {
+		t.Fatalf("--pprof-listen index: %d %.200s", st, body)
+	}
+	if st, body := get(side + "/debug/pprof/heap?debug=1"); st != 200 || !strings.Contains(body, "heap profile") {
+		t.Fatalf("--pprof-listen heap: %d %.200s", st, body)
+	}
+	if st, _ := get(side + "/v1/billing/pricing"); st != 404 {
+		t.Fatalf("--pprof-listen serves the API: %d", st)
+	}
+	if st, _ := get(ts.base + "/debug/pprof/"); st != 404 {
+		t.Fatalf("the API listener serves pprof: %d", st)
+	}
+	if ts.m.MetricsAddr() != "" {
+		t.Fatal("--metrics-listen is on without the flag")
+	}
+}

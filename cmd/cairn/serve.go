@@ -80,10 +80,10 @@ type Main struct {
 	pipeline *ingest.Pipeline
 	http     *http.Server
 	ln       net.Listener
-	// metricsHTTP serves GET /metrics on --metrics-listen (nil: off).
-	metricsHTTP *http.Server
-	metricsLn   net.Listener
-	wg          sync.WaitGroup
+	// metrics serves GET /metrics on --metrics-listen, pprof the Go
+	// profiles on --pprof-listen (nil: off).
+	metrics, pprof *sideServer
+	wg             sync.WaitGroup
 
 	// listRestored: a stored list version (or, on a first start without
 	// --source, the bundled snapshot) was installed at Open, and Run
@@ -291,23 +291,18 @@ func (m *Main) Open(ctx context.Context) error {
 		MaxHeaderBytes:    cfg.MaxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(m.Logger.Handler(), slog.LevelWarn),
 	}
-	if cfg.MetricsListen != "" {
-		if m.metricsLn, err = net.Listen("tcp", cfg.MetricsListen); err != nil {
-			return fmt.Errorf("--metrics-listen: %w", err)
-		}
-		m.metricsHTTP = &http.Server{Handler: m.server.MetricsHandler(), ReadHeaderTimeout: 10 * time.Second,
-			ErrorLog: slog.NewLogLogger(m.Logger.Handler(), slog.LevelWarn)}
+	if m.metrics, err = m.listenSide("metrics-listen", cfg.MetricsListen, m.server.MetricsHandler()); err != nil {
+		return err
 	}
-	return nil
+	m.pprof, err = m.listenSide("pprof-listen", cfg.PprofListen, pprofHandler())
+	return err
 }
 
 // MetricsAddr is the address of --metrics-listen (after Open; "" when off).
-func (m *Main) MetricsAddr() string {
-	if m.metricsLn == nil {
-		return ""
-	}
-	return m.metricsLn.Addr().String()
-}
+func (m *Main) MetricsAddr() string { return m.metrics.addr() }
+
+// PprofAddr is the address of --pprof-listen (after Open; "" when off).
+func (m *Main) PprofAddr() string { return m.pprof.addr() }
 
 // Addr is the address the service listens on (after Open).
 func (m *Main) Addr() string { return m.ln.Addr().String() }
@@ -332,9 +327,11 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- m.http.Serve(m.ln) }()
-	if m.metricsHTTP != nil {
-		go func() { _ = m.metricsHTTP.Serve(m.metricsLn) }()
-		defer m.metricsHTTP.Close()
+	for _, side := range []*sideServer{m.metrics, m.pprof} {
+		if side != nil {
+			go func() { _ = side.srv.Serve(side.ln) }()
+			defer side.srv.Close()
+		}
 	}
 	var err error
 	select {
@@ -483,9 +480,8 @@ func (m *Main) Close() error {
 	if m.ln != nil && m.http == nil {
 		errs = append(errs, m.ln.Close())
 	}
-	if m.metricsLn != nil && m.metricsHTTP == nil {
-		errs = append(errs, m.metricsLn.Close())
-	}
+	m.metrics.close()
+	m.pprof.close()
 	if m.pg != nil {
 		errs = append(errs, m.pg.Close())
 		m.pg = nil
