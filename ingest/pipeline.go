@@ -79,7 +79,10 @@ type Pipeline struct {
 	mu      sync.Mutex     // guards the fields below
 	version uint64
 	state   map[string]*SourceState
-	last    []screening.Listing // the current version's listings, sorted by key
+	// last holds the current version's listings by source (the community
+	// listings under screening.SourceCommunity), each sorted by key: the
+	// same slices as the sources' states, not a copy.
+	last map[string][]screening.Listing
 }
 
 // Result is the outcome of a run.

@@ -50,31 +50,26 @@ func (p *Pipeline) restore(ctx context.Context, newer, keepSources bool) (bool, 
 	if newer && v.Version <= installed {
 		return false, nil
 	}
-	var all []screening.Listing
-	bySource := map[string][]screening.Listing{}
-	sanctions := 0
+	bySource := map[string][]screening.Listing{} // community listings under SourceCommunity
 	if err := p.Store.ListEntries(ctx, func(e cairn.ListEntry) error {
-		l := fromEntry(e)
-		all = append(all, l)
-		if e.Source != screening.SourceCommunity {
-			bySource[e.Source] = append(bySource[e.Source], l)
-			sanctions++
-		}
+		bySource[e.Source] = append(bySource[e.Source], fromEntry(e))
 		return nil
 	}); err != nil {
 		return false, fmt.Errorf("restore list entries: %w", err)
 	}
-	all = sortListings(all) // already in key order; sorting keeps the invariant explicit
-	ix, err := screening.Build(v.Version, v.BuiltAt, all)
+	for name, ls := range bySource { // already in key order; sorting keeps the invariant explicit
+		bySource[name] = sortListings(ls)
+	}
+	ix, err := screening.Build(v.Version, v.BuiltAt, inSourceOrder(bySource)...)
 	if err != nil {
 		return false, err
 	}
-	if err := checkRoots(v, ix, len(all)-sanctions); err != nil {
+	if err := checkRoots(v, ix, len(bySource[screening.SourceCommunity])); err != nil {
 		return false, err
 	}
 	ix.Snapshots = map[string]screening.Snapshot{}
 	p.mu.Lock()
-	p.version, p.last = v.Version, all
+	p.version, p.last = v.Version, bySource
 	for name, sv := range v.Sources {
 		if name == screening.SourceCommunity {
 			continue
@@ -88,11 +83,12 @@ func (p *Pipeline) restore(ctx context.Context, newer, keepSources bool) (bool, 
 			continue
 		}
 		st := p.stateOf(name)
-		st.Listings, st.Snapshot = sortListings(bySource[name]), snap
+		st.Listings, st.Snapshot = bySource[name], snap
 		st.IngestAt, st.Entries, st.LastError, st.FailedAt = sv.FetchedAt, len(st.Listings), sv.LastError, sv.FailedAt
 	}
 	p.mu.Unlock()
 	p.Holder.Swap(ix)
+	releaseMemory(ix.Len())
 	p.logger().Info("list version restored", "version", v.Version, "root", v.Root, "leaves", ix.Len())
 	return true, nil
 }

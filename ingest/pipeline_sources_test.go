@@ -40,7 +40,10 @@ func TestPipelineSourceFormats(t *testing.T) {
 			}
 			got := map[screening.Family]int{}
 			total := 0
-			for _, l := range p.last {
+			if len(p.last) != 1 {
+				t.Fatalf("listings of %d sources, want 1", len(p.last))
+			}
+			for _, l := range p.last[tc.src.Name] {
 				got[l.Family]++
 				total++
 				if l.Source != tc.src.Name || l.EntityID == "" {

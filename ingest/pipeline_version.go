@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"maps"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -110,6 +112,85 @@ func cmpUint(a, b uint64) int {
 	return 1
 }
 
+// largeVersion is the size of a list version from which building it
+// leaves enough garbage (parse buffers, sort keys, the diff's entries, the
+// previous index) to be worth returning to the system at once.
+const largeVersion = 100_000
+
+// releaseMemory runs a garbage collection and returns the freed memory to
+// the system after a large version is installed. Without it, the process
+// keeps the peak of the build (about twice the live heap) until the
+// runtime's background scavenger gets to it; the cost is one collection per
+// version, off the request path.
+func releaseMemory(entries int) {
+	if entries >= largeVersion {
+		debug.FreeOSMemory()
+	}
+}
+
+// inSourceOrder returns the groups ordered by source name: the order of an
+// address's matches, as when every listing was sorted by key.
+func inSourceOrder(groups map[string][]screening.Listing) [][]screening.Listing {
+	out := make([][]screening.Listing, 0, len(groups))
+	for _, name := range slices.Sorted(maps.Keys(groups)) {
+		out = append(out, groups[name])
+	}
+	return out
+}
+
+func countListings(groups map[string][]screening.Listing) int {
+	n := 0
+	for _, g := range groups {
+		n += len(g)
+	}
+	return n
+}
+
+// diffGroups returns the listings of next not in prev (added) and of prev
+// not in next (removed), source by source: a listing's source is part of its
+// key, so the sources' diffs are the version's. An unchanged source costs
+// one comparison of its slice (a source's listings are replaced, never
+// edited, so the same slice means the same listings). The store orders
+// the entries it is given, so the result is in source order.
+func diffGroups(prev, next map[string][]screening.Listing) (added, removed []screening.Listing) {
+	var adds, rems [][]screening.Listing
+	for _, name := range slices.Sorted(maps.Keys(unionKeys(prev, next))) {
+		p, n := prev[name], next[name]
+		if len(p) == len(n) && (len(p) == 0 || &p[0] == &n[0]) {
+			continue
+		}
+		a, r := diffListings(p, n)
+		adds, rems = append(adds, a), append(rems, r)
+	}
+	return concatListings(adds), concatListings(rems)
+}
+
+func unionKeys(a, b map[string][]screening.Listing) map[string]bool {
+	out := make(map[string]bool, len(a)+len(b))
+	for k := range a {
+		out[k] = true
+	}
+	for k := range b {
+		out[k] = true
+	}
+	return out
+}
+
+// concatListings joins the parts, without a copy when only one has
+// listings (the first version of a single source: a million listings).
+func concatListings(parts [][]screening.Listing) []screening.Listing {
+	var nonEmpty [][]screening.Listing
+	for _, p := range parts {
+		if len(p) > 0 {
+			nonEmpty = append(nonEmpty, p)
+		}
+	}
+	if len(nonEmpty) == 1 {
+		return nonEmpty[0]
+	}
+	return slices.Concat(nonEmpty...)
+}
+
 // diffListings returns the listings of next not in prev (added) and of
 // prev not in next (removed); both inputs are sorted by key.
 func diffListings(prev, next []screening.Listing) (added, removed []screening.Listing) {
@@ -178,20 +259,23 @@ func communityRootHex(ix *screening.Index) string {
 // committed to the store before it is served, so every listVersion a
 // client sees can be found again. p.run is held.
 func (p *Pipeline) rebuild(ctx context.Context) (*screening.Index, cairn.ListVersion, error) {
-	var all []screening.Listing
-	community := 0
+	groups := map[string][]screening.Listing{} // by source, each sorted by key
 	if p.Community != nil {
 		c, err := p.Community(ctx)
 		if err != nil {
 			return nil, cairn.ListVersion{}, fmt.Errorf("community listings: %w", err)
 		}
-		all, community = append(all, c...), len(c)
+		if len(c) > 0 {
+			groups[screening.SourceCommunity] = sortListings(slices.Clone(c))
+		}
 	}
 	p.mu.Lock()
 	v := cairn.ListVersion{Version: p.version + 1, BuiltAt: p.Clock.Now(), Sources: map[string]cairn.SourceVersion{}}
 	snaps := map[string]screening.Snapshot{}
 	for name, st := range p.state {
-		all = append(all, st.Listings...)
+		if len(st.Listings) > 0 {
+			groups[name] = st.Listings
+		}
 		if st.Snapshot.BlobName != "" {
 			snaps[name] = st.Snapshot
 		}
@@ -202,28 +286,28 @@ func (p *Pipeline) rebuild(ctx context.Context) (*screening.Index, cairn.ListVer
 	}
 	prev := p.last
 	p.mu.Unlock()
-	if community > 0 {
-		v.Sources[screening.SourceCommunity] = cairn.SourceVersion{Entries: community}
+	if c := len(groups[screening.SourceCommunity]); c > 0 {
+		v.Sources[screening.SourceCommunity] = cairn.SourceVersion{Entries: c}
 	}
-	all = sortListings(all)
-	ix, err := screening.Build(v.Version, v.BuiltAt, all)
+	ix, err := screening.Build(v.Version, v.BuiltAt, inSourceOrder(groups)...)
 	if err != nil {
 		return nil, v, err
 	}
 	ix.Snapshots = snaps
-	added, removed := diffListings(prev, all)
+	added, removed := diffGroups(prev, groups)
 	v.Root, v.SanctionsRoot, v.CommunityRoot = rootHex(ix), rootHex(ix), communityRootHex(ix)
 	v.Leaves, v.CommunityLeaves = ix.Leaves()
-	v.Entries, v.Added, v.Removed = len(all), len(added), len(removed)
+	v.Entries, v.Added, v.Removed = countListings(groups), len(added), len(removed)
 	if p.Store != nil {
 		if err := p.Store.CommitListVersion(ctx, v, toEntries(added), toEntries(removed)); err != nil {
 			return nil, v, fmt.Errorf("store list version %d: %w", v.Version, err)
 		}
 	}
 	p.mu.Lock()
-	p.version, p.last = v.Version, all
+	p.version, p.last = v.Version, groups
 	p.mu.Unlock()
 	p.Holder.Swap(ix)
+	releaseMemory(v.Entries)
 	if p.OnVersion != nil {
 		p.OnVersion(ctx, v)
 	}

@@ -49,3 +49,46 @@ func TestSortListingsMatchesCompare(t *testing.T) {
 		}
 	}
 }
+
+// TestDiffGroups: a version's diff is the union of its sources' diffs; an
+// unchanged source (the same slice) adds nothing, a source gone removes all
+// its listings, a new one adds all of its own.
+func TestDiffGroups(t *testing.T) {
+	l := func(src, addr string) screening.Listing {
+		return screening.Listing{Family: screening.EVM, Address: addr, Match: screening.Match{Source: src, EntityID: "1"}}
+	}
+	kept := []screening.Listing{l("gov_sdn", "0x01"), l("gov_sdn", "0x02")}
+	prev := map[string][]screening.Listing{
+		"gov_sdn":       kept,
+		"list:ethereum": {l("list:ethereum", "0x01"), l("list:ethereum", "0x03")},
+		"list:gone":     {l("list:gone", "0x09")},
+	}
+	next := map[string][]screening.Listing{
+		"gov_sdn":       kept,
+		"list:ethereum": {l("list:ethereum", "0x03"), l("list:ethereum", "0x04")},
+		"community":     {l("community", "0x05")},
+	}
+	added, removed := diffGroups(prev, next)
+	key := func(ls []screening.Listing) (out []string) {
+		for _, x := range ls {
+			out = append(out, x.Source+"/"+x.Address)
+		}
+		slices.Sort(out)
+		return out
+	}
+	if got, want := key(added), []string{"community/0x05", "list:ethereum/0x04"}; !slices.Equal(got, want) {
+		t.Errorf("added %v, want %v", got, want)
+	}
+	if got, want := key(removed), []string{"list:ethereum/0x01", "list:gone/0x09"}; !slices.Equal(got, want) {
+		t.Errorf("removed %v, want %v", got, want)
+	}
+	// A changed copy of a kept source is compared, not skipped.
+	next["gov_sdn"] = []screening.Listing{l("gov_sdn", "0x01"), l("gov_sdn", "0x07")}
+	if added, removed := diffGroups(prev, next); !slices.Contains(key(added), "gov_sdn/0x07") || !slices.Contains(key(removed), "gov_sdn/0x02") {
+		t.Errorf("a changed source: added %v, removed %v", key(added), key(removed))
+	}
+	// The first version of one source is that source's listings, uncopied.
+	if added, _ := diffGroups(nil, map[string][]screening.Listing{"gov_sdn": kept}); &added[0] != &kept[0] {
+		t.Error("the first version's listings were copied")
+	}
+}

@@ -3,6 +3,7 @@ package screening
 import (
 	"encoding/json"
 	"fmt"
+	"iter"
 	"math"
 	"sort"
 	"time"
@@ -132,16 +133,22 @@ type entry struct {
 	cleaf int32 // community tree
 }
 
-// Build makes an index of the listings. Each tree has one leaf per
-// distinct (family, address) of its class, sorted as OpenZeppelin's
-// StandardMerkleTree sorts. Identical matches share one copy: an address
-// listed once costs a slice header into the shared table, not a Match of
-// its own.
-func Build(version uint64, builtAt time.Time, listings []Listing) (*Index, error) {
-	ix := &Index{Version: version, BuiltAt: builtAt, entries: make(map[entryKey]entry, len(listings)), bySource: map[string]int{}}
+// Build makes an index of the listings, given in one or more groups (a
+// list version passes one group per source, so that it never copies them
+// into one slice); an address's matches are in the order of the groups and
+// of the listings within them. Each tree has one leaf per distinct (family,
+// address) of its class, sorted as OpenZeppelin's StandardMerkleTree sorts.
+// Identical matches share one copy: an address listed once costs a slice
+// header into the shared table, not a Match of its own.
+func Build(version uint64, builtAt time.Time, groups ...[]Listing) (*Index, error) {
+	n := 0
+	for _, g := range groups {
+		n += len(g)
+	}
+	ix := &Index{Version: version, BuiltAt: builtAt, entries: make(map[entryKey]entry, n), bySource: map[string]int{}}
 	var pairs, cpairs [][2]string
-	table, at := shareMatches(listings)
-	for _, l := range listings {
+	table, at := shareMatches(groups)
+	for l := range eachListing(groups) {
 		k := entryKey{l.Family, l.Address}
 		e, ok := ix.entries[k]
 		if !ok {
@@ -185,7 +192,7 @@ func Build(version uint64, builtAt time.Time, listings []Listing) (*Index, error
 // giving a match's position among them. Listings come sorted, and a source
 // gives most of its addresses the same match, so the match of the previous
 // lookup is compared first: that spares hashing five strings per listing.
-func shareMatches(listings []Listing) ([]Match, func(Match) int) {
+func shareMatches(groups [][]Listing) ([]Match, func(Match) int) {
 	shared := map[Match]int{}
 	var table []Match
 	last := -1
@@ -202,10 +209,24 @@ func shareMatches(listings []Listing) ([]Match, func(Match) int) {
 		last = i
 		return i
 	}
-	for _, l := range listings {
+	for l := range eachListing(groups) {
 		at(l.Match)
 	}
 	return table, at
+}
+
+// eachListing yields the listings of the groups in order (by value, as
+// ranging over one slice would).
+func eachListing(groups [][]Listing) iter.Seq[Listing] {
+	return func(yield func(Listing) bool) {
+		for _, g := range groups {
+			for _, l := range g {
+				if !yield(l) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // strings2Tree is the StandardMerkleTree of the pairs, nil for none.

@@ -2,7 +2,8 @@
 # Time from start to a served list version with one synthetic list of N
 # random EVM addresses (list:ethereum, from a local file), on a fresh data
 # dir: fetch, snapshot, parse, store the version, build the index and both
-# trees. Also prints the server's RSS then (VmRSS), its peak (VmHWM) and
+# trees, then the restart on the same data dir (the stored version
+# restored). Also prints the server's RSS then (VmRSS), its peak (VmHWM) and
 # the size of the store. With BASE=<git revision>, that revision is built
 # too and the two are run alternately. Usage, from the repository root:
 #   bash bench/screen/startup.sh [addresses] [runs]
@@ -26,15 +27,19 @@ port=18097
 for run in $(seq "$runs"); do
   for b in "${bins[@]}"; do
     rm -rf "$work/data"
-    start=$(date +%s%N)
-    "$work/cairn-$b" serve --listen 127.0.0.1:$port --data-dir "$work/data" --admin-token benchbenchbenchbenchbenchbenchbench \
-      --log-level error --source "list:ethereum=$work/list.txt" 2>"$work/$b.log" &
-    pid=$!
-    until curl -sf 127.0.0.1:$port/v1/compliance/stats 2>/dev/null | grep -q "\"totalAddresses\":$n"; do sleep 0.05; done
-    ready=$(( ($(date +%s%N) - start) / 1000000 ))
-    rss=$(awk '/VmRSS/{print int($2/1024)}' /proc/$pid/status)
-    hwm=$(awk '/VmHWM/{print int($2/1024)}' /proc/$pid/status)
-    kill $pid; wait $pid 2>/dev/null || true
-    echo "run $run $b: $n addresses ready in ${ready} ms, RSS ${rss} MB, peak ${hwm} MB, store $(du -sm "$work/data/store" | cut -f1) MB"
+    # First start on a fresh data dir (ingest), then a restart on the same
+    # one (the stored version restored, the source not yet fetched again).
+    for phase in first restart; do
+      start=$(date +%s%N)
+      "$work/cairn-$b" serve --listen 127.0.0.1:$port --data-dir "$work/data" --admin-token benchbenchbenchbenchbenchbenchbench \
+        --log-level error --source "list:ethereum=$work/list.txt" 2>"$work/$b.log" &
+      pid=$!
+      until curl -sf 127.0.0.1:$port/v1/compliance/stats 2>/dev/null | grep -q "\"totalAddresses\":$n"; do sleep 0.05; done
+      ready=$(( ($(date +%s%N) - start) / 1000000 ))
+      rss=$(awk '/VmRSS/{print int($2/1024)}' /proc/$pid/status)
+      hwm=$(awk '/VmHWM/{print int($2/1024)}' /proc/$pid/status)
+      kill $pid; wait $pid 2>/dev/null || true
+      echo "run $run $b $phase: $n addresses ready in ${ready} ms, RSS ${rss} MB, peak ${hwm} MB, store $(du -sm "$work/data/store" | cut -f1) MB"
+    done
   done
 done
