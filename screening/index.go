@@ -110,27 +110,10 @@ type Index struct {
 	// Snapshots are the raw source copies of this version, by source name;
 	// set by the builder before the index is installed, read-only after.
 	Snapshots map[string]Snapshot
-	entries   map[entryKey]entry
+	entries   *entries
 	tree      *merkle.StandardTree // sanctions; nil when empty
 	community *merkle.StandardTree // nil when empty
 	bySource  map[string]int
-}
-
-// entryKey is a listed (family, canonical address); a struct key hashes
-// both strings without building a new one per lookup.
-type entryKey struct {
-	f    Family
-	addr string
-}
-
-// entry is what the index holds per listed address: its matches and the
-// value index of its leaf in each tree (-1: not in it), so that a proof
-// goes straight to the leaf without hashing the address and searching the
-// sorted leaves.
-type entry struct {
-	ms    []Match
-	leaf  int32 // sanctions tree
-	cleaf int32 // community tree
 }
 
 // Build makes an index of the listings, given in one or more groups (a
@@ -145,17 +128,15 @@ func Build(version uint64, builtAt time.Time, groups ...[]Listing) (*Index, erro
 	for _, g := range groups {
 		n += len(g)
 	}
-	ix := &Index{Version: version, BuiltAt: builtAt, entries: make(map[entryKey]entry, n), bySource: map[string]int{}}
+	table, at, evm := shareMatches(groups)
+	ix := &Index{Version: version, BuiltAt: builtAt, entries: newEntries(evm, n-evm, table), bySource: map[string]int{}}
 	var pairs, cpairs [][2]string
-	table, at := shareMatches(groups)
 	for l := range eachListing(groups) {
-		k := entryKey{l.Family, l.Address}
-		e, ok := ix.entries[k]
+		e, ok := ix.entries.get(l.Family, l.Address)
 		if !ok {
-			i := at(l.Match)
-			e = entry{ms: table[i : i+1 : i+1], leaf: -1, cleaf: -1}
+			e.m = uint32(at(l.Match))
 		} else {
-			e.ms = append(e.ms, l.Match) // capacity is full: copies, never writes the table
+			e = ix.entries.addMatch(e, l.Match)
 		}
 		switch {
 		case SanctionsSource(l.Source) && e.leaf < 0:
@@ -171,7 +152,7 @@ func Build(version uint64, builtAt time.Time, groups ...[]Listing) (*Index, erro
 			e.cleaf = int32(len(cpairs))
 			cpairs = append(cpairs, [2]string{string(l.Family), l.Address})
 		}
-		ix.entries[k] = e
+		ix.entries.set(l.Family, l.Address, e)
 		ix.bySource[l.Source]++
 	}
 	for src := range ix.bySource {
@@ -188,14 +169,15 @@ func Build(version uint64, builtAt time.Time, groups ...[]Listing) (*Index, erro
 	return ix, nil
 }
 
-// shareMatches returns the distinct matches of the listings and a function
-// giving a match's position among them. Listings come sorted, and a source
+// shareMatches returns the distinct matches of the listings, a function
+// giving a match's position among them, and how many listings are of EVM
+// addresses (to size the index's maps). Listings come sorted, and a source
 // gives most of its addresses the same match, so the match of the previous
 // lookup is compared first: that spares hashing five strings per listing.
-func shareMatches(groups [][]Listing) ([]Match, func(Match) int) {
+func shareMatches(groups [][]Listing) ([]Match, func(Match) int, int) {
 	shared := map[Match]int{}
 	var table []Match
-	last := -1
+	last, evm := -1, 0
 	at := func(m Match) int {
 		if last >= 0 && table[last] == m {
 			return last
@@ -211,8 +193,11 @@ func shareMatches(groups [][]Listing) ([]Match, func(Match) int) {
 	}
 	for l := range eachListing(groups) {
 		at(l.Match)
+		if isEVMKey(l.Family, l.Address) {
+			evm++
+		}
 	}
-	return table, at
+	return table, at, evm
 }
 
 // eachListing yields the listings of the groups in order (by value, as
@@ -238,7 +223,7 @@ func strings2Tree(pairs [][2]string) (*merkle.StandardTree, error) {
 }
 
 // Len is the number of distinct listed addresses, of either class.
-func (ix *Index) Len() int { return len(ix.entries) }
+func (ix *Index) Len() int { return ix.entries.len() }
 
 // BySource counts listings per source.
 func (ix *Index) BySource() map[string]int {
@@ -276,5 +261,9 @@ func lenOf(t *merkle.StandardTree) int {
 
 // Lookup returns the matches of a canonical address.
 func (ix *Index) Lookup(f Family, canonical string) []Match {
-	return ix.entries[entryKey{f, canonical}].ms
+	e, ok := ix.entries.get(f, canonical)
+	if !ok {
+		return nil
+	}
+	return ix.entries.matches(e)
 }

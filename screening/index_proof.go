@@ -17,7 +17,8 @@ func (ix *Index) Proof(f Family, canonical string) (merkle.Hash, []merkle.Hash, 
 // tree of class (ClassSanctions or ClassCommunity), and false when the
 // address is not a leaf of it.
 func (ix *Index) ProofIn(class string, f Family, canonical string) (merkle.Hash, []merkle.Hash, bool) {
-	t, i := ix.treeOf(class, ix.entries[entryKey{f, canonical}])
+	e, _ := ix.entries.get(f, canonical)
+	t, i := ix.treeOf(class, e)
 	if t == nil || i < 0 {
 		return merkle.Hash{}, nil, false
 	}
@@ -36,7 +37,7 @@ func (ix *Index) ProofIn(class string, f Family, canonical string) (merkle.Hash,
 // sanctions source lists it (community reports or not), ClassCommunity
 // when only community escalations do, "" when it is not listed.
 func (ix *Index) ClassOf(f Family, canonical string) string {
-	e, ok := ix.entries[entryKey{f, canonical}]
+	e, ok := ix.entries.get(f, canonical)
 	switch {
 	case !ok:
 		return ""
@@ -57,11 +58,8 @@ func (ix *Index) RootOf(class string) merkle.Hash {
 }
 
 // treeOf returns the tree of class and the value index of e's leaf in it
-// (-1: none).
+// (-1: none; noEntry is in no tree).
 func (ix *Index) treeOf(class string, e entry) (*merkle.StandardTree, int) {
-	if e.ms == nil {
-		return nil, -1
-	}
 	if class == ClassCommunity {
 		return ix.community, int(e.cleaf)
 	}
@@ -95,14 +93,14 @@ func (ix *Index) MultiProof(pairs [][2]string) (merkle.MultiProof, [][2]string, 
 
 // MultiProofIn is MultiProof in the tree of class.
 func (ix *Index) MultiProofIn(class string, pairs [][2]string) (merkle.MultiProof, [][2]string, error) {
-	t, _ := ix.treeOf(class, entry{ms: []Match{}})
+	t, _ := ix.treeOf(class, noEntry)
 	if t == nil {
 		return merkle.MultiProof{Leaves: []merkle.Hash{}, Proof: []merkle.Hash{}, ProofFlags: []bool{}}, [][2]string{}, nil
 	}
 	seen := map[int]bool{}
 	var idx []int
 	for _, p := range pairs {
-		e, ok := ix.entries[entryKey{Family(p[0]), p[1]}]
+		e, ok := ix.entries.get(Family(p[0]), p[1])
 		if !ok {
 			continue
 		}

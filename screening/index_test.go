@@ -211,3 +211,51 @@ func TestSanctionsTreeUnchangedByCommunity(t *testing.T) {
 		t.Fatal("community root of a list without community listings is not zero")
 	}
 }
+
+// TestIndexEntryKeys: EVM addresses are kept by their 20 bytes and every
+// other string under itself, so each string has one place: the canonical
+// EVM address is found, its upper-case spelling is not (lookups take
+// canonical addresses), an EVM-family string that is not canonical is found
+// under itself, other families by their string; an address listed three
+// times keeps its three matches in order.
+func TestIndexEntryKeys(t *testing.T) {
+	m := func(id string) Match { return Match{EntityID: id, Source: SourceGovSDN, Category: "sanctions", Severity: "critical"} }
+	const evm = "0x00000000000000000000000000000000000000b1"
+	const odd = "0x00000000000000000000000000000000000000B2" // not canonical
+	const btc = "12QtD5BFwRsdNsAZY76UVE1xyCGNTojH9h"
+	ix, err := Build(1, time.Unix(0, 0), []Listing{
+		{Family: EVM, Address: evm, Match: m("1")}, {Family: EVM, Address: evm, Match: m("2")},
+		{Family: EVM, Address: evm, Match: m("3")}, {Family: EVM, Address: odd, Match: m("4")},
+		{Family: Bitcoin, Address: btc, Match: m("5")},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ix.Lookup(EVM, evm); len(got) != 3 || got[0].EntityID != "1" || got[1].EntityID != "2" || got[2].EntityID != "3" {
+		t.Fatalf("%s: %+v", evm, got)
+	}
+	if got := ix.Lookup(EVM, "0x00000000000000000000000000000000000000B1"); got != nil {
+		t.Fatalf("the upper-case spelling was found: %+v", got)
+	}
+	if got := ix.Lookup(EVM, odd); len(got) != 1 || got[0].EntityID != "4" {
+		t.Fatalf("%s: %+v", odd, got)
+	}
+	if got := ix.Lookup(Bitcoin, btc); len(got) != 1 || got[0].EntityID != "5" {
+		t.Fatalf("%s: %+v", btc, got)
+	}
+	if got := ix.Lookup(EVM, btc); got != nil {
+		t.Fatalf("found under the wrong family: %+v", got)
+	}
+	if ix.Len() != 3 {
+		t.Fatalf("len %d, want 3", ix.Len())
+	}
+	for _, a := range []struct {
+		f    Family
+		addr string
+	}{{EVM, evm}, {EVM, odd}, {Bitcoin, btc}} {
+		leaf, proof, ok := ix.Proof(a.f, a.addr)
+		if !ok || !merkle.Verify(ix.Root(), leaf, proof) {
+			t.Fatalf("proof of %s: ok %v", a.addr, ok)
+		}
+	}
+}
