@@ -5,29 +5,49 @@
 # authentication, billing (90 billable addresses, one ledger entry) and the
 # durable proof write. Usage, from the repository root:
 #   bash bench/screen/run.sh [seconds] [connections]
-# then, with bench/memory/load at fixed rates (RATES="300 500" by default),
-# p50/p99 at each stated rate.
+# With LIST=<n>, the only source is a synthetic list:ethereum of n random
+# EVM addresses (for example LIST=1000000) instead of the OFAC lists.
+# Then, with bench/memory/load at fixed rates (RATES="300 500" by default),
+# p50/p99 at each stated rate. With PID_OUT=<file>, the server's pid is
+# written there (for RSS and CPU readings from another shell).
 set -euo pipefail
 secs=${1:-10}
 conns=${2:-8}
 work=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null; rm -rf "$work"' EXIT
 go build -o "$work/cairn" ./cmd/cairn
+admin=benchbenchbenchbenchbenchbenchbench
 srcs=()
-for f in ingest/testdata/ofac_lists/sanctioned_addresses_*.txt; do
-  t=$(basename "$f" .txt); t=${t#sanctioned_addresses_}; t=${t%%.*}
-  srcs+=(--source "list:$t=$f")
-done
-"$work/cairn" serve --listen 127.0.0.1:18090 --data-dir "$work/data" --admin-token bench \
+listed=ingest/testdata/ofac_lists/sanctioned_addresses_ETH.txt
+want=0
+if [ -n "${LIST:-}" ]; then
+  python3 -c "
+import random, sys
+r = random.Random(1)
+sys.stdout.write(''.join('0x%040x\\n' % r.getrandbits(160) for _ in range($LIST)))" > "$work/list.txt"
+  srcs+=(--source "list:ethereum=$work/list.txt")
+  listed="$work/list.txt"
+  want=$LIST
+else
+  for f in ingest/testdata/ofac_lists/sanctioned_addresses_*.txt; do
+    t=$(basename "$f" .txt); t=${t#sanctioned_addresses_}; t=${t%%.*}
+    srcs+=(--source "list:$t=$f")
+  done
+fi
+"$work/cairn" serve --listen 127.0.0.1:18090 --data-dir "$work/data" --admin-token "$admin" \
   --rate-limit-per-key 0 --write-limit-per-agent 0 --log-level error "${srcs[@]}" 2>"$work/cairn.log" &
+[ -n "${PID_OUT:-}" ] && echo $! > "$PID_OUT"
 for _ in $(seq 100); do curl -sf 127.0.0.1:18090/healthz >/dev/null && break; sleep 0.1; done
+if [ "$want" -gt 0 ]; then
+  until curl -sf 127.0.0.1:18090/v1/compliance/stats | grep -q "\"totalAddresses\":$want"; do sleep 0.2; done
+fi
 reg=$(curl -sf -X POST 127.0.0.1:18090/v1/auth/agent-register)
 key=$(echo "$reg" | sed -E 's/.*"apiKey":"([^"]+)".*/\1/')
 dev=$(echo "$reg" | sed -E 's/.*"developerId":"([^"]+)".*/\1/')
-curl -sf -X POST 127.0.0.1:18090/v1/admin/credits -H 'Authorization: Bearer bench' -H 'Content-Type: application/json' \
+curl -sf -X POST 127.0.0.1:18090/v1/admin/credits -H "Authorization: Bearer $admin" -H 'Content-Type: application/json' \
   -d "{\"developerId\":\"$dev\",\"amount\":1000000000000,\"reason\":\"bench\"}" >/dev/null
 # 50 listed ETH addresses and 50 unlisted ones.
-items=$(head -50 ingest/testdata/ofac_lists/sanctioned_addresses_ETH.txt | sed -E 's/.*/{"address":"&","chain":"ethereum"}/' | paste -sd, -)
+items=$(head -50 "$listed" | sed -E 's/.*/{"address":"&","chain":"ethereum"}/' | paste -sd, -)
 for i in $(seq 1 50); do items="$items,{\"address\":\"0x$(printf '%040x' "$i")\",\"chain\":\"polygon\"}"; done
 body="{\"addresses\":[$items]}"
 cat > "$work/post.lua" <<LUA
