@@ -219,7 +219,9 @@ func TestSanctionsTreeUnchangedByCommunity(t *testing.T) {
 // under itself, other families by their string; an address listed three
 // times keeps its three matches in order.
 func TestIndexEntryKeys(t *testing.T) {
-	m := func(id string) Match { return Match{EntityID: id, Source: SourceGovSDN, Category: "sanctions", Severity: "critical"} }
+	m := func(id string) Match {
+		return Match{EntityID: id, Source: SourceGovSDN, Category: "sanctions", Severity: "critical"}
+	}
 	const evm = "0x00000000000000000000000000000000000000b1"
 	const odd = "0x00000000000000000000000000000000000000B2" // not canonical
 	const btc = "12QtD5BFwRsdNsAZY76UVE1xyCGNTojH9h"
