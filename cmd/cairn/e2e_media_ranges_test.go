@@ -93,7 +93,10 @@ func TestE2EMediaRangesAcrossChunks(t *testing.T) {
 // stream open for ever.
 func TestE2EServerLimits(t *testing.T) {
 	cfg := testConfig(t, t.TempDir())
-	cfg.MaxHeaderBytes, cfg.HTTPWriteTimeout = 8<<10, 500*time.Millisecond
+	// The write timeout also bounds the 8 MiB upload below: 2 s leaves a
+	// loaded machine room for it, and is still far below the 13 s the slow
+	// reader would take for the whole file.
+	cfg.MaxHeaderBytes, cfg.HTTPWriteTimeout = 8<<10, 2*time.Second
 	ts := startServer(t, cfg)
 	req, _ := http.NewRequest("GET", ts.base+"/healthz", nil)
 	req.Header.Set("X-Big", strings.Repeat("a", 64<<10))
@@ -117,7 +120,7 @@ func TestE2EServerLimits(t *testing.T) {
 	defer conn.Close()
 	fmt.Fprintf(conn, "GET /v1/media/%s/stream HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\n\r\n", id, a.Key)
 	// Read slowly: 64 KiB per 100 ms would take 13 s for 8 MiB; the server
-	// gives up at 0.5 s, and the client reads what was buffered, then EOF.
+	// gives up at 2 s, and the client reads what was buffered, then EOF.
 	start, got := time.Now(), 0
 	buf := make([]byte, 64<<10)
 	for time.Since(start) < 20*time.Second {
