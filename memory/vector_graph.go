@@ -65,7 +65,7 @@ const (
 func (x *Vectors) job(f *flat) graphJob {
 	t := x.hnsw.Threshold
 	switch {
-	case t <= 0 || f.building || x.closed.Load():
+	case t <= 0 || f.exactOnly || f.building || x.closed.Load():
 		return noJob
 	case f.g == nil:
 		if len(f.slot) >= t {

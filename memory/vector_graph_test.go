@@ -381,3 +381,21 @@ func TestVectorsGraphClose(t *testing.T) {
 		t.Fatalf("after close: %v", got)
 	}
 }
+
+// TestVectorsHashSpaceExact: hash-v1 never gets a graph, whatever its size.
+func TestVectorsHashSpaceExact(t *testing.T) {
+	x := NewVectorsHNSW(HNSWConfig{Threshold: 10})
+	defer x.Close()
+	for i := range 30 {
+		k := fmt.Sprintf("k%02d", i)
+		x.set("a", SpaceHash, SpaceHash, vecMeta{key: k, versionID: k}, HashEmbed(fmt.Sprintf("note number %d about deploys", i)))
+		x.set("a", "s", "m", vecMeta{key: k, versionID: k}, HashEmbed(fmt.Sprintf("note number %d about deploys", i)))
+	}
+	x.Settle()
+	if s := x.Space("a", SpaceHash); s.GraphNodes != 0 || s.Vectors != 30 {
+		t.Fatalf("hash-v1 %+v", s)
+	}
+	if s := x.Space("a", "s"); s.GraphNodes != 30 {
+		t.Fatalf("client space %+v", s)
+	}
+}

@@ -106,7 +106,7 @@ type Config struct {
 	EmbedderURL   string
 	EmbedderModel string
 
-	// VectorHNSWThreshold is the number of vectors in one agent's space
+	// VectorHNSWThreshold is the number of vectors in one agent's server or client space
 	// from which its vector search goes through an HNSW graph (0: exact
 	// search only).
 	VectorHNSWThreshold int
@@ -211,7 +211,7 @@ func newServeFlagSet(c *Config) *flag.FlagSet {
 	addBlobFlags(fs, c)
 	fs.StringVar(&c.EmbedderURL, "embedder-url", c.EmbedderURL, "OpenAI-compatible embeddings endpoint (Ollama, vLLM, text-embeddings-inference; …/v1/embeddings is appended to a base URL) whose vectors make the memory space server (empty: hash-v1 only)")
 	fs.StringVar(&c.EmbedderModel, "embedder-model", c.EmbedderModel, "model name sent to --embedder-url")
-	fs.IntVar(&c.VectorHNSWThreshold, "vector-hnsw-threshold", c.VectorHNSWThreshold, "vectors in one agent's space from which vector search uses an HNSW graph instead of an exact scan (0: exact only)")
+	fs.IntVar(&c.VectorHNSWThreshold, "vector-hnsw-threshold", c.VectorHNSWThreshold, "vectors in one agent's server or client vector space from which its search uses an HNSW graph instead of an exact scan (hash-v1 is always exact; 0: exact only)")
 	return fs
 }
 
