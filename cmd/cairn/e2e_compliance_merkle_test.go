@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bufio"
+	"net/url"
 	"os"
 	"strings"
 	"testing"
@@ -58,4 +60,161 @@ func TestE2EMerkleEndpoints(t *testing.T) {
 			t.Fatalf("delisted address still sanctioned: %s", s.Body)
 		}
 	})
+}
+
+func proofHashes(t *testing.T, v any) []merkle.Hash {
+	t.Helper()
+	var out []merkle.Hash
+	for _, p := range v.([]any) {
+		out = append(out, hexBytes32(t, p.(string)))
+	}
+	return out
+}
+
+// verifyBatch checks every proof and the multiproof of a batch answer
+// against the published root.
+func verifyBatch(t *testing.T, r *response, root merkle.Hash, wantListed int) {
+	t.Helper()
+	enc := []string{"string", "string"}
+	if got := hexBytes32(t, r.str("root")); got != root || hexBytes32(t, r.str("sanctionsRoot")) != root {
+		t.Fatalf("batch root %x, published %x", got, root)
+	}
+	roots := map[any]merkle.Hash{"sanctions": root, "community": hexBytes32(t, r.str("communityRoot")), nil: root}
+	community := map[string]bool{}
+	for i, it := range r.JSON["results"].([]any) {
+		item := it.(map[string]any)
+		if item["valid"] != true {
+			continue
+		}
+		// Each proof is against the root of its class.
+		classRoot := roots[item["class"]]
+		if hexBytes32(t, item["root"].(string)) != classRoot || (item["class"] == "sanctions") != (item["sanctioned"] == true) ||
+			(item["class"] != nil) != (item["listed"] == true) {
+			t.Fatalf("item %d: class %v, root %v, sanctioned %v, listed %v", i, item["class"], item["root"], item["sanctioned"], item["listed"])
+		}
+		if item["class"] == "community" {
+			community[item["family"].(string)+" "+item["canonicalAddress"].(string)] = true
+		}
+		leaf := hexBytes32(t, item["leaf"].(string))
+		if want := merkle.LeafHashStrings2(item["family"].(string), item["canonicalAddress"].(string)); leaf != want {
+			t.Fatalf("item %d: leaf %x, want %x", i, leaf, want)
+		}
+		proof := proofHashes(t, item["proof"])
+		if ok := merkle.Verify(classRoot, leaf, proof); ok != (item["listed"] == true) {
+			t.Fatalf("item %d (listed %v): proof verifies %v", i, item["listed"], ok)
+		}
+		if item["listed"] == true {
+			if ok, err := merkle.VerifyStandard(classRoot, enc, []any{item["family"], item["canonicalAddress"]}, proof); err != nil || !ok {
+				t.Fatalf("item %d: standard proof does not verify: %v", i, err)
+			}
+		}
+	}
+	verifyMultiproof(t, r.JSON["multiproof"].(map[string]any), root, wantListed)
+	verifyMultiproof(t, r.JSON["communityMultiproof"].(map[string]any), roots["community"], len(community))
+}
+
+// verifyMultiproof checks a multiproof of a batch answer against root.
+func verifyMultiproof(t *testing.T, mp map[string]any, root merkle.Hash, wantListed int) {
+	t.Helper()
+	var values [][]any
+	for _, v := range mp["values"].([]any) {
+		values = append(values, v.([]any))
+	}
+	var flags []bool
+	for _, f := range mp["proofFlags"].([]any) {
+		flags = append(flags, f.(bool))
+	}
+	if len(values) != wantListed {
+		t.Fatalf("multiproof of %d values, want %d", len(values), wantListed)
+	}
+	if wantListed == 0 && root == (merkle.Hash{}) {
+		return // an empty tree: nothing to prove
+	}
+	if ok, err := merkle.VerifyStandardMultiProof(root, []string{"string", "string"}, values, proofHashes(t, mp["proof"]), flags); err != nil || !ok {
+		t.Fatalf("multiproof does not verify: %v", err)
+	}
+}
+
+// TestE2EEveryMerkleProofVerifies asks for a proof of every listed address
+// of the ETH and XBT lists (batches of 100 with multiproofs, and a sample
+// one by one) and of unlisted, invalid and repeated ones: each listed proof
+// verifies against the published root, no unlisted one does, and the
+// multiproof of a batch without a listed address proves the empty set.
+func TestE2EEveryMerkleProofVerifies(t *testing.T) {
+	ts, list := complianceServer(t)
+	a := ts.register(t, "")
+	// Proofs are billed as screening (1 credit per address beyond the free window).
+	ts.do(t, "POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": 10000, "reason": "test"}).must(t, 200)
+	root := hexBytes32(t, ts.do(t, "GET", "/v1/compliance/merkle-root", a.Key, nil).must(t, 200).str("root"))
+	// chainOf gives each listed address a chain of its family: the EVM
+	// ones rotate over the EVM chains.
+	chainOf := func(i int, addr string) string {
+		switch {
+		case strings.HasPrefix(addr, "0x"):
+			return evmChains[i%len(evmChains)]
+		case strings.HasPrefix(addr, "T"):
+			return "tron"
+		}
+		return "bitcoin"
+	}
+	var listed []string
+	for _, file := range []string{list, "testdata/sanctioned_addresses_XBT.txt"} {
+		f, err := os.Open(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			if l := strings.TrimSpace(sc.Text()); l != "" {
+				listed = append(listed, l)
+			}
+		}
+		f.Close()
+	}
+	if len(listed) < 500 {
+		t.Fatalf("only %d listed addresses", len(listed))
+	}
+	seen := map[string]bool{}
+	for start := 0; start < len(listed); start += 100 {
+		chunk := listed[start:min(start+100, len(listed))]
+		batch := make([]map[string]any, len(chunk))
+		distinct := map[string]bool{}
+		for i, addr := range chunk {
+			batch[i] = map[string]any{"address": addr, "chain": chainOf(i, addr)}
+			distinct[strings.ToLower(addr)] = true
+		}
+		r := ts.do(t, "POST", "/v1/compliance/merkle-proof/batch", a.Key, map[string]any{"addresses": batch, "multiproof": true}).must(t, 200)
+		verifyBatch(t, r, root, len(distinct))
+		for _, it := range r.JSON["results"].([]any) {
+			if it.(map[string]any)["sanctioned"] != true {
+				t.Fatalf("listed address not sanctioned: %v", it)
+			}
+		}
+		for _, addr := range chunk[:min(len(chunk), 20)] { // the single proofs of a sample (request rate limit)
+			if seen[strings.ToLower(addr)] {
+				continue
+			}
+			seen[strings.ToLower(addr)] = true
+			p := ts.do(t, "GET", "/v1/compliance/merkle-proof?chain="+chainOf(0, addr)+"&address="+url.QueryEscape(addr), a.Key, nil).must(t, 200)
+			if p.JSON["sanctioned"] != true || !merkle.Verify(root, hexBytes32(t, p.str("leaf")), proofHashes(t, p.JSON["proof"])) {
+				t.Fatalf("single proof of %s: %s", addr, p.Body)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		name   string
+		batch  []map[string]any
+		listed int
+	}{
+		{"NoneListed", []map[string]any{{"address": "0x0000000000000000000000000000000000000001", "chain": "ethereum"}}, 0},
+		{"AllInvalid", []map[string]any{{"address": "x", "chain": "ethereum"}, {"address": "", "chain": "bitcoin"}}, 0},
+		{"Repeated", addresses(100), 1},
+		{"MixedCaseBadChecksum", []map[string]any{{"address": strings.Replace(tornado, "D6D", "d6D", 1), "chain": "ethereum"},
+			{"address": tornado, "chain": "base"}, {"address": "12QtD5BFwRsdNsAZY76UVE1xyCGNTojH9h", "chain": "btc"}}, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := ts.do(t, "POST", "/v1/compliance/merkle-proof/batch", a.Key, map[string]any{"addresses": tc.batch, "multiproof": true}).must(t, 200)
+			verifyBatch(t, r, root, tc.listed)
+		})
+	}
 }

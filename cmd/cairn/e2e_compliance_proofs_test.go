@@ -98,3 +98,27 @@ func TestE2EVerifyProofCommand(t *testing.T) {
 		t.Fatal("an empty document verified")
 	}
 }
+
+// TestE2EProofOfAnotherDeveloper: a screening proof is for independent
+// verification (spec 4.11): anyone who has its id reads it, with or
+// without credentials (the random id is the capability); an unknown id is
+// a 404.
+func TestE2EProofOfAnotherDeveloper(t *testing.T) {
+	ts, _ := complianceServer(t)
+	a, b := ts.register(t, ""), ts.register(t, "")
+	s := ts.do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": addresses(2)}).must(t, 200)
+	id := s.JSON["proof"].(map[string]any)["screeningId"].(string)
+	checkResultsHash(t, ts, b.Key, s)
+	if p := ts.do(t, "GET", "/v1/compliance/proofs/"+id, "", nil).must(t, 200); p.str("screeningId") != id {
+		t.Fatalf("proof read without credentials: %s", p.Body)
+	}
+	if id[14] != '4' {
+		t.Fatalf("screening id %s is not a random (version 4) UUID", id)
+	}
+	for _, bad := range []string{"x", cairn.NewID(), strings.Repeat("a", 3000), "%00", strings.ToUpper(id)} {
+		ts.do(t, "GET", "/v1/compliance/proofs/"+bad, b.Key, nil).problem(t, 404, cairn.ENOTFOUND)
+	}
+	if ts.balance(t, b.Key) != 100 {
+		t.Fatal("reading a proof was charged")
+	}
+}

@@ -229,3 +229,54 @@ func TestMemoryUploadFilenameSanitized(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoryUploadFormEdges: the multipart form of an upload, wrong in
+// every way a client can get it wrong: 4xx, refunded, nothing stored.
+func TestMemoryUploadFormEdges(t *testing.T) {
+	ts, a := memServer(t, 1000)
+	bal := ts.balance(t, a.Key)
+	raw := func(ctype, body string) *response {
+		req, _ := http.NewRequest("POST", ts.base+"/v1/memory/upload", strings.NewReader(body))
+		if ctype != "" {
+			req.Header.Set("Content-Type", ctype)
+		}
+		req.Header.Set("Authorization", "Bearer "+a.Key)
+		return ts.send(t, req)
+	}
+	raw("application/json", `{"type":"file","key":"k"}`).problem(t, 415, cairn.EUNSUPPORTEDMEDIA)
+	raw("", "x").problem(t, 415, cairn.EUNSUPPORTEDMEDIA)
+	raw("multipart/form-data", "x").problem(t, 400, cairn.EINVALID)
+	raw("multipart/form-data; boundary=b", "--b\r\nContent-Disposition: form-data; name=\"key\"\r\n\r\nk").problem(t, 400, cairn.EINVALID)
+	raw("multipart/form-data; boundary=b", "").problem(t, 400, cairn.EINVALID)
+	for _, fields := range []map[string]string{
+		{"importance": "high"},
+		{"importance": "NaN"},
+		{"importance": "1.5"},
+		{"metadata": "[]"},
+		{"metadata": `{"visibility":"public"}`},
+		{"metadata": `{"tags":"a"}`},
+		{"encryptionMeta": "null"},
+		{"encryptionMeta": "[1]"},
+		{"expiresIn": "0d"},
+		{"blobFilename": "a/b"},
+		{"blobExtension": strings.Repeat("x", 17)},
+		{"type": "File"},
+		{"key": "a//b"},
+		{"mimeType": strings.Repeat("m", 64<<10+1)},
+	} {
+		all := map[string]string{"type": "file", "key": "edge/k"}
+		for k, v := range fields {
+			all[k] = v
+		}
+		ts.memUpload(t, a.Key, all, "f.bin", []byte("x")).problem(t, 400, cairn.EINVALID)
+	}
+	many := map[string]string{"type": "file", "key": "edge/k"}
+	for i := range 40 {
+		many[fmt.Sprint("extra", i)] = "x"
+	}
+	ts.memUpload(t, a.Key, many, "f.bin", []byte("x")).problem(t, 400, cairn.EINVALID)
+	ts.wantBalance(t, a, bal)
+	if r := ts.do(t, "GET", "/v1/memory?offset=0", a.Key, nil).must(t, 200); r.num("total") != 0 {
+		t.Fatalf("a rejected upload was stored: %s", r.Body)
+	}
+}

@@ -94,3 +94,54 @@ func hex4(i int) string {
 	const digits = "0123456789abcdef"
 	return string([]byte{digits[i>>12&15], digits[i>>8&15], digits[i>>4&15], digits[i&15]})
 }
+
+// TestE2EReportMalformed sends reports with wrong types, nulls, empty and
+// overlong fields: each is a 400 and stores nothing; a report at every
+// limit (2000-byte reason, 10 URLs, padded chain) is taken.
+func TestE2EReportMalformed(t *testing.T) {
+	ts, _ := complianceServer(t)
+	a := ts.register(t, "")
+	const suspect = "0x00000000000000000000000000000000deadbeef"
+	ok := func(extra map[string]any) map[string]any {
+		b := map[string]any{"address": suspect, "category": "scam", "reason": "x"}
+		for k, v := range extra {
+			b[k] = v
+		}
+		return b
+	}
+	tenURLs := strings.Split(strings.TrimSuffix(strings.Repeat("https://example.org/,", 11), ","), ",")
+	for _, tc := range []struct {
+		name string
+		body any
+	}{
+		{"Null", `null`},
+		{"Array", `[]`},
+		{"AddressNull", `{"address":null,"category":"scam","reason":"x"}`},
+		{"AddressNumber", `{"address":1,"category":"scam","reason":"x"}`},
+		{"AddressLong", ok(map[string]any{"address": strings.Repeat("a", 100000)})},
+		{"AddressUnicode", ok(map[string]any{"address": "0x00000000000000000000000000000000deadbeeé"})},
+		{"CategoryUpper", ok(map[string]any{"category": "SCAM"})},
+		{"CategoryNull", ok(map[string]any{"category": nil})},
+		{"ReasonSpaces", ok(map[string]any{"reason": " \t\n"})},
+		{"ReasonTooLong", ok(map[string]any{"reason": strings.Repeat("x", 2001)})},
+		{"ReasonNumber", `{"address":"` + suspect + `","category":"scam","reason":5}`},
+		{"EvidenceString", ok(map[string]any{"evidence": "https://example.org/"})},
+		{"EvidenceNullItem", ok(map[string]any{"evidence": []any{nil}})},
+		{"EvidenceEmptyItem", ok(map[string]any{"evidence": []string{""}})},
+		{"EvidenceEleven", ok(map[string]any{"evidence": tenURLs})},
+		{"EvidenceLong", ok(map[string]any{"evidence": []string{"https://example.org/" + strings.Repeat("a", 2048)}})},
+		{"EvidenceNoHost", ok(map[string]any{"evidence": []string{"https:///x"}})},
+		{"ChainNumber", `{"address":"` + suspect + `","category":"scam","reason":"x","chain":1}`},
+		{"ChainOtherFamily", ok(map[string]any{"chain": "bitcoin"})},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ts.do(t, "POST", "/v1/compliance/report", a.Key, tc.body).problem(t, 400, cairn.EINVALID)
+		})
+	}
+	ts.do(t, "POST", "/v1/compliance/report", a.Key, ok(map[string]any{"reason": strings.Repeat("x", 2000),
+		"evidence": tenURLs[:10], "chain": " Ethereum "})).must(t, 201)
+	st := ts.do(t, "GET", "/v1/compliance/stats", "", nil).must(t, 200)
+	if st.JSON["community"].(map[string]any)["totalReports"] != float64(1) {
+		t.Fatalf("stats: %s", st.Body)
+	}
+}

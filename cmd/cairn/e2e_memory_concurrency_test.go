@@ -1,0 +1,134 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/cairn-dev/cairn"
+)
+
+// TestMemoryConcurrentPuts: PUTs racing on one memory with the same
+// If-Match: exactly one wins, the others are 412 (charged); without
+// If-Match every PUT gets its own version number.
+func TestMemoryConcurrentPuts(t *testing.T) {
+	ts, a := memServer(t, 10000)
+	id := ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "race", "content": "v1"}).must(t, 201).str("id")
+	const n = 8
+	put := func(ifMatch string) []*response {
+		out := make([]*response, n)
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				var hdr []string
+				if ifMatch != "" {
+					hdr = []string{"If-Match", ifMatch}
+				}
+				r, err := ts.try(t, "PUT", "/v1/memory/"+id, a.Key, map[string]any{"content": fmt.Sprint("writer ", i)}, hdr...)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				out[i] = r
+			}()
+		}
+		wg.Wait()
+		if slices.Contains(out, nil) {
+			t.FailNow()
+		}
+		return out
+	}
+	bal := ts.balance(t, a.Key)
+	won := 0
+	for _, r := range put(`"1"`) {
+		switch r.Status {
+		case 200:
+			won++
+			if r.num("version") != 2 {
+				t.Fatalf("winner: %s", r.Body)
+			}
+		case 412:
+			r.problem(t, 412, cairn.EPRECONDITION)
+		default:
+			t.Fatalf("racing PUT: %d %s", r.Status, r.Body)
+		}
+	}
+	if won != 1 {
+		t.Fatalf("%d conditional PUTs won, want 1", won)
+	}
+	ts.wantBalance(t, a, bal-5*n)
+	seen := map[float64]bool{}
+	for _, r := range put("") {
+		r.must(t, 200)
+		seen[r.num("version")] = true
+	}
+	if len(seen) != n {
+		t.Fatalf("versions %v, want %d distinct", seen, n)
+	}
+	h := ts.do(t, "GET", "/v1/memory/"+id+"/history", a.Key, nil).must(t, 200)
+	if h.num("totalVersions") != 2+n {
+		t.Fatalf("history: %s", h.Body)
+	}
+}
+
+// TestMemoryConcurrentCreatesAndDeletes: racing creates of one key make
+// one memory (the others 409, charged); racing deletes of one version
+// delete it once (the others 404, charged).
+func TestMemoryConcurrentCreatesAndDeletes(t *testing.T) {
+	ts, a := memServer(t, 10000)
+	const n = 8
+	race := func(f func(i int) (*response, error)) []*response {
+		out := make([]*response, n)
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r, err := f(i)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				out[i] = r
+			}()
+		}
+		wg.Wait()
+		if slices.Contains(out, nil) {
+			t.FailNow()
+		}
+		return out
+	}
+	count := func(rs []*response, status int) int {
+		k := 0
+		for _, r := range rs {
+			if r.Status == status {
+				k++
+			}
+		}
+		return k
+	}
+	bal := ts.balance(t, a.Key)
+	rs := race(func(i int) (*response, error) {
+		return ts.try(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "race/key", "content": fmt.Sprint(i)})
+	})
+	if count(rs, 201) != 1 || count(rs, 409) != n-1 {
+		t.Fatalf("racing creates: %d created, %d conflicts", count(rs, 201), count(rs, 409))
+	}
+	ts.wantBalance(t, a, bal-5*n)
+	var id string
+	for _, r := range rs {
+		if r.Status == 201 {
+			id = r.str("id")
+		}
+	}
+	bal = ts.balance(t, a.Key)
+	rs = race(func(int) (*response, error) { return ts.try(t, "DELETE", "/v1/memory/"+id, a.Key, nil) })
+	if count(rs, 200) != 1 || count(rs, 404) != n-1 {
+		t.Fatalf("racing deletes: %d deleted, %d not found", count(rs, 200), count(rs, 404))
+	}
+	ts.wantBalance(t, a, bal-2*n)
+	ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "race/key", "content": "again"}).must(t, 201)
+}
