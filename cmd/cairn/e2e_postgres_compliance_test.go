@@ -22,17 +22,17 @@ import (
 func TestE2EPostgresSharedRecords(t *testing.T) {
 	url := pgtest.URL(t)
 	schema := pgtest.Schema(t, url)
-	pgConfig := func() Config {
+	pgConfig := func(t *testing.T) Config {
 		cfg := testConfig(t, t.TempDir())
 		cfg.Store, cfg.PostgresSchema = url, schema
 		return cfg
 	}
-	cfgA := pgConfig()
+	cfgA := pgConfig(t)
 	a := startServer(t, cfgA)
 	if a.m.pg == nil || a.m.shared != sharedStore(a.m.pg) {
 		t.Fatal("the shared records are not in the Postgres store")
 	}
-	b := startServer(t, pgConfig())
+	b := startServer(t, pgConfig(t))
 
 	// The bundled snapshot, installed by the first instance as version 1,
 	// is restored by the second from Postgres, with the same root.
@@ -147,7 +147,7 @@ func TestE2EPostgresSharedRecords(t *testing.T) {
 		root := a.do(t, "GET", "/v1/compliance/merkle-root", u.Key, nil).must(t, 200)
 		a.stop()
 		b.stop()
-		c := startServer(t, pgConfig())
+		c := startServer(t, pgConfig(t))
 		if r := c.do(t, "GET", "/v1/compliance/merkle-root", u.Key, nil).must(t, 200); r.num("listVersion") != 3 ||
 			r.num("listVersion") != root.num("listVersion") || r.str("root") != root.str("root") {
 			t.Fatalf("restored root %s, want %s", r.Body, root.Body)
