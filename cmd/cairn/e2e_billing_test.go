@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/cairn-dev/cairn"
@@ -162,26 +161,10 @@ func TestE2EConcurrentSpendNeverOverspends(t *testing.T) {
 	ts.do(t, "PUT", "/v1/admin/pricing", admin, map[string]any{"operationCosts": map[string]int{"agent.create": 7}}).must(t, 200)
 
 	const n = 60
-	var (
-		wg       sync.WaitGroup
-		mu       sync.Mutex
-		statuses = map[int]int{}
-	)
-	for i := 0; i < n; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r, err := ts.try(t, "POST", "/v1/agents", a.Key, nil)
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			mu.Lock()
-			statuses[r.Status]++
-			mu.Unlock()
-		}()
+	statuses := map[int]int{}
+	for _, r := range race(t, n, func(int) (*response, error) { return ts.try(t, "POST", "/v1/agents", a.Key, nil) }) {
+		statuses[r.Status]++
 	}
-	wg.Wait()
 	if statuses[201] != 100/7 || statuses[402] != n-100/7 || len(statuses) != 2 {
 		t.Fatalf("statuses %v, want %d x 201 and %d x 402", statuses, 100/7, n-100/7)
 	}

@@ -226,27 +226,16 @@ func testDeposits(t *testing.T, pgURL string) {
 	// agent: deposits count toward the write limit.)
 	c := ts.register(t, "burst")
 	node.set(txHash(12), faDeposit(t, txHash(12), c.Address, 200_000_000, true))
-	statuses := make([]int, 20)
-	codes := make([]string, 20)
-	var wg sync.WaitGroup
-	for i := range statuses {
-		wg.Go(func() {
-			r, err := ts.try(t, "POST", "/v1/billing/agent/deposit", c.Key, `{"txHash":"`+txHash(12)+`"}`)
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			statuses[i], codes[i] = r.Status, r.str("code")
-		})
-	}
-	wg.Wait()
+	rs := race(t, 20, func(int) (*response, error) {
+		return ts.try(t, "POST", "/v1/billing/agent/deposit", c.Key, `{"txHash":"`+txHash(12)+`"}`)
+	})
 	created := 0
-	for i, st := range statuses {
+	for i, r := range rs {
 		switch {
-		case st == 201:
+		case r.Status == 201:
 			created++
-		case st != 409 || codes[i] != cairn.EALREADYCREDITED:
-			t.Fatalf("concurrent submission %d: %d %s", i, st, codes[i])
+		case r.Status != 409 || r.str("code") != cairn.EALREADYCREDITED:
+			t.Fatalf("concurrent submission %d: %d %s", i, r.Status, r.str("code"))
 		}
 	}
 	if created != 1 {

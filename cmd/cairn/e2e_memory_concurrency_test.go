@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"slices"
-	"sync"
 	"testing"
 
 	"github.com/cairn-dev/cairn"
@@ -17,29 +15,13 @@ func TestMemoryConcurrentPuts(t *testing.T) {
 	id := ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "race", "content": "v1"}).must(t, 201).str("id")
 	const n = 8
 	put := func(ifMatch string) []*response {
-		out := make([]*response, n)
-		var wg sync.WaitGroup
-		for i := range n {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				var hdr []string
-				if ifMatch != "" {
-					hdr = []string{"If-Match", ifMatch}
-				}
-				r, err := ts.try(t, "PUT", "/v1/memory/"+id, a.Key, map[string]any{"content": fmt.Sprint("writer ", i)}, hdr...)
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				out[i] = r
-			}()
+		var hdr []string
+		if ifMatch != "" {
+			hdr = []string{"If-Match", ifMatch}
 		}
-		wg.Wait()
-		if slices.Contains(out, nil) {
-			t.FailNow()
-		}
-		return out
+		return race(t, n, func(i int) (*response, error) {
+			return ts.try(t, "PUT", "/v1/memory/"+id, a.Key, map[string]any{"content": fmt.Sprint("writer ", i)}, hdr...)
+		})
 	}
 	bal := ts.balance(t, a.Key)
 	won := 0
@@ -80,27 +62,6 @@ func TestMemoryConcurrentPuts(t *testing.T) {
 func TestMemoryConcurrentCreatesAndDeletes(t *testing.T) {
 	ts, a := memServer(t, 10000)
 	const n = 8
-	race := func(f func(i int) (*response, error)) []*response {
-		out := make([]*response, n)
-		var wg sync.WaitGroup
-		for i := range n {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				r, err := f(i)
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				out[i] = r
-			}()
-		}
-		wg.Wait()
-		if slices.Contains(out, nil) {
-			t.FailNow()
-		}
-		return out
-	}
 	count := func(rs []*response, status int) int {
 		k := 0
 		for _, r := range rs {
@@ -111,7 +72,7 @@ func TestMemoryConcurrentCreatesAndDeletes(t *testing.T) {
 		return k
 	}
 	bal := ts.balance(t, a.Key)
-	rs := race(func(i int) (*response, error) {
+	rs := race(t, n, func(i int) (*response, error) {
 		return ts.try(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "race/key", "content": fmt.Sprint(i)})
 	})
 	if count(rs, 201) != 1 || count(rs, 409) != n-1 {
@@ -125,7 +86,7 @@ func TestMemoryConcurrentCreatesAndDeletes(t *testing.T) {
 		}
 	}
 	bal = ts.balance(t, a.Key)
-	rs = race(func(int) (*response, error) { return ts.try(t, "DELETE", "/v1/memory/"+id, a.Key, nil) })
+	rs = race(t, n, func(int) (*response, error) { return ts.try(t, "DELETE", "/v1/memory/"+id, a.Key, nil) })
 	if count(rs, 200) != 1 || count(rs, 404) != n-1 {
 		t.Fatalf("racing deletes: %d deleted, %d not found", count(rs, 200), count(rs, 404))
 	}

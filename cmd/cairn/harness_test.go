@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -167,6 +168,30 @@ func (ts *testServer) roundTrip(t *testing.T, req *http.Request) (*response, err
 	}
 	validateAgainstDocument(t, req, resp, raw)
 	return r, nil
+}
+
+// race sends n requests at once from goroutines of their own (send(i)
+// makes the i-th, with try) and returns the responses in order; a
+// transport error fails the test once all are done.
+func race(t *testing.T, n int, send func(i int) (*response, error)) []*response {
+	t.Helper()
+	out := make([]*response, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			r, err := send(i)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			out[i] = r
+		})
+	}
+	wg.Wait()
+	if slices.Contains(out, nil) {
+		t.FailNow()
+	}
+	return out
 }
 
 // must fails the test unless the response has the status.
