@@ -105,7 +105,7 @@ func TestMemoryList(t *testing.T) {
 		first := list(t, url.Values{"limit": {"2"}})
 		cur := first.str("nextCursor")
 		for _, q := range []string{"limit=0", "limit=101", "sortBy=size", "visibility=public", "pinned=yes", "minImportance=2",
-			"offset=-1", "cursor=garbage", "cursor=" + cur[:len(cur)-2] + "AA", "cursor=" + url.QueryEscape(cur) + "&type=semantic",
+			"offset=-1", "cursor=garbage", "cursor=" + alterCursor(cur), "cursor=" + url.QueryEscape(cur) + "&type=semantic",
 			"offset=1&cursor=" + url.QueryEscape(cur), "history=true&sortBy=importance"} {
 			ts.do(t, "GET", "/v1/memory?"+q, a.Key, nil).problem(t, 400, cairn.EINVALID)
 		}
