@@ -144,13 +144,32 @@ func TestE2ECluster(t *testing.T) {
 	})
 
 	t.Run("WriteRateLimit", func(t *testing.T) {
+		// The limit (30 writes a minute, per agent) is a GCRA: a burst of
+		// 30, then one more write every 2 s. Writes alternate between the
+		// instances until one is refused: counted together, that is after
+		// 30 writes plus one per 2 s the writes took (under -race on a
+		// loaded machine, 30 writes can take longer than 2 s); counted per
+		// instance, it would be after 60.
 		u := a.register(t, "cluster-limit")
 		a.topUp(t, u, 1000)
-		for i := range 30 {
-			both[i%2].do(t, "POST", "/v1/memory", u.Key, map[string]any{"key": fmt.Sprintf("w/%d", i), "content": "x"}).must(t, 201)
+		start := time.Now()
+		n := 0
+		for ; ; n++ {
+			r := both[n%2].do(t, "POST", "/v1/memory", u.Key, map[string]any{"key": fmt.Sprintf("w/%d", n), "content": "x"})
+			if r.Status == 429 {
+				r.problem(t, 429, cairn.ERATELIMIT)
+				break
+			}
+			r.must(t, 201)
+			if n > 60 {
+				t.Fatalf("%d writes accepted: the instances do not count together", n)
+			}
 		}
-		b.do(t, "POST", "/v1/memory", u.Key, map[string]any{"key": "w/30", "content": "x"}).problem(t, 429, cairn.ERATELIMIT)
-		a.do(t, "POST", "/v1/memory", u.Key, map[string]any{"key": "w/31", "content": "x"}).problem(t, 429, cairn.ERATELIMIT)
+		if most := 30 + int(time.Since(start)/(2*time.Second)); n < 30 || n > most {
+			t.Fatalf("%d writes accepted before the first refusal in %v; want 30 to %d", n, time.Since(start), most)
+		}
+		// Refused on the other instance too.
+		both[(n+1)%2].do(t, "POST", "/v1/memory", u.Key, map[string]any{"key": "w/last", "content": "x"}).problem(t, 429, cairn.ERATELIMIT)
 	})
 
 	u := b.register(t, "cluster-screen")
