@@ -11,9 +11,9 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
-// Proof documents are kept compressed with zstd: most of a document is
-// hex digests (4 bits of information per byte) and repeated JSON keys, so
-// it shrinks to well under half. Both codecs are safe for concurrent use.
+// The JSON parts of a stored proof record are compressed with zstd (and
+// whole documents were, before proofFormatV1). Both codecs are safe for
+// concurrent use.
 var (
 	proofEncoder, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1))
 	proofDecoder, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecoderMaxMemory(maxProofBytes))
@@ -23,15 +23,19 @@ var (
 // size with every address listed stays far below it).
 const maxProofBytes = 64 << 20
 
-// storeProof keeps the proof document of a screening: compressed in the
-// Proofs store, whose synced commits concurrent screenings share, or, when
-// the service has none, as a blob of its own.
-func (s *Service) storeProof(ctx context.Context, id string, doc []byte) error {
+// storeProof keeps the proof document of a screening: as a record
+// (proofRecord.appendBinary) in the Proofs store, whose synced commits
+// concurrent screenings share, or, when the service has none, as a JSON
+// blob of its own.
+func (s *Service) storeProof(ctx context.Context, id string, rec *proofRecord) error {
 	var err error
 	if s.Proofs != nil {
-		err = s.Proofs.PutProof(ctx, id, proofEncoder.EncodeAll(doc, make([]byte, 0, len(doc)/3)))
+		err = s.Proofs.PutProof(ctx, id, rec.appendBinary(make([]byte, 0, proofRecordSize(rec))))
 	} else {
-		_, err = s.Blobs.Put(ctx, ProofBlob(id), bytes.NewReader(doc), blob.PutOptions{ContentType: "application/json"})
+		var doc []byte
+		if doc, err = rec.document(); err == nil {
+			_, err = s.Blobs.Put(ctx, ProofBlob(id), bytes.NewReader(doc), blob.PutOptions{ContentType: "application/json"})
+		}
 	}
 	if err != nil {
 		return cairn.Errorf(cairn.EUPSTREAM, "Storing the screening proof failed.")
@@ -39,37 +43,61 @@ func (s *Service) storeProof(ctx context.Context, id string, doc []byte) error {
 	return nil
 }
 
-// Proof returns the proof document of a screening, as it was stored (JSON).
-// An unknown or malformed id is ENOTFOUND. Documents stored before the
-// Proofs store existed are read from their blob.
+// proofRecordSize is about the size of the stored form of rec: the hashes,
+// and the JSON parts compressed to a quarter.
+func proofRecordSize(rec *proofRecord) int {
+	n := 16 + (len(rec.head)+len(rec.results))/4
+	for _, p := range rec.proofs {
+		n += 40 + 32*(1+len(p.Leaves)+len(p.Proof)) + len(p.ProofFlags)/8 + 24*len(p.Values)
+	}
+	return n
+}
+
+// Proof returns the proof document of a screening, as it was served
+// (JSON). An unknown or malformed id is ENOTFOUND. Documents stored before
+// the Proofs store existed are read from their blob.
 func (s *Service) Proof(ctx context.Context, id string) (json.RawMessage, error) {
 	notFound := cairn.Errorf(cairn.ENOTFOUND, "Screening proof not found.")
 	if !cairn.ValidID(id) {
 		return nil, notFound
 	}
+	unreadable := cairn.Errorf(cairn.EUPSTREAM, "Reading the screening proof failed.")
 	if s.Proofs != nil {
 		packed, err := s.Proofs.Proof(ctx, id)
 		switch {
 		case err == nil:
-			doc, err := proofDecoder.DecodeAll(packed, nil)
+			doc, err := proofDocument(packed)
 			if err != nil {
-				return nil, cairn.Errorf(cairn.EUPSTREAM, "Reading the screening proof failed.")
+				return nil, unreadable
 			}
 			return doc, nil
 		case !cairn.IsCode(err, cairn.ENOTFOUND):
-			return nil, cairn.Errorf(cairn.EUPSTREAM, "Reading the screening proof failed.")
+			return nil, unreadable
 		}
 	}
 	rc, _, err := s.Blobs.Get(ctx, ProofBlob(id), 0, -1)
 	if cairn.IsCode(err, cairn.ENOTFOUND) {
 		return nil, notFound
 	} else if err != nil {
-		return nil, cairn.Errorf(cairn.EUPSTREAM, "Reading the screening proof failed.")
+		return nil, unreadable
 	}
 	defer rc.Close()
 	doc, err := io.ReadAll(io.LimitReader(rc, maxProofBytes))
 	if err != nil || !json.Valid(doc) {
-		return nil, cairn.Errorf(cairn.EUPSTREAM, "Reading the screening proof failed.")
+		return nil, unreadable
 	}
 	return doc, nil
+}
+
+// proofDocument is the JSON document of a record of the Proofs store: a
+// record of version 1, or one zstd frame of the document as stored before.
+func proofDocument(rec []byte) ([]byte, error) {
+	if isZstd(rec) {
+		return proofDecoder.DecodeAll(rec, nil)
+	}
+	r, err := parseProofRecord(rec)
+	if err != nil {
+		return nil, err
+	}
+	return r.document()
 }

@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/cairn-dev/cairn"
@@ -128,20 +130,17 @@ func (s *Service) prove(ctx context.Context, ix *screening.Index, results []scre
 	if s.PublicURL != "" {
 		doc.ProofURL = s.PublicURL + "/v1/compliance/proofs/" + doc.ScreeningID
 	}
-	merkleProofs, err := resultProofs(ix, results)
+	proofs, err := resultProofs(ix, results)
 	if err != nil {
 		return nil, err
 	}
-	// The document is assembled around the results bytes, so that the
-	// hashed bytes are served and stored as they are, encoded once.
 	proofJSON, err := json.Marshal(doc)
 	if err != nil {
 		return nil, err
 	}
-	stored := make([]byte, 0, len(proofJSON)+len(merkleProofs)+len(resultsJSON)+32)
-	stored = append(append(append(stored, proofJSON[:len(proofJSON)-1]...), `,"merkleProofs":`...), merkleProofs...)
-	stored = append(append(append(stored, `,"results":`...), resultsJSON...), '}')
-	if err := s.storeProof(ctx, doc.ScreeningID, stored); err != nil {
+	// The results bytes are stored as they are hashed and served, encoded
+	// once.
+	if err := s.storeProof(ctx, doc.ScreeningID, &proofRecord{head: proofJSON, results: resultsJSON, proofs: proofs}); err != nil {
 		return nil, err
 	}
 	return &Screened{Results: resultsJSON, Proof: proofJSON, DataSources: doc.DataSources}, nil
@@ -180,9 +179,9 @@ func SnapshotURL(publicURL, sha256 string) string {
 	return publicURL + "/v1/compliance/snapshots/" + sha256
 }
 
-// resultProofs encodes the multiproof of the listed results of each class
-// (a class with no listed result is left out).
-func resultProofs(ix *screening.Index, results []screening.Result) (json.RawMessage, error) {
+// resultProofs is the multiproof of the listed results of each class, in
+// class name order (a class with no listed result is left out).
+func resultProofs(ix *screening.Index, results []screening.Result) ([]classProof, error) {
 	pairs := map[string][][2]string{}
 	seen := map[[3]string]bool{}
 	for _, r := range results {
@@ -198,9 +197,9 @@ func resultProofs(ix *screening.Index, results []screening.Result) (json.RawMess
 			}
 		}
 	}
-	out := map[string]ResultProof{}
-	for class, ps := range pairs {
-		mp, err := multiproofOf(ix, class, ps)
+	var out []classProof
+	for _, class := range slices.Sorted(maps.Keys(pairs)) {
+		mp, err := multiproofOf(ix, class, pairs[class])
 		if err != nil {
 			return nil, err
 		}
@@ -208,9 +207,9 @@ func resultProofs(ix *screening.Index, results []screening.Result) (json.RawMess
 		if class == screening.ClassCommunity {
 			root = ix.CommunityRoot()
 		}
-		out[class] = ResultProof{Root: root, Leaves: mp.Leaves, Proof: mp.Proof, ProofFlags: mp.ProofFlags, Values: mp.Values}
+		out = append(out, classProof{class, ResultProof{Root: root, Leaves: mp.Leaves, Proof: mp.Proof, ProofFlags: mp.ProofFlags, Values: mp.Values}})
 	}
-	return json.Marshal(out)
+	return out, nil
 }
 
 // ProofBlob is the blob name of a screening's proof document when the

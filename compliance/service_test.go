@@ -29,36 +29,43 @@ const (
 // community ones; dev has 5 credits.
 func newService(t *testing.T) (*compliance.Service, *billing.Ledger, compliance.Principal) {
 	t.Helper()
-	ctx := context.Background()
-	db, err := pebble.Open(t.TempDir(), pebble.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	blobs, err := blobfs.New(t.TempDir(), blobfs.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	clock := cairn.NewManualClock(time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC))
-	ledger := &billing.Ledger{Store: db, Clock: clock, Cursors: cairn.NewCursors([]byte("0123456789abcdef"))}
-	dev, err := db.EnsureDeveloper(ctx, cairn.NewID())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ledger.Grant(ctx, dev.ID, 5, "test", ""); err != nil {
-		t.Fatal(err)
-	}
 	sdn := screening.Match{EntityID: "1", Source: screening.SourceGovSDN, Category: "sanctions", Severity: "critical"}
 	comm := screening.Match{EntityID: "r", Source: screening.SourceCommunity, Category: "scam", Severity: "medium"}
-	ix, err := screening.Build(7, clock.Now(), []screening.Listing{
+	return serviceOver(t, 5, []screening.Listing{
 		{Family: screening.EVM, Address: sanctioned, Match: sdn},
 		{Family: screening.EVM, Address: both, Match: sdn},
 		{Family: screening.Bitcoin, Address: "12QtD5BFwRsdNsAZY76UVE1xyCGNTojH9h", Match: sdn},
 		{Family: screening.EVM, Address: both, Match: comm},
 		{Family: screening.EVM, Address: flagged, Match: comm},
 	})
+}
+
+// serviceOver is a service over a real embedded store, ledger and blob
+// store, with a list version (7) of the listings; dev has credits.
+func serviceOver(tb testing.TB, credits int64, listings []screening.Listing) (*compliance.Service, *billing.Ledger, compliance.Principal) {
+	tb.Helper()
+	ctx := context.Background()
+	db, err := pebble.Open(tb.TempDir(), pebble.Options{})
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	blobs, err := blobfs.New(tb.TempDir(), blobfs.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	clock := cairn.NewManualClock(time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC))
+	ledger := &billing.Ledger{Store: db, Clock: clock, Cursors: cairn.NewCursors([]byte("0123456789abcdef"))}
+	dev, err := db.EnsureDeveloper(ctx, cairn.NewID())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := ledger.Grant(ctx, dev.ID, credits, "test", ""); err != nil {
+		tb.Fatal(err)
+	}
+	ix, err := screening.Build(7, clock.Now(), listings)
+	if err != nil {
+		tb.Fatal(err)
 	}
 	h := &screening.Holder{}
 	h.Swap(ix)

@@ -4,7 +4,8 @@ import "context"
 
 // Proofs holds screening proof documents by screening id: written once
 // with the screening's answer and read by anyone holding the id. The bytes
-// are opaque to the store (the compliance service stores them compressed).
+// are opaque to the store (the compliance service stores a compact binary
+// record of each document).
 // Writes are synced, and a backend commits concurrent ones together (one
 // log sync for many), so that a screening does not cost a file and an
 // fsync of its own.

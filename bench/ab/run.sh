@@ -9,6 +9,12 @@
 #     real OFAC per-asset lists.
 # For screening it also reports the server's CPU milliseconds and the data
 # dir's growth in bytes per request, and wrk's p99 latency.
+# With LIST=<n>, the only source is a synthetic list:ethereum of n random
+# EVM addresses (as in bench/screen/run.sh, for example LIST=1000000) and
+# the 50 listed addresses of a request are taken from it. With
+# PROFILE=<dir>, each build's server also serves --pprof-listen and a CPU
+# profile of every screening run is kept in <dir> (<build>-<round>.prof,
+# with the two binaries, for go tool pprof).
 # Usage, from the repository root: BASE=<commit> bash bench/ab/run.sh [seconds] [connections]
 set -euo pipefail
 base=${BASE:?set BASE to the commit to compare with}
@@ -27,12 +33,11 @@ git worktree add -q --detach "$work/base-src" "$base"
 (cd "$work/base-src" && go build -o "$work/base" ./cmd/cairn)
 go build -o "$work/head" ./cmd/cairn
 head -c $((10 << 20)) /dev/urandom > "$work/file.bin"
-srcs=()
-for f in ingest/testdata/ofac_lists/sanctioned_addresses_*.txt; do
-  t=$(basename "$f" .txt); t=${t#sanctioned_addresses_}; t=${t%%.*}
-  srcs+=(--source "list:$t=$root/$f")
-done
-items=$(head -50 ingest/testdata/ofac_lists/sanctioned_addresses_ETH.txt | sed -E 's/.*/{"address":"&","chain":"ethereum"}/' | paste -sd, -)
+. bench/sources.sh
+if [ -n "${PROFILE:-}" ]; then
+  mkdir -p "$PROFILE"; cp "$work/base" "$work/head" "$PROFILE/"
+fi
+items=$(head -50 "$listed" | sed -E 's/.*/{"address":"&","chain":"ethereum"}/' | paste -sd, -)
 for i in $(seq 1 50); do items="$items,{\"address\":\"0x$(printf '%040x' "$i")\",\"chain\":\"polygon\"}"; done
 body="{\"addresses\":[$items]}"
 
@@ -41,12 +46,16 @@ rps() { wrk -t1 -c"$conns" -d"${secs}s" "$@" | awk '/Requests\/sec/ {print $2}';
 # cpu_ticks is the user+system CPU time of a process, in clock ticks.
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
-measure() { # label binary
-  local dir="$work/data-$1-$RANDOM" port=18095
+measure() { # label binary round
+  local dir="$work/data-$1-$RANDOM" port=18095 pport=18096 prof=()
+  [ -n "${PROFILE:-}" ] && prof=(--pprof-listen 127.0.0.1:$pport)
   "$work/$2" serve --listen 127.0.0.1:$port --data-dir "$dir" --admin-token bench-token-0123456789abcdef0123456789 \
-    --rate-limit-per-key 0 --write-limit-per-agent 0 --log-level error "${srcs[@]}" 2>"$work/$1.log" &
+    --rate-limit-per-key 0 --write-limit-per-agent 0 --log-level error "${prof[@]}" "${srcs[@]}" 2>"$work/$1.log" &
   local pid=$!
   for _ in $(seq 200); do curl -sf 127.0.0.1:$port/healthz >/dev/null && break; sleep 0.1; done
+  if [ "$want" -gt 0 ]; then
+    until curl -sf 127.0.0.1:$port/v1/compliance/stats | grep -q "\"totalAddresses\":$want"; do sleep 0.2; done
+  fi
   local reg key dev id
   reg=$(curl -sf -X POST 127.0.0.1:$port/v1/auth/agent-register)
   key=$(echo "$reg" | sed -E 's/.*"apiKey":"([^"]+)".*/\1/')
@@ -71,9 +80,14 @@ LUA
   whole=$(rps -H "Authorization: Bearer $key" "http://127.0.0.1:$port/v1/media/$id/stream")
   range=$(rps -H "Authorization: Bearer $key" -H "Range: bytes=5000000-5001023" "http://127.0.0.1:$port/v1/media/$id/stream")
   local t0 d0 out n t1 d1 screen cpu disk
+  local cp=
+  if [ -n "${PROFILE:-}" ]; then
+    curl -sf -o "$PROFILE/$1-$3.prof" "127.0.0.1:$pport/debug/pprof/profile?seconds=$((secs > 1 ? secs - 1 : 1))" & cp=$!
+  fi
   t0=$(cpu_ticks "$pid"); d0=$(du -sb "$dir" | cut -f1)
   out=$(wrk -t1 -c"$conns" -d"${secs}s" --latency -s "$work/post.lua" "http://127.0.0.1:$port/v1/compliance/screen")
   t1=$(cpu_ticks "$pid"); sleep 1; d1=$(du -sb "$dir" | cut -f1)
+  [ -z "$cp" ] || wait "$cp" || true
   screen=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
   n=$(echo "$out" | awk '/requests in/ {print $1}')
   p99=$(echo "$out" | awk '$1 == "99%" { v = $2 + 0; if ($2 ~ /us$/) v /= 1000; else if ($2 ~ /[0-9]s$/) v *= 1000; print v }')
@@ -86,7 +100,7 @@ LUA
 }
 
 for r in $(seq "$rounds"); do
-  if [ $((r % 2)) = 1 ]; then measure base base; measure head head; else measure head head; measure base base; fi
+  if [ $((r % 2)) = 1 ]; then measure base base "$r"; measure head head "$r"; else measure head head "$r"; measure base base "$r"; fi
 done
 echo "== medians (requests/s) and head/base"
 awk '{ for (i = 2; i <= NF; i++) { split($i, kv, "="); v[$1, kv[1]] = v[$1, kv[1]] " " kv[2]; ks[kv[1]] = 1 } }

@@ -17,23 +17,7 @@ work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null; rm -rf "$work"' EXIT
 go build -o "$work/cairn" ./cmd/cairn
 admin=benchbenchbenchbenchbenchbenchbench
-srcs=()
-listed=ingest/testdata/ofac_lists/sanctioned_addresses_ETH.txt
-want=0
-if [ -n "${LIST:-}" ]; then
-  python3 -c "
-import random, sys
-r = random.Random(1)
-sys.stdout.write(''.join('0x%040x\\n' % r.getrandbits(160) for _ in range($LIST)))" > "$work/list.txt"
-  srcs+=(--source "list:ethereum=$work/list.txt")
-  listed="$work/list.txt"
-  want=$LIST
-else
-  for f in ingest/testdata/ofac_lists/sanctioned_addresses_*.txt; do
-    t=$(basename "$f" .txt); t=${t#sanctioned_addresses_}; t=${t%%.*}
-    srcs+=(--source "list:$t=$f")
-  done
-fi
+. bench/sources.sh
 "$work/cairn" serve --listen 127.0.0.1:18090 --data-dir "$work/data" --admin-token "$admin" \
   --rate-limit-per-key 0 --write-limit-per-agent 0 --log-level error "${srcs[@]}" 2>"$work/cairn.log" &
 [ -n "${PID_OUT:-}" ] && echo $! > "$PID_OUT"

@@ -1,0 +1,176 @@
+package compliance
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/cairn-dev/cairn/merkle"
+)
+
+// makings hands out the bytes a record is made of.
+type makings struct{ b []byte }
+
+func (m *makings) byte() byte {
+	if len(m.b) == 0 {
+		return 0
+	}
+	c := m.b[0]
+	m.b = m.b[1:]
+	return c
+}
+
+// take gives the next n bytes (fewer when the makings run out), never nil.
+func (m *makings) take(n int) []byte {
+	n = min(n, len(m.b))
+	out := append([]byte{}, m.b[:n]...)
+	m.b = m.b[n:]
+	return out
+}
+
+func (m *makings) hashes() []merkle.Hash {
+	hs := make([]merkle.Hash, m.byte()%40)
+	for i := range hs {
+		copy(hs[i][:], m.take(32))
+	}
+	return hs
+}
+
+// recordFrom makes a record of any bytes: up to four classes in name
+// order, up to 39 leaves and proof hashes, up to 255 flags, any bytes in
+// the strings (not only UTF-8), every list non-nil as parseProofRecord
+// gives them.
+func recordFrom(data []byte) *proofRecord {
+	m := &makings{b: data}
+	r := &proofRecord{head: append(append([]byte{'{'}, m.take(int(m.byte()))...), '}'), results: m.take(int(m.byte()))}
+	var classes []string
+	for range m.byte() % 5 {
+		classes = append(classes, string(m.take(int(m.byte()%12))))
+	}
+	slices.Sort(classes)
+	r.proofs = []classProof{}
+	for _, c := range slices.Compact(classes) {
+		p := classProof{Class: c}
+		copy(p.Root[:], m.take(32))
+		p.Leaves, p.Proof = m.hashes(), m.hashes()
+		p.ProofFlags = make([]bool, m.byte())
+		for i := range p.ProofFlags {
+			p.ProofFlags[i] = m.byte()&1 == 1
+		}
+		p.Values = make([][2]string, m.byte()%20)
+		for i := range p.Values {
+			p.Values[i] = [2]string{string(m.take(int(m.byte() % 16))), string(m.take(int(m.byte() % 64)))}
+		}
+		r.proofs = append(r.proofs, p)
+	}
+	return r
+}
+
+// checkRoundTrip: a record reads back as it was written, and its document
+// renders the same from either.
+func checkRoundTrip(t *testing.T, r *proofRecord) {
+	t.Helper()
+	rec := r.appendBinary([]byte("prefix"))
+	if !bytes.HasPrefix(rec, []byte("prefix")) || rec[len("prefix")] != proofFormatV1 || isZstd(rec[len("prefix"):]) {
+		t.Fatalf("record %x does not start with its format", rec)
+	}
+	got, err := parseProofRecord(rec[len("prefix"):])
+	if err != nil {
+		t.Fatalf("record %x does not read: %v", rec, err)
+	}
+	if !reflect.DeepEqual(got, r) {
+		t.Fatalf("record reads as\n%+v\nwritten\n%+v", got, r)
+	}
+	want, err := r.document()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc, err := got.document(); err != nil || !bytes.Equal(doc, want) {
+		t.Fatalf("document %s (%v), want %s", doc, err, want)
+	}
+}
+
+// TestProofRecordRoundTrip: records made of random bytes read back as they
+// were written.
+func TestProofRecordRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 1))
+	for range 500 {
+		data := make([]byte, r.IntN(8000))
+		for i := range data {
+			data[i] = byte(r.Uint32())
+		}
+		checkRoundTrip(t, recordFrom(data))
+	}
+	// Flags on and around byte boundaries.
+	for n := range 18 {
+		for _, on := range []bool{false, true} {
+			p := classProof{Class: "sanctions", ResultProof: ResultProof{Leaves: []merkle.Hash{}, Proof: []merkle.Hash{}, ProofFlags: make([]bool, n), Values: [][2]string{}}}
+			for i := range p.ProofFlags {
+				p.ProofFlags[i] = on == (i%3 == 0)
+			}
+			checkRoundTrip(t, &proofRecord{head: []byte("{}"), results: []byte{}, proofs: []classProof{p}})
+		}
+	}
+}
+
+// FuzzProofRecord: any bytes read as a record fail or give a record that
+// writes and reads back the same (never a panic; counts are bounded by
+// the bytes left to hold them); and a record made of any bytes round-trips.
+func FuzzProofRecord(f *testing.F) {
+	f.Add([]byte{})
+	f.Add([]byte{proofFormatV1})
+	f.Add(recordFrom([]byte("\x05head\x07results\x02\x03abc")).appendBinary(nil))
+	seed := make([]byte, 600)
+	for i := range seed {
+		seed[i] = byte(i * 7)
+	}
+	f.Add(seed)
+	f.Add(recordFrom(seed).appendBinary(nil))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if r, err := parseProofRecord(data); err == nil {
+			checkRoundTrip(t, r)
+		}
+		checkRoundTrip(t, recordFrom(data))
+	})
+}
+
+// TestProofRecordMalformed: a record cut short, with bytes after its end,
+// with flag bits past the last flag or with classes out of order does not
+// read.
+func TestProofRecordMalformed(t *testing.T) {
+	p := ResultProof{Leaves: []merkle.Hash{{1}}, Proof: []merkle.Hash{{2}, {3}}, ProofFlags: []bool{true, false, false}, Values: [][2]string{{"evm", "0x01"}}}
+	good := &proofRecord{head: []byte(`{"a":1}`), results: []byte(`[]`), proofs: []classProof{{"community", p}, {"sanctions", p}}}
+	rec := good.appendBinary(nil)
+	if _, err := parseProofRecord(rec); err != nil {
+		t.Fatal(err)
+	}
+	for n := range len(rec) {
+		if _, err := parseProofRecord(rec[:n]); err == nil {
+			t.Fatalf("record cut to %d of %d bytes reads", n, len(rec))
+		}
+	}
+	if _, err := parseProofRecord(append(slices.Clip(rec), 0)); err == nil {
+		t.Fatal("a byte after the record reads")
+	}
+	// The flags byte of the first class: format, class count, root, 1
+	// leaf, 2 proof hashes, flag count.
+	at := 1 + 1 + 32 + 1 + 32 + 1 + 64 + 1
+	if rec[at] != 0b001 {
+		t.Fatalf("flags byte %08b", rec[at])
+	}
+	bad := slices.Clone(rec)
+	bad[at] |= 0b1000
+	if _, err := parseProofRecord(bad); err == nil {
+		t.Fatal("a flag bit past the last flag reads")
+	}
+	swapped := &proofRecord{head: good.head, results: good.results, proofs: []classProof{good.proofs[1], good.proofs[0]}}
+	if _, err := parseProofRecord(swapped.appendBinary(nil)); err == nil {
+		t.Fatal("classes out of name order read")
+	}
+	noObject := &proofRecord{head: []byte(`[]`), results: good.results, proofs: good.proofs}
+	if _, err := parseProofRecord(noObject.appendBinary(nil)); err == nil {
+		t.Fatal("a header that is not an object reads")
+	}
+}

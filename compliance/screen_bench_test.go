@@ -1,0 +1,88 @@
+package compliance_test
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/cairn-dev/cairn/compliance"
+	"github.com/cairn-dev/cairn/screening"
+	"github.com/cairn-dev/cairn/store"
+)
+
+// syntheticListings is n sanctions listings of EVM addresses derived from
+// their index.
+func syntheticListings(n int) []screening.Listing {
+	out := make([]screening.Listing, n)
+	var b [20]byte
+	for i := range out {
+		binary.BigEndian.PutUint64(b[12:], uint64(i)*0x9E3779B97F4A7C15)
+		binary.BigEndian.PutUint32(b[8:], uint32(i))
+		out[i] = screening.Listing{Family: screening.EVM, Address: "0x" + hex.EncodeToString(b[:]),
+			Match: screening.Match{EntityID: "e", EntityName: "synthetic", Source: screening.SourceGovSDN, Category: "sanctions", Severity: "critical"}}
+	}
+	return out
+}
+
+// BenchmarkScreenStored screens 100 addresses (50 listed) against a list
+// of n addresses, as POST /v1/compliance/screen does: billing, the proof
+// document and its write to the embedded proof store. It reports the
+// process's CPU time per screening (the store's background work
+// included: the wall time is mostly the wait for the log sync) and the
+// stored and served bytes of the proof document.
+func BenchmarkScreenStored(b *testing.B) {
+	for _, n := range []int{1_000, 1_000_000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			ls := syntheticListings(n)
+			s, _, p := serviceOver(b, 1e12, ls)
+			s.Proofs = s.Screenings.(store.Proofs)
+			qs := make([]screening.Query, 100)
+			for i := range qs {
+				if i < 50 {
+					qs[i] = screening.Query{Address: ls[i*(n/50)].Address, Chain: "ethereum"}
+				} else {
+					qs[i] = screening.Query{Address: fmt.Sprintf("0x%040x", i), Chain: "polygon"}
+				}
+			}
+			ctx := context.Background()
+			var last *compliance.Screened
+			cpu0 := processCPU(b)
+			for b.Loop() {
+				scr, err := s.Screen(ctx, p, qs, false)
+				if err != nil {
+					b.Fatal(err)
+				}
+				last = scr
+			}
+			b.ReportMetric(float64((processCPU(b)-cpu0).Microseconds())/float64(b.N), "cpu-us/op")
+			var head compliance.ProofDoc
+			if err := json.Unmarshal(last.Proof, &head); err != nil {
+				b.Fatal(err)
+			}
+			rec, err := s.Proofs.Proof(ctx, head.ScreeningID)
+			if err != nil {
+				b.Fatal(err)
+			}
+			doc, err := s.Proof(ctx, head.ScreeningID)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(float64(len(rec)), "storedB/op")
+			b.ReportMetric(float64(len(doc)), "docB/op")
+		})
+	}
+}
+
+// processCPU is the user and system CPU time the process has used.
+func processCPU(tb testing.TB) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		tb.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
