@@ -259,3 +259,72 @@ func hashTexts(r *rand.Rand, n int) []float32 {
 	}
 	return data
 }
+
+// BenchmarkHNSWBuild measures the graph build of n vectors of the
+// `embedding` set of BenchmarkVectorHNSW (384 dimensions, same seed), with
+// the service's parameters: in order on one goroutine (insert, one node at
+// a time) and with insertMany on CAIRN_BENCH_HNSW_WORKERS goroutines
+// (default GOMAXPROCS), alternated CAIRN_BENCH_BUILD_ROUNDS times (default
+// 2) in one process so that both see the same load. Each graph's recall@10
+// at the service's efSearch is measured over the 200 queries of
+// BenchmarkVectorHNSW against exact search (a hit scores at least the exact
+// 10th). Reports the mean build seconds of each, their ratio and the mean
+// recalls; -v logs every round. Environment: CAIRN_BENCH_HNSW_N (one vector
+// count, default 100000).
+func BenchmarkHNSWBuild(b *testing.B) {
+	n := envInts(b, "CAIRN_BENCH_HNSW_N", "100000")[0]
+	workers := envInts(b, "CAIRN_BENCH_HNSW_WORKERS", strconv.Itoa(runtime.GOMAXPROCS(0)))[0]
+	rounds := envInts(b, "CAIRN_BENCH_BUILD_ROUNDS", "2")[0]
+	const dim = 384
+	r := rand.New(rand.NewPCG(42, uint64(n)))
+	data := embeddingLike(r, n+200, dim)
+	base := data[:n*dim]
+	tenth := make([]float32, 200)
+	for i := range tenth {
+		q := data[(n+i)*dim : (n+i+1)*dim]
+		ids := exactIDs(base, q, dim, 10, nil)
+		tenth[i] = dot(q, base[int(ids[9])*dim:int(ids[9]+1)*dim])
+	}
+	ids := make([]uint32, n)
+	for i := range ids {
+		ids[i] = uint32(i)
+	}
+	recall10 := func(g *hnsw) float64 {
+		hits := 0
+		for i := range tenth {
+			q := data[(n+i)*dim : (n+i+1)*dim]
+			for _, c := range g.search(q, DefaultHNSWParams.EfSearch, nil, 0)[:10] {
+				if c.sim >= tenth[i]-1e-6 {
+					hits++
+				}
+			}
+		}
+		return float64(hits) / float64(10*len(tenth))
+	}
+	var seqS, parS, seqR, parR float64
+	for round := range rounds {
+		g := newHNSW(dim, DefaultHNSWParams, 1)
+		g.data = base
+		start := time.Now()
+		for _, id := range ids {
+			g.insert(id)
+		}
+		s := time.Since(start).Seconds()
+		rs := recall10(g)
+
+		g = newHNSW(dim, DefaultHNSWParams, 1)
+		g.data = base
+		start = time.Now()
+		g.insertMany(ids, make(chan struct{}, workers-1), nil)
+		p := time.Since(start).Seconds()
+		rp := recall10(g)
+		b.Logf("round %d: sequential %.1f s recall@10 %.4f; %d workers %.1f s recall@10 %.4f; ratio %.2f", round+1, s, rs, workers, p, rp, s/p)
+		seqS, parS, seqR, parR = seqS+s, parS+p, seqR+rs, parR+rp
+	}
+	k := float64(rounds)
+	b.ReportMetric(seqS/k, "seq-s")
+	b.ReportMetric(parS/k, "par-s")
+	b.ReportMetric(seqS/parS, "seq/par")
+	b.ReportMetric(seqR/k, "seq-recall@10")
+	b.ReportMetric(parR/k, "par-recall@10")
+}

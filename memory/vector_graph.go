@@ -109,7 +109,7 @@ func (x *Vectors) work(f *flat) {
 		switch x.job(f) {
 		case buildJob:
 			x.mu.Unlock()
-			x.builds <- struct{}{} // at most half the CPUs build graphs
+			x.builds <- struct{}{} // at most half the CPUs build graphs (see build)
 			x.mu.Lock()
 			if x.job(f) == buildJob {
 				x.build(f)
@@ -145,12 +145,13 @@ func (x *Vectors) build(f *flat) {
 
 	g := newHNSW(f.dim, x.hnsw.Params, uint64(len(slots)))
 	g.data = data // held slots do not change; later appends go to a new array
+	ids := make([]uint32, len(slots))
 	for n, i := range slots {
-		if n%1024 == 0 && x.closed.Load() {
-			break
-		}
-		g.insert(uint32(i))
+		ids[n] = uint32(i)
 	}
+	// The caller holds one of x.builds' tokens; the build takes more
+	// while they are free (see insertMany).
+	g.insertMany(ids, x.builds, x.closed.Load)
 
 	x.mu.Lock()
 	f.building = false

@@ -359,6 +359,63 @@ func TestVectorsGraphConcurrent(t *testing.T) {
 	}
 }
 
+// TestVectorsGraphParallelBuild builds the graphs of two agents' spaces
+// at once with three build tokens (the service has half the CPUs; this
+// machine may have two), searching meanwhile: both builds finish, share
+// the tokens and give every one back, and each graph answers as the exact
+// scan does.
+func TestVectorsGraphParallelBuild(t *testing.T) {
+	const n, dim = 2500, 32
+	x := NewVectorsHNSW(HNSWConfig{Threshold: 1000})
+	defer x.Close()
+	x.builds = make(chan struct{}, 3)
+	r := rand.New(rand.NewPCG(23, 23))
+	data := map[string][]float32{"a": clusteredUnit(r, n, dim, 30, 0.6), "b": clusteredUnit(r, n, dim, 30, 0.6)}
+	var wg sync.WaitGroup
+	for agent, d := range data {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range n {
+				k := fmt.Sprintf("k%05d", i)
+				x.set(agent, "s", "m", vecMeta{key: k, versionID: k}, d[i*dim:(i+1)*dim])
+				if i%50 == 0 {
+					if got, _ := x.topK(agent, "s", d[i*dim:(i+1)*dim], &VectorFilter{}, -1, 1); len(got) != 1 || got[0].key != k {
+						t.Errorf("%s %s just written: top %v", agent, k, keysOf(got))
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	x.Settle()
+	if len(x.builds) != 0 {
+		t.Fatalf("%d build tokens still taken", len(x.builds))
+	}
+	checkGraphState(t, x)
+	qs := clusteredUnit(r, 100, dim, 30, 0.6)
+	for agent, d := range data {
+		if s := x.Space(agent, "s"); s.GraphNodes != n || s.Queued != 0 {
+			t.Fatalf("%s: space %+v", agent, s)
+		}
+		total := 0.0
+		for i := range 100 {
+			q := qs[i*dim : (i+1)*dim]
+			got, _ := x.topK(agent, "s", q, &VectorFilter{}, -1, 10)
+			var ids []uint32
+			for _, g := range got {
+				var id int
+				fmt.Sscanf(g.key, "k%05d", &id)
+				ids = append(ids, uint32(id))
+			}
+			total += recall(ids, exactIDs(d, q, dim, 10, nil))
+		}
+		if rc := total / 100; rc < 0.95 {
+			t.Fatalf("%s: recall@10 %.3f < 0.95", agent, rc)
+		}
+	}
+}
+
 // TestVectorsGraphClose stops a build in progress: the space stays
 // searchable exactly and no worker is left.
 func TestVectorsGraphClose(t *testing.T) {

@@ -30,8 +30,11 @@ type Vectors struct {
 	workers int
 	idle    sync.Cond
 	closed  atomic.Bool
-	builds  chan struct{} // a token per graph being built
-	stats   vectorCounters
+	// builds holds a token per goroutine building a graph, at most half
+	// the CPUs: a build waits for one, then takes the free ones too (see
+	// hnsw.insertMany), and gives those back to a build that waits.
+	builds chan struct{}
+	stats  vectorCounters
 }
 
 // HNSWConfig turns on HNSW graphs: a space of an agent (not hash-v1) that
