@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -269,7 +270,8 @@ func hashTexts(r *rand.Rand, n int) []float32 {
 // at the service's efSearch is measured over the 200 queries of
 // BenchmarkVectorHNSW against exact search (a hit scores at least the exact
 // 10th). Reports the mean build seconds of each, their ratio and the mean
-// recalls; -v logs every round. Environment: CAIRN_BENCH_HNSW_N (one vector
+// recalls, and the ratio of the CPU time the builds took (the parallel
+// build's extra work); -v logs every round. Environment: CAIRN_BENCH_HNSW_N (one vector
 // count, default 100000).
 func BenchmarkHNSWBuild(b *testing.B) {
 	n := envInts(b, "CAIRN_BENCH_HNSW_N", "100000")[0]
@@ -301,30 +303,44 @@ func BenchmarkHNSWBuild(b *testing.B) {
 		}
 		return float64(hits) / float64(10*len(tenth))
 	}
-	var seqS, parS, seqR, parR float64
+	// cpu is the CPU time of the process so far (every thread).
+	cpu := func() float64 {
+		var ru syscall.Rusage
+		if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+			b.Fatal(err)
+		}
+		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
+	}
+	// timed runs build and returns its wall and CPU seconds.
+	timed := func(build func()) (float64, float64) {
+		start, c := time.Now(), cpu()
+		build()
+		return time.Since(start).Seconds(), cpu() - c
+	}
+	var seqS, parS, seqC, parC, seqR, parR float64
 	for round := range rounds {
 		g := newHNSW(dim, DefaultHNSWParams, 1)
 		g.data = base
-		start := time.Now()
-		for _, id := range ids {
-			g.insert(id)
-		}
-		s := time.Since(start).Seconds()
+		s, sc := timed(func() {
+			for _, id := range ids {
+				g.insert(id)
+			}
+		})
 		rs := recall10(g)
 
 		g = newHNSW(dim, DefaultHNSWParams, 1)
 		g.data = base
-		start = time.Now()
-		g.insertMany(ids, make(chan struct{}, workers-1), nil)
-		p := time.Since(start).Seconds()
+		p, pc := timed(func() { g.insertMany(ids, make(chan struct{}, workers-1), nil) })
 		rp := recall10(g)
-		b.Logf("round %d: sequential %.1f s recall@10 %.4f; %d workers %.1f s recall@10 %.4f; ratio %.2f", round+1, s, rs, workers, p, rp, s/p)
-		seqS, parS, seqR, parR = seqS+s, parS+p, seqR+rs, parR+rp
+		b.Logf("round %d: sequential %.1f s (CPU %.1f s) recall@10 %.4f; %d workers %.1f s (CPU %.1f s) recall@10 %.4f; wall ratio %.2f",
+			round+1, s, sc, rs, workers, p, pc, rp, s/p)
+		seqS, parS, seqC, parC, seqR, parR = seqS+s, parS+p, seqC+sc, parC+pc, seqR+rs, parR+rp
 	}
 	k := float64(rounds)
 	b.ReportMetric(seqS/k, "seq-s")
 	b.ReportMetric(parS/k, "par-s")
 	b.ReportMetric(seqS/parS, "seq/par")
+	b.ReportMetric(parC/seqC, "par/seq-cpu")
 	b.ReportMetric(seqR/k, "seq-recall@10")
 	b.ReportMetric(parR/k, "par-recall@10")
 }
