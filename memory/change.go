@@ -41,29 +41,22 @@ func (s *Service) Delete(ctx context.Context, agentID, id string, ifMatch func(l
 	return head, gone, nil
 }
 
-// reindex brings the full-text entry of a memory in line with its head
-// after the latest version moved (head nil: the memory is gone).
+// reindex brings the derived state of a memory (full text, key search,
+// vectors) in line with its head after the latest version moved (head
+// nil: the memory is gone).
 func (s *Service) reindex(ctx context.Context, before, head *cairn.Memory) {
 	if s.Index == nil && s.Vectors == nil {
 		return
 	}
 	if head == nil {
-		s.Index.remove(before.AgentID, before.Key)
-		s.removeVectors(before.AgentID, before.Key)
+		s.unindex(before.AgentID, before.Key)
 		return
 	}
 	if head.LatestID == before.LatestID {
 		return
 	}
-	_, v, err := s.Store.MemoryByVersionID(ctx, head.AgentID, head.LatestID)
-	if err != nil {
-		return
-	}
-	if content, err := s.content(ctx, head, v); err == nil {
-		s.Index.put(head, v, content)
-		s.putVectors(head, v, content)
-	} else {
-		s.putVectors(head, v, nil) // a client vector needs no content
+	if _, v, err := s.Store.MemoryByVersionID(ctx, head.AgentID, head.LatestID); err == nil {
+		s.indexVersion(ctx, head, v, true)
 	}
 }
 

@@ -200,7 +200,7 @@ func (s *Service) Rebuild(ctx context.Context) (int, error) {
 			// unreadable content is reported on read, not here
 			content, _ = s.content(ctx, m, v)
 		}
-		s.putVectors(m, v, content)
+		s.putVectors(m, v, content, true)
 		if s.Index == nil {
 			return nil
 		}

@@ -43,7 +43,7 @@ func (s *Service) Reembed(ctx context.Context, agentID, space string) (int, erro
 				if indexable(v) {
 					content, _ = s.content(ctx, m, v)
 				}
-				s.putVectors(m, v, content)
+				s.putVectors(m, v, content, true)
 				n++
 			}
 		}

@@ -105,9 +105,6 @@ func (s *Service) removeExpired(ctx context.Context, m *cairn.Memory) error {
 		}
 		_ = s.Blobs.Delete(ctx, blobPath(m.AgentID, &vs[i]))
 	}
-	if s.Index != nil {
-		s.Index.remove(m.AgentID, m.Key)
-	}
-	s.removeVectors(m.AgentID, m.Key)
+	s.unindex(m.AgentID, m.Key)
 	return nil
 }

@@ -67,9 +67,11 @@ func unit(v []float32) []float32 {
 }
 
 // putVectors indexes the vectors of m's latest version v: hash-v1 from
-// plain-text content, and the client's vector if it sent one. The key's
-// vectors of other spaces (of older versions) are dropped.
-func (s *Service) putVectors(m *cairn.Memory, v *cairn.MemoryVersion, content []byte) {
+// plain-text content, the client's vector if it sent one, and the server
+// vector of the current model, if stored (else, when queue is set, the
+// memory is queued for the embedder). The key's vectors of other spaces
+// (of older versions) are dropped.
+func (s *Service) putVectors(m *cairn.Memory, v *cairn.MemoryVersion, content []byte, queue bool) {
 	if s.Vectors == nil {
 		return
 	}
@@ -78,7 +80,7 @@ func (s *Service) putVectors(m *cairn.Memory, v *cairn.MemoryVersion, content []
 	if s.Embedder != nil && indexable(v) {
 		if s.serverVector(m, v, meta) {
 			keep[SpaceServer] = true
-		} else {
+		} else if queue {
 			s.embedLater(m.AgentID, m.Key, false)
 		}
 	}

@@ -246,7 +246,7 @@ func (s *Service) writeVersion(ctx context.Context, m, old *cairn.Memory, vid st
 		_ = s.syncBlobExpiry(ctx, m) // shorter after the commit; the sweeper removes them anyway
 	}
 	s.Index.put(m, v, content)
-	s.putVectors(m, v, content)
+	s.putVectors(m, v, content, true)
 	return &View{Memory: *m, Version: *v, Content: content}, nil
 }
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/cairn-dev/cairn/store/postgres"
 )
 
 // Leading reports whether this instance is the leader: the one of the
@@ -82,4 +84,42 @@ func (m *Main) followLists(ctx context.Context) {
 			m.Logger.Info("installed the list version another instance stored", "version", m.pipeline.Holder.Current().Version)
 		}
 	}
+}
+
+// followMemory keeps this instance's memory search (vectors, full text,
+// keys) in line with the memories the other instances sharing the
+// Postgres store change: each change they commit is notified, and the
+// memory is read again from the store (a refresh that fails is tried
+// again 3 times, --leader-interval apart, then logged). feed listens
+// since before the index was built at Open (nil: it failed). After the
+// listening connection fails, it reconnects every --leader-interval and,
+// as the changes committed meanwhile were not heard, compares the whole
+// index with the store.
+func (m *Main) followMemory(ctx context.Context, feed *postgres.MemoryFeed) {
+	retry := m.Config.LeaderInterval
+	m.pg.FollowMemoryChanges(ctx, feed, retry, m.Logger, func() {
+		n, err := m.memory.CatchUp(ctx)
+		if err != nil && ctx.Err() == nil {
+			m.Logger.Error("catching up with the memory changes of other instances failed", "err", err)
+			return
+		}
+		m.Logger.Info("caught up with the memory changes of other instances", "changed", n)
+	}, func(c postgres.MemoryChange) {
+		for try := 1; ; try++ {
+			_, err := m.memory.Refresh(ctx, c.AgentID, c.Key)
+			if err == nil || ctx.Err() != nil {
+				return
+			}
+			if try == 4 {
+				m.Logger.Error("refreshing a memory another instance changed failed; its search entries may be stale until it changes again",
+					"agent", c.AgentID, "memory", c.MemoryID, "err", err)
+				return
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(retry):
+			}
+		}
+	})
 }

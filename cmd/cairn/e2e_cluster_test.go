@@ -1,10 +1,12 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -12,18 +14,26 @@ import (
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/store/postgres/pgtest"
+	"github.com/jackc/pgx/v5"
 )
 
 // eventually polls cond every 50 ms until it holds, failing the test after
 // a generous deadline.
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
+	eventuallyEvery(t, what, 50*time.Millisecond, cond)
+}
+
+// eventuallyEvery is eventually polling every interval (a poll that is a
+// paid request: slowly enough to stay within the rate limit).
+func eventuallyEvery(t *testing.T, what string, interval time.Duration, cond func() bool) {
+	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("not within 30s: %s", what)
 		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(interval)
 	}
 }
 
@@ -93,6 +103,70 @@ func TestE2ECluster(t *testing.T) {
 		}
 		a.do(t, "DELETE", "/v1/memory/"+id, u.Key, nil).must(t, 200)
 		b.do(t, "GET", "/v1/memory/"+id, u.Key, nil).problem(t, 404, cairn.ENOTFOUND)
+	})
+
+	t.Run("VectorSearch", func(t *testing.T) {
+		// Vector search reads each instance's own index: what one
+		// instance writes reaches the other's through the memory change
+		// feed, within seconds.
+		u := a.register(t, "cluster-vectors")
+		a.topUp(t, u, 1000)
+		found := func(ts *testServer, query string) []string { // the version ids found
+			r := ts.do(t, "POST", "/v1/memory/vector-search", u.Key, map[string]any{"query": query, "minScore": 0.2}).must(t, 200)
+			var ids []string
+			for _, h := range r.JSON["results"].([]any) {
+				ids = append(ids, h.(map[string]any)["id"].(string))
+			}
+			return ids
+		}
+		// within polls a search until it finds want, 4 times a second:
+		// failing, it stays within the rate limit of 300 requests a minute.
+		within := func(what string, ts *testServer, query string, want ...string) {
+			t.Helper()
+			eventuallyEvery(t, what, 250*time.Millisecond, func() bool { return slices.Equal(found(ts, query), want) })
+		}
+		id := a.do(t, "POST", "/v1/memory", u.Key, map[string]any{"key": "notes/heron", "content": "a grey heron fishing"}).must(t, 201).str("id")
+		within("the other instance finds a new memory", b, "heron", id)
+		v2 := a.do(t, "PUT", "/v1/memory/"+id, u.Key, map[string]any{"content": "an otter swimming"}).must(t, 200).str("id")
+		within("the other instance finds the new version", b, "otter", v2)
+		if got := found(b, "heron"); len(got) != 0 {
+			t.Fatalf("the replaced version still found: %v", got)
+		}
+		// The other way round, and a delete.
+		w := b.do(t, "POST", "/v1/memory", u.Key, map[string]any{"key": "notes/wren", "content": "a small brown wren"}).must(t, 201).str("id")
+		within("the first instance finds the second's memory", a, "wren", w)
+		a.do(t, "DELETE", "/v1/memory/"+w, u.Key, nil).must(t, 200)
+		eventually(t, "a delete on one instance leaves the other's index", func() bool {
+			return b.m.memory.Vectors.Space(u.ID, "hash-v1").Vectors == 1 // notes/heron's
+		})
+		if got := found(b, "wren"); len(got) != 0 {
+			t.Fatalf("the deleted memory found: %v", got)
+		}
+
+		// The listening connections end (as when the network fails): the
+		// instances listen again and catch up with what they missed.
+		terminate := func() int {
+			conn, err := pgx.Connect(t.Context(), url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close(context.Background())
+			var n int
+			if err := conn.QueryRow(t.Context(), `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE query = $1`,
+				"LISTEN "+pgx.Identifier{a.m.pg.MemoryChannel()}.Sanitize()).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+		if n := terminate(); n != 2 {
+			t.Fatalf("%d listening connections ended, want 2", n)
+		}
+		id = a.do(t, "POST", "/v1/memory", u.Key, map[string]any{"key": "notes/crane", "content": "a crane dancing"}).must(t, 201).str("id")
+		within("the other instance finds a memory written while it listened again", b, "crane", id)
+		eventually(t, "both instances caught up", func() bool {
+			return strings.Contains(b.logs.String(), "caught up with the memory changes") &&
+				strings.Contains(a.logs.String(), "caught up with the memory changes")
+		})
 	})
 
 	t.Run("Media", func(t *testing.T) {

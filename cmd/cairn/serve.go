@@ -68,10 +68,14 @@ type Main struct {
 	Clock  cairn.Clock
 	Logger *slog.Logger
 
-	store    *pebble.DB  // the embedded store, always open
-	core     store.Store // accounts, keys, ledger, audit, settings: store or pg
-	shared   sharedStore // media, screening, list versions, reports: store or pg
-	pg       *postgres.DB
+	store  *pebble.DB  // the embedded store, always open
+	core   store.Store // accounts, keys, ledger, audit, settings: store or pg
+	shared sharedStore // media, screening, list versions, reports: store or pg
+	pg     *postgres.DB
+	// memFeed hears the memory changes of the other instances on pg from
+	// before the memory index is built at Open; Run follows it (nil: not
+	// listening yet).
+	memFeed  *postgres.MemoryFeed
 	blobs    blobStore
 	server   *api.Server
 	recovery *billing.Recovery
@@ -174,6 +178,13 @@ func (m *Main) Open(ctx context.Context) error {
 	mediaSvc := &media.Service{Store: m.shared, Blobs: m.blobs, Clock: m.Clock, RecordCacheTTL: cfg.CacheTTL}
 	// Memory records, their audit entries and the account entries
 	// (register, rotate_key) live in one store: the one log lists them all.
+	if m.pg != nil {
+		// Listening before the index is built: no change committed by
+		// another instance after the build read its memory is missed.
+		if m.memFeed, err = m.pg.ListenMemoryChanges(ctx); err != nil {
+			m.Logger.Warn("not listening for memory changes yet; the memory search index catches up once listening", "err", err)
+		}
+	}
 	memorySvc, err := openMemory(ctx, cfg, m.shared, m.blobs, m.Clock)
 	if err != nil {
 		return err
@@ -324,6 +335,10 @@ func (m *Main) Run(ctx context.Context) error {
 	if m.pg != nil {
 		m.wg.Add(1)
 		go func() { defer m.wg.Done(); m.followLists(sweepCtx) }()
+		feed := m.memFeed
+		m.memFeed = nil
+		m.wg.Add(1)
+		go func() { defer m.wg.Done(); m.followMemory(sweepCtx, feed) }()
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- m.http.Serve(m.ln) }()
@@ -482,6 +497,10 @@ func (m *Main) Close() error {
 	}
 	m.metrics.close()
 	m.pprof.close()
+	if m.memFeed != nil {
+		m.memFeed.Close()
+		m.memFeed = nil
+	}
 	if m.pg != nil {
 		errs = append(errs, m.pg.Close())
 		m.pg = nil

@@ -155,39 +155,86 @@ func (db *DB) Lead(ctx context.Context, retry time.Duration, logger *slog.Logger
 // with 0 each time listening starts, so that the caller compares with the
 // store for what it may have missed while not listening.
 func (db *DB) ListenListVersions(ctx context.Context, retry time.Duration, logger *slog.Logger, fn func(version uint64)) {
+	db.follow(ctx, ListVersionChannel, "list versions", nil, retry, logger, func() { fn(0) }, func(payload string) {
+		if v, err := strconv.ParseUint(payload, 10, 64); err == nil {
+			fn(v)
+		}
+	})
+}
+
+// Listener is a LISTEN on one channel, held by a dedicated connection.
+type Listener struct {
+	conn *pgx.Conn
+}
+
+// Listen opens a dedicated connection that listens on channel: every
+// notification committed from then on reaches Next, in commit order.
+func (db *DB) Listen(ctx context.Context, channel string) (*Listener, error) {
+	conn, err := db.dedicated(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{channel}.Sanitize()); err != nil {
+		conn.Close(context.Background())
+		return nil, err
+	}
+	return &Listener{conn: conn}, nil
+}
+
+// Next waits for the next notification and returns its payload. An error
+// other than ctx's means the connection is lost: close the listener and
+// listen again (notifications committed in between are missed).
+func (l *Listener) Next(ctx context.Context) (string, error) {
+	n, err := l.conn.WaitForNotification(ctx)
+	if err != nil {
+		return "", err
+	}
+	return n.Payload, nil
+}
+
+// Close ends the listening connection.
+func (l *Listener) Close() {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = l.conn.Close(ctx)
+}
+
+// follow calls fn with each payload notified on channel until ctx ends,
+// listening with l first (nil: none yet) and, after each failure, with a
+// new listener every retry interval until one is up. started is called
+// each time a new listener is up (not for l), before its notifications:
+// the caller catches up there on what it missed while not listening.
+func (db *DB) follow(ctx context.Context, channel, what string, l *Listener, retry time.Duration, logger *slog.Logger,
+	started func(), fn func(payload string)) {
 	for ctx.Err() == nil {
-		err := db.listen(ctx, fn)
+		err := func() error {
+			if l == nil {
+				var err error
+				if l, err = db.Listen(ctx, channel); err != nil {
+					return err
+				}
+				started()
+			}
+			defer func() { l.Close(); l = nil }()
+			for {
+				p, err := l.Next(ctx)
+				if err != nil {
+					return err
+				}
+				fn(p)
+			}
+		}()
 		if ctx.Err() != nil {
 			return
 		}
-		logger.Warn("listening for list versions failed; retrying", "err", err, "retry", retry.String())
+		logger.Warn("listening for "+what+" failed; retrying", "err", err, "retry", retry.String())
 		select {
 		case <-ctx.Done():
 			return
 		case <-time.After(retry):
 		}
 	}
-}
-
-// listen runs one connection of ListenListVersions until it fails or ctx
-// ends.
-func (db *DB) listen(ctx context.Context, fn func(version uint64)) error {
-	conn, err := db.dedicated(ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Close(context.Background())
-	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{ListVersionChannel}.Sanitize()); err != nil {
-		return err
-	}
-	fn(0)
-	for {
-		n, err := conn.WaitForNotification(ctx)
-		if err != nil {
-			return err
-		}
-		if v, err := strconv.ParseUint(n.Payload, 10, 64); err == nil {
-			fn(v)
-		}
+	if l != nil {
+		l.Close()
 	}
 }

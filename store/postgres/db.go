@@ -36,6 +36,7 @@ type DB struct {
 	pool   *pgxpool.Pool
 	clock  cairn.Clock
 	schema string // Options.Schema: the scope of the leader lock
+	id     string // names this DB's memory change notifications
 	closed atomic.Bool
 }
 
@@ -67,7 +68,7 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 	if clock == nil {
 		clock = cairn.SystemClock{}
 	}
-	return &DB{pool: pool, clock: clock, schema: opts.Schema}, nil
+	return &DB{pool: pool, clock: clock, schema: opts.Schema, id: cairn.NewID()}, nil
 }
 
 // Pool returns the connection pool, for the packages that keep their own

@@ -117,6 +117,9 @@ func (db *DB) CreateMemoryVersion(ctx context.Context, m *cairn.Memory, v *cairn
 			head.AgentID, ver.ID, head.ID, ver.Version, doc); err != nil {
 			return mapErr(err, "insert memory version")
 		}
+		if err := db.notifyMemory(ctx, tx, head.AgentID, head.ID, head.Key); err != nil {
+			return err
+		}
 		if ir != nil {
 			return ir.put(ctx, tx)
 		}
@@ -206,7 +209,10 @@ func (db *DB) UpdateMemory(ctx context.Context, agentID, memoryID string, fn fun
 		next = *old
 		next.Pinned, next.Importance, next.Tags, next.Visibility = m.Pinned, m.Importance, m.Tags, m.Visibility
 		next.ExpiresAt, next.UpdatedAt = m.ExpiresAt, m.UpdatedAt
-		return putHead(ctx, tx, &next, false)
+		if err := putHead(ctx, tx, &next, false); err != nil {
+			return err
+		}
+		return db.notifyMemory(ctx, tx, agentID, memoryID, next.Key)
 	})
 	if err != nil {
 		return nil, err
@@ -245,8 +251,10 @@ func (db *DB) DeleteMemoryVersion(ctx context.Context, agentID, versionID string
 		var latestID string
 		if err := tx.QueryRow(ctx, `SELECT count(*) OVER (), version, id FROM memory_versions
 			WHERE agent_id = $1 AND memory_id = $2 ORDER BY version DESC LIMIT 1`, agentID, id).Scan(&n, &latest, &latestID); errors.Is(err, pgx.ErrNoRows) {
-			_, err := tx.Exec(ctx, "DELETE FROM memories WHERE agent_id = $1 AND id = $2", agentID, id)
-			return mapErr(err, "delete memory")
+			if _, err := tx.Exec(ctx, "DELETE FROM memories WHERE agent_id = $1 AND id = $2", agentID, id); err != nil {
+				return mapErr(err, "delete memory")
+			}
+			return db.notifyMemory(ctx, tx, agentID, id, old.Key)
 		} else if err != nil {
 			return mapErr(err, "read memory versions")
 		}
@@ -254,7 +262,10 @@ func (db *DB) DeleteMemoryVersion(ctx context.Context, agentID, versionID string
 		next.Versions, next.Latest, next.LatestID = n, latest, latestID
 		next.UpdatedAt = db.clock.Now()
 		head = &next
-		return putHead(ctx, tx, &next, false)
+		if err := putHead(ctx, tx, &next, false); err != nil {
+			return err
+		}
+		return db.notifyMemory(ctx, tx, agentID, id, next.Key)
 	})
 	if err != nil {
 		return nil, nil, err
@@ -262,7 +273,8 @@ func (db *DB) DeleteMemoryVersion(ctx context.Context, agentID, versionID string
 	return head, gone, nil
 }
 
-// SetServerEmbedding sets the version's serverEmbedding in one statement.
+// SetServerEmbedding sets the version's serverEmbedding and notifies the
+// change of its memory.
 func (db *DB) SetServerEmbedding(ctx context.Context, agentID, versionID string, e *cairn.Embedding) error {
 	if !cairn.ValidID(versionID) || !validText(agentID) {
 		return memNotFound()
@@ -271,15 +283,16 @@ func (db *DB) SetServerEmbedding(ctx context.Context, agentID, versionID string,
 	if err != nil {
 		return err
 	}
-	tag, err := db.pool.Exec(ctx, `UPDATE memory_versions SET record = jsonb_set(record, '{serverEmbedding}', $3::jsonb)
-		WHERE agent_id = $1 AND id = $2`, agentID, versionID, doc)
-	if err != nil {
-		return mapErr(err, "set server embedding")
-	}
-	if tag.RowsAffected() == 0 {
-		return memNotFound()
-	}
-	return nil
+	return db.inTx(ctx, func(tx pgx.Tx) error {
+		var id, key string
+		err := tx.QueryRow(ctx, `UPDATE memory_versions v SET record = jsonb_set(v.record, '{serverEmbedding}', $3::jsonb)
+			FROM memories m WHERE v.agent_id = $1 AND v.id = $2 AND m.agent_id = v.agent_id AND m.id = v.memory_id
+			RETURNING m.id, m.key`, agentID, versionID, doc).Scan(&id, &key)
+		if err != nil {
+			return memErr(err, "set server embedding")
+		}
+		return db.notifyMemory(ctx, tx, agentID, id, key)
+	})
 }
 
 // LogMemoryRead appends the entry in a transaction that does not wait for
