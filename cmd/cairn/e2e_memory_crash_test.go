@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -29,34 +27,10 @@ func TestMemoryCrashMidWrite(t *testing.T) {
 		t.Skip("starts a subprocess")
 	}
 	dir := t.TempDir()
-	cmd := exec.Command(os.Args[0], "serve", "--listen", "127.0.0.1:0", "--data-dir", dir, "--default-sources=false",
+	proc := serveProcess(t, nil, "--listen", "127.0.0.1:0", "--data-dir", dir, "--default-sources=false",
 		"--deposit-mnemonic", testConfig(t, dir).DepositMnemonic, "--admin-token", "admin-test-token-0123456789abcdef",
 		"--write-limit-per-agent", "0", "--rate-limit-per-key", "0")
-	cmd.Env = append(os.Environ(), "CAIRN_TEST_AS_BINARY=1")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	lines := bufio.NewScanner(stderr)
-	addr := ""
-	for addr == "" && lines.Scan() {
-		var rec map[string]any
-		if json.Unmarshal(lines.Bytes(), &rec) == nil && rec["msg"] == "cairn serving" {
-			addr, _ = rec["addr"].(string)
-		}
-	}
-	if addr == "" {
-		t.Fatal("the process never logged its address")
-	}
-	go func() {
-		for lines.Scan() {
-		}
-	}()
-	base := "http://" + addr
+	base := proc.base
 	post := func(path, key string, body any, hdr ...string) (int, map[string]any) {
 		b, _ := json.Marshal(body)
 		req, _ := http.NewRequest("POST", base+path, bytes.NewReader(b))
@@ -122,7 +96,7 @@ func TestMemoryCrashMidWrite(t *testing.T) {
 	for count.Load() < 200 {
 		time.Sleep(time.Millisecond)
 	}
-	if err := cmd.Process.Signal(os.Kill); err != nil {
+	if err := proc.cmd.Process.Signal(os.Kill); err != nil {
 		t.Fatal(err)
 	}
 	wg.Wait()
