@@ -6,6 +6,13 @@
 // the options of an upload form (ParseUpload, as media.ParseOptions reads
 // media's) and the audit trail of every operation.
 //
+// The search indexes (Index, Vectors) are derived state, per process:
+// Rebuild fills them from the store at start and each write updates them
+// after its commit. Processes sharing a store keep them in line with each
+// other's writes through Refresh (a key another process changed) and
+// CatchUp (after changes may have been missed), fed by the store's change
+// notifications (store/postgres.FollowMemoryChanges).
+//
 // It imports the root package, the store and blob contracts, media (file
 // name rules) and its libraries (bleve for full-text search, gitleaks for
 // credential detection); it must not import gin, the api package or any

@@ -15,6 +15,15 @@
 // deposit indexes, ledger unique keys) is enforced by unique indexes and a
 // violation becomes ECONFLICT.
 //
+// Processes sharing a schema hear of each other's commits through
+// LISTEN/NOTIFY on dedicated connections (cluster.go, memory_feed.go): a
+// committed list version on ListVersionChannel, and every commit that
+// changes a memory's head or removes it on MemoryChannel
+// ("cairn_memory.<schema>"), sent inside that transaction with the agent,
+// memory id and key, so that each process updates its own search indexes;
+// a process skips its own. LeaderLock elects the one process that runs the
+// shared sweeps.
+//
 // The package imports the root package, store and pgx; it must not import
 // the HTTP front end, the domain services, the chain packages or another
 // backend.
