@@ -6,6 +6,8 @@
 # Every cairn request is authenticated, charged (1 credit) and verified
 # against the file's chunk digests. Needs nginx and wrk (Debian packages).
 # Usage, from the repository root: bash bench/media/run.sh [seconds] [connections]
+# CAIRN_FLAGS adds flags to cairn serve; PROFILE=file.pprof takes a CPU profile
+# of cairn (--pprof-listen) during its first 1 KiB Range run and writes it there.
 set -euo pipefail
 secs=${1:-5}
 conns=${2:-8}
@@ -20,7 +22,8 @@ head -c $((10 << 20)) /dev/urandom > "$work/file.bin"
 mkdir -p "$work/www" && cp "$work/file.bin" "$work/www/file.bin"
 
 "$work/cairn" serve --listen 127.0.0.1:18080 --data-dir "$work/data" --admin-token "$admin" \
-  --rate-limit-per-key 0 --write-limit-per-agent 0 --log-level error 2>"$work/cairn.log" &
+  --rate-limit-per-key 0 --write-limit-per-agent 0 --log-level error \
+  ${PROFILE:+--pprof-listen 127.0.0.1:18083} ${CAIRN_FLAGS:-} 2>"$work/cairn.log" &
 "$work/bare" -listen 127.0.0.1:18082 -file "$work/www/file.bin" &
 for _ in $(seq 100); do curl -sf 127.0.0.1:18080/healthz >/dev/null && break; sleep 0.1; done
 
@@ -61,8 +64,13 @@ measure() { # target kind
     nginx) url="http://127.0.0.1:18081/file.bin" ;;
   esac
   [ "$2" = range ] && hdr+=(-H "$rng")
-  local rps
+  local rps prof=
+  if [ -n "${PROFILE:-}" ] && [ "$1 $2" = "cairn range" ] && [ ! -s "$PROFILE" ]; then
+    curl -sf -o "$PROFILE" "http://127.0.0.1:18083/debug/pprof/profile?seconds=$((secs > 1 ? secs - 1 : 1))" &
+    prof=$!
+  fi
   rps=$(wrk -t1 -c"$conns" -d"${secs}s" "${hdr[@]}" "$url" | awk '/Requests\/sec/ {print $2}')
+  [ -n "$prof" ] && wait "$prof"
   echo "$1 $2 $rps" | tee -a "$work/results"
 }
 targets=(cairn bare nginx)
