@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -172,18 +173,7 @@ func TestE2EConcurrentSpendNeverOverspends(t *testing.T) {
 		t.Fatalf("balance %d, want %d", b, 100%7)
 	}
 	// The balance equals the sum of the ledger.
-	sum, cursor := 0.0, ""
-	for {
-		r := ts.do(t, "GET", "/v1/billing/transactions?limit=7&cursor="+cursor, a.Key, nil).must(t, 200)
-		for _, tx := range r.JSON["transactions"].([]any) {
-			sum += tx.(map[string]any)["amount"].(float64)
-		}
-		if r.JSON["hasMore"] != true {
-			break
-		}
-		cursor = r.str("nextCursor")
-	}
-	if sum != 100%7 {
+	if sum, _ := ledgerSum(t, ts, a.Key); sum != 100%7 {
 		t.Fatalf("ledger sums to %v, balance is %d", sum, 100%7)
 	}
 }
@@ -252,5 +242,61 @@ func TestE2EDeveloperToken(t *testing.T) {
 	}
 	if code := Run(t.Context(), []string{"token"}, &out, &errOut, func(string) string { return "" }); code != 2 {
 		t.Fatalf("token without --developer-id exit %d, want 2", code)
+	}
+}
+
+// TestE2EConcurrentStreamCharges races Range streams of one file, each
+// charged 1 credit (buffered by the embedded store), on an account that
+// cannot pay for all of them: exactly as many succeed as there were credits,
+// the others are 402, and the balance is the sum of the ledger. A second
+// race mixes in unsatisfiable ranges (416, charged then refunded): every
+// credit is either spent on a 206 or still there.
+func TestE2EConcurrentStreamCharges(t *testing.T) {
+	cfg := testConfig(t, t.TempDir())
+	cfg.WriteLimitPerAgent, cfg.RateLimitPerKey = 0, 0
+	ts := startServer(t, cfg)
+	a := ts.register(t, "")
+	content := bytes.Repeat([]byte("0123456789"), 20000) // several chunks
+	id := ts.upload(t, a.Key, part{name: "file", filename: "f.bin", contentType: "application/octet-stream", body: content}).must(t, 201).str("id")
+	start := ts.balance(t, a.Key)
+	stream := func(rng string) (*response, error) {
+		return ts.try(t, "GET", "/v1/media/"+id+"/stream", a.Key, nil, "Range", rng)
+	}
+	ledger := func() int {
+		sum, _ := ledgerSum(t, ts, a.Key)
+		return int(sum)
+	}
+
+	n := start + 40
+	statuses := map[int]int{}
+	for i, r := range race(t, n, func(i int) (*response, error) { return stream(fmt.Sprintf("bytes=%d-%d", i*1000, i*1000+99)) }) {
+		statuses[r.Status]++
+		if r.Status == 206 && !bytes.Equal(r.Body, content[i*1000:i*1000+100]) {
+			t.Fatalf("range %d: wrong bytes", i)
+		}
+	}
+	if statuses[206] != start || statuses[402] != n-start || len(statuses) != 2 {
+		t.Fatalf("statuses %v, want %d x 206 and %d x 402", statuses, start, n-start)
+	}
+	if b, sum := ts.balance(t, a.Key), ledger(); b != 0 || sum != 0 {
+		t.Fatalf("balance %d, ledger sum %d; want 0 and 0", b, sum)
+	}
+
+	ts.do(t, "POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": 30, "reason": "test"}).must(t, 200)
+	statuses = map[int]int{}
+	for _, r := range race(t, 60, func(i int) (*response, error) {
+		if i%3 == 0 {
+			return stream("bytes=999999999-")
+		}
+		return stream("bytes=0-99")
+	}) {
+		statuses[r.Status]++
+	}
+	b := ts.balance(t, a.Key)
+	if statuses[206]+b != 30 || statuses[416] == 0 || statuses[206]+statuses[402]+statuses[416] != 60 {
+		t.Fatalf("statuses %v and balance %d: want the 206s and the balance to make the 30 credits granted", statuses, b)
+	}
+	if sum := ledger(); sum != b {
+		t.Fatalf("ledger sums to %d, balance is %d", sum, b)
 	}
 }

@@ -69,7 +69,7 @@ func (db *DB) CreateAccount(ctx context.Context, dev *cairn.Developer, agent *ca
 	if err := setJSON(b, devKey(d.ID), &d); err != nil {
 		return err
 	}
-	if err := commit(b); err != nil {
+	if err := db.commit(b); err != nil {
 		return err
 	}
 	*dev, *agent = d, a
@@ -83,6 +83,9 @@ func (db *DB) CreateAccount(ctx context.Context, dev *cairn.Developer, agent *ca
 // when it does not exist.
 func (db *DB) EnsureDeveloper(ctx context.Context, id string) (*cairn.Developer, error) {
 	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := db.flushCharges(); err != nil { // the balance counts the buffered charges
 		return nil, err
 	}
 	if id == "" {
@@ -102,7 +105,7 @@ func (db *DB) EnsureDeveloper(ctx context.Context, id string) (*cairn.Developer,
 	if err := setJSON(b, devKey(id), &d); err != nil {
 		return nil, err
 	}
-	if err := commit(b); err != nil {
+	if err := db.commit(b); err != nil {
 		return nil, err
 	}
 	return &d, nil
@@ -142,7 +145,7 @@ func (db *DB) CreateAgent(ctx context.Context, agent *cairn.Agent) error {
 	if err := stageNewAgent(b, &a); err != nil {
 		return err
 	}
-	if err := commit(b); err != nil {
+	if err := db.commit(b); err != nil {
 		return err
 	}
 	*agent = a

@@ -90,7 +90,7 @@ func (db *DB) UpdateAgent(ctx context.Context, id string, fn func(*cairn.Agent) 
 			return nil, err
 		}
 	}
-	if err := commit(b); err != nil {
+	if err := db.commit(b); err != nil {
 		return nil, err
 	}
 	if audit != nil {
@@ -130,7 +130,7 @@ func (db *DB) NextDepositIndex(ctx context.Context) (uint32, error) {
 	if err := b.Set(keyDepositNext, binary.BigEndian.AppendUint64(nil, next+1), nil); err != nil {
 		return 0, err
 	}
-	if err := commit(b); err != nil {
+	if err := db.commit(b); err != nil {
 		return 0, err
 	}
 	return uint32(next), nil

@@ -45,7 +45,7 @@ func (db *DB) CreateAnchor(ctx context.Context, a store.Anchor) error {
 	if err := setJSON(b, anchorKey(a.Target, a.ListVersion), &a); err != nil {
 		return err
 	}
-	return commit(b)
+	return db.commit(b)
 }
 
 // UpdateAnchor is a read-modify-write under the anchor lock.
@@ -71,7 +71,7 @@ func (db *DB) UpdateAnchor(ctx context.Context, target string, version uint64, f
 	if err := setJSON(b, k, &a); err != nil {
 		return store.Anchor{}, err
 	}
-	return a, commit(b)
+	return a, db.commit(b)
 }
 
 // ListAnchors scans the target's records backwards from before.

@@ -24,7 +24,7 @@ func (db *DB) AppendAudit(ctx context.Context, e *cairn.AuditEntry) error {
 	if err := db.stageAudit(b, &entry); err != nil {
 		return err
 	}
-	if err := commit(b); err != nil {
+	if err := db.commit(b); err != nil {
 		return err
 	}
 	*e = entry

@@ -81,7 +81,7 @@ func (db *DB) CommitListVersion(ctx context.Context, v cairn.ListVersion, added,
 	if err := b.DeleteRange([]byte(listEntryPrefix), prefixEnd([]byte(listEntryPrefix)), nil); err != nil {
 		return err
 	}
-	return commit(b)
+	return db.commit(b)
 }
 
 // LastListVersion reads the newest version header.

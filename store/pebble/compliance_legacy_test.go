@@ -39,7 +39,7 @@ func TestComplianceBeforeSegments(t *testing.T) {
 		k := binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint64(key(listHistoryPrefix, le.Family, le.Address), 1), uint32(i))
 		must(setJSON(b, k, cairn.ListChange{Version: 1, At: at, Listed: true, Entry: le}))
 	}
-	must(commit(b))
+	must(db.commit(b))
 
 	var got []cairn.ListEntry
 	collect := func() {

@@ -8,6 +8,7 @@ import (
 	"log"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/store"
@@ -29,6 +30,13 @@ type Options struct {
 	// Logger receives pebble's messages (nil: errors go to the standard
 	// logger, informational messages are dropped).
 	Logger pebble.Logger
+
+	// ChargeFlush is the longest an accepted charge waits in memory before
+	// it is written with the others (charges.go): 0 means
+	// DefaultChargeFlush, a negative value writes every charge at once.
+	ChargeFlush time.Duration
+
+	fs vfs.FS // the file system, set by tests that simulate a crash
 }
 
 const defaultCacheSize = 64 << 20
@@ -39,13 +47,14 @@ type DB struct {
 	clock  cairn.Clock
 	closed atomic.Bool
 
-	seed   maphash.Seed
-	devs   stripes // ledger read-modify-write, per developer
-	agts   stripes // agent updates, per agent
-	uniqs  stripes // ledger unique keys
-	frees  stripes // free screening windows, per developer
-	rates  stripes // stored rate limit counters, per key
-	proofs stripes // screening proofs, per id
+	seed    maphash.Seed
+	devs    stripes      // ledger read-modify-write, per developer
+	charges chargeBuffer // charges accepted, not yet in pebble (charges.go)
+	agts    stripes      // agent updates, per agent
+	uniqs   stripes      // ledger unique keys
+	frees   stripes      // free screening windows, per developer
+	rates   stripes      // stored rate limit counters, per key
+	proofs  stripes      // screening proofs, per id
 
 	screenMu     sync.Mutex // the screening counter (screenings.go)
 	screenCount  int64
@@ -75,7 +84,9 @@ func Open(dir string, opts Options) (*DB, error) {
 		// that cannot hold the key.
 		po.Levels[i].FilterPolicy = bloom.FilterPolicy(10)
 	}
-	if opts.InMemory {
+	if opts.fs != nil {
+		po.FS = opts.fs
+	} else if opts.InMemory {
 		po.FS = vfs.NewMem()
 		dir = ""
 	} else if dir == "" {
@@ -96,7 +107,13 @@ func Open(dir string, opts Options) (*DB, error) {
 	if clock == nil {
 		clock = cairn.SystemClock{}
 	}
-	return &DB{db: pdb, clock: clock, seed: maphash.MakeSeed()}, nil
+	db := &DB{db: pdb, clock: clock, seed: maphash.MakeSeed()}
+	flush := opts.ChargeFlush
+	if flush == 0 {
+		flush = DefaultChargeFlush
+	}
+	db.initCharges(flush)
+	return db, nil
 }
 
 // Pebble returns the underlying database, for the packages that keep their
@@ -127,9 +144,13 @@ func (db *DB) Close() error {
 	if !db.closed.CompareAndSwap(false, true) {
 		return nil // already closed
 	}
+	cerr := db.closeCharges()
 	ferr := db.db.Flush()
 	if err := db.db.Close(); err != nil {
 		return fmt.Errorf("pebble: close: %w", err)
+	}
+	if cerr != nil {
+		return cerr
 	}
 	if ferr != nil {
 		return fmt.Errorf("pebble: flush: %w", ferr)

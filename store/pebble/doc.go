@@ -5,9 +5,12 @@
 // Every write is one pebble.Batch, so a method commits all of its records
 // or none of them, and is committed with pebble.Sync, except for writes
 // whose loss in a crash only ever costs the service, never a client: ledger
-// charges (ledger.go), read audit entries, free-tier takes inside an open
-// window and the screening count (screenings.go). The WAL is synced in
-// commit order, so any later synced write makes them durable too. Pebble has no
+// charges, read audit entries, free-tier takes inside an open window and the
+// screening count (screenings.go). The WAL is synced in commit order, so any
+// later synced write makes them durable too. Charges are moreover held in
+// memory and written together, at the latest DefaultChargeFlush after they
+// were taken and always before a synced write, another entry of the ledger
+// or a read of a balance or ledger (charges.go). Pebble has no
 // read-write transactions, so read-modify-write (ledger entries, agent
 // updates, uniqueness checks, deposit indexes) is serialized by striped
 // mutexes keyed by developer, agent or unique key; different developers

@@ -20,13 +20,18 @@ import (
 //
 // The developer's stripe is held until the batch is in the memtable, not
 // until the WAL sync: the next entry of the same developer then joins the
-// same group commit (see commitUnlock).
+// same group commit (see commitUnlock). A charge without a unique key is
+// buffered and written with the other charges (charges.go); any other entry
+// writes the buffer first and then reads the balance from pebble.
 func (db *DB) Apply(ctx context.Context, e *cairn.LedgerEntry) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	if e == nil {
 		return cairn.Errorf(cairn.EINVALID, "Missing ledger entry.")
+	}
+	if e.Kind == cairn.LedgerCharge && e.Amount < 0 && e.UniqueKey == "" {
+		return db.applyCharge(e) // buffered (charges.go)
 	}
 	var uniq *stripe
 	if e.UniqueKey != "" {
@@ -38,6 +43,10 @@ func (db *DB) Apply(ctx context.Context, e *cairn.LedgerEntry) error {
 		if uniq != nil {
 			uniq.Unlock()
 		}
+	}
+	if err := db.settleCharges(e.DeveloperID); err != nil {
+		unlock()
+		return err
 	}
 	entry, b, err := db.stageApply(e)
 	if err != nil {
@@ -94,6 +103,21 @@ func (db *DB) stageApply(e *cairn.LedgerEntry) (cairn.LedgerEntry, *pebble.Batch
 // developer's stripe and, when e has a UniqueKey, that key's stripe, and
 // stages dev itself.
 func (db *DB) stageEntry(b *pebble.Batch, dev *cairn.Developer, e *cairn.LedgerEntry) (cairn.LedgerEntry, error) {
+	entry, err := db.checkEntry(dev, e)
+	if err != nil {
+		return entry, err
+	}
+	if err := stageEntryWrites(b, &entry); err != nil {
+		return entry, err
+	}
+	dev.Balance = entry.BalanceAfter
+	dev.LedgerSeq = entry.Seq
+	return entry, nil
+}
+
+// checkEntry checks e against dev and returns the entry to store, with its
+// sequence number, balance after, ID and time; dev is not changed.
+func (db *DB) checkEntry(dev *cairn.Developer, e *cairn.LedgerEntry) (cairn.LedgerEntry, error) {
 	entry := *e
 	if entry.DeveloperID != dev.ID {
 		return entry, cairn.Errorf(cairn.EINVALID, "Ledger entry names another developer.")
@@ -123,27 +147,34 @@ func (db *DB) stageEntry(b *pebble.Batch, dev *cairn.Developer, e *cairn.LedgerE
 	if entry.CreatedAt.IsZero() {
 		entry.CreatedAt = db.clock.Now()
 	}
-	if err := setJSON(b, ledgerKey(dev.ID, entry.Seq), &entry); err != nil {
-		return entry, err
+	return entry, nil
+}
+
+// stageEntryWrites stages the keys of a checked entry in b: the entry, its
+// time index and its unique key.
+func stageEntryWrites(b *pebble.Batch, entry *cairn.LedgerEntry) error {
+	if err := setJSON(b, ledgerKey(entry.DeveloperID, entry.Seq), entry); err != nil {
+		return err
 	}
-	if err := b.Set(ledgerTimeKey(&entry), nil, nil); err != nil {
-		return entry, err
+	if err := b.Set(ledgerTimeKey(entry), nil, nil); err != nil {
+		return err
 	}
 	if entry.UniqueKey != "" {
-		ref := fmt.Appendf(nil, "%s/%d", dev.ID, entry.Seq)
+		ref := fmt.Appendf(nil, "%s/%d", entry.DeveloperID, entry.Seq)
 		if err := b.Set(uniqueKey(entry.UniqueKey), ref, nil); err != nil {
-			return entry, err
+			return err
 		}
 	}
-	dev.Balance = after
-	dev.LedgerSeq = entry.Seq
-	return entry, nil
+	return nil
 }
 
 // Transactions lists the developer's ledger newest first with a reverse
 // seek from beforeSeq. An unknown developer has an empty ledger.
 func (db *DB) Transactions(ctx context.Context, developerID string, beforeSeq uint64, limit int) ([]cairn.LedgerEntry, error) {
 	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := db.flushCharges(); err != nil { // the client's own charges are read too
 		return nil, err
 	}
 	out := []cairn.LedgerEntry{}
@@ -181,6 +212,9 @@ func (db *DB) Transactions(ctx context.Context, developerID string, beforeSeq ui
 // names. Entries written before the index existed are not in it.
 func (db *DB) LedgerSince(ctx context.Context, since time.Time, fn func(e *cairn.LedgerEntry) bool) error {
 	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := db.flushCharges(); err != nil { // the client's own charges are read too
 		return err
 	}
 	lower := []byte(prefixLedgerTime)
@@ -221,6 +255,9 @@ func (db *DB) LedgerSince(ctx context.Context, since time.Time, fn func(e *cairn
 // entry that used it.
 func (db *DB) LedgerByUniqueKey(ctx context.Context, uk string) (*cairn.LedgerEntry, error) {
 	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := db.flushCharges(); err != nil { // the client's own charges are read too
 		return nil, err
 	}
 	ref, err := db.getBytes(uniqueKey(uk))

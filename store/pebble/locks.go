@@ -1,9 +1,6 @@
 package pebble
 
-import (
-	"hash/maphash"
-	"sync"
-)
+import "sync"
 
 const nStripes = 1024
 
@@ -21,7 +18,7 @@ type stripes [nStripes]stripe
 
 // lock locks the stripe of key and returns it for Unlock.
 func (db *DB) lock(s *stripes, key string) *stripe {
-	m := &s[maphash.String(db.seed, key)%nStripes]
+	m := &s[db.stripeIndex(key)]
 	m.Lock()
 	return m
 }

@@ -12,6 +12,9 @@ func (db *DB) Developer(ctx context.Context, id string) (*cairn.Developer, error
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if err := db.flushCharges(); err != nil { // the balance counts the buffered charges
+		return nil, err
+	}
 	var d cairn.Developer
 	if ok, err := db.getJSON(devKey(id), &d); err != nil {
 		return nil, err

@@ -66,7 +66,7 @@ func (db *DB) CreateMedia(ctx context.Context, m *cairn.Media, audit *cairn.Audi
 			return err
 		}
 	}
-	return commit(b)
+	return db.commit(b)
 }
 
 // GetMedia returns the agent's record.
@@ -106,7 +106,7 @@ func (db *DB) DeleteMedia(ctx context.Context, agentID, id string, audit *cairn.
 			return nil, err
 		}
 	}
-	if err := commit(b); err != nil {
+	if err := db.commit(b); err != nil {
 		return nil, err
 	}
 	return m, nil

@@ -80,7 +80,7 @@ func (db *DB) CreateMemoryVersion(ctx context.Context, m *cairn.Memory, v *cairn
 			return err
 		}
 	}
-	return commit(b)
+	return db.commit(b)
 }
 
 // stageHead stores m and moves its order and expiry indexes from old (nil

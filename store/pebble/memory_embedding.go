@@ -37,5 +37,5 @@ func (db *DB) SetServerEmbedding(ctx context.Context, agentID, versionID string,
 	if err := setJSON(b, memVersionKey(agentID, id, ver), v); err != nil {
 		return err
 	}
-	return commit(b)
+	return db.commit(b)
 }

@@ -44,7 +44,7 @@ func (db *DB) UpdateMemory(ctx context.Context, agentID, memoryID string, fn fun
 			return nil, err
 		}
 	}
-	if err := commit(b); err != nil {
+	if err := db.commit(b); err != nil {
 		return nil, err
 	}
 	return &next, nil
@@ -120,7 +120,7 @@ func (db *DB) DeleteMemoryVersion(ctx context.Context, agentID, versionID string
 			return nil, nil, err
 		}
 	}
-	if err := commit(b); err != nil {
+	if err := db.commit(b); err != nil {
 		return nil, nil, err
 	}
 	return head, gone, nil

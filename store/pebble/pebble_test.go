@@ -21,6 +21,15 @@ func TestConformance(t *testing.T) {
 			return db
 		})
 	})
+	t.Run("OnDiskUnbuffered", func(t *testing.T) { // every charge written at once
+		storetest.RunTests(t, func(t *testing.T) store.Store {
+			db, err := pebble.Open(t.TempDir(), pebble.Options{ChargeFlush: -1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return db
+		})
+	})
 	t.Run("OnDisk", func(t *testing.T) {
 		storetest.RunTests(t, func(t *testing.T) store.Store {
 			db, err := pebble.Open(t.TempDir(), pebble.Options{})

@@ -35,7 +35,7 @@ func (db *DB) PutProof(ctx context.Context, id string, doc []byte) error {
 	if err := b.Set(k, doc, nil); err != nil {
 		return err
 	}
-	return commit(b)
+	return db.commit(b)
 }
 
 // Proof reads the document stored under id.

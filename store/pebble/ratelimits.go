@@ -41,7 +41,7 @@ func (db *DB) TakeRate(ctx context.Context, k string, limit int, period time.Dur
 	if err := b.Set(rk, binary.BigEndian.AppendUint64(nil, uint64(next.UnixNano())), nil); err != nil {
 		return cairn.RateTake{}, err
 	}
-	return take, commit(b)
+	return take, db.commit(b)
 }
 
 // rateTAT reads a counter's arrival time (zero when none).

@@ -58,7 +58,7 @@ func (db *DB) commitWithReportStats(ctx context.Context, b *pebble.Batch, change
 	if err := setJSON(b, reportStatsKey, st); err != nil {
 		return err
 	}
-	return commit(b)
+	return db.commit(b)
 }
 
 // CountReports reads the statistics kept with the reports.
@@ -77,5 +77,5 @@ func (db *DB) CountReports(ctx context.Context) (store.ReportStats, error) {
 	if err := setJSON(b, reportStatsKey, st); err != nil {
 		return st, err
 	}
-	return st, commit(b)
+	return st, db.commit(b)
 }

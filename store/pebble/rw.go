@@ -61,7 +61,14 @@ func setJSON(b *pebble.Batch, k []byte, v any) error {
 // synced batch visible before its sync in any case, the WAL is synced in
 // commit order (a later batch is never durable without the earlier ones),
 // and the caller returns only after the sync. The caller closes b.
+//
+// Buffered charges are committed first (charges.go): a synced write never
+// becomes durable without the charges accepted before it.
 func (db *DB) commitUnlock(b *pebble.Batch, unlock func()) error {
+	if err := db.flushCharges(); err != nil {
+		unlock()
+		return err
+	}
 	err := db.db.ApplyNoSyncWait(b, pebble.Sync)
 	unlock()
 	if err != nil {
@@ -73,8 +80,12 @@ func (db *DB) commitUnlock(b *pebble.Batch, unlock func()) error {
 	return nil
 }
 
-// commit commits b durably. The caller closes b.
-func commit(b *pebble.Batch) error {
+// commit commits b durably, after the buffered charges (charges.go). The
+// caller closes b.
+func (db *DB) commit(b *pebble.Batch) error {
+	if err := db.flushCharges(); err != nil {
+		return err
+	}
 	if err := b.Commit(pebble.Sync); err != nil {
 		return fmt.Errorf("pebble: commit: %w", err)
 	}

@@ -97,7 +97,9 @@ func (db *DB) TakeFree(ctx context.Context, dev string, n, limit int, window tim
 	defer b.Close()
 	_ = b.Set(k, w.encode(), nil)
 	if opened {
-		err = b.Commit(pebble.Sync)
+		if err = db.flushCharges(); err == nil {
+			err = b.Commit(pebble.Sync)
+		}
 	} else {
 		err = b.Commit(pebble.NoSync)
 	}
@@ -136,7 +138,7 @@ func (db *DB) GiveBackFree(ctx context.Context, dev string, start time.Time, n i
 		_ = b.Set(k, w.encode(), nil)
 	}
 	defer st.Unlock()
-	return commit(b)
+	return db.commit(b)
 }
 
 // AddScreenings adds to the counter without waiting for the WAL sync (see

@@ -33,5 +33,5 @@ func (db *DB) PutSetting(ctx context.Context, name string, value []byte) error {
 	if err := b.Set(settingKey(name), value, nil); err != nil {
 		return err
 	}
-	return commit(b)
+	return db.commit(b)
 }

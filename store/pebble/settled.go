@@ -35,7 +35,7 @@ func (db *DB) MarkSettled(ctx context.Context, chargeIDs []string, at time.Time)
 	for _, id := range chargeIDs {
 		_ = b.Set(settledKey(at, id), nil, nil)
 	}
-	return commit(b)
+	return db.commit(b)
 }
 
 // SettledSince scans the marks in time order from since.
