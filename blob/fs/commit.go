@@ -179,7 +179,7 @@ func (s *Store) renameBatch(batch []*pending) (finish func()) {
 		if err == nil && !old.isInline() {
 			p.old = old.Gen // absent, inline or damaged: no content file to remove
 		}
-		s.cache.dropRecord(p.l.key)
+		s.forget(p.l.key)
 		if err := os.Rename(p.tmpPath, p.l.metaPath()); err != nil {
 			p.err = upstream("writing blob metadata failed", err)
 			continue

@@ -27,7 +27,7 @@ func (s *Store) Delete(ctx context.Context, name string) error {
 	if cairn.IsCode(rerr, cairn.ENOTFOUND) {
 		return nil
 	}
-	s.cache.dropRecord(l.key)
+	s.forget(l.key)
 	if err := os.Remove(l.metaPath()); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return upstream("deleting blob failed", err)
 	}
@@ -64,7 +64,7 @@ func (s *Store) ExtendExpiry(ctx context.Context, name string, expiresAt time.Ti
 	if !expiresAt.IsZero() {
 		rec.ExpiresAt = expiresAt.UTC()
 	}
-	s.cache.dropRecord(l.key)
+	s.forget(l.key)
 	_, err = writeRecord(l, rec)
 	return err
 }

@@ -41,7 +41,11 @@
 // Get and Open verify each chunk they return against its digest before the
 // bytes leave the store, so a range read hashes only the chunks it touches
 // and a full read verifies everything. A mismatch is EUPSTREAM. An inline
-// blob is read with its sidecar: one file read.
+// blob is read with its sidecar: one file read. The content files of the
+// last 128 blobs read stay open (handles.go), shared by their readers, until
+// the blob changes, so that a small read of a hot blob makes no open, stat
+// or close; the read cache (cache.go) keeps decoded sidecars and verified
+// chunks.
 //
 // One process owns a root at a time. Writes to the same name are serialised
 // inside the process; readers never block writers for longer than a sidecar

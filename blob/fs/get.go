@@ -58,9 +58,10 @@ func (s *Store) Open(ctx context.Context, name string) (blob.ReadSeekCloser, blo
 	return s.newReader(name, f, rec, 0, rec.Size), rec.info(), nil
 }
 
-// openContent reads the sidecar and opens the content file it names, under
-// the shared lock so that a concurrent Put cannot remove the file between
-// the two. The content of an inline blob came with its sidecar.
+// openContent reads the sidecar and opens the content file it names (or
+// takes it from the open handles, handles.go), under the shared lock so
+// that a concurrent Put cannot remove the file between the two. The content
+// of an inline blob came with its sidecar.
 func (s *Store) openContent(ctx context.Context, name string) (*record, content, error) {
 	if err := blob.ValidateName(name); err != nil {
 		return nil, nil, err
@@ -84,8 +85,11 @@ func (s *Store) openContent(ctx context.Context, name string) (*record, content,
 		lk.RUnlock()
 		return rec, inlineContent{bytes.NewReader(rec.inline)}, nil
 	}
+	defer lk.RUnlock()
+	if h := s.handles.get(l.key, rec.Gen); h != nil {
+		return rec, &sharedFile{s.handles, h}, nil
+	}
 	f, err := os.Open(l.blobPath(rec.Gen))
-	lk.RUnlock()
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil, cairn.Errorf(cairn.EUPSTREAM, "stored blob content is missing")
 	} else if err != nil {
@@ -100,5 +104,5 @@ func (s *Store) openContent(ctx context.Context, name string) (*record, content,
 		f.Close()
 		return nil, nil, errCorrupt("size")
 	}
-	return rec, f, nil
+	return rec, &sharedFile{s.handles, s.handles.put(l.key, rec.Gen, f)}, nil
 }

@@ -46,7 +46,8 @@ type Store struct {
 
 	gc committer // group commit of Puts (commit.go)
 
-	cache *cache // nil: no read cache
+	cache   *cache   // nil: no read cache
+	handles *handles // open content files (handles.go)
 
 	// crash, when set (by tests), is asked at every point where a crash
 	// could interrupt a commit; true stops the commit there and leaves the
@@ -75,7 +76,7 @@ func New(root string, opts Options) (*Store, error) {
 	if err := syncDir(abs); err != nil {
 		return nil, fmt.Errorf("fs: sync root: %w", err)
 	}
-	s := &Store{root: abs, clock: opts.Clock, baseURL: opts.BaseURL, inflight: map[string]struct{}{}}
+	s := &Store{root: abs, clock: opts.Clock, baseURL: opts.BaseURL, inflight: map[string]struct{}{}, handles: newHandles()}
 	s.gc.slots = make(chan struct{}, maxInflight)
 	switch {
 	case opts.CacheBytes == 0:
@@ -111,6 +112,14 @@ func escapePath(p string) string {
 		segs[i] = url.PathEscape(seg)
 	}
 	return strings.Join(segs, "/")
+}
+
+// forget drops what the store keeps in memory of the blob stored under key:
+// its cached sidecar and its open content file. The caller holds the
+// name's stripe lock exclusively and changes or removes its files.
+func (s *Store) forget(key string) {
+	s.cache.dropRecord(key)
+	s.handles.forget(key)
 }
 
 // loc is where a blob's files live.

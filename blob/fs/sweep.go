@@ -100,7 +100,7 @@ func (s *Store) sweepKey(l loc, names []string, now time.Time, expire bool) (int
 	rec, err := readRecord(l)
 	switch {
 	case err == nil && expire && rec.expired(now):
-		s.cache.dropRecord(l.key)
+		s.forget(l.key)
 		if err := os.Remove(l.metaPath()); err != nil && !os.IsNotExist(err) {
 			return 0, upstream("deleting expired blob failed", err)
 		}
