@@ -65,6 +65,11 @@ type MemoryVersion struct {
 	// (space "server"), set after the commit by SetServerEmbedding.
 	ServerEmbedding *Embedding `json:"serverEmbedding,omitempty"`
 	CreatedAt       time.Time  `json:"createdAt"`
+	// SearchText is what a store that searches memories itself
+	// (store.MemorySearch) indexes with a new version: its plain-text
+	// content, nil when the version is not indexed (encrypted or binary).
+	// It is never stored as such nor read back.
+	SearchText *string `json:"-"`
 }
 
 // Memory list orders. Every order is descending.

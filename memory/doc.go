@@ -13,8 +13,15 @@
 // CatchUp (after changes may have been missed), fed by the store's change
 // notifications (store/postgres.FollowMemoryChanges).
 //
+// Key and full-text search go through Index (an in-memory key map and a
+// bleve index) unless the Index is nil and the store searches itself
+// (store.MemorySearch: PostgreSQL, which every process reads at once, so
+// only Vectors then follow the change notifications); the service then
+// hands the store the plain text of each version it writes, and fills the
+// text of versions stored without it at start.
+//
 // It imports the root package, the store and blob contracts, media (file
-// name rules) and its libraries (bleve for full-text search, gitleaks for
-// credential detection); it must not import gin, the api package or any
-// storage implementation.
+// name rules) and its libraries (bleve for full-text search over the
+// embedded store, gitleaks for credential detection); it must not import
+// gin, the api package or any storage implementation.
 package memory

@@ -28,7 +28,7 @@ const (
 // hybridSearch is Search in hybrid mode: q.ContentQuery is both the
 // full-text and the vector query; q.Query and q.Tags filter.
 func (s *Service) hybridSearch(ctx context.Context, agentID string, q *Query) ([]Hit, error) {
-	if s.Index == nil || s.Vectors == nil {
+	if !s.fullText() || s.Vectors == nil {
 		return nil, cairn.Errorf(cairn.EUNAVAILABLE, "Hybrid search is not enabled.")
 	}
 	if q.ContentQuery == "" {
@@ -49,7 +49,7 @@ func (s *Service) hybridSearch(ctx context.Context, agentID string, q *Query) ([
 		f.via = append(f.via, via)
 		return f
 	}
-	keys, _, err := s.Index.search(ctx, agentID, q.ContentQuery, hybridDepth)
+	keys, _, err := s.textSearch(ctx, agentID, q.ContentQuery, hybridDepth)
 	if err != nil {
 		return nil, err
 	}

@@ -183,18 +183,25 @@ func (x *Index) search(ctx context.Context, agent, text string, size int) ([]str
 }
 
 // Rebuild indexes the latest version of every memory in the store (full
-// text and vectors), reading contents through s. Run it once at start,
-// before serving.
+// text and vectors), reading contents through s, and returns how many
+// contents it gave the full-text index. Run it once at start, before
+// serving. With a store that searches itself (no Index), the full-text
+// part is giving the store the text of the versions it lacks (see
+// fillSearchText): those are counted instead.
 func (s *Service) Rebuild(ctx context.Context) (int, error) {
+	filled, err := s.fillSearchText(ctx)
+	if err != nil {
+		return filled, err
+	}
 	if s.Index == nil && s.Vectors == nil {
-		return 0, nil
+		return filled, nil
 	}
 	var b *bleve.Batch
 	if s.Index != nil {
 		b = s.Index.idx.NewBatch()
 	}
-	n := 0
-	err := s.Store.ScanLatestMemories(ctx, func(m *cairn.Memory, v *cairn.MemoryVersion) error {
+	n := filled
+	err = s.Store.ScanLatestMemories(ctx, func(m *cairn.Memory, v *cairn.MemoryVersion) error {
 		var content []byte
 		if indexable(v) {
 			// unreadable content is reported on read, not here

@@ -57,7 +57,7 @@ func (s *Service) Search(ctx context.Context, agentID string, q Query, reqID str
 		return nil, invalid("query", "Give at least one of query, contentQuery and tags.")
 	case len(q.Query) > maxQueryLen || len(q.ContentQuery) > maxQueryLen:
 		return nil, invalid("query", "Queries are at most %d bytes.", maxQueryLen)
-	case q.ContentQuery != "" && s.Index == nil:
+	case q.ContentQuery != "" && !s.fullText():
 		return nil, cairn.Errorf(cairn.EUNAVAILABLE, "Full-text search is not enabled.")
 	case q.Mode != "" && q.Mode != ModeHybrid:
 		return nil, invalid("mode", "mode must be hybrid or absent.")
@@ -130,14 +130,18 @@ func (s *Service) search(ctx context.Context, agentID string, q *Query) ([]Hit, 
 
 // candidates lists the keys to check, best first: the full-text hits when
 // there is a content query, else the keys matching the key query (every key
-// when there is none), prefix matches first, then in key order.
+// when there is none), prefix matches first, then in key order. A store
+// that searches itself answers all of it, with the tags and the expiry.
 func (s *Service) candidates(ctx context.Context, agentID string, q *Query) ([]candidate, error) {
+	if ms := s.storeSearch(); ms != nil {
+		return s.storeCandidates(ctx, ms, agentID, q)
+	}
 	if q.ContentQuery != "" {
 		depth := q.Limit
 		if q.Query != "" || len(q.Tags) > 0 {
 			depth = fullTextDepth // the other criteria filter the hits
 		}
-		keys, scores, err := s.Index.search(ctx, agentID, q.ContentQuery, depth)
+		keys, scores, err := s.textSearch(ctx, agentID, q.ContentQuery, depth)
 		if err != nil {
 			return nil, err
 		}

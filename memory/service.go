@@ -27,8 +27,9 @@ const (
 )
 
 // Service runs every memory operation. Store, Blobs and Audit are
-// required; Index (full-text), Vectors and Secrets may be nil, which
-// disables content search, vector search and credential screening
+// required; Index (key and full-text search), Vectors and Secrets may be
+// nil, which disables content search (unless the Store searches itself:
+// store.MemorySearch), vector search and credential screening
 // respectively.
 type Service struct {
 	Store   store.Memories

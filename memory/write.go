@@ -239,7 +239,10 @@ func (s *Service) writeVersion(ctx context.Context, m, old *cairn.Memory, vid st
 			return nil, err
 		}
 	}
-	if err := s.Store.CreateMemoryVersion(ctx, m, v, audit, idem); err != nil {
+	s.setSearchText(v, content)
+	err = s.Store.CreateMemoryVersion(ctx, m, v, audit, idem)
+	v.SearchText = nil
+	if err != nil {
 		return nil, err
 	}
 	if extend && expiresBefore(blobExpiry(m), blobExpiry(old)) {

@@ -73,3 +73,58 @@ type Memories interface {
 	// version (ENOTFOUND when the version is gone).
 	SetServerEmbedding(ctx context.Context, agentID, versionID string, e *cairn.Embedding) error
 }
+
+// MemorySearch is implemented by a backend that answers memory search
+// itself, from what each write commits, so that every process sharing the
+// store finds every write at once (PostgreSQL: a tsvector column under a
+// GIN index and a trigram index over keys). A backend without it leaves
+// search to the memory package's own index, derived state per process
+// (bleve over the embedded store).
+//
+// The content of a version is a blob the store never reads:
+// CreateMemoryVersion indexes v.SearchText as the version's text (nil: not
+// indexed, as for encrypted or binary content), and the latest version's
+// text is what SearchMemories matches, from the commit that makes it the
+// latest (a new memory, a new version, a deleted latest).
+type MemorySearch interface {
+	// SearchMemories returns up to q.Limit of the agent's memories that
+	// match q and are not expired at q.Now, best first (by score, then
+	// by key).
+	SearchMemories(ctx context.Context, agentID string, q MemorySearchQuery) ([]MemoryMatch, error)
+
+	// UnindexedMemoryVersions calls fn with every stored version whose
+	// text was never given (written before the store indexed text, or by
+	// a writer that did not give it) and its memory, until fn returns an
+	// error.
+	UnindexedMemoryVersions(ctx context.Context, fn func(m *cairn.Memory, v *cairn.MemoryVersion) error) error
+
+	// SetMemoryText indexes text (nil: nothing) as the text of the
+	// version, and of its memory when the version is the latest
+	// (ENOTFOUND when the version is gone).
+	SetMemoryText(ctx context.Context, agentID, versionID string, text *string) error
+}
+
+// MemorySearchQuery is a search of one agent's memories. Criteria combine
+// with AND.
+type MemorySearchQuery struct {
+	// Text, when not empty, is a full-text query in web search syntax
+	// (every word must appear, "a quoted phrase" in order, or between
+	// alternatives, -word must not appear); the score is its rank.
+	Text string
+	// Key must be contained in the key, case-insensitively (as
+	// strings.ToLower compares); "" matches every key. Without Text the
+	// score is 3 for the key equal to it, 2 for a key starting with it, 1
+	// otherwise (1 for every key when Key is "").
+	Key string
+	// Tags must all be on the memory.
+	Tags []string
+	// Now is the time at which expired memories are left out.
+	Now   time.Time
+	Limit int
+}
+
+// MemoryMatch is a memory found by SearchMemories.
+type MemoryMatch struct {
+	Key   string
+	Score float64
+}

@@ -13,11 +13,15 @@
 //
 // The other interfaces are optional; a backend implements those it holds
 // and storetest.RunTests runs the suite of each one it implements (today
-// *pebble.DB and *postgres.DB implement them all; with PostgreSQL,
-// cmd/cairn keeps only each instance's crash-recovery checkpoint in the
-// embedded store):
+// *postgres.DB implements them all, *pebble.DB all but MemorySearch; with
+// PostgreSQL, cmd/cairn keeps only each instance's crash-recovery
+// checkpoint in the embedded store):
 //
 //   - Memories: memory heads, their versions and their indexes (memory.go);
+//   - MemorySearch: key and full-text search of memories answered by the
+//     store itself, from what each write commits (memory.go; *postgres.DB
+//     only: over the embedded store, the memory package searches with an
+//     index of its own);
 //   - Media: media file records (media.go);
 //   - Idempotency: the stored answers of creates sent with an
 //     Idempotency-Key (idempotency.go);

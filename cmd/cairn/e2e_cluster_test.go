@@ -169,6 +169,42 @@ func TestE2ECluster(t *testing.T) {
 		})
 	})
 
+	t.Run("Search", func(t *testing.T) {
+		// Search is answered by PostgreSQL: what one instance commits, the
+		// other finds at once, with no index of its own to catch up.
+		u := a.register(t, "cluster-search")
+		find := func(ts *testServer, body map[string]any) string {
+			t.Helper()
+			keys, scores, _ := searchKeys(t, ts, u.Key, "/v1/memory/search", body)
+			return fmt.Sprint(keys, scores)
+		}
+		want := func(ts *testServer, body map[string]any, want string) {
+			t.Helper()
+			if got := find(ts, body); got != want {
+				t.Fatalf("search %v: got %s, want %s", body, got, want)
+			}
+		}
+		id := a.do(t, "POST", "/v1/memory", u.Key, map[string]any{"key": "Notes/Orbit", "content": "The comet passes in March."}).must(t, 201).str("id")
+		if got := find(b, map[string]any{"contentQuery": "comet march"}); !strings.HasPrefix(got, "[Notes/Orbit] [") {
+			t.Fatalf("full text on the other instance: %s", got)
+		}
+		want(b, map[string]any{"query": "notes/orbit"}, "[Notes/Orbit] [3]")
+		want(b, map[string]any{"query": "ORBIT"}, "[Notes/Orbit] [1]")
+		v2 := b.do(t, "PUT", "/v1/memory/"+id, u.Key, map[string]any{"content": "The asteroid passes in May."}).must(t, 200).str("id")
+		want(a, map[string]any{"contentQuery": "comet"}, "[] []")
+		if got := find(a, map[string]any{"contentQuery": "asteroid"}); !strings.HasPrefix(got, "[Notes/Orbit] [") {
+			t.Fatalf("the new version on the other instance: %s", got)
+		}
+		a.do(t, "DELETE", "/v1/memory/"+v2, u.Key, nil).must(t, 200) // version 1 is the latest again
+		want(b, map[string]any{"contentQuery": "asteroid"}, "[] []")
+		if got := find(b, map[string]any{"contentQuery": "comet"}); !strings.HasPrefix(got, "[Notes/Orbit] [") {
+			t.Fatalf("the restored version on the other instance: %s", got)
+		}
+		a.do(t, "DELETE", "/v1/memory/"+id, u.Key, nil).must(t, 200)
+		want(b, map[string]any{"contentQuery": "comet"}, "[] []")
+		want(b, map[string]any{"query": "orbit"}, "[] []")
+	})
+
 	t.Run("Media", func(t *testing.T) {
 		u := a.register(t, "cluster-media")
 		data := []byte(strings.Repeat("0123456789", 1000))

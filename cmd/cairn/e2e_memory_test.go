@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/store/postgres/pgtest"
 )
 
 // memServer starts the service with rate limits out of the way and returns
@@ -19,9 +20,32 @@ func memServer(t *testing.T, credits int, setup ...func(*Main)) (*testServer, ag
 // included) out of the way.
 func startMemServer(t *testing.T, setup ...func(*Main)) *testServer {
 	t.Helper()
+	return startServer(t, memConfig(t), setup...)
+}
+
+func memConfig(t *testing.T) Config {
 	cfg := testConfig(t, t.TempDir())
 	cfg.WriteLimitPerAgent, cfg.RateLimitPerKey, cfg.RegisterLimitPerIP = 100000, 100000, 0
-	return startServer(t, cfg, setup...)
+	return cfg
+}
+
+// onBothStores runs fn against a memory server (as startMemServer's) on
+// each store, whose search differs: the embedded store, searched through
+// the in-process bleve index, and PostgreSQL, which answers search itself
+// (the subtest is skipped without CAIRN_TEST_POSTGRES_URL, and fails
+// without it under CAIRN_REQUIRE_POSTGRES=1).
+func onBothStores(t *testing.T, fn func(t *testing.T, ts *testServer)) {
+	t.Run("Pebble", func(t *testing.T) { fn(t, startMemServer(t)) })
+	t.Run("Postgres", func(t *testing.T) {
+		url := pgtest.URL(t)
+		cfg := memConfig(t)
+		cfg.Store, cfg.PostgresSchema = url, pgtest.Schema(t, url)
+		ts := startServer(t, cfg)
+		if ts.m.pg == nil {
+			t.Fatal("the server does not run on PostgreSQL")
+		}
+		fn(t, ts)
+	})
 }
 
 // newAgent registers an agent topped up to credits: a subtest that counts

@@ -58,7 +58,8 @@ func TestE2EPostgresStore(t *testing.T) {
 // TestE2EPostgresMemory runs the memory API against --store postgres:// and
 // then restarts the service without its embedded store and search index:
 // memories, versions, idempotency records and the audit log are read back
-// from Postgres, and search finds what the rebuilt index holds.
+// from Postgres, and search, answered by Postgres, finds memories stored
+// before it indexed their text once the start has given it their texts.
 func TestE2EPostgresMemory(t *testing.T) {
 	url := pgtest.URL(t)
 	cfg := testConfig(t, t.TempDir())
@@ -83,6 +84,17 @@ func TestE2EPostgresMemory(t *testing.T) {
 	ts.do(t, "GET", "/v1/memory/"+id, b.Key, nil).problem(t, 404, cairn.ENOTFOUND)
 	ts.do(t, "DELETE", "/v1/memory/"+other, a.Key, nil).must(t, 200)
 	ts.do(t, "GET", "/v1/memory/"+other, a.Key, nil).problem(t, 404, cairn.ENOTFOUND)
+	ts.do(t, "POST", "/v1/memory", b.Key, map[string]any{"key": "Notes/ÉTÉ", "content": "summer plans"}).must(t, 201)
+	// Memories as a release before 0009_memory_search left them: no text
+	// searched, keys lower-cased by SQL's lower() (ASCII only); the start
+	// gives the store their texts and keys from the blobs.
+	if _, err := ts.m.pg.Pool().Exec(context.Background(),
+		"UPDATE memory_versions SET fts = NULL; UPDATE memories SET fts = NULL, key_lower = lower(key)"); err != nil {
+		t.Fatal(err)
+	}
+	if keys, _, _ := searchKeys(t, ts, b.Key, "/v1/memory/search", map[string]any{"query": "été"}); len(keys) != 0 {
+		t.Fatalf("key search before the fill: %v", keys)
+	}
 	ts.stop()
 
 	// The embedded store and the search index are gone: only the blobs and
@@ -111,6 +123,9 @@ func TestE2EPostgresMemory(t *testing.T) {
 	}
 	if keys, _, _ := searchKeys(t, ts, a.Key, "/v1/memory/search", map[string]any{"contentQuery": "cat"}); len(keys) != 0 {
 		t.Fatalf("search found a deleted memory: %v", keys)
+	}
+	if keys, _, _ := searchKeys(t, ts, b.Key, "/v1/memory/search", map[string]any{"contentQuery": "summer", "query": "été"}); !slices.Equal(keys, []string{"Notes/ÉTÉ"}) {
+		t.Fatalf("search after the fill: %v", keys)
 	}
 	var got []string
 	for _, e := range ts.do(t, "GET", "/v1/memory/audit?limit=100", a.Key, nil).must(t, 200).JSON["entries"].([]any) {

@@ -19,31 +19,43 @@ type memoryStore interface {
 }
 
 // openMemory builds the memory service over db (the shared store: Postgres
-// with --store postgres://..., else the embedded store) and the blob store, and fills its search index (derived state under
-// <data-dir>/memory-index, rebuilt at every start) from the store before
-// serving.
+// with --store postgres://..., else the embedded store) and the blob
+// store, and fills its search state from the store before serving: on the
+// embedded store, the key map and bleve full-text index (derived state
+// under <data-dir>/memory-index, rebuilt at every start); on PostgreSQL,
+// which answers key and full-text search itself (store.MemorySearch), the
+// text of versions stored without it. The vector index is in memory in
+// both cases.
 func openMemory(ctx context.Context, cfg Config, db memoryStore, blobs blob.Store, clock cairn.Clock) (*memory.Service, error) {
-	idx, err := memory.NewIndex(filepath.Join(cfg.DataDir, "memory-index"))
-	if err != nil {
-		return nil, err
+	var idx *memory.Index // nil: the store searches (PostgreSQL), shared by every instance
+	if _, ok := db.(store.MemorySearch); !ok {
+		var err error
+		if idx, err = memory.NewIndex(filepath.Join(cfg.DataDir, "memory-index")); err != nil {
+			return nil, err
+		}
+	}
+	closeIdx := func() {
+		if idx != nil {
+			_ = idx.Close()
+		}
 	}
 	var emb *memory.Embedder
 	if cfg.EmbedderURL != "" {
 		if cfg.EmbedderModel == "" {
-			_ = idx.Close()
+			closeIdx()
 			return nil, fmt.Errorf("--embedder-url needs --embedder-model")
 		}
 		emb = &memory.Embedder{URL: cfg.EmbedderURL, Model: cfg.EmbedderModel}
 	}
 	if cfg.VectorHNSWThreshold < 0 {
-		_ = idx.Close()
+		closeIdx()
 		return nil, fmt.Errorf("--vector-hnsw-threshold must be 0 or more")
 	}
 	vecs := memory.NewVectorsHNSW(memory.HNSWConfig{Threshold: cfg.VectorHNSWThreshold})
 	svc := &memory.Service{Embedder: emb, Store: db, Audit: db, Blobs: blobs, Index: idx, Vectors: vecs, Secrets: &memory.Secrets{}, Clock: clock}
 	if _, err := svc.Rebuild(ctx); err != nil {
 		vecs.Close()
-		_ = idx.Close()
+		closeIdx()
 		return nil, fmt.Errorf("memory search index: %w", err)
 	}
 	return svc, nil

@@ -20,9 +20,20 @@
 // committed list version on ListVersionChannel, and every commit that
 // changes a memory's head or removes it on MemoryChannel
 // ("cairn_memory.<schema>"), sent inside that transaction with the agent,
-// memory id and key, so that each process updates its own search indexes;
+// memory id and key, so that each process updates its own vector index;
 // a process skips its own. LeaderLock elects the one process that runs the
 // shared sweeps.
+//
+// Memory search (store.MemorySearch) is answered here, so that every
+// process finds every write at once: full text from a tsvector of the
+// latest version's text (memories.fts, GIN index, websearch_to_tsquery and
+// ts_rank, in the configuration memory_text: bleve's standard analyzer,
+// that is lower-cased words without English stop words, unstemmed), keys
+// by LIKE over the key lower-cased (a pg_trgm trigram index when the
+// extension can be created), tags and expiry in the same statement. The
+// text comes with each write (MemoryVersion.SearchText: contents are
+// blobs); each version keeps its tsvector, so a deleted latest hands the
+// search to the previous version in its own transaction.
 //
 // The package imports the root package, store and pgx; it must not import
 // the HTTP front end, the domain services, the chain packages or another

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/cairn-dev/cairn"
@@ -56,13 +57,13 @@ func putHead(ctx context.Context, tx pgx.Tx, m *cairn.Memory, insert bool) error
 		return err
 	}
 	sql := `UPDATE memories SET key = $3, type = $4, visibility = $5, pinned = $6, importance = $7, updated_ns = $8,
-		expires_ns = $9, latest = $10, head = $11 WHERE agent_id = $1 AND id = $2`
+		expires_ns = $9, latest = $10, head = $11, key_lower = $12 WHERE agent_id = $1 AND id = $2`
 	if insert {
-		sql = `INSERT INTO memories (agent_id, id, key, type, visibility, pinned, importance, updated_ns, expires_ns, latest, head)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`
+		sql = `INSERT INTO memories (agent_id, id, key, type, visibility, pinned, importance, updated_ns, expires_ns, latest, head, key_lower)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`
 	}
 	_, err = tx.Exec(ctx, sql, m.AgentID, m.ID, m.Key, m.Type, m.Visibility, m.Pinned, m.Importance,
-		nanos(m.UpdatedAt), memExpiry(m), m.Latest, doc)
+		nanos(m.UpdatedAt), memExpiry(m), m.Latest, doc, strings.ToLower(m.Key))
 	if violates(err, "memories_key_key") {
 		return err // the caller names the key
 	}
@@ -113,8 +114,12 @@ func (db *DB) CreateMemoryVersion(ctx context.Context, m *cairn.Memory, v *cairn
 		if err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO memory_versions (agent_id, id, memory_id, version, record) VALUES ($1, $2, $3, $4, $5)`,
-			head.AgentID, ver.ID, head.ID, ver.Version, doc); err != nil {
+		// The version's text, indexed once, is the memory's from now on.
+		if _, err := tx.Exec(ctx, `WITH v AS (
+				INSERT INTO memory_versions (agent_id, id, memory_id, version, record, fts) VALUES ($1, $2, $3, $4, $5, `+ftsOf("$6")+`)
+				RETURNING fts)
+			UPDATE memories SET fts = (SELECT fts FROM v) WHERE agent_id = $1 AND id = $3`,
+			head.AgentID, ver.ID, head.ID, ver.Version, doc, searchText(ver.SearchText)); err != nil {
 			return mapErr(err, "insert memory version")
 		}
 		if err := db.notifyMemory(ctx, tx, head.AgentID, head.ID, head.Key); err != nil {
@@ -264,6 +269,13 @@ func (db *DB) DeleteMemoryVersion(ctx context.Context, agentID, versionID string
 		head = &next
 		if err := putHead(ctx, tx, &next, false); err != nil {
 			return err
+		}
+		if latestID != old.LatestID {
+			// The newest remaining version is the latest: its text is searched.
+			if _, err := tx.Exec(ctx, `UPDATE memories SET fts = (SELECT fts FROM memory_versions WHERE agent_id = $1 AND id = $2)
+				WHERE agent_id = $1 AND id = $3`, agentID, latestID, id); err != nil {
+				return mapErr(err, "index memory")
+			}
 		}
 		return db.notifyMemory(ctx, tx, agentID, id, next.Key)
 	})

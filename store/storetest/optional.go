@@ -32,6 +32,7 @@ func suite[S any](name string, run func(*testing.T, func(*testing.T) S)) optiona
 // skipped, with the reason.
 var optionalSuites = []optionalSuite{
 	suite("Memories", RunMemoryTests),
+	suite("MemorySearch", RunMemorySearchTests),
 	suite("Media", RunMediaTests),
 	suite("Idempotency", RunIdempotencyTests),
 	suite("Settled", RunSettledTests),

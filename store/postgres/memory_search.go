@@ -1,0 +1,172 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/store"
+	"github.com/jackc/pgx/v5"
+)
+
+var _ store.MemorySearch = (*DB)(nil)
+
+// maxSearchText bounds the text indexed of one version: the first MiB of
+// it (memory_text_vector halves it again while its tsvector would pass the
+// 1 MB limit of a tsvector). It bounds the work a write does in its
+// transaction: to_tsvector of a MiB takes about 0.15 s.
+const maxSearchText = 1 << 20
+
+// searchText is the parameter of a version's text: NULL when not indexed,
+// else the text as PostgreSQL text holds it (invalid UTF-8 and NUL bytes,
+// which no word holds, become spaces), at most maxSearchText bytes.
+func searchText(t *string) any {
+	if t == nil {
+		return nil
+	}
+	s := *t
+	if len(s) > maxSearchText {
+		s = s[:maxSearchText] // a rune cut in two becomes a space below
+	}
+	if !validText(s) {
+		s = strings.ReplaceAll(strings.ToValidUTF8(s, " "), "\x00", " ")
+	}
+	return s
+}
+
+// ftsOf is the SQL of the tsvector of the text parameter p (searchText):
+// empty when the version is not indexed, which tells it from one whose
+// text was never given (NULL).
+func ftsOf(p string) string {
+	return `CASE WHEN ` + p + `::text IS NULL THEN ''::tsvector ELSE memory_text_vector(` + p + `::text) END`
+}
+
+// likeEscaper escapes the LIKE wildcards of a needle (backslash is LIKE's
+// default escape character).
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+
+// SearchMemories answers a search from the memories table: full text
+// through memories_fts_idx (websearch_to_tsquery in the configuration
+// memory_text, ranked by ts_rank), keys through key_lower (LIKE, served by
+// memories_key_trgm_idx when pg_trgm is installed), tags from the head and
+// expiry from expires_ns, all in one statement.
+func (db *DB) SearchMemories(ctx context.Context, agentID string, q store.MemorySearchQuery) ([]store.MemoryMatch, error) {
+	if q.Limit < 1 {
+		return nil, cairn.Errorf(cairn.EINVALID, "A search needs a positive limit.")
+	}
+	if !validText(agentID, q.Text, q.Key) {
+		return []store.MemoryMatch{}, nil // nothing stored can match
+	}
+	needle := strings.ToLower(q.Key)
+	args := []any{agentID, nanos(q.Now), q.Limit}
+	arg := func(v any) string {
+		args = append(args, v)
+		return "$" + strconv.Itoa(len(args))
+	}
+	from := "memories m"
+	where := "m.agent_id = $1 AND (m.expires_ns IS NULL OR m.expires_ns > $2)"
+	score := "1"
+	if needle != "" { // the expression of memories_key_trgm_idx
+		where += " AND (m.agent_id || ' ' || m.key_lower) LIKE " + arg(likeEscaper.Replace(agentID)+" %"+likeEscaper.Replace(needle)+"%")
+	}
+	switch {
+	case q.Text != "":
+		from += ", websearch_to_tsquery('memory_text', " + arg(q.Text) + ") AS q"
+		where += " AND m.fts @@ q"
+		score = "ts_rank(m.fts, q)"
+	case needle != "":
+		n := arg(needle)
+		score = "CASE WHEN m.key_lower = " + n + " THEN 3 WHEN starts_with(m.key_lower, " + n + ") THEN 2 ELSE 1 END"
+	}
+	if len(q.Tags) > 0 {
+		tags, err := json.Marshal(q.Tags)
+		if err != nil {
+			return nil, err
+		}
+		where += " AND m.head->'tags' @> " + arg(string(tags)) + "::jsonb"
+	}
+	// Planned for the values at hand, not as a prepared statement: a
+	// generic plan, blind to the pattern, read the trigram index for a
+	// one-letter needle (45 ms where the agent's keys take 1 ms).
+	args = append([]any{pgx.QueryExecModeExec}, args...)
+	rows, err := db.pool.Query(ctx, "SELECT m.key, ("+score+")::float8 AS score FROM "+from+" WHERE "+where+
+		" ORDER BY score DESC, m.key LIMIT $3", args...)
+	if err != nil {
+		return nil, mapErr(err, "search memories")
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.MemoryMatch, error) {
+		var mm store.MemoryMatch
+		err := r.Scan(&mm.Key, &mm.Score)
+		return mm, err
+	})
+	if err != nil {
+		return nil, mapErr(err, "search memories")
+	}
+	return out, nil
+}
+
+// UnindexedMemoryVersions pages through memory_versions_unindexed_idx, 256
+// versions at a time, calling fn outside any query.
+func (db *DB) UnindexedMemoryVersions(ctx context.Context, fn func(m *cairn.Memory, v *cairn.MemoryVersion) error) error {
+	afterAgent, afterID := "", ""
+	for {
+		rows, err := db.pool.Query(ctx, `SELECT v.agent_id, v.id, m.head, v.record FROM memory_versions v
+			JOIN memories m ON m.agent_id = v.agent_id AND m.id = v.memory_id
+			WHERE v.fts IS NULL AND (v.agent_id, v.id) > ($1, $2) ORDER BY v.agent_id, v.id LIMIT 256`, afterAgent, afterID)
+		if err != nil {
+			return mapErr(err, "read unindexed memory versions")
+		}
+		type item struct{ hd, vd []byte }
+		var page []item
+		for rows.Next() {
+			var it item
+			if err := rows.Scan(&afterAgent, &afterID, &it.hd, &it.vd); err != nil {
+				rows.Close()
+				return mapErr(err, "read unindexed memory versions")
+			}
+			page = append(page, it)
+		}
+		if err := rows.Err(); err != nil {
+			return mapErr(err, "read unindexed memory versions")
+		}
+		for _, it := range page {
+			m, v, err := decodeItem(it.hd, it.vd)
+			if err != nil {
+				return err
+			}
+			if err := fn(m, v); err != nil {
+				return err
+			}
+		}
+		if len(page) < 256 {
+			return nil
+		}
+	}
+}
+
+// SetMemoryText sets the version's tsvector and, in the same transaction
+// when the version is the latest, its memory's, with key_lower (which a
+// memory stored before key_lower existed has from SQL's lower()).
+func (db *DB) SetMemoryText(ctx context.Context, agentID, versionID string, text *string) error {
+	if !cairn.ValidID(versionID) || !validText(agentID) {
+		return memNotFound()
+	}
+	return db.inTx(ctx, func(tx pgx.Tx) error {
+		var memoryID string
+		var version int
+		if err := tx.QueryRow(ctx, `UPDATE memory_versions SET fts = `+ftsOf("$3")+` WHERE agent_id = $1 AND id = $2
+			RETURNING memory_id, version`, agentID, versionID, searchText(text)).Scan(&memoryID, &version); err != nil {
+			return memErr(err, "index memory version")
+		}
+		m, err := memHead(ctx, tx, agentID, memoryID, true)
+		if err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `UPDATE memories SET key_lower = $3,
+			fts = CASE WHEN latest = $4 THEN (SELECT fts FROM memory_versions WHERE agent_id = $1 AND id = $5) ELSE fts END
+			WHERE agent_id = $1 AND id = $2`, agentID, memoryID, strings.ToLower(m.Key), version, versionID)
+		return mapErr(err, "index memory")
+	})
+}
