@@ -107,9 +107,10 @@ type MemorySearch interface {
 // MemorySearchQuery is a search of one agent's memories. Criteria combine
 // with AND.
 type MemorySearchQuery struct {
-	// Text, when not empty, is a full-text query in web search syntax
-	// (every word must appear, "a quoted phrase" in order, or between
-	// alternatives, -word must not appear); the score is its rank.
+	// Text, when not empty, is a full-text query: words and "quoted
+	// phrases" of which any may appear (memories holding more of them, and
+	// more often, rank higher), -word and -"phrase" must not appear ("or"
+	// between words changes nothing); the score is its rank.
 	Text string
 	// Key must be contained in the key, case-insensitively (as
 	// strings.ToLower compares); "" matches every key. Without Text the

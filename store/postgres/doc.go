@@ -26,9 +26,11 @@
 //
 // Memory search (store.MemorySearch) is answered here, so that every
 // process finds every write at once: full text from a tsvector of the
-// latest version's text (memories.fts, GIN index, websearch_to_tsquery and
-// ts_rank, in the configuration memory_text: bleve's standard analyzer,
-// that is lower-cased words without English stop words, unstemmed), keys
+// latest version's text (memories.fts, GIN index; the query's words and
+// phrases each through websearch_to_tsquery, joined by OR as bleve joins
+// them, ranked by ts_rank; the configuration memory_text is bleve's
+// standard analyzer: lower-cased words without English stop words,
+// unstemmed), keys
 // by LIKE over the key lower-cased (a pg_trgm trigram index when the
 // extension can be created), tags and expiry in the same statement. The
 // text comes with each write (MemoryVersion.SearchText: contents are

@@ -86,11 +86,16 @@ func RunMemorySearchTests(t *testing.T, open func(t *testing.T) MemorySearchStor
 		}{
 			{"fox", []string{"foxes", "fox"}}, // three times ranks above once
 			{"FOX", []string{"foxes", "fox"}},
-			{"brown fox", []string{"fox"}}, // every word must appear
+			{"brown fox", []string{"fox", "foxes"}}, // any word; both first
+			{"zebra fox", []string{"foxes", "fox"}},
 			{"fox or cat", []string{"foxes", "cat", "fox"}},
 			{`"lazy dog"`, []string{"fox"}},
 			{`"dog lazy"`, nil},
 			{"fox -brown", []string{"foxes"}},
+			{`fox -"lazy dog"`, []string{"foxes"}},
+			{`"lazy dog`, []string{"fox"}}, // an unclosed quote runs to the end
+			{"-fox", nil},                  // nothing to find
+			{"cat OR zebra", []string{"cat"}},
 			{"the", nil},  // a stop word matches nothing
 			{"foxe", nil}, // whole words, no prefixes
 			{"jump", nil}, // no stemming
