@@ -1,10 +1,14 @@
 package main
 
 import (
+	"context"
 	"io"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cairn-dev/cairn"
 )
@@ -71,4 +75,65 @@ func TestE2EPprofListen(t *testing.T) {
 	if ts.m.MetricsAddr() != "" {
 		t.Fatal("--metrics-listen is on without the flag")
 	}
+}
+
+// TestE2EPprofDuringStart: the profiles are served while Open still runs
+// (a first ingest of a large list takes seconds and is what an operator
+// wants to profile), not only once the API serves.
+func TestE2EPprofDuringStart(t *testing.T) {
+	release := make(chan struct{})
+	src := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		<-release
+		_, _ = io.WriteString(w, "0x7f367cc41522ce07553e823bf3be79a889debe1b\n")
+	}))
+	defer src.Close()
+	probe, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := probe.Addr().String()
+	probe.Close()
+	cfg := testConfig(t, t.TempDir())
+	cfg.PprofListen = addr
+	cfg.Sources = stringList{"list:ETH=" + src.URL + "/list.txt"}
+	m := NewMain(cfg, io.Discard, io.Discard)
+	opened := make(chan error, 1)
+	go func() { opened <- m.Open(context.Background()) }()
+	defer func() {
+		select {
+		case <-release:
+		default:
+			close(release)
+		}
+		if err := <-opened; err != nil {
+			t.Error(err)
+		}
+		_ = m.Close()
+	}()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		resp, err := http.Get("http://" + addr + "/debug/pprof/cmdline")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode != 200 {
+				t.Fatalf("pprof during start: %d", resp.StatusCode)
+			}
+			break
+		}
+		select {
+		case err := <-opened:
+			t.Fatalf("Open returned (%v) before the profiles were served", err)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("pprof not served while the first ingest runs: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	select {
+	case err := <-opened:
+		t.Fatalf("Open returned (%v) while its source was still held", err)
+	default:
+	}
+	close(release)
 }

@@ -130,6 +130,13 @@ func (m *Main) Open(ctx context.Context) error {
 	if cfg.DataDir == "" {
 		return errors.New("--data-dir is required")
 	}
+	var err error
+	// The profiles are served from here on, not only once the API is: a
+	// start (the first ingest of a large list, a restore) can be profiled.
+	if m.pprof, err = m.listenSide("pprof-listen", cfg.PprofListen, pprofHandler()); err != nil {
+		return err
+	}
+	m.pprof.serve()
 	if err := resolveSecrets(&cfg); err != nil {
 		return err
 	}
@@ -305,8 +312,7 @@ func (m *Main) Open(ctx context.Context) error {
 	if m.metrics, err = m.listenSide("metrics-listen", cfg.MetricsListen, m.server.MetricsHandler()); err != nil {
 		return err
 	}
-	m.pprof, err = m.listenSide("pprof-listen", cfg.PprofListen, pprofHandler())
-	return err
+	return nil
 }
 
 // MetricsAddr is the address of --metrics-listen (after Open; "" when off).
@@ -342,12 +348,8 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- m.http.Serve(m.ln) }()
-	for _, side := range []*sideServer{m.metrics, m.pprof} {
-		if side != nil {
-			go func() { _ = side.srv.Serve(side.ln) }()
-			defer side.srv.Close()
-		}
-	}
+	m.metrics.serve()
+	defer m.metrics.close()
 	var err error
 	select {
 	case err = <-errc:

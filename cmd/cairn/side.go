@@ -37,6 +37,13 @@ func (s *sideServer) addr() string {
 	return s.ln.Addr().String()
 }
 
+// serve serves in the background until close (nil: nothing).
+func (s *sideServer) serve() {
+	if s != nil {
+		go func() { _ = s.srv.Serve(s.ln) }()
+	}
+}
+
 // close stops the server and its listener, served or not.
 func (s *sideServer) close() {
 	if s != nil {
