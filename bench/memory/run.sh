@@ -10,13 +10,13 @@ work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 go build -o "$work/cairn" ./cmd/cairn
 go build -o "$work/load" ./bench/memory/load
-"$work/cairn" serve --listen 127.0.0.1:18090 --data-dir "$work/data" --admin-token bench \
+"$work/cairn" serve --listen 127.0.0.1:18090 --data-dir "$work/data" --admin-token bench-admin-token-0123456789abcdef0123 \
   --rate-limit-per-key 0 --write-limit-per-agent 0 --log-level error 2>"$work/cairn.log" &
 for _ in $(seq 100); do curl -sf 127.0.0.1:18090/healthz >/dev/null && break; sleep 0.1; done
 reg=$(curl -sf -X POST 127.0.0.1:18090/v1/auth/agent-register)
 key=$(echo "$reg" | sed -E 's/.*"apiKey":"([^"]+)".*/\1/')
 dev=$(echo "$reg" | sed -E 's/.*"developerId":"([^"]+)".*/\1/')
-curl -sf -X POST 127.0.0.1:18090/v1/admin/credits -H 'Authorization: Bearer bench' \
+curl -sf -X POST 127.0.0.1:18090/v1/admin/credits -H 'Authorization: Bearer bench-admin-token-0123456789abcdef0123' \
   -H 'Content-Type: application/json' -d "{\"developerId\":\"$dev\",\"amount\":100000000,\"reason\":\"bench\"}" >/dev/null
 L="$work/load -url http://127.0.0.1:18090 -key $key -dur ${secs}s"
 $L -op create -rate "$rate" -ids "$work/ids.txt"

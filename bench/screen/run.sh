@@ -9,7 +9,9 @@
 # EVM addresses (for example LIST=1000000) instead of the OFAC lists.
 # Then, with bench/memory/load at fixed rates (RATES="300 500" by default),
 # p50/p99 at each stated rate. With PID_OUT=<file>, the server's pid is
-# written there (for RSS and CPU readings from another shell).
+# written there (for RSS and CPU readings from another shell). CAIRN_FLAGS
+# adds flags to cairn serve (for example --pprof-listen 127.0.0.1:18091, then
+# PROFILE=<file> writes a CPU profile of the server over the wrk run).
 set -euo pipefail
 secs=${1:-10}
 conns=${2:-8}
@@ -19,7 +21,7 @@ go build -o "$work/cairn" ./cmd/cairn
 admin=benchbenchbenchbenchbenchbenchbench
 . bench/sources.sh
 "$work/cairn" serve --listen 127.0.0.1:18090 --data-dir "$work/data" --admin-token "$admin" \
-  --rate-limit-per-key 0 --write-limit-per-agent 0 --log-level error "${srcs[@]}" 2>"$work/cairn.log" &
+  --rate-limit-per-key 0 --write-limit-per-agent 0 --log-level error "${srcs[@]}" ${CAIRN_FLAGS:-} 2>"$work/cairn.log" &
 [ -n "${PID_OUT:-}" ] && echo $! > "$PID_OUT"
 for _ in $(seq 100); do curl -sf 127.0.0.1:18090/healthz >/dev/null && break; sleep 0.1; done
 if [ "$want" -gt 0 ]; then
@@ -42,6 +44,10 @@ wrk.headers["Authorization"] = "Bearer $key"
 LUA
 curl -sf -X POST 127.0.0.1:18090/v1/compliance/screen -H "Authorization: Bearer $key" -H 'Content-Type: application/json' -d "$body" \
   | grep -o '"status":"sanctioned"' | wc -l | xargs echo "sanctioned in one batch (want 50):"
+if [ -n "${PROFILE:-}" ]; then
+  pp=$(echo "${CAIRN_FLAGS:-}" | sed -nE 's/.*--pprof-listen[ =]([^ ]+).*/\1/p')
+  curl -sf -o "$PROFILE" "http://$pp/debug/pprof/profile?seconds=$((secs - 2))" &
+fi
 wrk -t1 -c"$conns" -d"${secs}s" --latency -s "$work/post.lua" http://127.0.0.1:18090/v1/compliance/screen \
   | grep -E 'Requests/sec|50%|99%|Non-2xx'
 # Latency at stated rates (open loop, from a second process): requests/s x 100 addresses.
