@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	cairn "github.com/cairn-dev/cairn"
@@ -30,8 +31,9 @@ func ParsePlainList(r io.Reader, ticker string, emit func(Record) error) (Stats,
 	// A plain list names no entity, so an address is its own identity: a
 	// set of addresses stands in for the emitter's (entity, ticker,
 	// address) set, at a fraction of its cost on lists of millions.
-	var addrs []string
-	seen := map[string]struct{}{}
+	n := lineHint(r)
+	addrs := make([]string, 0, n)
+	seen := make(map[string]struct{}, n)
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, maxPlainLine), maxPlainLine)
 	for n := 1; sc.Scan(); n++ {
@@ -76,4 +78,20 @@ func ParsePlainList(r io.Reader, ticker string, emit func(Record) error) (Stats,
 		}
 	}
 	return st, nil
+}
+
+// lineHint guesses how many addresses a plain list read from a file holds
+// (its size over 43 bytes, an EVM address and its line end; at most 16M), so
+// that the set and slice of a list of millions are sized once rather than
+// grown; 0 when r is not a file.
+func lineHint(r io.Reader) int {
+	f, ok := r.(interface{ Stat() (os.FileInfo, error) })
+	if !ok {
+		return 0
+	}
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return 0
+	}
+	return int(min(fi.Size()/43, 16<<20))
 }
