@@ -12,6 +12,7 @@ import (
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/screening"
+	"github.com/cairn-dev/cairn/store"
 )
 
 // compareListings orders listings by (family, address, source, entity),
@@ -290,38 +291,30 @@ func (p *Pipeline) rebuild(ctx context.Context) (*screening.Index, cairn.ListVer
 	if c := len(groups[screening.SourceCommunity]); c > 0 {
 		v.Sources[screening.SourceCommunity] = cairn.SourceVersion{Entries: c}
 	}
-	// The diff and its store entries are worked out while the index and
-	// trees are built (a million entries of a first version take a third
-	// of a second to convert).
-	var added, removed []screening.Listing
-	var addedEntries, removedEntries []cairn.ListEntry
-	diffed := make(chan struct{})
-	go func() {
-		defer close(diffed)
-		added, removed = diffGroups(prev, groups)
-		if p.Store != nil {
-			addedEntries, removedEntries = toEntries(added), toEntries(removed)
-		}
-	}()
+	// The diff is worked out, converted to store entries and, when the
+	// store can, merged into its batch while the index and trees are built
+	// (for a million entries of a first version, about a second).
+	var st *staged
+	staging := make(chan struct{})
+	go func() { defer close(staging); st = p.stage(ctx, v, prev, groups) }()
 	ix, err := screening.Build(v.Version, v.BuiltAt, inSourceOrder(groups)...)
-	<-diffed
+	<-staging
 	if err != nil {
+		st.discard()
 		return nil, v, err
 	}
 	ix.Snapshots = snaps
 	v.Root, v.SanctionsRoot, v.CommunityRoot = rootHex(ix), rootHex(ix), communityRootHex(ix)
 	v.Leaves, v.CommunityLeaves = ix.Leaves()
-	v.Entries, v.Added, v.Removed = countListings(groups), len(added), len(removed)
-	if p.Store != nil {
-		if err := p.Store.CommitListVersion(ctx, v, addedEntries, removedEntries); err != nil {
-			return nil, v, fmt.Errorf("store list version %d: %w", v.Version, err)
-		}
+	v.Entries, v.Added, v.Removed = countListings(groups), st.added, st.removed
+	if err := p.commitStaged(ctx, st, v); err != nil {
+		return nil, v, fmt.Errorf("store list version %d: %w", v.Version, err)
 	}
 	p.mu.Lock()
 	p.version, p.last = v.Version, groups
 	p.mu.Unlock()
 	p.Holder.Swap(ix)
-	addedEntries, removedEntries, added, removed = nil, nil, nil, nil
+	st = nil
 	releaseMemory(v.Entries)
 	if p.OnVersion != nil {
 		p.OnVersion(ctx, v)
@@ -330,4 +323,49 @@ func (p *Pipeline) rebuild(ctx context.Context) (*screening.Index, cairn.ListVer
 		"communityRoot", v.CommunityRoot, "communityLeaves", v.CommunityLeaves,
 		"added", v.Added, "removed", v.Removed)
 	return ix, v, nil
+}
+
+// staged is a version's diff, ready to be committed: converted to store
+// entries and, when the store is a store.ListVersionPreparer, already
+// merged into its batch.
+type staged struct {
+	added, removed   int
+	prep             store.PreparedListVersion // nil: commit with CommitListVersion
+	addedE, removedE []cairn.ListEntry
+	err              error
+}
+
+// stage diffs next against prev and prepares the store's commit.
+func (p *Pipeline) stage(ctx context.Context, v cairn.ListVersion, prev, next map[string][]screening.Listing) *staged {
+	added, removed := diffGroups(prev, next)
+	st := &staged{added: len(added), removed: len(removed)}
+	if p.Store == nil {
+		return st
+	}
+	st.addedE, st.removedE = toEntries(added), toEntries(removed)
+	if pr, ok := p.Store.(store.ListVersionPreparer); ok {
+		st.prep, st.err = pr.PrepareListVersion(ctx, v.Version, v.BuiltAt, st.addedE, st.removedE)
+		st.addedE, st.removedE = nil, nil
+	}
+	return st
+}
+
+// commitStaged stores the version with header v.
+func (p *Pipeline) commitStaged(ctx context.Context, st *staged, v cairn.ListVersion) error {
+	switch {
+	case p.Store == nil:
+		return nil
+	case st.err != nil:
+		return st.err
+	case st.prep != nil:
+		return st.prep.Commit(ctx, v)
+	}
+	return p.Store.CommitListVersion(ctx, v, st.addedE, st.removedE)
+}
+
+// discard releases a prepared version that will not be committed.
+func (st *staged) discard() {
+	if st.prep != nil {
+		st.prep.Discard()
+	}
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"time"
 
 	"github.com/cairn-dev/cairn"
 )
@@ -32,4 +33,25 @@ type Compliance interface {
 	// AddressHistory returns the listing changes of a canonical address,
 	// oldest first.
 	AddressHistory(ctx context.Context, family, address string) ([]cairn.ListChange, error)
+}
+
+// ListVersionPreparer is a Compliance store that can do the work of
+// CommitListVersion that needs only the version's number, build time and
+// changes (for a million entries, most of it) before the header is known:
+// the pipeline then builds the index and Merkle trees, whose roots the
+// header records, at the same time. Until the prepared version is committed
+// or discarded, no other version can be committed.
+type ListVersionPreparer interface {
+	PrepareListVersion(ctx context.Context, version uint64, builtAt time.Time, added, removed []cairn.ListEntry) (PreparedListVersion, error)
+}
+
+// PreparedListVersion is a list version waiting for its header.
+type PreparedListVersion interface {
+	// Commit stores the version with header v, exactly as CommitListVersion
+	// would have; v.Version and v.BuiltAt must be those it was prepared
+	// with. It releases the version whatever it returns.
+	Commit(ctx context.Context, v cairn.ListVersion) error
+	// Discard releases a version that will not be committed; it does
+	// nothing after Commit.
+	Discard()
 }

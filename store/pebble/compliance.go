@@ -43,45 +43,100 @@ func listEntryKey(e cairn.ListEntry) []byte {
 // chunks) and the history rows of removed entries in one synced batch, and
 // drops the previous segment.
 func (db *DB) CommitListVersion(ctx context.Context, v cairn.ListVersion, added, removed []cairn.ListEntry) error {
-	if err := ctx.Err(); err != nil {
+	p, err := db.PrepareListVersion(ctx, v.Version, v.BuiltAt, added, removed)
+	if err != nil {
 		return err
 	}
+	return p.Commit(ctx, v)
+}
+
+var _ store.ListVersionPreparer = (*DB)(nil)
+
+// PrepareListVersion does all of CommitListVersion but the header and the
+// commit: the merge of the previous segment with the changes into the
+// batch, under the list version lock, which the returned version holds
+// until Commit or Discard.
+func (db *DB) PrepareListVersion(ctx context.Context, version uint64, builtAt time.Time, added, removed []cairn.ListEntry) (store.PreparedListVersion, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	st := db.lock(&db.agts, "scr\x00listversion")
-	defer st.Unlock()
 	last, err := db.LastListVersion(ctx)
 	switch {
 	case cairn.IsCode(err, cairn.ENOTFOUND):
 		last.Version = 0
 	case err != nil:
-		return err
+		st.Unlock()
+		return nil, err
 	}
-	if v.Version != last.Version+1 {
-		return cairn.Errorf(cairn.ECONFLICT, "List version %d follows %d, not %d.", v.Version, last.Version, v.Version-1)
+	if version != last.Version+1 {
+		st.Unlock()
+		return nil, cairn.Errorf(cairn.ECONFLICT, "List version %d follows %d, not %d.", version, last.Version, version-1)
 	}
-	v.Added, v.Removed = len(added), len(removed)
-	b := db.db.NewBatch()
-	defer b.Close()
-	if err := setJSON(b, listVersionKey(v.Version), v); err != nil {
-		return err
-	}
+	p := &preparedVersion{db: db, b: db.db.NewBatch(), st: st, version: version, builtAt: builtAt, added: len(added), removed: len(removed)}
 	snap := db.db.NewSnapshot()
 	defer snap.Close()
-	m := &segmentMerge{b: b, r: snap, v: v, added: sortedEntries(added), removed: sortedEntries(removed),
-		out: segmentWriter{b: b, version: v.Version}, at: map[uint64]time.Time{}}
+	v := cairn.ListVersion{Version: version, BuiltAt: builtAt}
+	m := &segmentMerge{b: p.b, r: snap, v: v, added: sortedEntries(added), removed: sortedEntries(removed),
+		out: segmentWriter{b: p.b, version: version}, at: map[uint64]time.Time{}}
 	if err := db.scanCurrent(ctx, snap, m.prev); err != nil {
-		return err
+		p.Discard()
+		return nil, err
 	}
 	if err := m.finish(); err != nil {
-		return err
+		p.Discard()
+		return nil, err
 	}
 	// Older segments and the entries of the format before segments.
-	if err := b.DeleteRange([]byte(listSegmentPrefix), segmentVersionPrefix(v.Version), nil); err != nil {
+	if err := p.b.DeleteRange([]byte(listSegmentPrefix), segmentVersionPrefix(version), nil); err != nil {
+		p.Discard()
+		return nil, err
+	}
+	if err := p.b.DeleteRange([]byte(listEntryPrefix), prefixEnd([]byte(listEntryPrefix)), nil); err != nil {
+		p.Discard()
+		return nil, err
+	}
+	return p, nil
+}
+
+// preparedVersion is a list version's batch, waiting for its header.
+type preparedVersion struct {
+	db             *DB
+	b              *pebble.Batch
+	st             *stripe
+	version        uint64
+	builtAt        time.Time
+	added, removed int
+}
+
+// Commit adds the header to the batch and commits it in one synced write.
+func (p *preparedVersion) Commit(ctx context.Context, v cairn.ListVersion) error {
+	defer p.Discard()
+	if p.b == nil {
+		return cairn.Errorf(cairn.ECONFLICT, "List version %d was already committed or discarded.", v.Version)
+	}
+	if v.Version != p.version || !v.BuiltAt.Equal(p.builtAt) {
+		return fmt.Errorf("pebble: list version %d (built %s) committed as %d (built %s)", p.version, p.builtAt, v.Version, v.BuiltAt)
+	}
+	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := b.DeleteRange([]byte(listEntryPrefix), prefixEnd([]byte(listEntryPrefix)), nil); err != nil {
+	v.Added, v.Removed = p.added, p.removed
+	if err := setJSON(p.b, listVersionKey(v.Version), v); err != nil {
 		return err
 	}
-	return db.commit(b)
+	return p.db.commit(p.b)
+}
+
+// Discard drops the batch and releases the lock; it does nothing after
+// Commit or a first Discard.
+func (p *preparedVersion) Discard() {
+	if p.b == nil {
+		return
+	}
+	_ = p.b.Close()
+	p.b = nil
+	p.st.Unlock()
 }
 
 // LastListVersion reads the newest version header.

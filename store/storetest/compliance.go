@@ -199,4 +199,69 @@ func RunComplianceTests(t *testing.T, open func(t *testing.T) store.Compliance) 
 			t.Fatalf("history of the new address %+v %v", h, err)
 		}
 	})
+	t.Run("Prepared", func(t *testing.T) {
+		s := open(t)
+		pr, ok := s.(store.ListVersionPreparer)
+		if !ok {
+			t.Skip("the store commits list versions in one call only")
+		}
+		p, err := pr.PrepareListVersion(ctx, 1, version(1).BuiltAt, []cairn.ListEntry{entry(a2, "gov_sdn", "2"), entry(a1, "gov_sdn", "1")}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Nothing is visible before the commit.
+		if _, err := s.LastListVersion(ctx); !cairn.IsCode(err, cairn.ENOTFOUND) {
+			t.Fatalf("a prepared version is visible: %v", err)
+		}
+		if got := entries(t, s); len(got) != 0 {
+			t.Fatalf("entries of a prepared version are visible: %+v", got)
+		}
+		// A header of another version is refused, and releases the version.
+		bad := version(1)
+		bad.BuiltAt = bad.BuiltAt.Add(time.Second)
+		if err := p.Commit(ctx, bad); err == nil {
+			t.Fatal("a prepared version committed with another build time")
+		}
+		if _, err := s.LastListVersion(ctx); !cairn.IsCode(err, cairn.ENOTFOUND) {
+			t.Fatalf("a refused commit stored a version: %v", err)
+		}
+		// A discarded version leaves nothing and lets the next one through.
+		p, err = pr.PrepareListVersion(ctx, 1, version(1).BuiltAt, []cairn.ListEntry{entry(a1, "gov_sdn", "1")}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Discard()
+		p.Discard()
+		p, err = pr.PrepareListVersion(ctx, 1, version(1).BuiltAt, []cairn.ListEntry{entry(a2, "gov_sdn", "2"), entry(a1, "gov_sdn", "1")}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Commit(ctx, version(1)); err != nil {
+			t.Fatal(err)
+		}
+		p.Discard() // after Commit: nothing
+		if _, err := pr.PrepareListVersion(ctx, 1, version(1).BuiltAt, nil, nil); !cairn.IsCode(err, cairn.ECONFLICT) {
+			t.Fatalf("version 1 prepared again: %v", err)
+		}
+		// Prepared then committed is what CommitListVersion stores.
+		p, err = pr.PrepareListVersion(ctx, 2, version(2).BuiltAt, []cairn.ListEntry{entry(a1, "community", "r")}, []cairn.ListEntry{entry(a2, "gov_sdn", "2")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Commit(ctx, version(2)); err != nil {
+			t.Fatal(err)
+		}
+		got := entries(t, s)
+		if len(got) != 2 || got[0] != entry(a1, "community", "r") || got[1] != entry(a1, "gov_sdn", "1") {
+			t.Fatalf("entries %+v", got)
+		}
+		last, err := s.LastListVersion(ctx)
+		if err != nil || last.Version != 2 || last.Added != 1 || last.Removed != 1 || last.CommunityRoot != "0xc2" || last.Root != "0xr" {
+			t.Fatalf("last version %+v %v", last, err)
+		}
+		h, err := s.AddressHistory(ctx, "evm", a2)
+		if err != nil || len(h) != 2 || h[1].Listed || h[1].Version != 2 || !h[1].At.Equal(version(2).BuiltAt) {
+			t.Fatalf("history of a delisted address %+v %v", h, err)
+		}
+	})
 }
