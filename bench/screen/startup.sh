@@ -4,7 +4,8 @@
 # dir: fetch, snapshot, parse, store the version, build the index and both
 # trees, then the restart on the same data dir (the stored version
 # restored). Also prints the server's RSS then (VmRSS), its peak (VmHWM) and
-# the size of the store. With BASE=<git revision>, that revision is built
+# the size of the store, and the CPU time the server used and the time its
+# threads waited for a core until then. With BASE=<git revision>, that revision is built
 # too and the two are run alternately. Usage, from the repository root:
 #   bash bench/screen/startup.sh [addresses] [runs]
 set -euo pipefail
@@ -38,8 +39,11 @@ for run in $(seq "$runs"); do
       ready=$(( ($(date +%s%N) - start) / 1000000 ))
       rss=$(awk '/VmRSS/{print int($2/1024)}' /proc/$pid/status)
       hwm=$(awk '/VmHWM/{print int($2/1024)}' /proc/$pid/status)
+      # CPU time of all the server's threads, and their time spent runnable
+      # but waiting for a core (other work on the machine shows here).
+      read -r oncpu waited < <(cat /proc/$pid/task/*/schedstat | awk '{r += $1; w += $2} END {printf "%d %d\n", r / 1e6, w / 1e6}')
       kill $pid; wait $pid 2>/dev/null || true
-      echo "run $run $b $phase: $n addresses ready in ${ready} ms, RSS ${rss} MB, peak ${hwm} MB, store $(du -sm "$work/data/store" | cut -f1) MB"
+      echo "run $run $b $phase: $n addresses ready in ${ready} ms, CPU ${oncpu} ms, waited for a core ${waited} ms, RSS ${rss} MB, peak ${hwm} MB, store $(du -sm "$work/data/store" | cut -f1) MB"
     done
   done
 done
