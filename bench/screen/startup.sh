@@ -42,8 +42,13 @@ for run in $(seq "$runs"); do
       # CPU time of all the server's threads, and their time spent runnable
       # but waiting for a core (other work on the machine shows here).
       read -r oncpu waited < <(cat /proc/$pid/task/*/schedstat | awk '{r += $1; w += $2} END {printf "%d %d\n", r / 1e6, w / 1e6}')
+      # The build's garbage is returned to the system in the background
+      # once the version is served: the RSS two seconds later is the one
+      # the served version keeps.
+      sleep 2
+      settled=$(awk '/VmRSS/{print int($2/1024)}' /proc/$pid/status)
       kill $pid; wait $pid 2>/dev/null || true
-      echo "run $run $b $phase: $n addresses ready in ${ready} ms, CPU ${oncpu} ms, waited for a core ${waited} ms, RSS ${rss} MB, peak ${hwm} MB, store $(du -sm "$work/data/store" | cut -f1) MB"
+      echo "run $run $b $phase: $n addresses ready in ${ready} ms, CPU ${oncpu} ms, waited for a core ${waited} ms, RSS ${rss} MB (2 s later ${settled} MB), peak ${hwm} MB, store $(du -sm "$work/data/store" | cut -f1) MB"
     done
   done
 done
