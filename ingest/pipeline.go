@@ -83,6 +83,9 @@ type Pipeline struct {
 	// listings under screening.SourceCommunity), each sorted by key: the
 	// same slices as the sources' states, not a copy.
 	last map[string][]screening.Listing
+	// lastIx is the index built from last (installed, or replaced since
+	// by a newer stored version read by restore, which sets both).
+	lastIx *screening.Index
 }
 
 // Result is the outcome of a run.

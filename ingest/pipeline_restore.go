@@ -69,7 +69,7 @@ func (p *Pipeline) restore(ctx context.Context, newer, keepSources bool) (bool, 
 	}
 	ix.Snapshots = map[string]screening.Snapshot{}
 	p.mu.Lock()
-	p.version, p.last = v.Version, bySource
+	p.version, p.last, p.lastIx = v.Version, bySource, ix
 	for name, sv := range v.Sources {
 		if name == screening.SourceCommunity {
 			continue

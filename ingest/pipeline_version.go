@@ -286,7 +286,8 @@ func (p *Pipeline) rebuild(ctx context.Context) (*screening.Index, cairn.ListVer
 			LastError: st.LastError, FailedAt: st.FailedAt, Bundled: st.Snapshot.Bundled,
 			SourceSHA256: st.Snapshot.SourceSHA256, SnapshotDate: st.Snapshot.SnapshotDate}
 	}
-	prev := p.last
+	prev, prevIx := p.last, p.lastIx
+	unchanged := keepUnchanged(groups, prev, p.state)
 	p.mu.Unlock()
 	if c := len(groups[screening.SourceCommunity]); c > 0 {
 		v.Sources[screening.SourceCommunity] = cairn.SourceVersion{Entries: c}
@@ -297,7 +298,15 @@ func (p *Pipeline) rebuild(ctx context.Context) (*screening.Index, cairn.ListVer
 	var st *staged
 	staging := make(chan struct{})
 	go func() { defer close(staging); st = p.stage(ctx, v, prev, groups) }()
-	ix, err := screening.Build(v.Version, v.BuiltAt, inSourceOrder(groups)...)
+	var ix *screening.Index
+	var err error
+	if unchanged && prevIx != nil {
+		// The same listings as the installed version: its index and trees
+		// are this version's too (an index is immutable), renumbered.
+		ix = prevIx.Renumbered(v.Version, v.BuiltAt)
+	} else {
+		ix, err = screening.Build(v.Version, v.BuiltAt, inSourceOrder(groups)...)
+	}
 	<-staging
 	if err != nil {
 		st.discard()
@@ -311,7 +320,7 @@ func (p *Pipeline) rebuild(ctx context.Context) (*screening.Index, cairn.ListVer
 		return nil, v, fmt.Errorf("store list version %d: %w", v.Version, err)
 	}
 	p.mu.Lock()
-	p.version, p.last = v.Version, groups
+	p.version, p.last, p.lastIx = v.Version, groups, ix
 	p.mu.Unlock()
 	p.Holder.Swap(ix)
 	st = nil
@@ -368,4 +377,26 @@ func (st *staged) discard() {
 	if st.prep != nil {
 		st.prep.Discard()
 	}
+}
+
+// keepUnchanged replaces each group whose listings equal those of the same
+// source in prev by prev's slice, in groups and in the source's state, so
+// that a source ingested again without a change (a restart's ingestion, or
+// a schedule between two publications) keeps one copy of its listings and
+// its diff is the one comparison of diffGroups. It reports whether every
+// group, and the set of groups, is as in prev. p.mu is held.
+func keepUnchanged(groups, prev map[string][]screening.Listing, state map[string]*SourceState) bool {
+	same := len(groups) == len(prev)
+	for name, g := range groups {
+		pg, ok := prev[name]
+		if !ok || !slices.Equal(g, pg) {
+			same = false
+			continue
+		}
+		groups[name] = pg
+		if st := state[name]; st != nil && len(st.Listings) > 0 {
+			st.Listings = pg
+		}
+	}
+	return same
 }

@@ -116,6 +116,22 @@ type Index struct {
 	bySource  map[string]int
 }
 
+// Renumbered returns the index as list version version, built at
+// builtAt, for a version with the same listings: the entries, matches and
+// trees are shared (an index is immutable); Snapshots are left for the
+// builder to set.
+func (ix *Index) Renumbered(version uint64, builtAt time.Time) *Index {
+	c := *ix
+	c.Version, c.BuiltAt, c.Snapshots = version, builtAt, nil
+	return &c
+}
+
+// SharesEntries reports whether ix and other are one list version's
+// index under two version numbers (one is Renumbered from the other).
+func (ix *Index) SharesEntries(other *Index) bool {
+	return other != nil && ix.entries == other.entries && ix.tree == other.tree && ix.community == other.community
+}
+
 // Build makes an index of the listings, given in one or more groups (a
 // list version passes one group per source, so that it never copies them
 // into one slice); an address's matches are in the order of the groups and
