@@ -20,6 +20,7 @@ type Config struct {
 	Listen         string
 	DataDir        string
 	Store          string
+	PostgresURL    string
 	PostgresSchema string
 	AdminToken     string
 	JWTSecret      string
@@ -161,7 +162,8 @@ func newServeFlagSet(c *Config) *flag.FlagSet {
 	fs := flag.NewFlagSet("cairn serve", flag.ContinueOnError)
 	fs.StringVar(&c.Listen, "listen", c.Listen, "address to serve HTTP on")
 	fs.StringVar(&c.DataDir, "data-dir", c.DataDir, "directory of the embedded store, blobs and keys")
-	fs.StringVar(&c.Store, "store", c.Store, "pebble (embedded, in the data dir) or a postgres:// URL for accounts, keys, ledger, audit, settings, media records, screening windows, list versions and reports")
+	fs.StringVar(&c.Store, "store", c.Store, "pebble (embedded, in the data dir), or postgres with --postgres-url (or a postgres:// URL here) for accounts, keys, ledger, audit, settings, media records, screening windows, list versions and reports")
+	fs.StringVar(&c.PostgresURL, "postgres-url", c.PostgresURL, "with --store postgres: the database's postgres:// URL (better from CAIRN_POSTGRES_URL, which keeps its password off the command line)")
 	fs.StringVar(&c.PostgresSchema, "postgres-schema", c.PostgresSchema, "schema of the Postgres store (created if absent)")
 	fs.StringVar(&c.AdminToken, "admin-token", c.AdminToken, "bearer token of the admin API, at least 32 bytes (empty: admin API disabled)")
 	fs.StringVar(&c.JWTSecret, "jwt-secret", c.JWTSecret, "HS256 secret of developer JWTs, at least 32 bytes (empty: derived from the data dir's service key)")

@@ -12,7 +12,8 @@ import (
 )
 
 // TestE2EPostgresStore runs the service with --store postgres://... and
-// checks registration, charges, refunds and a restart against it. The free
+// checks registration, charges, refunds and a restart against it (with
+// --store postgres --postgres-url). The free
 // screening window, in Postgres too, survives the restart.
 func TestE2EPostgresStore(t *testing.T) {
 	url := pgtest.URL(t)
@@ -38,7 +39,13 @@ func TestE2EPostgresStore(t *testing.T) {
 	}
 	ts.stop()
 
+	// The restart names the database the other way: --store postgres
+	// --postgres-url URL.
+	cfg.Store, cfg.PostgresURL = "postgres", url
 	ts2 := startServer(t, cfg)
+	if ts2.m.pg == nil {
+		t.Fatal("--store postgres --postgres-url did not open the Postgres store")
+	}
 	if bal := ts2.balance(t, a.Key); bal != 90 {
 		t.Fatalf("balance %d after restart, want 90", bal)
 	}
@@ -178,5 +185,30 @@ func TestE2EPostgresAuditOneLog(t *testing.T) {
 	r := ts.do(t, "GET", "/v1/memory/audit?action=rotate_key", key, nil).must(t, 200)
 	if es := r.JSON["entries"].([]any); len(es) != 1 || es[0].(map[string]any)["action"] != cairn.AuditRotateKey {
 		t.Fatalf("filtered audit log: %s", r.Body)
+	}
+}
+
+// TestResolveStore: --store postgres takes its URL from --postgres-url; a
+// --postgres-url that nothing would use is refused rather than ignored.
+func TestResolveStore(t *testing.T) {
+	const url = "postgres://u@127.0.0.1:5432/db"
+	for _, c := range []struct {
+		store, pgURL, want string
+		ok                 bool
+	}{
+		{"postgres", url, url, true},
+		{url, "", url, true},
+		{"pebble", "", "pebble", true},
+		{"", "", "", true},
+		{"postgres", "", "", false},
+		{"postgres", "mysql://x", "", false},
+		{"pebble", url, "", false},
+		{"postgres://other@h/db", url, "", false},
+	} {
+		cfg := Config{Store: c.store, PostgresURL: c.pgURL}
+		err := resolveStore(&cfg)
+		if (err == nil) != c.ok || (c.ok && cfg.Store != c.want) {
+			t.Errorf("--store %q --postgres-url %q: store %q, %v", c.store, c.pgURL, cfg.Store, err)
+		}
 	}
 }

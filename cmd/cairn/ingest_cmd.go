@@ -33,7 +33,8 @@ func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer, get
 	fs := flag.NewFlagSet("cairn ingest", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&cfg.DataDir, "data-dir", cfg.DataDir, "data dir of the server")
-	fs.StringVar(&cfg.Store, "store", cfg.Store, "the server's --store: pebble (the data dir's) or a postgres:// URL")
+	fs.StringVar(&cfg.Store, "store", cfg.Store, "the server's --store: pebble (the data dir's), postgres (with --postgres-url) or a postgres:// URL")
+	fs.StringVar(&cfg.PostgresURL, "postgres-url", cfg.PostgresURL, "with --store postgres: the server's --postgres-url")
 	fs.StringVar(&cfg.PostgresSchema, "postgres-schema", cfg.PostgresSchema, "the server's --postgres-schema")
 	fs.Var(&cfg.Sources, "source", "sanctions source NAME=PATH_OR_URL (gov_sdn, aggregated_sanctions, list:<chain>); repeatable")
 	fs.Float64Var(&cfg.IngestMaxDrop, "ingest-max-drop", cfg.IngestMaxDrop, "share of a source's entries a new version may drop before it is refused")
@@ -64,6 +65,9 @@ func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer, get
 	}
 	sources, err := parseSources(cfg.Sources)
 	if err != nil {
+		return err
+	}
+	if err := resolveStore(&cfg); err != nil {
 		return err
 	}
 	db, err := openListStore(ctx, cfg)

@@ -140,6 +140,10 @@ func (m *Main) Open(ctx context.Context) error {
 	if err := resolveSecrets(&cfg); err != nil {
 		return err
 	}
+	if err := resolveStore(&m.Config); err != nil {
+		return err
+	}
+	cfg.Store = m.Config.Store
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return fmt.Errorf("data dir: %w", err)
 	}
