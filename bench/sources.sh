@@ -4,15 +4,14 @@
 # want (the address count to wait for in GET /v1/compliance/stats, 0: no
 # wait). With LIST=<n>, the only source is a synthetic list:ethereum of n
 # random EVM addresses (the same n addresses in every run); else the real
-# OFAC per-asset lists.
+# OFAC per-asset lists. Also sets body, the screening request of 100
+# addresses (50 listed).
+. bench/lib.sh
 srcs=()
 listed=ingest/testdata/ofac_lists/sanctioned_addresses_ETH.txt
 want=0
 if [ -n "${LIST:-}" ]; then
-  python3 -c "
-import random, sys
-r = random.Random(1)
-sys.stdout.write(''.join('0x%040x\\n' % r.getrandbits(160) for _ in range($LIST)))" > "$work/list.txt"
+  synthetic_list "$LIST" "$work/list.txt"
   srcs+=(--source "list:ethereum=$work/list.txt")
   listed="$work/list.txt"
   want=$LIST
@@ -22,3 +21,4 @@ else
     srcs+=(--source "list:$t=$(pwd)/$f")
   done
 fi
+body=$(screen_body "$listed")

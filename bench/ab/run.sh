@@ -37,10 +37,6 @@ head -c $((10 << 20)) /dev/urandom > "$work/file.bin"
 if [ -n "${PROFILE:-}" ]; then
   mkdir -p "$PROFILE"; cp "$work/base" "$work/head" "$PROFILE/"
 fi
-items=$(head -50 "$listed" | sed -E 's/.*/{"address":"&","chain":"ethereum"}/' | paste -sd, -)
-for i in $(seq 1 50); do items="$items,{\"address\":\"0x$(printf '%040x' "$i")\",\"chain\":\"polygon\"}"; done
-body="{\"addresses\":[$items]}"
-
 rps() { wrk -t1 -c"$conns" -d"${secs}s" "$@" | awk '/Requests\/sec/ {print $2}'; }
 
 # cpu_ticks is the user+system CPU time of a process, in clock ticks.
@@ -56,12 +52,8 @@ measure() { # label binary round
   if [ "$want" -gt 0 ]; then
     until curl -sf 127.0.0.1:$port/v1/compliance/stats | grep -q "\"totalAddresses\":$want"; do sleep 0.2; done
   fi
-  local reg key dev id
-  reg=$(curl -sf -X POST 127.0.0.1:$port/v1/auth/agent-register)
-  key=$(echo "$reg" | sed -E 's/.*"apiKey":"([^"]+)".*/\1/')
-  dev=$(echo "$reg" | sed -E 's/.*"developerId":"([^"]+)".*/\1/')
-  curl -sf -X POST 127.0.0.1:$port/v1/admin/credits -H 'Authorization: Bearer bench-token-0123456789abcdef0123456789' \
-    -H 'Content-Type: application/json' -d "{\"developerId\":\"$dev\",\"amount\":1000000000000,\"reason\":\"bench\"}" >/dev/null
+  local key id
+  key=$(bench_agent $port bench-token-0123456789abcdef0123456789)
   id=$(curl -sf -X POST 127.0.0.1:$port/v1/media/upload -H "Authorization: Bearer $key" \
     -F "file=@$work/file.bin;type=application/octet-stream" | sed -E 's/.*"id":"([^"]+)".*/\1/')
   # Wait for the first list version (screening answers 503 before).
@@ -70,12 +62,7 @@ measure() { # label binary round
       -H 'Content-Type: application/json' -d "$body")
     [ "$code" = 200 ] && break; sleep 0.1
   done
-  cat > "$work/post.lua" <<LUA
-wrk.method = "POST"
-wrk.body = '$body'
-wrk.headers["Content-Type"] = "application/json"
-wrk.headers["Authorization"] = "Bearer $key"
-LUA
+  post_lua "$work/post.lua" "$key" "$body"
   local whole range screen
   whole=$(rps -H "Authorization: Bearer $key" "http://127.0.0.1:$port/v1/media/$id/stream")
   range=$(rps -H "Authorization: Bearer $key" -H "Range: bytes=5000000-5001023" "http://127.0.0.1:$port/v1/media/$id/stream")

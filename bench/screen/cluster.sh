@@ -24,10 +24,9 @@ cleanup() {
 trap cleanup EXIT
 go build -o "$work/cairn" ./cmd/cairn
 admin=benchbenchbenchbenchbenchbenchbench
+. bench/lib.sh
 listed=ingest/testdata/ofac_lists/sanctioned_addresses_ETH.txt
-items=$(head -50 "$listed" | sed -E 's/.*/{"address":"&","chain":"ethereum"}/' | paste -sd, -)
-for i in $(seq 1 50); do items="$items,{\"address\":\"0x$(printf '%040x' "$i")\",\"chain\":\"polygon\"}"; done
-body="{\"addresses\":[$items]}"
+body=$(screen_body "$listed")
 
 # run n: starts n instances on a fresh schema, measures, stops them.
 run() {
@@ -47,18 +46,9 @@ run() {
   for port in "${ports[@]}"; do
     until curl -sf 127.0.0.1:$port/v1/compliance/stats | grep -q '"totalAddresses":[1-9]'; do sleep 0.2; done
   done
-  local reg key dev
-  reg=$(curl -sf -X POST 127.0.0.1:${ports[0]}/v1/auth/agent-register)
-  key=$(echo "$reg" | sed -E 's/.*"apiKey":"([^"]+)".*/\1/')
-  dev=$(echo "$reg" | sed -E 's/.*"developerId":"([^"]+)".*/\1/')
-  curl -sf -X POST 127.0.0.1:${ports[0]}/v1/admin/credits -H "Authorization: Bearer $admin" -H 'Content-Type: application/json' \
-    -d "{\"developerId\":\"$dev\",\"amount\":1000000000000,\"reason\":\"bench\"}" >/dev/null
-  cat > "$work/post.lua" <<LUA
-wrk.method = "POST"
-wrk.body = '$body'
-wrk.headers["Content-Type"] = "application/json"
-wrk.headers["Authorization"] = "Bearer $key"
-LUA
+  local key
+  key=$(bench_agent "${ports[0]}" "$admin")
+  post_lua "$work/post.lua" "$key" "$body"
   local outs=()
   for port in "${ports[@]}"; do
     wrk -t1 -c$((conns / n)) -d"${secs}s" --latency -s "$work/post.lua" http://127.0.0.1:$port/v1/compliance/screen >"$work/wrk-$port.txt" &

@@ -8,10 +8,8 @@ set -euo pipefail
 n=${1:-1000000}
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null; rm -rf "$work"' EXIT
-python3 -c "
-import random, sys
-r = random.Random(1)
-sys.stdout.write(''.join('0x%040x\n' % r.getrandbits(160) for _ in range($n)))" > "$work/list.txt"
+. bench/lib.sh
+synthetic_list "$n" "$work/list.txt"
 go build -o "$work/cairn" ./cmd/cairn
 for phase in first restart; do
   "$work/cairn" serve --listen 127.0.0.1:18097 --data-dir "$work/data" --admin-token benchbenchbenchbenchbenchbenchbench \

@@ -27,21 +27,8 @@ for _ in $(seq 100); do curl -sf 127.0.0.1:18090/healthz >/dev/null && break; sl
 if [ "$want" -gt 0 ]; then
   until curl -sf 127.0.0.1:18090/v1/compliance/stats | grep -q "\"totalAddresses\":$want"; do sleep 0.2; done
 fi
-reg=$(curl -sf -X POST 127.0.0.1:18090/v1/auth/agent-register)
-key=$(echo "$reg" | sed -E 's/.*"apiKey":"([^"]+)".*/\1/')
-dev=$(echo "$reg" | sed -E 's/.*"developerId":"([^"]+)".*/\1/')
-curl -sf -X POST 127.0.0.1:18090/v1/admin/credits -H "Authorization: Bearer $admin" -H 'Content-Type: application/json' \
-  -d "{\"developerId\":\"$dev\",\"amount\":1000000000000,\"reason\":\"bench\"}" >/dev/null
-# 50 listed ETH addresses and 50 unlisted ones.
-items=$(head -50 "$listed" | sed -E 's/.*/{"address":"&","chain":"ethereum"}/' | paste -sd, -)
-for i in $(seq 1 50); do items="$items,{\"address\":\"0x$(printf '%040x' "$i")\",\"chain\":\"polygon\"}"; done
-body="{\"addresses\":[$items]}"
-cat > "$work/post.lua" <<LUA
-wrk.method = "POST"
-wrk.body = '$body'
-wrk.headers["Content-Type"] = "application/json"
-wrk.headers["Authorization"] = "Bearer $key"
-LUA
+key=$(bench_agent 18090 "$admin")
+post_lua "$work/post.lua" "$key" "$body"
 curl -sf -X POST 127.0.0.1:18090/v1/compliance/screen -H "Authorization: Bearer $key" -H 'Content-Type: application/json' -d "$body" \
   | grep -o '"status":"sanctioned"' | wc -l | xargs echo "sanctioned in one batch (want 50):"
 if [ -n "${PROFILE:-}" ]; then

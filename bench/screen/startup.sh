@@ -13,10 +13,8 @@ n=${1:-1000000}
 runs=${2:-3}
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; [ -n "${BASE:-}" ] && git worktree remove --force "$work/base" 2>/dev/null; rm -rf "$work"' EXIT
-python3 -c "
-import random, sys
-r = random.Random(1)
-sys.stdout.write(''.join('0x%040x\n' % r.getrandbits(160) for _ in range($n)))" > "$work/list.txt"
+. bench/lib.sh
+synthetic_list "$n" "$work/list.txt"
 go build -o "$work/cairn-head" ./cmd/cairn
 bins=(head)
 if [ -n "${BASE:-}" ]; then
