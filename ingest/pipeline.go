@@ -26,7 +26,7 @@ type Snapshot = screening.Snapshot
 // SourceState is what the last runs of a source left: its listings in use,
 // its snapshot, and the last failure, if any.
 type SourceState struct {
-	Listings  []screening.Listing
+	Listings  *screening.Listings // sorted by key
 	Snapshot  Snapshot
 	IngestAt  time.Time
 	Entries   int
@@ -82,7 +82,7 @@ type Pipeline struct {
 	// last holds the current version's listings by source (the community
 	// listings under screening.SourceCommunity), each sorted by key: the
 	// same slices as the sources' states, not a copy.
-	last map[string][]screening.Listing
+	last map[string]*screening.Listings
 	// lastIx is the index built from last (installed, or replaced since
 	// by a newer stored version read by restore, which sets both).
 	lastIx *screening.Index
@@ -116,8 +116,8 @@ func (p *Pipeline) Run(ctx context.Context) (*Result, error) {
 		listings, snap, err := p.ingestOne(ctx, src)
 		p.mu.Lock()
 		st := p.stateOf(src.Name)
-		if err == nil && len(st.Listings) > 0 && float64(len(listings)) < float64(len(st.Listings))*(1-p.maxDrop()) {
-			err = fmt.Errorf("new version has %d entries, previous %d: more than %.0f%% dropped", len(listings), len(st.Listings), p.maxDrop()*100)
+		if err == nil && st.Listings.Len() > 0 && float64(listings.Len()) < float64(st.Listings.Len())*(1-p.maxDrop()) {
+			err = fmt.Errorf("new version has %d entries, previous %d: more than %.0f%% dropped", listings.Len(), st.Listings.Len(), p.maxDrop()*100)
 		}
 		if err != nil {
 			st.LastError, st.FailedAt = err.Error(), p.Clock.Now()
@@ -125,10 +125,10 @@ func (p *Pipeline) Run(ctx context.Context) (*Result, error) {
 			p.logger().Error("ingestion kept the previous version", "source", src.Name, "err", err)
 		} else {
 			st.Listings, st.Snapshot, st.IngestAt, st.LastError = listings, snap, snap.FetchedAt, ""
-			st.Entries = len(listings)
-			p.logger().Info("source ingested", "source", src.Name, "entries", len(listings), "sha256", snap.SHA256)
+			st.Entries = listings.Len()
+			p.logger().Info("source ingested", "source", src.Name, "entries", listings.Len(), "sha256", snap.SHA256)
 		}
-		n := len(st.Listings)
+		n := st.Listings.Len()
 		p.mu.Unlock()
 		if p.OnProgress != nil {
 			p.OnProgress(Progress{Source: src.Name, Entries: n, Took: time.Since(start), Err: err})

@@ -20,17 +20,15 @@ import (
 func (p *Pipeline) InstallBundled(ctx context.Context, b *Bundled) (*Result, error) {
 	p.run.Lock()
 	defer p.run.Unlock()
-	var listings []screening.Listing
+	var lb screening.ListingsBuilder
 	lr := newLister(SourceGovSDN)
 	if err := b.Records(func(r Record) error {
-		if l, ok := lr.listing(r); ok {
-			listings = append(listings, l)
-		}
+		lr.add(&lb, r)
 		return nil
 	}); err != nil {
 		return nil, fmt.Errorf("bundled snapshot %s: %w", b.Name, err)
 	}
-	if len(listings) == 0 {
+	if lb.Len() == 0 {
 		return nil, fmt.Errorf("bundled snapshot %s: no listed address", b.Name)
 	}
 	sum := b.SHA256()
@@ -42,10 +40,13 @@ func (p *Pipeline) InstallBundled(ctx context.Context, b *Bundled) (*Result, err
 	}
 	snap := Snapshot{BlobName: name, StorageURL: p.Blobs.URL(name), SHA256: sum, FetchedAt: p.Clock.Now(),
 		Bundled: true, SourceSHA256: b.Header.SHA256, SnapshotDate: b.Header.Date}
-	listings = sortListings(listings)
+	listings, err := lb.Sorted()
+	if err != nil {
+		return nil, err
+	}
 	p.mu.Lock()
 	st := p.stateOf(SourceGovSDN)
-	st.Listings, st.Snapshot, st.IngestAt, st.Entries = listings, snap, snap.FetchedAt, len(listings)
+	st.Listings, st.Snapshot, st.IngestAt, st.Entries = listings, snap, snap.FetchedAt, listings.Len()
 	p.mu.Unlock()
 	ix, v, err := p.rebuild(ctx)
 	if err != nil {
@@ -53,7 +54,7 @@ func (p *Pipeline) InstallBundled(ctx context.Context, b *Bundled) (*Result, err
 	}
 	p.logger().Warn("serving the BUNDLED OFAC SDN snapshot, not live data, until a configured source is ingested",
 		"source", SourceGovSDN, "snapshot_date", b.Header.Date, "source_file", b.Header.SourceFile,
-		"source_sha256", b.Header.SHA256, "entries", len(listings), "version", v.Version)
+		"source_sha256", b.Header.SHA256, "entries", listings.Len(), "version", v.Version)
 	return &Result{Version: ix.Version, Root: v.Root, Leaves: ix.Len(), Added: v.Added, Removed: v.Removed,
 		Failures: map[string]string{}}, nil
 }

@@ -46,7 +46,7 @@ func (p *Pipeline) Ready() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, st := range p.state {
-		if len(st.Listings) > 0 {
+		if st.Listings.Len() > 0 {
 			return true
 		}
 	}

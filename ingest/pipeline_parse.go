@@ -79,8 +79,9 @@ func newLister(source string) *lister {
 	return &lister{source: source, orders: map[string][]screening.Family{}}
 }
 
-// listing is the listing of r, false when no family accepts its address.
-func (l *lister) listing(r Record) (screening.Listing, bool) {
+// add adds the listing of r to b; false when no family accepts its
+// address.
+func (l *lister) add(b *screening.ListingsBuilder, r Record) bool {
 	order, ok := l.orders[r.Ticker]
 	if !ok {
 		order = familyOrder(r.Ticker)
@@ -95,11 +96,12 @@ func (l *lister) listing(r Record) (screening.Listing, bool) {
 		if cat == "" {
 			cat = CategorySanctions
 		}
-		return screening.Listing{Family: f, Address: c, Match: screening.Match{
+		b.Add(f, c, screening.Match{
 			EntityID: r.EntityID, EntityName: r.EntityName, Source: l.source, Category: cat, Severity: severity(l.source),
-		}}, true
+		})
+		return true
 	}
-	return screening.Listing{}, false
+	return false
 }
 
 // familyOrder is the order in which the families are tried for an address

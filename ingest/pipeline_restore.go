@@ -50,21 +50,30 @@ func (p *Pipeline) restore(ctx context.Context, newer, keepSources bool) (bool, 
 	if newer && v.Version <= installed {
 		return false, nil
 	}
-	bySource := map[string][]screening.Listing{} // community listings under SourceCommunity
+	builders := map[string]*screening.ListingsBuilder{} // community listings under SourceCommunity
 	if err := p.Store.ListEntries(ctx, func(e cairn.ListEntry) error {
-		bySource[e.Source] = append(bySource[e.Source], fromEntry(e))
+		b := builders[e.Source]
+		if b == nil {
+			b = &screening.ListingsBuilder{}
+			builders[e.Source] = b
+		}
+		b.Add(screening.Family(e.Family), e.Address, screening.Match{EntityID: e.EntityID, EntityName: e.EntityName,
+			Source: e.Source, Category: e.Category, Severity: e.Severity})
 		return nil
 	}); err != nil {
 		return false, fmt.Errorf("restore list entries: %w", err)
 	}
-	for name, ls := range bySource { // already in key order; sorting keeps the invariant explicit
-		bySource[name] = sortListings(ls)
+	bySource := make(map[string]*screening.Listings, len(builders))
+	for name, b := range builders { // already in key order; sorting keeps the invariant explicit
+		if bySource[name], err = b.Sorted(); err != nil {
+			return false, err
+		}
 	}
-	ix, err := screening.Build(v.Version, v.BuiltAt, inSourceOrder(bySource)...)
+	ix, err := screening.BuildFrom(v.Version, v.BuiltAt, inSourceOrder(bySource)...)
 	if err != nil {
 		return false, err
 	}
-	if err := checkRoots(v, ix, len(bySource[screening.SourceCommunity])); err != nil {
+	if err := checkRoots(v, ix, bySource[screening.SourceCommunity].Len()); err != nil {
 		return false, err
 	}
 	ix.Snapshots = map[string]screening.Snapshot{}
@@ -84,7 +93,7 @@ func (p *Pipeline) restore(ctx context.Context, newer, keepSources bool) (bool, 
 		}
 		st := p.stateOf(name)
 		st.Listings, st.Snapshot = bySource[name], snap
-		st.IngestAt, st.Entries, st.LastError, st.FailedAt = sv.FetchedAt, len(st.Listings), sv.LastError, sv.FailedAt
+		st.IngestAt, st.Entries, st.LastError, st.FailedAt = sv.FetchedAt, st.Listings.Len(), sv.LastError, sv.FailedAt
 	}
 	p.mu.Unlock()
 	p.Holder.Swap(ix)

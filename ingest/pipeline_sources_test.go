@@ -43,7 +43,7 @@ func TestPipelineSourceFormats(t *testing.T) {
 			if len(p.last) != 1 {
 				t.Fatalf("listings of %d sources, want 1", len(p.last))
 			}
-			for _, l := range p.last[tc.src.Name] {
+			for l := range p.last[tc.src.Name].All() {
 				got[l.Family]++
 				total++
 				if l.Source != tc.src.Name || l.EntityID == "" {

@@ -193,12 +193,15 @@ func TestUnknownTickerNeverDropsAListing(t *testing.T) {
 		{"TRC20X", "TA3941uFAvmVibSkQ6fMJXxmaSNovX86mz", screening.Tron},
 		{"polygon", "0x8589427373d6d84e98730d7795d8f6f8731fda16", screening.EVM},
 	} {
-		l, ok := newLister(SourceGovSDN).listing(Record{Ticker: tc.ticker, Address: tc.addr, EntityID: "1"})
-		if !ok || l.Family != tc.fam {
-			t.Errorf("%s %s: listing %+v, kept %v; want family %s", tc.ticker, tc.addr, l, ok, tc.fam)
+		var b screening.ListingsBuilder
+		ok := newLister(SourceGovSDN).add(&b, Record{Ticker: tc.ticker, Address: tc.addr, EntityID: "1"})
+		ls, err := b.Listings()
+		if !ok || err != nil || ls.Len() != 1 || ls.At(0).Family != tc.fam {
+			t.Errorf("%s %s: kept %v (%v), %d listings; want one of family %s", tc.ticker, tc.addr, ok, err, ls.Len(), tc.fam)
 		}
 	}
-	if _, ok := newLister(SourceGovSDN).listing(Record{Ticker: "TON", Address: "EQ-not-an-address-we-know"}); ok {
+	var b screening.ListingsBuilder
+	if ok := newLister(SourceGovSDN).add(&b, Record{Ticker: "TON", Address: "EQ-not-an-address-we-know"}); ok || b.Len() != 0 {
 		t.Error("an address no family accepts was indexed")
 	}
 	dir := t.TempDir()

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -169,5 +171,22 @@ func sameJSON(t *testing.T, got, want []byte) {
 	}
 	if !reflect.DeepEqual(g, w) {
 		t.Errorf("dump differs:\n got %s\nwant %s", got, want)
+	}
+}
+
+// TestLeafHashesStrings2Func: leaves given by a function hash as the same
+// pairs given as strings, across the parallel threshold.
+func TestLeafHashesStrings2Func(t *testing.T) {
+	for _, n := range []int{0, 1, 3, parallelNodes + 5} {
+		pairs := make([][2]string, n)
+		for i := range pairs {
+			pairs[i] = [2]string{"evm", strings.Repeat("ab", i%50)}
+		}
+		got := LeafHashesStrings2Func(n, func(i int, scratch []byte) (string, []byte) {
+			return pairs[i][0], append(scratch, pairs[i][1]...)
+		})
+		if want := LeafHashesStrings2(pairs); !slices.Equal(got, want) {
+			t.Fatalf("n=%d: leaves differ", n)
+		}
 	}
 }

@@ -32,7 +32,9 @@ func LeafHashStrings2(a, b string) Hash {
 // strings2 encodes (string a, string b) into the hasher's scratch buffer:
 // two offset words, then each string as a length word and its bytes padded
 // to a multiple of 32.
-func (k *hasher) strings2(a, b string) Hash {
+func (k *hasher) strings2(a, b string) Hash { return strings2(k, a, b) }
+
+func strings2[B string | []byte](k *hasher, a string, b B) Hash {
 	pa, pb := pad32(len(a)), pad32(len(b))
 	size := 64 + 32 + pa + 32 + pb
 	if cap(k.scratch) < size {
@@ -60,6 +62,24 @@ func LeafHashesStrings2(pairs [][2]string) []Hash {
 		k := hasherPool.Get().(*hasher)
 		for i := lo; i < hi; i++ {
 			out[i] = k.strings2(pairs[i][0], pairs[i][1])
+		}
+		hasherPool.Put(k)
+	})
+	return out
+}
+
+// LeafHashesStrings2Func returns LeafHashStrings2 of n pairs, pair i given
+// by pair(i, scratch): a string and the bytes of the second string, which
+// pair may append to scratch (a buffer of its own per goroutine). Hashed
+// on all CPUs for large inputs; pair is called concurrently.
+func LeafHashesStrings2Func(n int, pair func(i int, scratch []byte) (string, []byte)) []Hash {
+	out := make([]Hash, n)
+	forChunks(0, n, parallelNodes, func(lo, hi int) {
+		k := hasherPool.Get().(*hasher)
+		var scratch [128]byte
+		for i := lo; i < hi; i++ {
+			a, b := pair(i, scratch[:0])
+			out[i] = strings2(k, a, b)
 		}
 		hasherPool.Put(k)
 	})

@@ -3,7 +3,6 @@ package screening
 import (
 	"encoding/json"
 	"fmt"
-	"iter"
 	"math"
 	"sort"
 	"time"
@@ -111,9 +110,12 @@ type Index struct {
 	// set by the builder before the index is installed, read-only after.
 	Snapshots map[string]Snapshot
 	entries   *entries
-	tree      *merkle.StandardTree // sanctions; nil when empty
-	community *merkle.StandardTree // nil when empty
-	bySource  map[string]int
+	tree      *merkle.Tree // sanctions; nil when empty
+	community *merkle.Tree // nil when empty
+	// values and cvalues are the leaf values of tree and community, by
+	// value index.
+	values, cvalues items
+	bySource        map[string]int
 }
 
 // Renumbered returns the index as list version version, built at
@@ -132,110 +134,132 @@ func (ix *Index) SharesEntries(other *Index) bool {
 	return other != nil && ix.entries == other.entries && ix.tree == other.tree && ix.community == other.community
 }
 
-// Build makes an index of the listings, given in one or more groups (a
-// list version passes one group per source, so that it never copies them
-// into one slice); an address's matches are in the order of the groups and
-// of the listings within them. Each tree has one leaf per distinct (family,
-// address) of its class, sorted as OpenZeppelin's StandardMerkleTree sorts.
-// Identical matches share one copy: an address listed once costs a slice
-// header into the shared table, not a Match of its own.
+// Build makes an index of the listings, given in one or more groups; see
+// BuildFrom.
 func Build(version uint64, builtAt time.Time, groups ...[]Listing) (*Index, error) {
-	n := 0
-	for _, g := range groups {
-		n += len(g)
+	cs := make([]*Listings, len(groups))
+	for i, g := range groups {
+		var err error
+		if cs[i], err = compact(g); err != nil {
+			return nil, err
+		}
 	}
-	table, at, evm := shareMatches(groups)
+	return BuildFrom(version, builtAt, cs...)
+}
+
+// BuildFrom makes an index of the listings, given in one or more groups (a
+// list version passes one group per source, so that it never copies them
+// into one); an address's matches are in the order of the groups and of
+// the listings within them. Each tree has one leaf per distinct (family,
+// address) of its class, sorted as OpenZeppelin's StandardMerkleTree
+// sorts; its leaf values are kept in the groups' compact form. Identical
+// matches share one copy: an address listed once costs the position of its
+// match in the shared table, not a Match of its own.
+func BuildFrom(version uint64, builtAt time.Time, groups ...*Listings) (*Index, error) {
+	table, remap, n, evm := shareMatches(groups)
 	ix := &Index{Version: version, BuiltAt: builtAt, entries: newEntries(evm, n-evm, table), bySource: map[string]int{}}
-	var pairs, cpairs [][2]string
-	for l := range eachListing(groups) {
-		e, ok := ix.entries.get(l.Family, l.Address)
-		if !ok {
-			e.m = uint32(at(l.Match))
-		} else {
-			e = ix.entries.addMatch(e, l.Match)
-		}
-		switch {
-		case SanctionsSource(l.Source) && e.leaf < 0:
-			if len(pairs) == math.MaxInt32 {
-				return nil, fmt.Errorf("screening: more than %d listed addresses", math.MaxInt32)
+	uses := make([]int, len(table))
+	for gi, g := range groups {
+		for i := range g.Len() {
+			m := remap[gi][g.match[i]]
+			uses[m]++
+			k, packed := g.evmKey(i)
+			var key entryKey
+			var e entry
+			var ok bool
+			if packed {
+				e, ok = ix.entries.evm[k]
+			} else {
+				key = entryKey{g.family(i), g.address(i)}
+				e, ok = ix.entries.other[key]
 			}
-			e.leaf = int32(len(pairs))
-			pairs = append(pairs, [2]string{string(l.Family), l.Address})
-		case !SanctionsSource(l.Source) && e.cleaf < 0:
-			if len(cpairs) == math.MaxInt32 {
-				return nil, fmt.Errorf("screening: more than %d community addresses", math.MaxInt32)
+			if !ok {
+				e = entry{m: m, leaf: -1, cleaf: -1}
+			} else {
+				e = ix.entries.addMatch(e, table[m])
 			}
-			e.cleaf = int32(len(cpairs))
-			cpairs = append(cpairs, [2]string{string(l.Family), l.Address})
+			var err error
+			switch sanctions := SanctionsSource(table[m].Source); {
+			case sanctions && e.leaf < 0:
+				e.leaf, err = addLeaf(&ix.values, &g.items, i, "listed")
+			case !sanctions && e.cleaf < 0:
+				e.cleaf, err = addLeaf(&ix.cvalues, &g.items, i, "community")
+			}
+			if err != nil {
+				return nil, err
+			}
+			if packed {
+				ix.entries.evm[k] = e
+			} else {
+				ix.entries.other[key] = e
+			}
 		}
-		ix.entries.set(l.Family, l.Address, e)
-		ix.bySource[l.Source]++
+	}
+	for m, c := range uses {
+		if c > 0 {
+			ix.bySource[table[m].Source] += c
+		}
 	}
 	for src := range ix.bySource {
 		ix.Sources = append(ix.Sources, src)
 	}
 	sort.Strings(ix.Sources)
 	var err error
-	if ix.tree, err = strings2Tree(pairs); err != nil {
+	if ix.tree, err = itemsTree(&ix.values); err != nil {
 		return nil, err
 	}
-	if ix.community, err = strings2Tree(cpairs); err != nil {
+	if ix.community, err = itemsTree(&ix.cvalues); err != nil {
 		return nil, err
 	}
 	return ix, nil
 }
 
-// shareMatches returns the distinct matches of the listings, a function
-// giving a match's position among them, and how many listings are of EVM
-// addresses (to size the index's maps). Listings come sorted, and a source
-// gives most of its addresses the same match, so the match of the previous
-// lookup is compared first: that spares hashing five strings per listing.
-func shareMatches(groups [][]Listing) ([]Match, func(Match) int, int) {
-	shared := map[Match]int{}
-	var table []Match
-	last, evm := -1, 0
-	at := func(m Match) int {
-		if last >= 0 && table[last] == m {
-			return last
-		}
-		i, ok := shared[m]
-		if !ok {
-			i = len(table)
-			shared[m] = i
-			table = append(table, m)
-		}
-		last = i
-		return i
+// addLeaf appends item i of from to the leaf values vals and returns its
+// value index.
+func addLeaf(vals, from *items, i int, what string) (int32, error) {
+	n := vals.Len()
+	if n == math.MaxInt32 {
+		return -1, fmt.Errorf("screening: more than %d %s addresses", math.MaxInt32, what)
 	}
-	for l := range eachListing(groups) {
-		at(l.Match)
-		if isEVMKey(l.Family, l.Address) {
-			evm++
-		}
-	}
-	return table, at, evm
+	return int32(n), vals.addFrom(from, i)
 }
 
-// eachListing yields the listings of the groups in order (by value, as
-// ranging over one slice would).
-func eachListing(groups [][]Listing) iter.Seq[Listing] {
-	return func(yield func(Listing) bool) {
-		for _, g := range groups {
-			for _, l := range g {
-				if !yield(l) {
-					return
-				}
+// shareMatches returns the distinct matches of the groups, for each group
+// the position in that table of each match of its own table, the number
+// of listings, and how many of them are of EVM addresses (to size the
+// index's maps).
+func shareMatches(groups []*Listings) (table []Match, remap [][]uint32, n, evm int) {
+	shared := map[Match]uint32{}
+	remap = make([][]uint32, len(groups))
+	for gi, g := range groups {
+		if g == nil {
+			continue
+		}
+		remap[gi] = make([]uint32, len(g.table))
+		for k, m := range g.table {
+			i, ok := shared[m]
+			if !ok {
+				i = uint32(len(table))
+				shared[m] = i
+				table = append(table, m)
 			}
+			remap[gi][k] = i
 		}
+		n, evm = n+g.Len(), evm+g.evm
 	}
+	return table, remap, n, evm
 }
 
-// strings2Tree is the StandardMerkleTree of the pairs, nil for none.
-func strings2Tree(pairs [][2]string) (*merkle.StandardTree, error) {
-	if len(pairs) == 0 {
+// itemsTree is the StandardMerkleTree of the (family, address) values, in
+// their order, nil for none.
+func itemsTree(vals *items) (*merkle.Tree, error) {
+	if vals.Len() == 0 {
 		return nil, nil
 	}
-	return merkle.NewStrings2Tree(pairs, true)
+	leaves := merkle.LeafHashesStrings2Func(vals.Len(), func(i int, scratch []byte) (string, []byte) {
+		return string(vals.family(i)), vals.appendAddress(scratch, i)
+	})
+	return merkle.Build(leaves, true)
 }
 
 // Len is the number of distinct listed addresses, of either class.
@@ -261,14 +285,14 @@ func (ix *Index) CommunityRoot() merkle.Hash { return rootOf(ix.community) }
 // tree.
 func (ix *Index) Leaves() (sanctions, community int) { return lenOf(ix.tree), lenOf(ix.community) }
 
-func rootOf(t *merkle.StandardTree) merkle.Hash {
+func rootOf(t *merkle.Tree) merkle.Hash {
 	if t == nil {
 		return merkle.Hash{}
 	}
 	return t.Root()
 }
 
-func lenOf(t *merkle.StandardTree) int {
+func lenOf(t *merkle.Tree) int {
 	if t == nil {
 		return 0
 	}

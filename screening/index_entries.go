@@ -69,12 +69,6 @@ func lowerHexDigit(c byte) (byte, bool) {
 	return 0, false
 }
 
-// isEVMKey reports whether a listing is kept in the EVM map.
-func isEVMKey(f Family, canonical string) bool {
-	_, ok := evmKey(f, canonical)
-	return ok
-}
-
 func (es *entries) get(f Family, canonical string) (entry, bool) {
 	var e entry
 	var ok bool
@@ -87,14 +81,6 @@ func (es *entries) get(f Family, canonical string) (entry, bool) {
 		return noEntry, false
 	}
 	return e, true
-}
-
-func (es *entries) set(f Family, canonical string, e entry) {
-	if k, isEVM := evmKey(f, canonical); isEVM {
-		es.evm[k] = e
-	} else {
-		es.other[entryKey{f, canonical}] = e
-	}
 }
 
 // addMatch returns e with one more match (an address listed again).

@@ -18,15 +18,15 @@ func (ix *Index) Proof(f Family, canonical string) (merkle.Hash, []merkle.Hash, 
 // address is not a leaf of it.
 func (ix *Index) ProofIn(class string, f Family, canonical string) (merkle.Hash, []merkle.Hash, bool) {
 	e, _ := ix.entries.get(f, canonical)
-	t, i := ix.treeOf(class, e)
+	t, _, i := ix.treeOf(class, e)
 	if t == nil || i < 0 {
 		return merkle.Hash{}, nil, false
 	}
-	leaf, err := t.Tree().Leaf(i)
+	leaf, err := t.Leaf(i)
 	if err != nil {
 		return merkle.Hash{}, nil, false
 	}
-	proof, err := t.Tree().Proof(i)
+	proof, err := t.Proof(i)
 	if err != nil {
 		return merkle.Hash{}, nil, false
 	}
@@ -57,13 +57,13 @@ func (ix *Index) RootOf(class string) merkle.Hash {
 	return ix.Root()
 }
 
-// treeOf returns the tree of class and the value index of e's leaf in it
-// (-1: none; noEntry is in no tree).
-func (ix *Index) treeOf(class string, e entry) (*merkle.StandardTree, int) {
+// treeOf returns the tree of class, its leaf values and the value index
+// of e's leaf in it (-1: none; noEntry is in no tree).
+func (ix *Index) treeOf(class string, e entry) (*merkle.Tree, *items, int) {
 	if class == ClassCommunity {
-		return ix.community, int(e.cleaf)
+		return ix.community, &ix.cvalues, int(e.cleaf)
 	}
-	return ix.tree, int(e.leaf)
+	return ix.tree, &ix.values, int(e.leaf)
 }
 
 // Holder holds the current index; Swap replaces it atomically and Current
@@ -93,7 +93,7 @@ func (ix *Index) MultiProof(pairs [][2]string) (merkle.MultiProof, [][2]string, 
 
 // MultiProofIn is MultiProof in the tree of class.
 func (ix *Index) MultiProofIn(class string, pairs [][2]string) (merkle.MultiProof, [][2]string, error) {
-	t, _ := ix.treeOf(class, noEntry)
+	t, vals, _ := ix.treeOf(class, noEntry)
 	if t == nil {
 		return merkle.MultiProof{Leaves: []merkle.Hash{}, Proof: []merkle.Hash{}, ProofFlags: []bool{}}, [][2]string{}, nil
 	}
@@ -104,7 +104,7 @@ func (ix *Index) MultiProofIn(class string, pairs [][2]string) (merkle.MultiProo
 		if !ok {
 			continue
 		}
-		if _, i := ix.treeOf(class, e); i >= 0 && !seen[i] {
+		if _, _, i := ix.treeOf(class, e); i >= 0 && !seen[i] {
 			seen[i] = true
 			idx = append(idx, i)
 		}
@@ -115,8 +115,7 @@ func (ix *Index) MultiProofIn(class string, pairs [][2]string) (merkle.MultiProo
 	}
 	values := make([][2]string, len(mp.Indices))
 	for k, i := range mp.Indices {
-		v := t.Value(i)
-		values[k] = [2]string{v[0].(string), v[1].(string)}
+		values[k] = [2]string{string(vals.family(i)), vals.address(i)}
 	}
 	return mp, values, nil
 }
