@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"time"
 
@@ -157,44 +158,46 @@ func Build(version uint64, builtAt time.Time, groups ...[]Listing) (*Index, erro
 // match in the shared table, not a Match of its own.
 func BuildFrom(version uint64, builtAt time.Time, groups ...*Listings) (*Index, error) {
 	table, remap, n, evm := shareMatches(groups)
-	ix := &Index{Version: version, BuiltAt: builtAt, entries: newEntries(evm, n-evm, table), bySource: map[string]int{}}
+	ix := &Index{Version: version, BuiltAt: builtAt, entries: newEntries(n-evm, table), bySource: map[string]int{}}
 	uses := make([]int, len(table))
+	// Addresses of other families go to a map, in the groups' order; EVM
+	// addresses are collected, sorted and merged into the EVM table.
+	refs := make([]evmRef, 0, evm)
 	for gi, g := range groups {
 		for i := range g.Len() {
 			m := remap[gi][g.match[i]]
 			uses[m]++
-			k, packed := g.evmKey(i)
-			var key entryKey
-			var e entry
-			var ok bool
-			if packed {
-				e, ok = ix.entries.evm[k]
-			} else {
-				key = entryKey{g.family(i), g.address(i)}
-				e, ok = ix.entries.other[key]
+			if k, packed := g.evmKey(i); packed {
+				refs = append(refs, newEVMRef(k, m, gi, i))
+				continue
 			}
-			if !ok {
-				e = entry{m: m, leaf: -1, cleaf: -1}
-			} else {
-				e = ix.entries.addMatch(e, table[m])
-			}
-			var err error
-			switch sanctions := SanctionsSource(table[m].Source); {
-			case sanctions && e.leaf < 0:
-				e.leaf, err = addLeaf(&ix.values, &g.items, i, "listed")
-			case !sanctions && e.cleaf < 0:
-				e.cleaf, err = addLeaf(&ix.cvalues, &g.items, i, "community")
-			}
+			key := entryKey{g.family(i), g.address(i)}
+			e, ok := ix.entries.other[key]
+			e, err := ix.place(e, ok, m, &g.items, i)
 			if err != nil {
 				return nil, err
 			}
-			if packed {
-				ix.entries.evm[k] = e
-			} else {
-				ix.entries.other[key] = e
-			}
+			ix.entries.other[key] = e
 		}
 	}
+	sortRefs(refs)
+	slots := refs[:0] // each address's slot replaces its first reference
+	for r := 0; r < len(refs); {
+		k := refs[r].k
+		var e entry
+		for first := true; r < len(refs) && refs[r].k == k; r, first = r+1, false {
+			m, gi, i := refs[r].ref()
+			var err error
+			if e, err = ix.place(e, !first, m, &groups[gi].items, i); err != nil {
+				return nil, err
+			}
+		}
+		slots = append(slots, evmSlot{k: k, e: e})
+	}
+	if cap(slots)-len(slots) > len(slots)/4 { // many repeats: keep no slack
+		slots = slices.Clone(slots)
+	}
+	ix.entries.evm.index(slots)
 	for m, c := range uses {
 		if c > 0 {
 			ix.bySource[table[m].Source] += c
@@ -212,6 +215,26 @@ func BuildFrom(version uint64, builtAt time.Time, groups ...*Listings) (*Index, 
 		return nil, err
 	}
 	return ix, nil
+}
+
+// place returns the entry of an address after one more listing of it
+// (item i of from, match m): a new entry when it had none (!listed), with
+// the match added otherwise; and a leaf in the tree of the match's class
+// if it had none there yet.
+func (ix *Index) place(e entry, listed bool, m uint32, from *items, i int) (entry, error) {
+	if !listed {
+		e = entry{m: m, leaf: -1, cleaf: -1}
+	} else {
+		e = ix.entries.addMatch(e, ix.entries.table[m])
+	}
+	var err error
+	switch sanctions := SanctionsSource(ix.entries.table[m].Source); {
+	case sanctions && e.leaf < 0:
+		e.leaf, err = addLeaf(&ix.values, from, i, "listed")
+	case !sanctions && e.cleaf < 0:
+		e.cleaf, err = addLeaf(&ix.cvalues, from, i, "community")
+	}
+	return e, err
 }
 
 // addLeaf appends item i of from to the leaf values vals and returns its

@@ -1,13 +1,14 @@
 package screening
 
 // entries is the index's table of listed addresses. EVM addresses, the bulk
-// of every list, are keyed by their 20 bytes, in a map that holds no
-// pointer (the garbage collector never scans it) and 32 bytes per address;
-// the other families are keyed by (family, canonical string). An entry
-// names its matches by position: in the table of distinct matches when the
-// address has one (most have), in multi when it has several.
+// of every list, are kept by their 20 bytes in a sorted table that holds no
+// pointer (the garbage collector never scans it), 32 bytes per address
+// (index_evm.go); the other families are keyed by (family, canonical
+// string). An entry names its matches by position: in the table of
+// distinct matches when the address has one (most have), in multi when it
+// has several.
 type entries struct {
-	evm   map[[20]byte]entry
+	evm   evmTable
 	other map[entryKey]entry
 	table []Match   // distinct matches
 	multi [][]Match // the matches of addresses listed more than once
@@ -36,8 +37,8 @@ const multiEntry = 1 << 31
 // noEntry is what get returns for an address that is not listed.
 var noEntry = entry{leaf: -1, cleaf: -1}
 
-func newEntries(evm, other int, table []Match) *entries {
-	return &entries{evm: make(map[[20]byte]entry, evm), other: make(map[entryKey]entry, other), table: table}
+func newEntries(other int, table []Match) *entries {
+	return &entries{other: make(map[entryKey]entry, other), table: table}
 }
 
 // evmKey is the 20 bytes of a canonical EVM address ("0x" and 40 lower-case
@@ -73,7 +74,7 @@ func (es *entries) get(f Family, canonical string) (entry, bool) {
 	var e entry
 	var ok bool
 	if k, isEVM := evmKey(f, canonical); isEVM {
-		e, ok = es.evm[k]
+		e, ok = es.evm.get(k)
 	} else {
 		e, ok = es.other[entryKey{f, canonical}]
 	}
@@ -105,4 +106,4 @@ func (es *entries) matches(e entry) []Match {
 	return es.table[e.m : e.m+1 : e.m+1]
 }
 
-func (es *entries) len() int { return len(es.evm) + len(es.other) }
+func (es *entries) len() int { return es.evm.len() + len(es.other) }
