@@ -34,39 +34,22 @@ func ParsePlainList(r io.Reader, ticker string, emit func(Record) error) (Stats,
 	n := lineHint(r)
 	addrs := make([]string, 0, n)
 	seen := make(map[string]struct{}, n)
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, maxPlainLine), maxPlainLine)
-	for n := 1; sc.Scan(); n++ {
-		line := sc.Bytes()
-		if n == 1 {
-			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
-		}
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 || line[0] == '#' {
-			continue
-		}
+	err := scanPlain(r, true, func(line []byte) error {
 		st.EntitiesSeen++
-		switch {
-		case len(line) > maxAddressLen:
-			st.skip("address too long")
-			continue
-		case bytes.ContainsAny(line, " \t\r\n"):
-			st.skip("address contains whitespace")
-			continue
-		}
 		if _, dup := seen[string(line)]; dup { // no allocation for the lookup
 			st.Duplicates++
-			continue
+			return nil
 		}
 		a := string(line)
 		seen[a] = struct{}{}
 		addrs = append(addrs, a)
-	}
-	if err := sc.Err(); err != nil {
-		if err == bufio.ErrTooLong {
-			return st, cairn.Errorf(cairn.EINVALID, "plain list: line longer than %d bytes", maxPlainLine)
-		}
-		return st, fmt.Errorf("plain list: %w", err)
+		return nil
+	}, func(reason string) {
+		st.EntitiesSeen++
+		st.skip(reason)
+	})
+	if err != nil {
+		return st, err
 	}
 	st.Records, st.ByTicker[ticker] = len(addrs), len(addrs)
 	if len(addrs) == 0 {
@@ -78,6 +61,42 @@ func ParsePlainList(r io.Reader, ticker string, emit func(Record) error) (Stats,
 		}
 	}
 	return st, nil
+}
+
+// scanPlain calls address with each address line of a plain list (trimmed
+// of surrounding white space; blank lines and '#' comments left out), and
+// skipped with the reason for each line that cannot be an address. bom:
+// r starts the list, so a UTF-8 byte order mark is dropped. A line longer
+// than maxPlainLine is an error. The line passed to address is valid only
+// until it returns.
+func scanPlain(r io.Reader, bom bool, address func(line []byte) error, skipped func(reason string)) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, maxPlainLine), maxPlainLine)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Bytes()
+		if n == 1 && bom {
+			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
+		}
+		line = bytes.TrimSpace(line)
+		switch {
+		case len(line) == 0 || line[0] == '#':
+		case len(line) > maxAddressLen:
+			skipped("address too long")
+		case bytes.ContainsAny(line, " \t\r\n"):
+			skipped("address contains whitespace")
+		default:
+			if err := address(line); err != nil {
+				return err
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		if err == bufio.ErrTooLong {
+			return cairn.Errorf(cairn.EINVALID, "plain list: line longer than %d bytes", maxPlainLine)
+		}
+		return fmt.Errorf("plain list: %w", err)
+	}
+	return nil
 }
 
 // lineHint guesses how many addresses a plain list read from a file holds

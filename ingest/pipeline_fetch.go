@@ -49,7 +49,12 @@ func (p *Pipeline) ingestOne(ctx context.Context, src Source) (*screening.Listin
 		lr.add(&b, r)
 		return nil
 	}
-	if err := parseSource(src.Name, files, emit, p.MaxXMLToken); err != nil {
+	if strings.HasPrefix(src.Name, sourceListPrefix) {
+		err = ingestPlain(files[0].path, src.Name, &b)
+	} else {
+		err = parseSource(src.Name, files, emit, p.MaxXMLToken)
+	}
+	if err != nil {
 		return nil, Snapshot{}, err
 	}
 	if b.Len() == 0 {

@@ -8,7 +8,8 @@ import (
 	"github.com/cairn-dev/cairn/screening"
 )
 
-// parseSource runs the parser a source name calls for over its files.
+// parseSource runs the parser a source name calls for over its files (a
+// plain list, list:<chain>, goes to ingestPlain instead).
 //
 // An XML source is read through a cap of maxToken bytes (0:
 // DefaultMaxXMLToken) per token, so that one endless text or tag cannot
@@ -47,8 +48,6 @@ func parseSource(name string, files []*fetched, emit func(Record) error, maxToke
 		}
 	case name == SourceAggregated:
 		_, err = ParseFtM(f, emit)
-	case strings.HasPrefix(name, sourceListPrefix):
-		_, err = ParsePlainList(f, strings.TrimPrefix(name, sourceListPrefix), emit)
 	default:
 		err = fmt.Errorf("unknown source %q", name)
 	}

@@ -235,12 +235,21 @@ type ListingsBuilder struct {
 	err  error
 }
 
-// Add appends a listing. A source gives most of its listings the same
-// match, so the previous listing's match is compared first.
+// Add appends a listing.
 func (b *ListingsBuilder) Add(f Family, canonical string, m Match) {
 	if b.err != nil {
 		return
 	}
+	i := b.matchIndex(m)
+	if b.err = b.l.add(f, canonical); b.err == nil {
+		b.l.match = append(b.l.match, i)
+	}
+}
+
+// matchIndex is the position of m in the table, added if new. A source
+// gives most of its listings the same match, so the previous listing's
+// match is compared first.
+func (b *ListingsBuilder) matchIndex(m Match) uint32 {
 	if b.at == nil {
 		b.at, b.last = map[Match]uint32{}, -1
 	}
@@ -253,9 +262,24 @@ func (b *ListingsBuilder) Add(f Family, canonical string, m Match) {
 		}
 		b.last = int(i)
 	}
-	if b.err = b.l.add(f, canonical); b.err == nil {
-		b.l.match = append(b.l.match, uint32(b.last))
+	return uint32(b.last)
+}
+
+// Append adds the listings of o after those of b, and empties o.
+func (b *ListingsBuilder) Append(o *ListingsBuilder) {
+	if b.err == nil {
+		b.err = o.err
 	}
+	remap := make([]uint32, len(o.l.table))
+	for k, m := range o.l.table {
+		remap[k] = b.matchIndex(m)
+	}
+	for i := 0; b.err == nil && i < o.l.Len(); i++ {
+		if b.err = b.l.addFrom(&o.l.items, i); b.err == nil {
+			b.l.match = append(b.l.match, remap[o.l.match[i]])
+		}
+	}
+	*o = ListingsBuilder{}
 }
 
 // Len is the number of listings added.
