@@ -48,39 +48,104 @@ func countListings(groups map[string]*screening.Listings) int {
 	return n
 }
 
-// diffGroups returns the store entries of the listings of next not in prev
-// (added) and of prev not in next (removed), source by source: a listing's
-// source is part of its key, so the sources' diffs are the version's. An
-// unchanged source costs one pointer comparison (a source's listings are
-// replaced, never edited, so the same Listings means the same listings).
-// The store orders the entries it is given, so the result is in source
-// order.
-func diffGroups(prev, next map[string]*screening.Listings) (added, removed []cairn.ListEntry) {
-	na, nr := 0, 0
-	type diff struct {
-		p, n *screening.Listings
-		a, r []int32
-	}
-	var diffs []diff
+// diffGroups returns the listings of next not in prev (added) and of prev
+// not in next (removed), source by source: a listing's source is part of
+// its key, so the sources' diffs are the version's. An unchanged source
+// costs one pointer comparison (a source's listings are replaced, never
+// edited, so the same Listings means the same listings). Each result is
+// in key order and read as store entries by position, without a copy of
+// the listings: the first version of a list of ten million would
+// otherwise be 1.6 GB of ListEntry values and address strings.
+func diffGroups(prev, next map[string]*screening.Listings) (added, removed *listingEntries) {
+	added, removed = &listingEntries{}, &listingEntries{}
 	for _, name := range slices.Sorted(maps.Keys(unionKeys(prev, next))) {
 		p, n := prev[name], next[name]
 		if p == n {
 			continue
 		}
 		a, r := diffListings(p, n)
-		diffs = append(diffs, diff{p, n, a, r})
-		na, nr = na+len(a), nr+len(r)
+		added.add(n, a)
+		removed.add(p, r)
 	}
-	added, removed = make([]cairn.ListEntry, 0, na), make([]cairn.ListEntry, 0, nr)
-	for _, d := range diffs {
-		for _, i := range d.a {
-			added = append(added, toEntry(d.n.At(int(i))))
-		}
-		for _, i := range d.r {
-			removed = append(removed, toEntry(d.p.At(int(i))))
-		}
-	}
+	added.sort()
+	removed.sort()
 	return added, removed
+}
+
+// listingEntries is listings of one or more sources as store.Entries, in
+// key order.
+type listingEntries struct {
+	groups []*screening.Listings
+	refs   []listingRef // nil: all of groups[0], in order
+}
+
+// listingRef is a listing: a group and a position in it.
+type listingRef struct{ g, i int32 }
+
+// add adds the listings of l at the positions at (all of l when at is
+// nil).
+func (e *listingEntries) add(l *screening.Listings, at []int32) {
+	if l.Len() == 0 || (at != nil && len(at) == 0) {
+		return
+	}
+	if len(e.groups) == 1 && e.refs == nil { // all of the first group so far
+		e.refs = make([]listingRef, e.groups[0].Len())
+		for i := range e.refs {
+			e.refs[i] = listingRef{0, int32(i)}
+		}
+	}
+	g := int32(len(e.groups))
+	e.groups = append(e.groups, l)
+	switch {
+	case at == nil && g == 0:
+	case at == nil:
+		for i := range l.Len() {
+			e.refs = append(e.refs, listingRef{g, int32(i)})
+		}
+	default:
+		for _, i := range at {
+			e.refs = append(e.refs, listingRef{g, i})
+		}
+	}
+}
+
+// sort puts the listings of several groups in key order (each group's are
+// already).
+func (e *listingEntries) sort() {
+	if len(e.groups) > 1 {
+		slices.SortFunc(e.refs, func(a, b listingRef) int {
+			return e.groups[a.g].Compare(int(a.i), e.groups[b.g], int(b.i))
+		})
+	}
+}
+
+// Len is the number of listings.
+func (e *listingEntries) Len() int {
+	switch {
+	case e.refs != nil:
+		return len(e.refs)
+	case len(e.groups) == 1:
+		return e.groups[0].Len()
+	}
+	return 0
+}
+
+// At returns listing i as a store entry.
+func (e *listingEntries) At(i int) cairn.ListEntry {
+	if e.refs == nil {
+		return toEntry(e.groups[0].At(i))
+	}
+	r := e.refs[i]
+	return toEntry(e.groups[r.g].At(int(r.i)))
+}
+
+// slice returns the entries as a slice.
+func (e *listingEntries) slice() []cairn.ListEntry {
+	out := make([]cairn.ListEntry, e.Len())
+	for i := range out {
+		out[i] = e.At(i)
+	}
+	return out
 }
 
 func unionKeys(a, b map[string]*screening.Listings) map[string]bool {
@@ -95,9 +160,16 @@ func unionKeys(a, b map[string]*screening.Listings) map[string]bool {
 }
 
 // diffListings returns the positions of the listings of next not in prev
-// (added) and of those of prev not in next (removed); both are sorted by
-// key.
+// (added) and of those of prev not in next (removed), nil for all of them;
+// both are sorted by key.
 func diffListings(prev, next *screening.Listings) (added, removed []int32) {
+	switch {
+	case prev.Len() == 0:
+		return nil, []int32{}
+	case next.Len() == 0:
+		return []int32{}, nil
+	}
+	added, removed = []int32{}, []int32{}
 	i, j := 0, 0
 	for i < prev.Len() || j < next.Len() {
 		var c int
@@ -219,9 +291,9 @@ func (p *Pipeline) rebuild(ctx context.Context) (*screening.Index, cairn.ListVer
 	return ix, v, nil
 }
 
-// staged is a version's diff, ready to be committed: converted to store
-// entries and, when the store is a store.ListVersionPreparer, already
-// merged into its batch.
+// staged is a version's diff, ready to be committed: when the store is a
+// store.ListVersionPreparer, already merged into its batch; else as store
+// entries.
 type staged struct {
 	added, removed   int
 	prep             store.PreparedListVersion // nil: commit with CommitListVersion
@@ -232,14 +304,14 @@ type staged struct {
 // stage diffs next against prev and prepares the store's commit.
 func (p *Pipeline) stage(ctx context.Context, v cairn.ListVersion, prev, next map[string]*screening.Listings) *staged {
 	added, removed := diffGroups(prev, next)
-	st := &staged{added: len(added), removed: len(removed)}
+	st := &staged{added: added.Len(), removed: removed.Len()}
 	if p.Store == nil {
 		return st
 	}
-	st.addedE, st.removedE = added, removed
 	if pr, ok := p.Store.(store.ListVersionPreparer); ok {
-		st.prep, st.err = pr.PrepareListVersion(ctx, v.Version, v.BuiltAt, st.addedE, st.removedE)
-		st.addedE, st.removedE = nil, nil
+		st.prep, st.err = pr.PrepareListVersion(ctx, v.Version, v.BuiltAt, added, removed)
+	} else {
+		st.addedE, st.removedE = added.slice(), removed.slice()
 	}
 	return st
 }

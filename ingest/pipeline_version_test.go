@@ -1,7 +1,11 @@
 package ingest
 
 import (
+	"cmp"
+	"fmt"
+	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/cairn-dev/cairn"
@@ -35,14 +39,14 @@ func TestDiffGroups(t *testing.T) {
 		"community":     ls(l("community", "0x05")),
 	}
 	added, removed := diffGroups(prev, next)
-	key := func(es []cairn.ListEntry) (out []string) {
-		for _, x := range es {
+	key := func(es *listingEntries) (out []string) {
+		for _, x := range es.slice() {
 			out = append(out, x.Source+"/"+x.Address)
 		}
 		return out
 	}
-	// In source order, each source's in key order.
-	if got, want := key(added), []string{"community/0x05", "list:ethereum/0x04"}; !slices.Equal(got, want) {
+	// In key order: (family, address, source, entity id).
+	if got, want := key(added), []string{"list:ethereum/0x04", "community/0x05"}; !slices.Equal(got, want) {
 		t.Errorf("added %v, want %v", got, want)
 	}
 	if got, want := key(removed), []string{"list:ethereum/0x01", "list:gone/0x09"}; !slices.Equal(got, want) {
@@ -57,7 +61,61 @@ func TestDiffGroups(t *testing.T) {
 	added, removed = diffGroups(nil, map[string]*screening.Listings{"gov_sdn": kept})
 	want := []cairn.ListEntry{{Family: "evm", Address: "0x01", Source: "gov_sdn", EntityID: "1"},
 		{Family: "evm", Address: "0x02", Source: "gov_sdn", EntityID: "1"}}
-	if !slices.Equal(added, want) || len(removed) != 0 {
+	if !slices.Equal(added.slice(), want) || removed.Len() != 0 {
 		t.Errorf("first version: added %+v, removed %+v", added, removed)
+	}
+}
+
+// TestDiffGroupsKeyOrder: the changes of several sources come in key order
+// across them, as the store merges them, whatever the sources' names.
+func TestDiffGroupsKeyOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	group := func(src string, n int) *screening.Listings {
+		t.Helper()
+		var b screening.ListingsBuilder
+		for range n {
+			b.Add(screening.EVM, fmt.Sprintf("0x%040x", rng.IntN(500)), screening.Match{Source: src, EntityID: fmt.Sprint(rng.IntN(2))})
+		}
+		l, err := b.Sorted()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	prev := map[string]*screening.Listings{"b": group("b", 300), "a": group("a", 300), "c": group("c", 10)}
+	next := map[string]*screening.Listings{"b": group("b", 300), "a": group("a", 300), "d": group("d", 50)}
+	added, removed := diffGroups(prev, next)
+	for _, es := range []*listingEntries{added, removed} {
+		got := es.slice()
+		if len(got) < 50 || !slices.IsSortedFunc(got, func(a, b cairn.ListEntry) int {
+			return cmp.Or(strings.Compare(a.Address, b.Address), strings.Compare(a.Source, b.Source), strings.Compare(a.EntityID, b.EntityID))
+		}) {
+			t.Fatalf("%d changes, not in key order", len(got))
+		}
+	}
+	// Applying the changes to prev gives next.
+	set := map[cairn.ListEntry]bool{}
+	for _, g := range prev {
+		for l := range g.All() {
+			set[toEntry(l)] = true
+		}
+	}
+	for _, e := range removed.slice() {
+		delete(set, e)
+	}
+	for _, e := range added.slice() {
+		set[e] = true
+	}
+	want := 0
+	for _, g := range next {
+		for l := range g.All() {
+			want++
+			if !set[toEntry(l)] {
+				t.Fatalf("%+v missing after the diff", l)
+			}
+		}
+	}
+	if len(set) != want {
+		t.Fatalf("%d entries after the diff, want %d", len(set), want)
 	}
 }

@@ -41,9 +41,31 @@ type Compliance interface {
 // the pipeline then builds the index and Merkle trees, whose roots the
 // header records, at the same time. Until the prepared version is committed
 // or discarded, no other version can be committed.
+//
+// The changes are read by position, so that a caller holding its listings
+// in another form (a list of ten million) need not build them all as
+// ListEntry values at once.
 type ListVersionPreparer interface {
-	PrepareListVersion(ctx context.Context, version uint64, builtAt time.Time, added, removed []cairn.ListEntry) (PreparedListVersion, error)
+	PrepareListVersion(ctx context.Context, version uint64, builtAt time.Time, added, removed Entries) (PreparedListVersion, error)
 }
+
+// Entries is a version's additions or removals, read by position, each
+// position once or a few times, in key order: (family, address, source,
+// entity id). An EntrySlice may be in any order. Nil is no entries.
+type Entries interface {
+	Len() int
+	At(i int) cairn.ListEntry
+}
+
+// EntrySlice is Entries held as a slice, in any order (the store sorts a
+// copy when it is not in key order).
+type EntrySlice []cairn.ListEntry
+
+// Len is the number of entries.
+func (s EntrySlice) Len() int { return len(s) }
+
+// At returns entry i.
+func (s EntrySlice) At(i int) cairn.ListEntry { return s[i] }
 
 // PreparedListVersion is a list version waiting for its header.
 type PreparedListVersion interface {

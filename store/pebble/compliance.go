@@ -43,7 +43,7 @@ func listEntryKey(e cairn.ListEntry) []byte {
 // chunks) and the history rows of removed entries in one synced batch, and
 // drops the previous segment.
 func (db *DB) CommitListVersion(ctx context.Context, v cairn.ListVersion, added, removed []cairn.ListEntry) error {
-	p, err := db.PrepareListVersion(ctx, v.Version, v.BuiltAt, added, removed)
+	p, err := db.PrepareListVersion(ctx, v.Version, v.BuiltAt, store.EntrySlice(added), store.EntrySlice(removed))
 	if err != nil {
 		return err
 	}
@@ -56,7 +56,7 @@ var _ store.ListVersionPreparer = (*DB)(nil)
 // commit: the merge of the previous segment with the changes into the
 // batch, under the list version lock, which the returned version holds
 // until Commit or Discard.
-func (db *DB) PrepareListVersion(ctx context.Context, version uint64, builtAt time.Time, added, removed []cairn.ListEntry) (store.PreparedListVersion, error) {
+func (db *DB) PrepareListVersion(ctx context.Context, version uint64, builtAt time.Time, added, removed store.Entries) (store.PreparedListVersion, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -73,11 +73,11 @@ func (db *DB) PrepareListVersion(ctx context.Context, version uint64, builtAt ti
 		st.Unlock()
 		return nil, cairn.Errorf(cairn.ECONFLICT, "List version %d follows %d, not %d.", version, last.Version, version-1)
 	}
-	p := &preparedVersion{db: db, b: db.db.NewBatch(), st: st, version: version, builtAt: builtAt, added: len(added), removed: len(removed)}
+	p := &preparedVersion{db: db, b: db.db.NewBatch(), st: st, version: version, builtAt: builtAt, added: entriesLen(added), removed: entriesLen(removed)}
 	snap := db.db.NewSnapshot()
 	defer snap.Close()
 	v := cairn.ListVersion{Version: version, BuiltAt: builtAt}
-	m := &segmentMerge{b: p.b, r: snap, v: v, added: sortedEntries(added), removed: sortedEntries(removed),
+	m := &segmentMerge{b: p.b, r: snap, v: v, added: newEntryCursor(added), removed: newEntryCursor(removed),
 		out: segmentWriter{b: p.b, version: version}, at: map[uint64]time.Time{}}
 	if err := db.scanCurrent(ctx, snap, m.prev); err != nil {
 		p.Discard()

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/store"
 	"github.com/cockroachdb/pebble/v2"
 )
 
@@ -38,6 +39,59 @@ func sortedEntries(es []cairn.ListEntry) []cairn.ListEntry {
 	out := slices.Clone(es)
 	slices.SortFunc(out, compareEntries)
 	return out
+}
+
+func entriesLen(es store.Entries) int {
+	if es == nil {
+		return 0
+	}
+	return es.Len()
+}
+
+// entryCursor reads a version's additions or removals in key order, one
+// entry at a time: an EntrySlice sorted first, any other Entries as given,
+// refused (at the entry out of order) when not in key order, since the
+// merge would store a segment out of order.
+type entryCursor struct {
+	es   store.Entries
+	i    int
+	cur  cairn.ListEntry
+	ok   bool
+	prev cairn.ListEntry
+	err  error
+}
+
+func newEntryCursor(es store.Entries) *entryCursor {
+	switch s := es.(type) {
+	case nil:
+		es = store.EntrySlice(nil)
+	case store.EntrySlice:
+		es = store.EntrySlice(sortedEntries(s))
+	}
+	c := &entryCursor{es: es, i: -1}
+	c.next()
+	return c
+}
+
+// peek returns the current entry, nil when none is left.
+func (c *entryCursor) peek() *cairn.ListEntry {
+	if !c.ok {
+		return nil
+	}
+	return &c.cur
+}
+
+func (c *entryCursor) next() {
+	c.prev = c.cur
+	c.i++
+	if c.ok = c.i < c.es.Len(); !c.ok {
+		return
+	}
+	c.cur = c.es.At(c.i)
+	if c.i > 0 && c.err == nil && compareEntries(c.prev, c.cur) > 0 {
+		c.err = fmt.Errorf("pebble: list entries not in key order at %d: %s/%s/%s/%s", c.i, c.cur.Family, c.cur.Address,
+			c.cur.Source, c.cur.EntityID)
+	}
 }
 
 // currentSegment returns the version of the stored segment, false when
@@ -135,8 +189,7 @@ type segmentMerge struct {
 	b              *pebble.Batch
 	r              pebble.Reader
 	v              cairn.ListVersion
-	added, removed []cairn.ListEntry
-	ai, ri         int
+	added, removed *entryCursor
 	out            segmentWriter
 	at             map[uint64]time.Time // version -> built at, for history rows
 }
@@ -145,37 +198,37 @@ type segmentMerge struct {
 // them when p is nil): an addition is a new entry; a removal of an entry
 // that is not current is a delisting row alone.
 func (m *segmentMerge) before(p *cairn.ListEntry) error {
-	for m.ai < len(m.added) && (p == nil || compareEntries(m.added[m.ai], *p) < 0) {
-		m.out.add(segEntry{m.added[m.ai], m.v.Version})
-		m.ai++
+	for a := m.added.peek(); a != nil && (p == nil || compareEntries(*a, *p) < 0); a = m.added.peek() {
+		m.out.add(segEntry{*a, m.v.Version})
+		m.added.next()
 	}
-	for m.ri < len(m.removed) && (p == nil || compareEntries(m.removed[m.ri], *p) < 0) {
-		if err := m.row(m.removed[m.ri], m.v.Version, m.v.BuiltAt, false); err != nil {
+	for r := m.removed.peek(); r != nil && (p == nil || compareEntries(*r, *p) < 0); r = m.removed.peek() {
+		if err := m.row(*r, m.v.Version, m.v.BuiltAt, false); err != nil {
 			return err
 		}
-		m.ri++
+		m.removed.next()
 	}
-	return nil
+	return cmp.Or(m.added.err, m.removed.err)
 }
 
 func (m *segmentMerge) prev(p segEntry) error {
 	if err := m.before(&p.ListEntry); err != nil {
 		return err
 	}
-	if m.ri < len(m.removed) && compareEntries(m.removed[m.ri], p.ListEntry) == 0 {
-		m.ri++
+	if r := m.removed.peek(); r != nil && compareEntries(*r, p.ListEntry) == 0 {
+		m.removed.next()
 		if err := m.removal(p); err != nil {
 			return err
 		}
-		if m.ai < len(m.added) && compareEntries(m.added[m.ai], p.ListEntry) == 0 {
-			m.out.add(segEntry{m.added[m.ai], m.v.Version}) // removed and listed again
-			m.ai++
+		if a := m.added.peek(); a != nil && compareEntries(*a, p.ListEntry) == 0 {
+			m.out.add(segEntry{*a, m.v.Version}) // removed and listed again
+			m.added.next()
 		}
 		return m.out.err
 	}
-	if m.ai < len(m.added) && compareEntries(m.added[m.ai], p.ListEntry) == 0 {
-		p.ListEntry = m.added[m.ai] // new details, same listing
-		m.ai++
+	if a := m.added.peek(); a != nil && compareEntries(*a, p.ListEntry) == 0 {
+		p.ListEntry = *a // new details, same listing
+		m.added.next()
 	}
 	m.out.add(p)
 	return m.out.err
@@ -183,6 +236,9 @@ func (m *segmentMerge) prev(p segEntry) error {
 
 func (m *segmentMerge) finish() error {
 	if err := m.before(nil); err != nil {
+		return err
+	}
+	if err := cmp.Or(m.added.err, m.removed.err); err != nil {
 		return err
 	}
 	m.out.flush()

@@ -205,7 +205,7 @@ func RunComplianceTests(t *testing.T, open func(t *testing.T) store.Compliance) 
 		if !ok {
 			t.Skip("the store commits list versions in one call only")
 		}
-		p, err := pr.PrepareListVersion(ctx, 1, version(1).BuiltAt, []cairn.ListEntry{entry(a2, "gov_sdn", "2"), entry(a1, "gov_sdn", "1")}, nil)
+		p, err := pr.PrepareListVersion(ctx, 1, version(1).BuiltAt, store.EntrySlice{entry(a2, "gov_sdn", "2"), entry(a1, "gov_sdn", "1")}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -226,13 +226,13 @@ func RunComplianceTests(t *testing.T, open func(t *testing.T) store.Compliance) 
 			t.Fatalf("a refused commit stored a version: %v", err)
 		}
 		// A discarded version leaves nothing and lets the next one through.
-		p, err = pr.PrepareListVersion(ctx, 1, version(1).BuiltAt, []cairn.ListEntry{entry(a1, "gov_sdn", "1")}, nil)
+		p, err = pr.PrepareListVersion(ctx, 1, version(1).BuiltAt, store.EntrySlice{entry(a1, "gov_sdn", "1")}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		p.Discard()
 		p.Discard()
-		p, err = pr.PrepareListVersion(ctx, 1, version(1).BuiltAt, []cairn.ListEntry{entry(a2, "gov_sdn", "2"), entry(a1, "gov_sdn", "1")}, nil)
+		p, err = pr.PrepareListVersion(ctx, 1, version(1).BuiltAt, store.EntrySlice{entry(a2, "gov_sdn", "2"), entry(a1, "gov_sdn", "1")}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -244,7 +244,7 @@ func RunComplianceTests(t *testing.T, open func(t *testing.T) store.Compliance) 
 			t.Fatalf("version 1 prepared again: %v", err)
 		}
 		// Prepared then committed is what CommitListVersion stores.
-		p, err = pr.PrepareListVersion(ctx, 2, version(2).BuiltAt, []cairn.ListEntry{entry(a1, "community", "r")}, []cairn.ListEntry{entry(a2, "gov_sdn", "2")})
+		p, err = pr.PrepareListVersion(ctx, 2, version(2).BuiltAt, store.EntrySlice{entry(a1, "community", "r")}, store.EntrySlice{entry(a2, "gov_sdn", "2")})
 		if err != nil {
 			t.Fatal(err)
 		}
