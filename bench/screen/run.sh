@@ -7,7 +7,8 @@
 #   bash bench/screen/run.sh [seconds] [connections]
 # With LIST=<n>, the only source is a synthetic list:ethereum of n random
 # EVM addresses (for example LIST=1000000) instead of the OFAC lists.
-# Then, with bench/memory/load at fixed rates (RATES="300 500" by default),
+# Then, with bench/memory/load at fixed rates (RATES="300 500" by default;
+# RATES="" for none),
 # p50/p99 at each stated rate. With PID_OUT=<file>, the server's pid is
 # written there (for RSS and CPU readings from another shell). CAIRN_FLAGS
 # adds flags to cairn serve (for example --pprof-listen 127.0.0.1:18091, then
@@ -40,7 +41,7 @@ wrk -t1 -c"$conns" -d"${secs}s" --latency -s "$work/post.lua" http://127.0.0.1:1
 # Latency at stated rates (open loop, from a second process): requests/s x 100 addresses.
 go build -o "$work/load" ./bench/memory/load
 echo "$body" > "$work/body.json"
-for rate in ${RATES:-300 500}; do
+for rate in ${RATES-300 500}; do
   "$work/load" -url http://127.0.0.1:18090 -key "$key" -op post -path /v1/compliance/screen -body "$work/body.json" \
     -rate "$rate" -dur "${secs}s"
 done
