@@ -1,6 +1,7 @@
 package pebble
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -92,6 +93,7 @@ func Open(dir string, opts Options) (*DB, error) {
 	} else if dir == "" {
 		return nil, errors.New("pebble: empty data directory")
 	}
+	separateProofValues(po)
 	size := opts.CacheSize
 	if size <= 0 {
 		size = defaultCacheSize
@@ -114,6 +116,47 @@ func Open(dir string, opts Options) (*DB, error) {
 	}
 	db.initCharges(flush)
 	return db, nil
+}
+
+// Proof records (proofs.go) are written once, never changed and rarely
+// read, and they are most of what the screening load writes (tens of KB
+// each). In the sstables, compactions would rewrite each of them once per
+// level on the way down; separated into blob files, a record is written
+// once at the flush and compactions move its key and a handle. Only the
+// proofs keyspace is separated: everything else keeps its values inline,
+// where point reads find them without a second file.
+const (
+	// proofValueMin is the smallest proof value that goes to a blob file.
+	proofValueMin = 1024
+	// proofBlobDepth is how many overlapping blob files a table may
+	// reference before a compaction writes its values into new ones. Proof
+	// ids are random, so every blob file spans the whole keyspace and the
+	// depth grows by one per flush below: a high bound keeps the rewrites
+	// rare, at no cost to a point read (one handle, one blob file).
+	proofBlobDepth = 256
+)
+
+// separateProofValues sets po to keep the values of the proofs keyspace
+// in blob files.
+func separateProofValues(po *pebble.Options) {
+	po.Experimental.ValueSeparationPolicy = func() pebble.ValueSeparationPolicy {
+		return pebble.ValueSeparationPolicy{Enabled: true, MinimumSize: proofValueMin, MaxBlobReferenceDepth: proofBlobDepth,
+			// Proofs are never overwritten or deleted: no garbage to collect.
+			RewriteMinimumAge: time.Hour, TargetGarbageRatio: 1}
+	}
+	lo := []byte(prefixProof)
+	hi := prefixEnd(lo)
+	inline := pebble.SpanPolicy{ValueStoragePolicy: pebble.ValueStorageLowReadLatency}
+	po.Experimental.SpanPolicyFunc = func(start []byte) (pebble.SpanPolicy, []byte, error) {
+		switch {
+		case bytes.Compare(start, lo) < 0:
+			return inline, lo, nil
+		case bytes.Compare(start, hi) < 0:
+			return pebble.SpanPolicy{}, hi, nil
+		default:
+			return inline, nil, nil
+		}
+	}
 }
 
 // Pebble returns the underlying database, for the packages that keep their
