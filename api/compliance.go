@@ -44,7 +44,7 @@ type screenRequest struct {
 // screen is POST /v1/compliance/screen (spec 4.18).
 func (s *Server) screen(c *gin.Context) error {
 	var req screenRequest
-	if err := bindJSON(c, &req, false); err != nil {
+	if err := bindScreenRequest(c, &req); err != nil {
 		return err
 	}
 	community := req.IncludeCommunity == nil || *req.IncludeCommunity
