@@ -1,6 +1,7 @@
 package merkle
 
 import (
+	"math/bits"
 	"slices"
 
 	"github.com/cairn-dev/cairn"
@@ -37,32 +38,49 @@ func (t *Tree) MultiProof(indices []int) (MultiProof, error) {
 			return MultiProof{}, cairn.Errorf(cairn.EINVALID, "merkle: cannot prove a duplicated leaf index")
 		}
 	}
+	// The queue only ever holds tree indices in descending order: parents
+	// of consumed nodes are pushed at the back and are smaller. It holds
+	// the leaves and at most one parent per step, each leaf having at most
+	// depth ancestors. A first walk counts the steps and the proof hashes,
+	// so that the second fills lists of their exact size.
+	queue := make([]int, 0, len(tis)*bits.Len(uint(len(t.nodes))))
+	walk := func(step func(s int, pair bool)) {
+		queue = append(queue[:0], tis...)
+		for head := 0; head < len(queue) && queue[head] > 0; {
+			j := queue[head]
+			head++
+			s := sibling(j)
+			pair := head < len(queue) && queue[head] == s
+			if pair {
+				head++
+			}
+			step(s, pair)
+			queue = append(queue, (j-1)/2)
+		}
+	}
+	steps, hashes := 0, 0
+	walk(func(_ int, pair bool) {
+		steps++
+		if !pair {
+			hashes++
+		}
+	})
 	mp := MultiProof{
 		Leaves:     make([]Hash, len(tis)),
 		Indices:    make([]int, len(tis)),
-		Proof:      []Hash{},
-		ProofFlags: make([]bool, 0, len(tis)),
+		Proof:      make([]Hash, 0, max(hashes, 1)),
+		ProofFlags: make([]bool, 0, steps),
 	}
 	for k, ti := range tis {
 		mp.Leaves[k] = t.nodes[ti]
 		mp.Indices[k] = int(t.vidx[2*len(t.tidx)-2-ti])
 	}
-	// The queue only ever holds tree indices in descending order: parents
-	// of consumed nodes are pushed at the back and are smaller.
-	queue := slices.Clone(tis)
-	for head := 0; head < len(queue) && queue[head] > 0; {
-		j := queue[head]
-		head++
-		s := sibling(j)
-		if head < len(queue) && queue[head] == s {
-			mp.ProofFlags = append(mp.ProofFlags, true)
-			head++
-		} else {
-			mp.ProofFlags = append(mp.ProofFlags, false)
+	walk(func(s int, pair bool) {
+		mp.ProofFlags = append(mp.ProofFlags, pair)
+		if !pair {
 			mp.Proof = append(mp.Proof, t.nodes[s])
 		}
-		queue = append(queue, (j-1)/2)
-	}
+	})
 	if len(tis) == 0 {
 		mp.Proof = append(mp.Proof, t.nodes[0])
 	}
