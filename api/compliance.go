@@ -3,7 +3,9 @@ package api
 import (
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/cairn-dev/cairn/compliance"
 	"github.com/cairn-dev/cairn/screening"
@@ -52,16 +54,38 @@ func (s *Server) screen(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	// The body is assembled around the results bytes, so that the bytes
-	// resultsHash hashes are served as they are, encoded once.
-	rest, err := json.Marshal(gin.H{"dataSources": out.DataSources, "proof": out.Proof, "rateLimit": freeUsage(c, out.Usage)})
+	return writeScreened(c, out)
+}
+
+// screenedBodies holds the buffers screening answers are assembled in:
+// the body is written before the handler returns, and the buffer is free
+// again.
+var screenedBodies = sync.Pool{New: func() any { return new([]byte) }}
+
+// writeScreened writes the answer of a screening: its results, data
+// sources, proof document and rate limit. The body is assembled around
+// the results and proof bytes, so that the bytes resultsHash hashes are
+// served as they are, encoded once; its members are in the order
+// json.Marshal of a map gives (results first).
+func writeScreened(c *gin.Context, out *compliance.Screened) error {
+	sources, err := json.Marshal(out.DataSources)
 	if err != nil {
 		return err
 	}
-	body := make([]byte, 0, len(out.Results)+len(rest)+16)
-	body = append(append(append(body, `{"results":`...), out.Results...), ',')
-	body = append(append(body, rest[1:]...), '\n')
+	usage, err := json.Marshal(freeUsage(c, out.Usage))
+	if err != nil {
+		return err
+	}
+	bp := screenedBodies.Get().(*[]byte)
+	body := slices.Grow((*bp)[:0], len(out.Results)+len(sources)+len(out.Proof)+len(usage)+64)
+	body = append(append(body, `{"results":`...), out.Results...)
+	body = append(append(body, `,"dataSources":`...), sources...)
+	body = append(append(body, `,"proof":`...), out.Proof...)
+	body = append(append(body, `,"rateLimit":`...), usage...)
+	body = append(body, '}', '\n')
 	c.Data(http.StatusOK, jsonContentType, body)
+	*bp = body
+	screenedBodies.Put(bp)
 	return nil
 }
 

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"slices"
+	"sync"
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/blob"
@@ -30,7 +32,13 @@ const maxProofBytes = 64 << 20
 func (s *Service) storeProof(ctx context.Context, id string, rec *proofRecord) error {
 	var err error
 	if s.Proofs != nil {
-		err = s.Proofs.PutProof(ctx, id, rec.appendBinary(make([]byte, 0, proofRecordSize(rec))))
+		// The store copies the record (store.Proofs): its buffer is
+		// used again.
+		bp := recordPool.Get().(*[]byte)
+		b := rec.appendBinary(slices.Grow((*bp)[:0], proofRecordSize(rec)))
+		err = s.Proofs.PutProof(ctx, id, b)
+		*bp = b
+		recordPool.Put(bp)
 	} else {
 		var doc []byte
 		if doc, err = rec.document(); err == nil {
@@ -42,6 +50,10 @@ func (s *Service) storeProof(ctx context.Context, id string, rec *proofRecord) e
 	}
 	return nil
 }
+
+// recordPool holds the buffers records are encoded in for the Proofs
+// store.
+var recordPool = sync.Pool{New: func() any { return new([]byte) }}
 
 // proofRecordSize is about the size of the stored form of rec: the hashes,
 // and the JSON parts compressed to a quarter.

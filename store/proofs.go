@@ -12,6 +12,8 @@ import "context"
 type Proofs interface {
 	// PutProof stores doc under id, durably. An id already stored is
 	// ECONFLICT (ids are random: a second write is a bug, never a retry).
+	// The store keeps no reference to doc once PutProof returns: the
+	// caller may use the buffer again.
 	PutProof(ctx context.Context, id string, doc []byte) error
 
 	// Proof returns the document stored under id (ENOTFOUND when none).

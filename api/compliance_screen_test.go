@@ -1,13 +1,18 @@
 package api
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/cairn-dev/cairn/compliance"
+	"github.com/cairn-dev/cairn/screening"
 	"github.com/gin-gonic/gin"
 )
 
@@ -94,4 +99,36 @@ func FuzzParseScreenRequest(f *testing.F) {
 			t.Fatalf("body %q: %+v (%v), bindJSON %+v (%v)", body, fast, fastErr, slow, slowErr)
 		}
 	})
+}
+
+// TestWriteScreenedAsBefore checks the screening answer against the body
+// as it was assembled before writeScreened: results, then the other
+// members as json.Marshal of a map writes them.
+func TestWriteScreenedAsBefore(t *testing.T) {
+	proof, err := json.Marshal(compliance.ProofDoc{ScreeningID: "id", DataSources: []string{"gov_sdn", "a<b>&\u2028"},
+		DataSnapshots: map[string]screening.Snapshot{"gov_sdn": {BlobName: "x&y", FetchedAt: time.Unix(1, 0).UTC()}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := &compliance.Screened{Results: json.RawMessage(`[{"address":"<a>"}]`), Proof: proof, DataSources: []string{"gov_sdn", "a<b>&\u2028"},
+		Usage: compliance.Usage{FreeLimit: 100, FreeRemaining: 3, FreeReset: time.Date(2026, 5, 1, 1, 0, 0, 0, time.UTC), Billable: 97, Charged: 97}}
+	for range 2 { // the second from a buffer used before
+		w := httptest.NewRecorder()
+		c, _ := gin.CreateTestContext(w)
+		if err := writeScreened(c, out); err != nil {
+			t.Fatal(err)
+		}
+		rest, err := json.Marshal(gin.H{"dataSources": out.DataSources, "proof": out.Proof, "rateLimit": freeUsage(c, out.Usage)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := append(append(append([]byte(`{"results":`), out.Results...), ','), rest[1:]...)
+		want = append(want, '\n')
+		if got := w.Body.Bytes(); !bytes.Equal(got, want) {
+			t.Fatalf("body\n%s\nwant\n%s", got, want)
+		}
+		if ct := w.Header().Get("Content-Type"); ct != jsonContentType {
+			t.Fatalf("Content-Type %q", ct)
+		}
+	}
 }
