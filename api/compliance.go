@@ -54,6 +54,7 @@ func (s *Server) screen(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
+	defer out.Release()
 	return writeScreened(c, out)
 }
 

@@ -33,14 +33,7 @@ func TestProofsInTheProofStore(t *testing.T) {
 	proofs := s.Screenings.(store.Proofs)
 	s.Proofs = proofs
 	qs := []screening.Query{{Address: sanctioned, Chain: "ethereum"}, {Address: both, Chain: "ethereum"}, {Address: unlisted, Chain: "ethereum"}}
-	scr, err := s.Screen(ctx, p, qs, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var head compliance.ProofDoc
-	if err := json.Unmarshal(scr.Proof, &head); err != nil {
-		t.Fatal(err)
-	}
+	scr, head := screenOnce(t, s, p, qs)
 	doc, err := s.Proof(ctx, head.ScreeningID)
 	if err != nil {
 		t.Fatal(err)
@@ -317,4 +310,58 @@ func TestProofRecordsReadAsBefore(t *testing.T) {
 			t.Fatalf("record %q reads: %v, want EUPSTREAM", rec, err)
 		}
 	}
+}
+
+// TestScreenedRelease: the results buffer handed back by Release serves
+// the next screenings, and neither their answers nor the stored documents
+// of the screenings before change.
+func TestScreenedRelease(t *testing.T) {
+	ctx := context.Background()
+	s, ledger, p := newService(t)
+	if _, err := ledger.Grant(ctx, p.DeveloperID, 1e6, "test", ""); err != nil {
+		t.Fatal(err)
+	}
+	s.Proofs = s.Screenings.(store.Proofs)
+	batches := [][]screening.Query{
+		{{Address: sanctioned, Chain: "ethereum"}, {Address: both, Chain: "ethereum"}, {Address: unlisted, Chain: "ethereum"}},
+		{{Address: unlisted, Chain: "base"}},
+		{{Address: flagged, Chain: "ethereum"}, {Address: sanctioned, Chain: "polygon"}},
+	}
+	docs := map[string][]byte{}
+	for round := range 3 {
+		for _, qs := range batches {
+			scr, head := screenOnce(t, s, p, qs)
+			sum := sha256.Sum256(scr.Results)
+			if hex.EncodeToString(sum[:]) != head.ResultsHash || !bytes.Contains(scr.Results, []byte(qs[len(qs)-1].Chain)) {
+				t.Fatalf("round %d: results %s do not match their hash or their batch", round, scr.Results)
+			}
+			doc, err := s.Proof(ctx, head.ScreeningID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			docs[head.ScreeningID] = doc
+			scr.Release()
+			scr.Release() // a second call does nothing
+		}
+	}
+	for id, want := range docs {
+		if got, err := s.Proof(ctx, id); err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("document %s changed after later screenings: %s (%v)", id, got, err)
+		}
+	}
+}
+
+// screenOnce screens qs (community included) and returns the answer with
+// its proof document's header.
+func screenOnce(t *testing.T, s *compliance.Service, p compliance.Principal, qs []screening.Query) (*compliance.Screened, compliance.ProofDoc) {
+	t.Helper()
+	scr, err := s.Screen(context.Background(), p, qs, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var head compliance.ProofDoc
+	if err := json.Unmarshal(scr.Proof, &head); err != nil {
+		t.Fatal(err)
+	}
+	return scr, head
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"maps"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/cairn-dev/cairn"
@@ -62,6 +63,23 @@ type Screened struct {
 	Proof       json.RawMessage
 	DataSources []string
 	Usage       Usage
+
+	buf *[]byte // Results' buffer, from resultsPool
+}
+
+// resultsPool holds the buffers a screening's results are encoded in.
+var resultsPool = sync.Pool{New: func() any { return new([]byte) }}
+
+// Release hands the buffer of Results back for another screening: the
+// caller calls it once it has written them, and reads neither Results
+// nor Proof after. Not calling it only leaves the buffer to the
+// collector.
+func (s *Screened) Release() {
+	if s.buf != nil {
+		*s.buf = s.Results[:0]
+		resultsPool.Put(s.buf)
+		s.buf, s.Results = nil, nil
+	}
 }
 
 // Screen screens up to MaxAddresses addresses against the current list
@@ -103,7 +121,8 @@ func (s *Service) prove(ctx context.Context, ix *screening.Index, results []scre
 	at := Timestamp(s.Clock.Now())
 	// The results as json.Marshal of []ScreenResult encodes them
 	// (resultsjson.go), about 300 bytes each.
-	resultsJSON := appendResults(make([]byte, 0, 320*len(results)+64), results, at)
+	buf := resultsPool.Get().(*[]byte)
+	resultsJSON := appendResults(slices.Grow((*buf)[:0], 320*len(results)+64), results, at)
 	sum := sha256.Sum256(resultsJSON)
 	root := ix.Root().String()
 	doc := ProofDoc{
@@ -139,7 +158,7 @@ func (s *Service) prove(ctx context.Context, ix *screening.Index, results []scre
 	if err := s.storeProof(ctx, doc.ScreeningID, &proofRecord{head: proofJSON, results: resultsJSON, proofs: proofs}); err != nil {
 		return nil, err
 	}
-	return &Screened{Results: resultsJSON, Proof: proofJSON, DataSources: doc.DataSources}, nil
+	return &Screened{Results: resultsJSON, Proof: proofJSON, DataSources: doc.DataSources, buf: buf}, nil
 }
 
 // PresignedSnapshotTTL is how long the presigned storageUrl of a snapshot

@@ -57,6 +57,9 @@ func BenchmarkScreenStored(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
+				if last != nil {
+					last.Release() // as the API does once the answer is written
+				}
 				last = scr
 			}
 			b.ReportMetric(float64((processCPU(b)-cpu0).Microseconds())/float64(b.N), "cpu-us/op")
