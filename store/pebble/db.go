@@ -94,6 +94,7 @@ func Open(dir string, opts Options) (*DB, error) {
 		return nil, errors.New("pebble: empty data directory")
 	}
 	separateProofValues(po)
+	po.MemTableSize = memTableSize
 	size := opts.CacheSize
 	if size <= 0 {
 		size = defaultCacheSize
@@ -135,6 +136,14 @@ const (
 	// rare, at no cost to a point read (one handle, one blob file).
 	proofBlobDepth = 256
 )
+
+// memTableSize is the size of a memtable (Pebble's default is 4 MiB).
+// Under the screening load the proofs fill 4 MiB many times a second, and
+// each flush creates an sstable per keyspace region, a blob file and, as
+// L0 fills, compactions with files of their own; at 16 MiB the flushes
+// are a quarter as many, for about 17 MB more memory (BENCHMARKS.md,
+// "HTTP screening").
+const memTableSize = 16 << 20
 
 // separateProofValues sets po to keep the values of the proofs keyspace
 // in blob files.
