@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -195,34 +194,42 @@ func SnapshotURL(publicURL, sha256 string) string {
 }
 
 // resultProofs is the multiproof of the listed results of each class, in
-// class name order (a class with no listed result is left out).
+// class name order (a class with no listed result is left out). An
+// address screened twice is proved once (MultiProofIn proves each leaf
+// once).
 func resultProofs(ix *screening.Index, results []screening.Result) ([]classProof, error) {
-	pairs := map[string][][2]string{}
-	seen := map[[3]string]bool{}
+	var community, sanctions [][2]string // the classes in name order
 	for _, r := range results {
+		inCommunity, inSanctions := false, false
 		for _, m := range r.Matches {
-			class := screening.ClassSanctions
 			if m.Source == screening.SourceCommunity {
-				class = screening.ClassCommunity
+				inCommunity = true
+			} else {
+				inSanctions = true
 			}
-			k := [3]string{class, string(r.Family), r.Canonical}
-			if !seen[k] {
-				seen[k] = true
-				pairs[class] = append(pairs[class], [2]string{string(r.Family), r.Canonical})
-			}
+		}
+		pair := [2]string{string(r.Family), r.Canonical}
+		if inCommunity {
+			community = append(community, pair)
+		}
+		if inSanctions {
+			sanctions = append(sanctions, pair)
 		}
 	}
 	var out []classProof
-	for _, class := range slices.Sorted(maps.Keys(pairs)) {
-		mp, err := multiproofOf(ix, class, pairs[class])
+	for _, c := range [...]struct {
+		class string
+		pairs [][2]string
+		root  merkle.Hash
+	}{{screening.ClassCommunity, community, ix.CommunityRoot()}, {screening.ClassSanctions, sanctions, ix.Root()}} {
+		if len(c.pairs) == 0 {
+			continue
+		}
+		mp, err := multiproofOf(ix, c.class, c.pairs)
 		if err != nil {
 			return nil, err
 		}
-		root := ix.Root()
-		if class == screening.ClassCommunity {
-			root = ix.CommunityRoot()
-		}
-		out = append(out, classProof{class, ResultProof{Root: root, Leaves: mp.Leaves, Proof: mp.Proof, ProofFlags: mp.ProofFlags, Values: mp.Values}})
+		out = append(out, classProof{c.class, ResultProof{Root: c.root, Leaves: mp.Leaves, Proof: mp.Proof, ProofFlags: mp.ProofFlags, Values: mp.Values}})
 	}
 	return out, nil
 }
