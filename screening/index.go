@@ -2,8 +2,6 @@ package screening
 
 import (
 	"encoding/json"
-	"fmt"
-	"math"
 	"slices"
 	"sort"
 	"time"
@@ -115,7 +113,7 @@ type Index struct {
 	community *merkle.Tree // nil when empty
 	// values and cvalues are the leaf values of tree and community, by
 	// value index.
-	values, cvalues items
+	values, cvalues leafValues
 	bySource        map[string]int
 }
 
@@ -153,7 +151,8 @@ func Build(version uint64, builtAt time.Time, groups ...[]Listing) (*Index, erro
 // into one); an address's matches are in the order of the groups and of
 // the listings within them. Each tree has one leaf per distinct (family,
 // address) of its class, sorted as OpenZeppelin's StandardMerkleTree
-// sorts; its leaf values are kept in the groups' compact form. Identical
+// sorts; its leaf values are kept as positions in the index's EVM table
+// (leafValues). Identical
 // matches share one copy: an address listed once costs the position of its
 // match in the shared table, not a Match of its own.
 func BuildFrom(version uint64, builtAt time.Time, groups ...*Listings) (*Index, error) {
@@ -173,7 +172,7 @@ func BuildFrom(version uint64, builtAt time.Time, groups ...*Listings) (*Index, 
 			}
 			key := entryKey{g.family(i), g.address(i)}
 			e, ok := ix.entries.other[key]
-			e, err := ix.place(e, ok, m, &g.items, i)
+			e, err := ix.place(e, ok, m, &g.items, i, -1)
 			if err != nil {
 				return nil, err
 			}
@@ -188,7 +187,7 @@ func BuildFrom(version uint64, builtAt time.Time, groups ...*Listings) (*Index, 
 		for first := true; r < len(refs) && refs[r].k == k; r, first = r+1, false {
 			m, gi, i := refs[r].ref()
 			var err error
-			if e, err = ix.place(e, !first, m, &groups[gi].items, i); err != nil {
+			if e, err = ix.place(e, !first, m, &groups[gi].items, i, len(slots)); err != nil {
 				return nil, err
 			}
 		}
@@ -208,20 +207,21 @@ func BuildFrom(version uint64, builtAt time.Time, groups ...*Listings) (*Index, 
 	}
 	sort.Strings(ix.Sources)
 	var err error
-	if ix.tree, err = itemsTree(&ix.values); err != nil {
+	if ix.tree, err = ix.valuesTree(&ix.values); err != nil {
 		return nil, err
 	}
-	if ix.community, err = itemsTree(&ix.cvalues); err != nil {
+	if ix.community, err = ix.valuesTree(&ix.cvalues); err != nil {
 		return nil, err
 	}
 	return ix, nil
 }
 
 // place returns the entry of an address after one more listing of it
-// (item i of from, match m): a new entry when it had none (!listed), with
-// the match added otherwise; and a leaf in the tree of the match's class
-// if it had none there yet.
-func (ix *Index) place(e entry, listed bool, m uint32, from *items, i int) (entry, error) {
+// (item i of from, match m; slot is the position of its slot in the EVM
+// table, -1 for an address of another family): a new entry when it had
+// none (!listed), with the match added otherwise; and a leaf in the tree
+// of the match's class if it had none there yet.
+func (ix *Index) place(e entry, listed bool, m uint32, from *items, i, slot int) (entry, error) {
 	if !listed {
 		e = entry{m: m, leaf: -1, cleaf: -1}
 	} else {
@@ -230,21 +230,11 @@ func (ix *Index) place(e entry, listed bool, m uint32, from *items, i int) (entr
 	var err error
 	switch sanctions := SanctionsSource(ix.entries.table[m].Source); {
 	case sanctions && e.leaf < 0:
-		e.leaf, err = addLeaf(&ix.values, from, i, "listed")
+		e.leaf, err = ix.values.add(from, i, slot, "listed")
 	case !sanctions && e.cleaf < 0:
-		e.cleaf, err = addLeaf(&ix.cvalues, from, i, "community")
+		e.cleaf, err = ix.cvalues.add(from, i, slot, "community")
 	}
 	return e, err
-}
-
-// addLeaf appends item i of from to the leaf values vals and returns its
-// value index.
-func addLeaf(vals, from *items, i int, what string) (int32, error) {
-	n := vals.Len()
-	if n == math.MaxInt32 {
-		return -1, fmt.Errorf("screening: more than %d %s addresses", math.MaxInt32, what)
-	}
-	return int32(n), vals.addFrom(from, i)
 }
 
 // shareMatches returns the distinct matches of the groups, for each group
@@ -273,14 +263,15 @@ func shareMatches(groups []*Listings) (table []Match, remap [][]uint32, n, evm i
 	return table, remap, n, evm
 }
 
-// itemsTree is the StandardMerkleTree of the (family, address) values, in
+// valuesTree is the StandardMerkleTree of the (family, address) values, in
 // their order, nil for none.
-func itemsTree(vals *items) (*merkle.Tree, error) {
+func (ix *Index) valuesTree(vals *leafValues) (*merkle.Tree, error) {
 	if vals.Len() == 0 {
 		return nil, nil
 	}
 	leaves := merkle.LeafHashesStrings2Func(vals.Len(), func(i int, scratch []byte) (string, []byte) {
-		return string(vals.family(i)), vals.appendAddress(scratch, i)
+		f, a := vals.value(i, &ix.entries.evm, scratch)
+		return string(f), a
 	})
 	return merkle.Build(leaves, true)
 }

@@ -3,6 +3,9 @@ package screening
 import (
 	"cmp"
 	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"math"
 	"math/bits"
 	"slices"
 )
@@ -122,4 +125,43 @@ func sortRefs(refs []evmRef) {
 	if !slices.IsSortedFunc(refs, order) {
 		slices.SortFunc(refs, order)
 	}
+}
+
+// leafValues are the (family, address) values of a tree's leaves, by value
+// index. An EVM address is the position of its slot in the index's EVM
+// table, which holds its 20 bytes: 4 bytes per leaf instead of a copy of
+// the address. Any other address is an item of its own.
+type leafValues struct {
+	ref   []uint32 // slot position, or otherValue|position in other
+	other items
+}
+
+const otherValue = 1 << 31
+
+// Len is the number of values.
+func (v *leafValues) Len() int { return len(v.ref) }
+
+// add appends the value of item i of from, whose slot in the EVM table is
+// at position slot (-1: not an EVM address), and returns its value index.
+func (v *leafValues) add(from *items, i, slot int, what string) (int32, error) {
+	n := len(v.ref)
+	if n == math.MaxInt32 || slot >= otherValue || v.other.Len() >= otherValue {
+		return -1, fmt.Errorf("screening: more than %d %s addresses", math.MaxInt32, what)
+	}
+	if slot >= 0 {
+		v.ref = append(v.ref, uint32(slot))
+		return int32(n), nil
+	}
+	v.ref = append(v.ref, otherValue|uint32(v.other.Len()))
+	return int32(n), v.other.addFrom(from, i)
+}
+
+// value returns value i: its family, and its address appended to dst.
+func (v *leafValues) value(i int, t *evmTable, dst []byte) (Family, []byte) {
+	r := v.ref[i]
+	if r&otherValue != 0 {
+		return v.other.family(int(r &^ otherValue)), v.other.appendAddress(dst, int(r&^otherValue))
+	}
+	dst = append(dst, '0', 'x')
+	return EVM, hex.AppendEncode(dst, t.slots[r].k[:])
 }

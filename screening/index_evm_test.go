@@ -79,15 +79,16 @@ func TestBuildEVMAcrossGroups(t *testing.T) {
 	for i := 1; i <= 300; i += 3 {
 		g2 = append(g2, Listing{EVM, addr(i), m("list:eth", i)}, Listing{EVM, addr(i), m("list:eth", -i)})
 	}
-	g3 := []Listing{{EVM, addr(5), m(SourceCommunity, 1)}, {EVM, addr(1000), m(SourceCommunity, 2)}}
+	const btc = "12QtD5BFwRsdNsAZY76UVE1xyCGNTojH9h"
+	g3 := []Listing{{EVM, addr(5), m(SourceCommunity, 1)}, {Bitcoin, btc, m("gov_sdn", 0)}, {EVM, addr(1000), m(SourceCommunity, 2)}}
 	ix, err := Build(1, time.Time{}, g1, g2, g3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ix.Len() != 301 {
+	if ix.Len() != 302 {
 		t.Fatalf("%d addresses", ix.Len())
 	}
-	if s, c := ix.Leaves(); s != 300 || c != 2 {
+	if s, c := ix.Leaves(); s != 301 || c != 2 {
 		t.Fatalf("leaves %d and %d", s, c)
 	}
 	for i := 1; i <= 300; i++ {
@@ -110,13 +111,13 @@ func TestBuildEVMAcrossGroups(t *testing.T) {
 	if ix.ClassOf(EVM, addr(1000)) != ClassCommunity || ix.ClassOf(EVM, addr(5)) != ClassSanctions {
 		t.Fatal("classes")
 	}
-	mp, values, err := ix.MultiProof([][2]string{{"evm", addr(2)}, {"evm", addr(1000)}, {"evm", addr(9)}})
-	if err != nil || len(mp.Leaves) != 2 || len(values) != 2 {
+	mp, values, err := ix.MultiProof([][2]string{{"evm", addr(2)}, {"evm", addr(1000)}, {"bitcoin", btc}, {"evm", addr(9)}})
+	if err != nil || len(mp.Leaves) != 3 || len(values) != 3 {
 		t.Fatalf("multiproof: %+v %v %v", mp, values, err)
 	}
 	vs := make([][]any, len(values))
 	for k, v := range values {
-		if v[0] != "evm" || (v[1] != addr(2) && v[1] != addr(9)) {
+		if v != [2]string{"evm", addr(2)} && v != [2]string{"evm", addr(9)} && v != [2]string{"bitcoin", btc} {
 			t.Fatalf("multiproof value %v", v)
 		}
 		vs[k] = []any{v[0], v[1]}

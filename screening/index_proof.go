@@ -59,7 +59,7 @@ func (ix *Index) RootOf(class string) merkle.Hash {
 
 // treeOf returns the tree of class, its leaf values and the value index
 // of e's leaf in it (-1: none; noEntry is in no tree).
-func (ix *Index) treeOf(class string, e entry) (*merkle.Tree, *items, int) {
+func (ix *Index) treeOf(class string, e entry) (*merkle.Tree, *leafValues, int) {
 	if class == ClassCommunity {
 		return ix.community, &ix.cvalues, int(e.cleaf)
 	}
@@ -115,7 +115,9 @@ func (ix *Index) MultiProofIn(class string, pairs [][2]string) (merkle.MultiProo
 	}
 	values := make([][2]string, len(mp.Indices))
 	for k, i := range mp.Indices {
-		values[k] = [2]string{string(vals.family(i)), vals.address(i)}
+		var buf [64]byte
+		f, a := vals.value(i, &ix.entries.evm, buf[:0])
+		values[k] = [2]string{string(f), string(a)}
 	}
 	return mp, values, nil
 }
