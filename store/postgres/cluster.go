@@ -12,11 +12,49 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
+// legacyListVersionChannel is the one channel of the list versions of
+// every schema on a database, before each schema had its own.
+const legacyListVersionChannel = "cairn_list_version"
+
+// channelOf is the channel prefix names for schema: "<prefix>.<schema>"
+// (prefix alone without a schema). PostgreSQL takes at most 63 bytes for
+// a channel name (pg_notify rejects a longer one, LISTEN truncates it), so
+// a schema name that does not fit is replaced by the hex of its 64-bit
+// FNV-1a hash: the same name on every process, and one no other fitting
+// schema name gives unless a schema is named that hex.
+func channelOf(prefix, schema string) string {
+	if schema == "" {
+		return prefix
+	}
+	if ch := prefix + "." + schema; len(ch) <= 63 {
+		return ch
+	}
+	h := fnv.New64a()
+	h.Write([]byte(schema))
+	return fmt.Sprintf("%s.%016x", prefix, h.Sum64())
+}
+
 // ListVersionChannel is the channel CommitListVersion notifies, at commit,
-// with the new version number as the payload. Channels are per database,
-// not per schema: a listener may hear the versions of another schema on
-// the same database and must compare with its own store's last version.
-const ListVersionChannel = "cairn_list_version"
+// with the new version number as the payload: "cairn_list_version.<schema>"
+// (see channelOf), so that the processes of other schemas on the database
+// do not hear it. A listener still compares the number with its own
+// store's last version.
+//
+// Rolling upgrade: a process of the release before listens and notifies on
+// "cairn_list_version" alone. This release notifies on both channels (once
+// when they are the same, without a schema), so that an old process hears
+// a new one at once, and listens on the schema's alone: a new process
+// hears an old one's versions at its next --list-poll-interval poll. The
+// release after drops the old channel.
+func (db *DB) ListVersionChannel() string { return channelOf("cairn_list_version", db.schema) }
+
+// listVersionChannels are the channels CommitListVersion notifies.
+func (db *DB) listVersionChannels() []string {
+	if ch := db.ListVersionChannel(); ch != legacyListVersionChannel {
+		return []string{ch, legacyListVersionChannel}
+	}
+	return []string{legacyListVersionChannel}
+}
 
 // leaderKey is the session-level advisory lock whose holder leads the
 // processes sharing schema.
@@ -155,7 +193,7 @@ func (db *DB) Lead(ctx context.Context, retry time.Duration, logger *slog.Logger
 // with 0 each time listening starts, so that the caller compares with the
 // store for what it may have missed while not listening.
 func (db *DB) ListenListVersions(ctx context.Context, retry time.Duration, logger *slog.Logger, fn func(version uint64)) {
-	db.follow(ctx, ListVersionChannel, "list versions", nil, retry, logger, func() { fn(0) }, func(payload string) {
+	db.follow(ctx, db.ListVersionChannel(), "list versions", nil, retry, logger, func() { fn(0) }, func(payload string) {
 		if v, err := strconv.ParseUint(payload, 10, 64); err == nil {
 			fn(v)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -181,33 +182,106 @@ func TestLead(t *testing.T) {
 }
 
 // TestListVersionNotified: a committed list version reaches a listener of
-// the channel with its number; the listener is told 0 when it starts.
+// the schema's channel with its number, and a listener of the old
+// database-wide channel (a process of the release before, during a
+// rolling upgrade); a listener of another schema hears nothing. Each
+// listener is told 0 when it starts. A schema name too long for a channel
+// works too.
 func TestListVersionNotified(t *testing.T) {
-	db := openTest(t, Options{})
+	url := testURL(t)
+	long := newSchema(t, url) + "_" + strings.Repeat("l", 30) // 58 bytes, 77 with the prefix: hashed
+	t.Cleanup(func() {
+		conn, err := pgx.Connect(context.Background(), url)
+		if err != nil {
+			t.Errorf("drop schema %s: %v", long, err)
+			return
+		}
+		defer conn.Close(context.Background())
+		if _, err := conn.Exec(context.Background(), "DROP SCHEMA IF EXISTS "+pgx.Identifier{long}.Sanitize()+" CASCADE"); err != nil {
+			t.Errorf("drop schema %s: %v", long, err)
+		}
+	})
+	for name, schema := range map[string]string{"short": newSchema(t, url), "long": long} {
+		t.Run(name, func(t *testing.T) {
+			testListVersionNotified(t, openTest(t, Options{Schema: schema}))
+		})
+	}
+}
+
+func testListVersionNotified(t *testing.T, db *DB) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	got := make(chan uint64, 16)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		db.ListenListVersions(ctx, 50*time.Millisecond, slog.New(slog.NewTextHandler(io.Discard, nil)), func(v uint64) { got <- v })
-	}()
-	defer func() { cancel(); <-done }()
-	if v := <-got; v != 0 {
-		t.Fatalf("first call %d, want 0", v)
+	other := openTest(t, Options{})
+	if ch := db.ListVersionChannel(); len(ch) > 63 || !strings.HasPrefix(ch, "cairn_list_version.") || ch == other.ListVersionChannel() {
+		t.Fatalf("channels %q and %q", ch, other.ListVersionChannel())
 	}
+	var wg sync.WaitGroup
+	listen := func(db *DB) <-chan uint64 {
+		got := make(chan uint64, 16)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			db.ListenListVersions(ctx, 50*time.Millisecond, slog.New(slog.NewTextHandler(io.Discard, nil)), func(v uint64) { got <- v })
+		}()
+		if v := receive(t, got, "the call at start"); v != 0 {
+			t.Fatalf("first call %d, want 0", v)
+		}
+		return got
+	}
+	defer func() { cancel(); wg.Wait() }()
+	got, elsewhere := listen(db), listen(other)
+	old, err := db.Listen(ctx, "cairn_list_version")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Close()
 	v := cairn.ListVersion{Version: 1, BuiltAt: time.Now(), Root: "0x01", Sources: map[string]cairn.SourceVersion{}}
 	if err := db.CommitListVersion(ctx, v, nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	for {
-		select {
-		case n := <-got:
-			if n == 1 {
-				return
-			}
-		case <-time.After(20 * time.Second):
-			t.Fatal("no notification of version 1 within 20s")
-		}
+	if n := receive(t, got, "the notification of version 1"); n != 1 {
+		t.Fatalf("notified %d, want 1", n)
+	}
+	wctx, wcancel := context.WithTimeout(ctx, 20*time.Second)
+	defer wcancel()
+	if p, err := old.Next(wctx); err != nil || p != "1" {
+		t.Fatalf("the old channel: %q, %v", p, err)
+	}
+	// A version of the other schema marks the end: its listener hears
+	// that one, and nothing before.
+	if err := other.CommitListVersion(ctx, v, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if n := receive(t, elsewhere, "the notification of the other schema's version"); n != 1 {
+		t.Fatalf("the other schema's listener heard %d", n)
+	}
+	select {
+	case n := <-elsewhere:
+		t.Fatalf("the other schema's listener heard %d more", n)
+	case n := <-got:
+		t.Fatalf("the listener heard %d from the other schema", n)
+	default:
+	}
+}
+
+// TestChannelOf: a channel names its schema, or a hash of it when the name
+// would pass PostgreSQL's 63 bytes; the hash is the same for the same
+// name and differs for names that differ past the limit only.
+func TestChannelOf(t *testing.T) {
+	if got := channelOf("cairn_list_version", "s1"); got != "cairn_list_version.s1" {
+		t.Fatalf("short: %q", got)
+	}
+	if got := channelOf("cairn_list_version", ""); got != "cairn_list_version" {
+		t.Fatalf("no schema: %q", got)
+	}
+	fits := strings.Repeat("f", 63-len("cairn_list_version."))
+	if got := channelOf("cairn_list_version", fits); got != "cairn_list_version."+fits {
+		t.Fatalf("63 bytes: %q", got)
+	}
+	a, b := strings.Repeat("s", 62)+"a", strings.Repeat("s", 62)+"b"
+	ca, cb := channelOf("cairn_list_version", a), channelOf("cairn_list_version", b)
+	if len(ca) > 63 || len(cb) > 63 || ca == cb || ca != channelOf("cairn_list_version", a) ||
+		!strings.HasPrefix(ca, "cairn_list_version.") || strings.Contains(ca, "sss") {
+		t.Fatalf("long names: %q, %q", ca, cb)
 	}
 }

@@ -47,9 +47,12 @@ func (db *DB) CommitListVersion(ctx context.Context, v cairn.ListVersion, added,
 		if _, err := tx.Exec(ctx, "INSERT INTO list_versions (version, header) VALUES ($1, $2)", int64(v.Version), doc); err != nil {
 			return mapErr(err, "insert list version")
 		}
-		// Delivered at commit, to every process listening on the database.
-		if _, err := tx.Exec(ctx, "SELECT pg_notify($1, $2)", ListVersionChannel, strconv.FormatUint(v.Version, 10)); err != nil {
-			return mapErr(err, "notify list version")
+		// Delivered at commit, to every process listening on the schema's
+		// channel (and, for the release of the change, on the old one).
+		for _, ch := range db.listVersionChannels() {
+			if _, err := tx.Exec(ctx, "SELECT pg_notify($1, $2)", ch, strconv.FormatUint(v.Version, 10)); err != nil {
+				return mapErr(err, "notify list version")
+			}
 		}
 		var empty bool
 		if err := tx.QueryRow(ctx, "SELECT NOT EXISTS (SELECT 1 FROM list_entries)").Scan(&empty); err != nil {

@@ -17,9 +17,10 @@
 //
 // Processes sharing a schema hear of each other's commits through
 // LISTEN/NOTIFY on dedicated connections (cluster.go, memory_feed.go): a
-// committed list version on ListVersionChannel, and every commit that
-// changes a memory's head or removes it on MemoryChannel
-// ("cairn_memory.<schema>"), sent inside that transaction with the agent,
+// committed list version on ListVersionChannel
+// ("cairn_list_version.<schema>"), and every commit that changes a
+// memory's head or removes it on MemoryChannel ("cairn_memory.<schema>"),
+// sent inside that transaction with the agent,
 // memory id and key, so that each process updates its own vector index;
 // a process skips its own. LeaderLock elects the one process that runs the
 // shared sweeps.

@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/cairn-dev/cairn/store/postgres/pgtest"
 )
@@ -31,4 +32,17 @@ func openTest(tb testing.TB, opts Options) *DB {
 	}
 	tb.Cleanup(func() { db.Close() })
 	return db
+}
+
+// receive waits for the next value of ch, failing the test when none comes
+// within 20s.
+func receive[T any](tb testing.TB, ch <-chan T, what string) T {
+	tb.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(20 * time.Second):
+		tb.Fatalf("not within 20s: %s", what)
+		panic("unreachable")
+	}
 }

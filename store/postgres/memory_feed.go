@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"log/slog"
 	"time"
 
@@ -27,25 +26,11 @@ type memoryNote struct {
 	Key      string `json:"k"`
 }
 
-// memoryChannel is the channel of the memory changes of schema:
-// "cairn_memory.<schema>" ("cairn_memory" without one; a schema name too
-// long for a channel is hashed). Channels are per database; naming the
-// schema keeps the instances of other schemas from hearing these.
-func memoryChannel(schema string) string {
-	const prefix = "cairn_memory"
-	if schema == "" {
-		return prefix
-	}
-	if ch := prefix + "." + schema; len(ch) <= 63 {
-		return ch
-	}
-	h := fnv.New64a()
-	h.Write([]byte(schema))
-	return fmt.Sprintf("%s.%016x", prefix, h.Sum64())
-}
-
-// MemoryChannel is the channel this store notifies memory changes on.
-func (db *DB) MemoryChannel() string { return memoryChannel(db.schema) }
+// MemoryChannel is the channel this store notifies memory changes on:
+// "cairn_memory.<schema>" (see channelOf). Channels are per database;
+// naming the schema keeps the processes of other schemas from hearing
+// these.
+func (db *DB) MemoryChannel() string { return channelOf("cairn_memory", db.schema) }
 
 // notifyMemory sends the change of m's head with the transaction: the
 // listeners hear it at commit, never for a rolled back one.

@@ -30,7 +30,7 @@ func TestMemoryChangesNotified(t *testing.T) {
 	if a.MemoryChannel() != "cairn_memory."+a.schema || other.MemoryChannel() == a.MemoryChannel() {
 		t.Fatalf("channels %q and %q", a.MemoryChannel(), other.MemoryChannel())
 	}
-	if ch := memoryChannel(strings.Repeat("s", 63)); len(ch) > 63 || !strings.HasPrefix(ch, "cairn_memory.") {
+	if ch := channelOf("cairn_memory", strings.Repeat("s", 63)); len(ch) > 63 || !strings.HasPrefix(ch, "cairn_memory.") {
 		t.Fatalf("the channel of a long schema name: %q", ch)
 	}
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
