@@ -94,17 +94,33 @@ func (m *Main) followLists(ctx context.Context) {
 // since before the index was built at Open (nil: it failed). After the
 // listening connection fails, it reconnects every --leader-interval and,
 // as the changes committed meanwhile were not heard, compares the whole
-// index with the store.
+// index with the store. It does so every --memory-catch-up-interval too,
+// for the changes no notification brought while the connection held: a
+// refresh that failed 4 times, a write notified on a channel this
+// instance does not listen on (another release or schema setting) or made
+// outside cairn, a notification lost any other way. What that finds is
+// logged as a warning.
 func (m *Main) followMemory(ctx context.Context, feed *postgres.MemoryFeed) {
 	retry := m.Config.LeaderInterval
-	m.pg.FollowMemoryChanges(ctx, feed, retry, m.Logger, func() {
+	var mu sync.Mutex // one catch-up at a time
+	catchUp := func(periodic bool) {
+		mu.Lock()
+		defer mu.Unlock()
 		n, err := m.memory.CatchUp(ctx)
-		if err != nil && ctx.Err() == nil {
+		switch {
+		case err != nil && ctx.Err() == nil:
 			m.Logger.Error("catching up with the memory changes of other instances failed", "err", err)
-			return
+		case err != nil:
+		case !periodic:
+			m.Logger.Info("caught up with the memory changes of other instances", "changed", n)
+		case n > 0:
+			m.Logger.Warn("the periodic catch-up found memory changes of other instances that were not heard", "changed", n)
 		}
-		m.Logger.Info("caught up with the memory changes of other instances", "changed", n)
-	}, func(c postgres.MemoryChange) {
+	}
+	done := make(chan struct{})
+	go func() { defer close(done); every(ctx, m.Config.MemoryCatchUpInterval, func() { catchUp(true) }) }()
+	defer func() { <-done }()
+	m.pg.FollowMemoryChanges(ctx, feed, retry, m.Logger, func() { catchUp(false) }, func(c postgres.MemoryChange) {
 		for try := 1; ; try++ {
 			_, err := m.memory.Refresh(ctx, c.AgentID, c.Key)
 			if err == nil || ctx.Err() != nil {

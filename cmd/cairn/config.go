@@ -41,8 +41,13 @@ type Config struct {
 	// version with its own, besides the notifications of new versions.
 	LeaderInterval   time.Duration
 	ListPollInterval time.Duration
-	DepositMnemonic  string
-	AptosNetwork     string
+	// MemoryCatchUpInterval is how often, on a Postgres store, an
+	// instance compares its memory vectors and keys with the store, in
+	// case a memory change notification was lost without its connection
+	// failing.
+	MemoryCatchUpInterval time.Duration
+	DepositMnemonic       string
+	AptosNetwork          string
 	// AptosNodeURL is the REST endpoint deposits are verified against
 	// (empty: the public endpoint of AptosNetwork).
 	AptosNodeURL    string
@@ -116,44 +121,45 @@ type Config struct {
 // DefaultConfig returns the defaults of every flag.
 func DefaultConfig() Config {
 	return Config{
-		Listen:              "127.0.0.1:8080",
-		DataDir:             "./data",
-		Store:               "pebble",
-		PostgresSchema:      "cairn",
-		TTLSweepInterval:    time.Minute,
-		LeaderInterval:      5 * time.Second,
-		ListPollInterval:    30 * time.Second,
-		AptosNetwork:        "mainnet",
-		CreditsPerAPT:       billing.DefaultCreditsPerAPT,
-		ShutdownTimeout:     30 * time.Second,
-		HTTPReadTimeout:     5 * time.Minute,
-		HTTPWriteTimeout:    15 * time.Minute,
-		HTTPIdleTimeout:     2 * time.Minute,
-		MaxHeaderBytes:      64 << 10,
-		LogLevel:            "info",
-		LogFormat:           "json",
-		RateLimitPerKey:     300,
-		WriteLimitPerAgent:  30,
-		RotateLimitPerIP:    3,
-		RegisterLimitPerIP:  10,
-		RegisterLimitAll:    1000,
-		PublicLimitPerIP:    120,
-		MaxBodyBytes:        1 << 20,
-		StarterCredits:      100,
-		CacheTTL:            5 * time.Second,
-		BlobCacheBytes:      blobfs.DefaultCacheBytes,
-		Blob:                "fs",
-		S3Secure:            true,
-		S3Region:            blobs3.DefaultRegion,
-		IngestSchedule:      "@every 6h",
-		DefaultSources:      true,
-		ReportMinAccountAge: compliance.DefaultMinAccountAge,
-		IngestMaxDrop:       0.20,
-		IngestMaxBytes:      ingest.DefaultMaxSourceBytes,
-		IngestMaxXMLToken:   ingest.DefaultMaxXMLToken,
-		EVMConfirmations:    3,
-		EVMPollInterval:     4 * time.Second,
-		VectorHNSWThreshold: 20000,
+		Listen:                "127.0.0.1:8080",
+		DataDir:               "./data",
+		Store:                 "pebble",
+		PostgresSchema:        "cairn",
+		TTLSweepInterval:      time.Minute,
+		LeaderInterval:        5 * time.Second,
+		ListPollInterval:      30 * time.Second,
+		MemoryCatchUpInterval: 5 * time.Minute,
+		AptosNetwork:          "mainnet",
+		CreditsPerAPT:         billing.DefaultCreditsPerAPT,
+		ShutdownTimeout:       30 * time.Second,
+		HTTPReadTimeout:       5 * time.Minute,
+		HTTPWriteTimeout:      15 * time.Minute,
+		HTTPIdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:        64 << 10,
+		LogLevel:              "info",
+		LogFormat:             "json",
+		RateLimitPerKey:       300,
+		WriteLimitPerAgent:    30,
+		RotateLimitPerIP:      3,
+		RegisterLimitPerIP:    10,
+		RegisterLimitAll:      1000,
+		PublicLimitPerIP:      120,
+		MaxBodyBytes:          1 << 20,
+		StarterCredits:        100,
+		CacheTTL:              5 * time.Second,
+		BlobCacheBytes:        blobfs.DefaultCacheBytes,
+		Blob:                  "fs",
+		S3Secure:              true,
+		S3Region:              blobs3.DefaultRegion,
+		IngestSchedule:        "@every 6h",
+		DefaultSources:        true,
+		ReportMinAccountAge:   compliance.DefaultMinAccountAge,
+		IngestMaxDrop:         0.20,
+		IngestMaxBytes:        ingest.DefaultMaxSourceBytes,
+		IngestMaxXMLToken:     ingest.DefaultMaxXMLToken,
+		EVMConfirmations:      3,
+		EVMPollInterval:       4 * time.Second,
+		VectorHNSWThreshold:   20000,
 	}
 }
 
@@ -173,6 +179,7 @@ func newServeFlagSet(c *Config) *flag.FlagSet {
 	fs.StringVar(&c.JWTSecretFile, "jwt-secret-file", c.JWTSecretFile, "file (mode 0600) holding the JWT secret")
 	fs.DurationVar(&c.TTLSweepInterval, "ttl-sweep-interval", c.TTLSweepInterval, "how often expired items are removed")
 	fs.DurationVar(&c.LeaderInterval, "leader-interval", c.LeaderInterval, "with a postgres:// --store: how often an instance that does not lead tries to become the leader (which runs the TTL sweeps, scheduled ingestion and anchoring), and the leader checks its lock")
+	fs.DurationVar(&c.MemoryCatchUpInterval, "memory-catch-up-interval", c.MemoryCatchUpInterval, "with a postgres:// --store: how often an instance compares its memory vector index with the store, in case the notification of another instance's change was lost")
 	fs.DurationVar(&c.ListPollInterval, "list-poll-interval", c.ListPollInterval, "with a postgres:// --store: how often an instance checks for a list version another instance stored, besides being notified of each")
 	fs.StringVar(&c.DepositMnemonic, "deposit-mnemonic", c.DepositMnemonic, "BIP-39 mnemonic of the deposit HD seed (empty: generated once and kept in the data dir)")
 	fs.StringVar(&c.AptosNetwork, "aptos-network", c.AptosNetwork, "Aptos network deposits are expected on")

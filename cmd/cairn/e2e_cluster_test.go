@@ -357,8 +357,8 @@ func TestE2ECluster(t *testing.T) {
 }
 
 // TestLeadership: on the embedded store the one process leads; on
-// Postgres a non-positive --leader-interval or --list-poll-interval is
-// refused at start.
+// Postgres a non-positive --leader-interval, --list-poll-interval or
+// --memory-catch-up-interval is refused at start.
 func TestLeadership(t *testing.T) {
 	ts := startServer(t, testConfig(t, t.TempDir()))
 	eventually(t, "the embedded store's process leads", ts.m.Leading)
@@ -367,6 +367,7 @@ func TestLeadership(t *testing.T) {
 	for _, bad := range []func(*Config){
 		func(c *Config) { c.LeaderInterval = 0 },
 		func(c *Config) { c.ListPollInterval = -time.Second },
+		func(c *Config) { c.MemoryCatchUpInterval = 0 },
 	} {
 		cfg := testConfig(t, t.TempDir())
 		cfg.Store, cfg.PostgresSchema = url, pgtest.Schema(t, url)
@@ -374,7 +375,7 @@ func TestLeadership(t *testing.T) {
 		m := NewMain(cfg, io.Discard, &syncBuffer{})
 		err := m.Open(t.Context())
 		_ = m.Close()
-		if err == nil || !strings.Contains(err.Error(), "--leader-interval and --list-poll-interval must be positive") {
+		if err == nil || !strings.Contains(err.Error(), "--leader-interval, --list-poll-interval and --memory-catch-up-interval must be positive") {
 			t.Fatalf("open: %v", err)
 		}
 	}

@@ -183,8 +183,8 @@ func (m *Main) Open(ctx context.Context) error {
 		return err
 	}
 	m.openShared()
-	if m.pg != nil && (cfg.LeaderInterval <= 0 || cfg.ListPollInterval <= 0) {
-		return errors.New("--leader-interval and --list-poll-interval must be positive")
+	if m.pg != nil && (cfg.LeaderInterval <= 0 || cfg.ListPollInterval <= 0 || cfg.MemoryCatchUpInterval <= 0) {
+		return errors.New("--leader-interval, --list-poll-interval and --memory-catch-up-interval must be positive")
 	}
 	mediaSvc := &media.Service{Store: m.shared, Blobs: m.blobs, Clock: m.Clock, RecordCacheTTL: cfg.CacheTTL}
 	// Memory records, their audit entries and the account entries
@@ -419,14 +419,19 @@ func (m *Main) sweepKind(ctx context.Context, local bool) {
 	if m.Config.TTLSweepInterval <= 0 {
 		return
 	}
-	t := time.NewTicker(m.Config.TTLSweepInterval)
+	every(ctx, m.Config.TTLSweepInterval, func() { m.sweepWhere(ctx, func(s sweeper) bool { return s.local == local }) })
+}
+
+// every calls fn every interval d until ctx ends.
+func every(ctx context.Context, d time.Duration, fn func()) {
+	t := time.NewTicker(d)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			m.sweepWhere(ctx, func(s sweeper) bool { return s.local == local })
+			fn()
 		}
 	}
 }
