@@ -50,20 +50,35 @@ func memHead(ctx context.Context, q querier, agentID, id string, lock bool) (*ca
 	return decodeJSON[cairn.Memory](doc, "memory")
 }
 
-// putHead inserts the head m (when insert) or replaces the stored one.
-func putHead(ctx context.Context, tx pgx.Tx, m *cairn.Memory, insert bool) error {
+// putHead inserts the head m (when insert) or replaces the stored one;
+// with textOf, its tsvector becomes that version's, in the same write (a
+// second UPDATE of the row would leave a dead tuple, and its index
+// entries, for every write).
+func putHead(ctx context.Context, tx pgx.Tx, m *cairn.Memory, insert bool, textOf string) error {
 	doc, err := json.Marshal(m)
 	if err != nil {
 		return err
 	}
+	args := []any{m.AgentID, m.ID, m.Key, m.Type, m.Visibility, m.Pinned, m.Importance,
+		nanos(m.UpdatedAt), memExpiry(m), m.Latest, doc, strings.ToLower(m.Key)}
 	sql := `UPDATE memories SET key = $3, type = $4, visibility = $5, pinned = $6, importance = $7, updated_ns = $8,
-		expires_ns = $9, latest = $10, head = $11, key_lower = $12 WHERE agent_id = $1 AND id = $2`
-	if insert {
-		sql = `INSERT INTO memories (agent_id, id, key, type, visibility, pinned, importance, updated_ns, expires_ns, latest, head, key_lower)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`
+		expires_ns = $9, latest = $10, head = $11, key_lower = $12`
+	fts := ""
+	if textOf != "" {
+		args = append(args, textOf)
+		fts = "(SELECT fts FROM memory_versions WHERE agent_id = $1 AND id = $13)"
+		sql += ", fts = " + fts
 	}
-	_, err = tx.Exec(ctx, sql, m.AgentID, m.ID, m.Key, m.Type, m.Visibility, m.Pinned, m.Importance,
-		nanos(m.UpdatedAt), memExpiry(m), m.Latest, doc, strings.ToLower(m.Key))
+	sql += " WHERE agent_id = $1 AND id = $2"
+	if insert {
+		cols, vals := "", ""
+		if fts != "" {
+			cols, vals = ", fts", ", "+fts
+		}
+		sql = `INSERT INTO memories (agent_id, id, key, type, visibility, pinned, importance, updated_ns, expires_ns, latest, head, key_lower` + cols + `)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12` + vals + `)`
+	}
+	_, err = tx.Exec(ctx, sql, args...)
 	if violates(err, "memories_key_key") {
 		return err // the caller names the key
 	}
@@ -104,23 +119,22 @@ func (db *DB) CreateMemoryVersion(ctx context.Context, m *cairn.Memory, v *cairn
 		ver.MemoryID = head.ID
 		head.Latest, head.LatestID = ver.Version, ver.ID
 		head.Versions++
-		if err := putHead(ctx, tx, &head, ver.Version == 1); err != nil {
-			if violates(err, "memories_key_key") {
-				return cairn.Errorf(cairn.ECONFLICT, "Key %q is already in use.", head.Key).With("key", head.Key)
-			}
-			return err
-		}
 		doc, err := json.Marshal(&ver)
 		if err != nil {
 			return err
 		}
-		// The version's text, indexed once, is the memory's from now on.
-		if _, err := tx.Exec(ctx, `WITH v AS (
-				INSERT INTO memory_versions (agent_id, id, memory_id, version, record, fts) VALUES ($1, $2, $3, $4, $5, `+ftsOf("$6")+`)
-				RETURNING fts)
-			UPDATE memories SET fts = (SELECT fts FROM v) WHERE agent_id = $1 AND id = $3`,
+		// The version's text, indexed once, is the memory's from now on:
+		// the version first, then the head row in one write.
+		if _, err := tx.Exec(ctx, `INSERT INTO memory_versions (agent_id, id, memory_id, version, record, fts)
+			VALUES ($1, $2, $3, $4, $5, `+ftsOf("$6")+`)`,
 			head.AgentID, ver.ID, head.ID, ver.Version, doc, searchText(ver.SearchText)); err != nil {
 			return mapErr(err, "insert memory version")
+		}
+		if err := putHead(ctx, tx, &head, ver.Version == 1, ver.ID); err != nil {
+			if violates(err, "memories_key_key") {
+				return cairn.Errorf(cairn.ECONFLICT, "Key %q is already in use.", head.Key).With("key", head.Key)
+			}
+			return err
 		}
 		if err := db.notifyMemory(ctx, tx, head.AgentID, head.ID, head.Key); err != nil {
 			return err
@@ -214,7 +228,7 @@ func (db *DB) UpdateMemory(ctx context.Context, agentID, memoryID string, fn fun
 		next = *old
 		next.Pinned, next.Importance, next.Tags, next.Visibility = m.Pinned, m.Importance, m.Tags, m.Visibility
 		next.ExpiresAt, next.UpdatedAt = m.ExpiresAt, m.UpdatedAt
-		if err := putHead(ctx, tx, &next, false); err != nil {
+		if err := putHead(ctx, tx, &next, false, ""); err != nil {
 			return err
 		}
 		return db.notifyMemory(ctx, tx, agentID, memoryID, next.Key)
@@ -267,7 +281,7 @@ func (db *DB) DeleteMemoryVersion(ctx context.Context, agentID, versionID string
 		next.Versions, next.Latest, next.LatestID = n, latest, latestID
 		next.UpdatedAt = db.clock.Now()
 		head = &next
-		if err := putHead(ctx, tx, &next, false); err != nil {
+		if err := putHead(ctx, tx, &next, false, ""); err != nil {
 			return err
 		}
 		if latestID != old.LatestID {
