@@ -51,7 +51,11 @@ var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 // SearchMemories answers a search from the memories table: full text
 // through memories_fts_idx (textQuery, ranked by ts_rank), keys through key_lower (LIKE, served by
 // memories_key_trgm_idx when pg_trgm is installed), tags from the head and
-// expiry from expires_ns, all in one statement.
+// expiry from expires_ns, all in one statement. A key search without text
+// reads the keys that start with the needle first, through
+// memories_key_lower_idx: they outrank every other match, so when there
+// are enough of them they are the answer, and the substring search (every
+// key of the agent without pg_trgm) is not run.
 func (db *DB) SearchMemories(ctx context.Context, agentID string, q store.MemorySearchQuery) ([]store.MemoryMatch, error) {
 	if q.Limit < 1 {
 		return nil, cairn.Errorf(cairn.EINVALID, "A search needs a positive limit.")
@@ -60,33 +64,64 @@ func (db *DB) SearchMemories(ctx context.Context, agentID string, q store.Memory
 		return []store.MemoryMatch{}, nil // nothing stored can match
 	}
 	needle := strings.ToLower(q.Key)
-	args := []any{agentID, nanos(q.Now), q.Limit}
+	var args []any
 	arg := func(v any) string {
 		args = append(args, v)
 		return "$" + strconv.Itoa(len(args))
 	}
-	from := "memories m"
-	where := "m.agent_id = $1 AND (m.expires_ns IS NULL OR m.expires_ns > $2)"
-	score := "1"
-	if needle != "" { // the expression of memories_key_trgm_idx
-		where += " AND (m.agent_id || ' ' || m.key_lower) LIKE " + arg(likeEscaper.Replace(agentID)+" %"+likeEscaper.Replace(needle)+"%")
+	// base starts a statement's arguments and conditions: the agent, the
+	// expiry and the tags.
+	base := func(limit int) (string, error) {
+		args = []any{agentID, nanos(q.Now), limit}
+		where := "m.agent_id = $1 AND (m.expires_ns IS NULL OR m.expires_ns > $2)"
+		if len(q.Tags) > 0 {
+			tags, err := json.Marshal(q.Tags)
+			if err != nil {
+				return "", err
+			}
+			where += " AND m.head->'tags' @> " + arg(string(tags)) + "::jsonb"
+		}
+		return where, nil
 	}
-	switch {
-	case q.Text != "":
+	from, score := "memories m", "1"
+	where, err := base(q.Limit)
+	if err != nil {
+		return nil, err
+	}
+	if needle != "" && q.Text == "" {
+		starts := likeEscaper.Replace(needle) + "%"
+		out, err := db.searchMemories(ctx, from, where+" AND m.key_lower LIKE "+arg(starts),
+			"CASE WHEN m.key_lower = "+arg(needle)+" THEN 3 ELSE 2 END", args)
+		if err != nil || len(out) == q.Limit {
+			return out, err
+		}
+		if where, err = base(q.Limit - len(out)); err != nil {
+			return nil, err
+		}
+		where += " AND m.key_lower NOT LIKE " + arg(starts) + " AND " + keyLike(agentID, needle, arg)
+		rest, err := db.searchMemories(ctx, from, where, score, args)
+		return append(out, rest...), err
+	}
+	if needle != "" {
+		where += " AND " + keyLike(agentID, needle, arg)
+	}
+	if q.Text != "" {
 		from += ", (SELECT " + textQuery(q.Text, arg) + " AS q) AS t"
 		where += " AND m.fts @@ t.q"
 		score = "ts_rank(m.fts, t.q)"
-	case needle != "":
-		n := arg(needle)
-		score = "CASE WHEN m.key_lower = " + n + " THEN 3 WHEN starts_with(m.key_lower, " + n + ") THEN 2 ELSE 1 END"
 	}
-	if len(q.Tags) > 0 {
-		tags, err := json.Marshal(q.Tags)
-		if err != nil {
-			return nil, err
-		}
-		where += " AND m.head->'tags' @> " + arg(string(tags)) + "::jsonb"
-	}
+	return db.searchMemories(ctx, from, where, score, args)
+}
+
+// keyLike is the condition that the key holds needle, in the expression
+// of memories_key_trgm_idx.
+func keyLike(agentID, needle string, arg func(any) string) string {
+	return "(m.agent_id || ' ' || m.key_lower) LIKE " + arg(likeEscaper.Replace(agentID)+" %"+likeEscaper.Replace(needle)+"%")
+}
+
+// searchMemories runs a search statement: the keys and scores of the rows
+// of from that where admits, best score first, then by key, at most $3.
+func (db *DB) searchMemories(ctx context.Context, from, where, score string, args []any) ([]store.MemoryMatch, error) {
 	// Planned for the values at hand, not as a prepared statement: a
 	// generic plan, blind to the pattern, read the trigram index for a
 	// one-letter needle (45 ms where the agent's keys take 1 ms).

@@ -155,6 +155,10 @@ func RunMemorySearchTests(t *testing.T, open func(t *testing.T) MemorySearchStor
 		if fmt.Sprint(scores) != "[3 2 1]" {
 			t.Fatalf("key scores %v, want [3 2 1]", scores)
 		}
+		// A limit that the keys starting with the needle fill, or not.
+		want(t, s, "agent-a", store.MemorySearchQuery{Key: "PROJECTS", Limit: 1}, "Projects")
+		want(t, s, "agent-a", store.MemorySearchQuery{Key: "PROJECTS", Limit: 2}, "Projects", "projects/Apollo")
+		want(t, s, "agent-a", store.MemorySearchQuery{Key: "ects", Limit: 2}, "Projects", "archive/projects")
 		want(t, s, "agent-a", store.MemorySearchQuery{Key: "projects/"}, "projects/Apollo")
 		want(t, s, "agent-a", store.MemorySearchQuery{Key: "a_b"}, "a_b") // LIKE's wildcards are plain characters
 		want(t, s, "agent-a", store.MemorySearchQuery{Key: "%"}, "50%")
