@@ -32,8 +32,10 @@
 // them, ranked by ts_rank; the configuration memory_text is bleve's
 // standard analyzer: lower-cased words without English stop words,
 // unstemmed), keys
-// by LIKE over the key lower-cased (a pg_trgm trigram index when the
-// extension can be created), tags and expiry in the same statement. The
+// by LIKE over the key lower-cased (the keys that start with the needle
+// first, through a btree range, as they outrank the others; the rest
+// through a pg_trgm trigram index when the extension can be created, else
+// over the agent's keys), tags and expiry in the same statement. The
 // text comes with each write (MemoryVersion.SearchText: contents are
 // blobs); each version keeps its tsvector, so a deleted latest hands the
 // search to the previous version in its own transaction.
