@@ -81,23 +81,27 @@ func (it *items) address(i int) string {
 	return string(it.appendAddress(buf[:0], i))
 }
 
-// tagOf returns the tag of family f, adding f to the families.
-func (it *items) tagOf(f Family) byte {
+// tagOf returns the tag of family f, adding f to the families; a list
+// holds at most 128 (there are 15).
+func (it *items) tagOf(f Family) (byte, error) {
 	for t, g := range it.fams {
 		if g == f {
-			return byte(t)
+			return byte(t), nil
 		}
 	}
 	if len(it.fams) == packedEVM {
-		panic("screening: more than 128 address families in one list")
+		return 0, fmt.Errorf("screening: more than %d address families in one list", packedEVM)
 	}
 	it.fams = append(it.fams, f)
-	return byte(len(it.fams) - 1)
+	return byte(len(it.fams) - 1), nil
 }
 
 // add appends (f, canonical).
 func (it *items) add(f Family, canonical string) error {
-	tag := it.tagOf(f)
+	tag, err := it.tagOf(f)
+	if err != nil {
+		return err
+	}
 	if k, ok := evmKey(f, canonical); ok {
 		it.data = append(append(it.data, tag|packedEVM), k[:]...)
 		it.evm++
@@ -111,7 +115,11 @@ func (it *items) add(f Family, canonical string) error {
 func (it *items) addFrom(o *items, i int) error {
 	tag, a := o.span(i)
 	packed := tag & packedEVM
-	it.data = append(append(it.data, it.tagOf(o.fams[tag&^packedEVM])|packed), a...)
+	t, err := it.tagOf(o.fams[tag&^packedEVM])
+	if err != nil {
+		return err
+	}
+	it.data = append(append(it.data, t|packed), a...)
 	if packed != 0 {
 		it.evm++
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // compareListing is the key order of listings, spelled out: (family,
@@ -140,5 +141,23 @@ func TestListingsEqual(t *testing.T) {
 		if got := tc.y.Equal(tc.x); got != tc.want {
 			t.Errorf("%s, reversed: Equal %v, want %v", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestListingsTooManyFamilies: a list naming more families than a tag
+// holds is an error, from the builder and from Build, not a crash.
+func TestListingsTooManyFamilies(t *testing.T) {
+	var ls []Listing
+	for i := range 129 {
+		ls = append(ls, Listing{Family: Family(fmt.Sprint("f", i)), Address: "a", Match: Match{Source: "s"}})
+	}
+	if _, err := NewListings(ls); err == nil {
+		t.Fatal("129 families accepted by the builder")
+	}
+	if _, err := Build(1, time.Time{}, ls); err == nil {
+		t.Fatal("129 families accepted by Build")
+	}
+	if _, err := NewListings(ls[:128]); err != nil {
+		t.Fatalf("128 families: %v", err)
 	}
 }
