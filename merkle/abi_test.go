@@ -179,3 +179,34 @@ func TestAbiEncodeErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestLeafHashStrings3(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	check := func(a, b, c string) {
+		t.Helper()
+		want, err := StandardLeafHash(Strings3, []any{a, b, c})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := LeafHashStrings3(a, b, c); got != want {
+			t.Fatalf("%d,%d,%d: %s, want %s", len(a), len(b), len(c), got, want)
+		}
+		got := LeafHashesStrings3Func(1, func(_ int, s []byte) (string, []byte, []byte) {
+			s = append(s, b...)
+			return a, s[:len(b)], append(s, c...)[len(b):]
+		})
+		if got[0] != want {
+			t.Fatalf("%d,%d,%d: func form %s, want %s", len(a), len(b), len(c), got[0], want)
+		}
+	}
+	for _, tc := range [][3]string{
+		{"", "", ""}, {"evm", "", ""}, {"evm", "", "0xd882cfc20f52f2599d84b8e8d58c7fb62cfe344b"},
+		{"evm", "0x0ee5067b06776a89ccc7dc8ee369984ad7db5e06", "0x12d66f87a04a9e220743712ce6d9bb1b5616b8fc"},
+		{strings.Repeat("a", 32), strings.Repeat("b", 33), strings.Repeat("c", 64)}, {"bitcoin", "bc1q" + strings.Repeat("x", 58), ""},
+	} {
+		check(tc[0], tc[1], tc[2])
+	}
+	for range 500 {
+		check(strings.Repeat("q", r.IntN(70)), strings.Repeat("é", r.IntN(70)), strings.Repeat("z", r.IntN(300)))
+	}
+}

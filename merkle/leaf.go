@@ -85,3 +85,56 @@ func LeafHashesStrings2Func(n int, pair func(i int, scratch []byte) (string, []b
 	})
 	return out
 }
+
+// LeafHashStrings3 returns StandardLeafHash([]string{"string", "string",
+// "string"}, []any{a, b, c}) without allocating: the leaf of cairn's
+// exclusion trees, a gap (family, low, high) between two consecutive
+// listed addresses.
+func LeafHashStrings3(a, b, c string) Hash {
+	k := hasherPool.Get().(*hasher)
+	h := strings3(k, a, []byte(b), []byte(c))
+	hasherPool.Put(k)
+	return h
+}
+
+// strings3 encodes (string a, string b, string c) into the hasher's
+// scratch buffer, as strings2 does for two.
+func strings3(k *hasher, a string, b, c []byte) Hash {
+	pa, pb, pc := pad32(len(a)), pad32(len(b)), pad32(len(c))
+	size := 96 + 32 + pa + 32 + pb + 32 + pc
+	if cap(k.scratch) < size {
+		k.scratch = make([]byte, size, max(size, 256))
+	}
+	e := k.scratch[:size]
+	clear(e)
+	ob := 96 + 32 + pa
+	oc := ob + 32 + pb
+	binary.BigEndian.PutUint64(e[24:32], 96)
+	binary.BigEndian.PutUint64(e[56:64], uint64(ob))
+	binary.BigEndian.PutUint64(e[88:96], uint64(oc))
+	binary.BigEndian.PutUint64(e[120:128], uint64(len(a)))
+	copy(e[128:], a)
+	binary.BigEndian.PutUint64(e[ob+24:ob+32], uint64(len(b)))
+	copy(e[ob+32:], b)
+	binary.BigEndian.PutUint64(e[oc+24:oc+32], uint64(len(c)))
+	copy(e[oc+32:], c)
+	return k.leaf(e)
+}
+
+// LeafHashesStrings3Func returns LeafHashStrings3 of n triples, triple i
+// given by triple(i, scratch): a string and the bytes of the other two,
+// which triple may append to scratch (a buffer of its own per goroutine).
+// Hashed on all CPUs for large inputs; triple is called concurrently.
+func LeafHashesStrings3Func(n int, triple func(i int, scratch []byte) (string, []byte, []byte)) []Hash {
+	out := make([]Hash, n)
+	forChunks(0, n, parallelNodes, func(lo, hi int) {
+		k := hasherPool.Get().(*hasher)
+		var scratch [256]byte
+		for i := lo; i < hi; i++ {
+			a, b, c := triple(i, scratch[:0])
+			out[i] = strings3(k, a, b, c)
+		}
+		hasherPool.Put(k)
+	})
+	return out
+}

@@ -19,6 +19,10 @@ type StandardTree struct {
 // Strings2 is the leaf encoding of cairn's address list: (family, address).
 var Strings2 = []string{TypeString, TypeString}
 
+// Strings3 is the leaf encoding of cairn's exclusion trees: a gap (family,
+// low, high) between consecutive listed addresses.
+var Strings3 = []string{TypeString, TypeString, TypeString}
+
 // NewStandardTree builds StandardMerkleTree.of(values, leafEncoding,
 // {sortLeaves}). Each value must match leafEncoding (see AbiEncode).
 func NewStandardTree(values [][]any, leafEncoding []string, sortLeaves bool) (*StandardTree, error) {

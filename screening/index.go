@@ -98,9 +98,11 @@ const (
 func SanctionsSource(source string) bool { return source != SourceCommunity }
 
 // Index is an immutable list version: every listed address with its
-// matches, and two Merkle trees over (family, address) leaves: the
-// sanctions tree (what the sanctions sources list) and the community tree
-// (what community reports escalated). Lookups take no lock.
+// matches, two Merkle trees over (family, address) leaves: the sanctions
+// tree (what the sanctions sources list) and the community tree (what
+// community reports escalated), and for each of them an exclusion tree
+// over the gaps between its addresses, which proves that an address is
+// not in it. Lookups take no lock.
 type Index struct {
 	Version uint64
 	BuiltAt time.Time
@@ -111,6 +113,9 @@ type Index struct {
 	entries   *entries
 	tree      *merkle.Tree // sanctions; nil when empty
 	community *merkle.Tree // nil when empty
+	// exclusion and cexclusion are the exclusion trees of the sanctions
+	// and the community class (index_exclusion.go); never nil.
+	exclusion, cexclusion *exclusion
 	// values and cvalues are the leaf values of tree and community, by
 	// value index.
 	values, cvalues leafValues
@@ -211,6 +216,12 @@ func BuildFrom(version uint64, builtAt time.Time, groups ...*Listings) (*Index, 
 		return nil, err
 	}
 	if ix.community, err = ix.valuesTree(&ix.cvalues); err != nil {
+		return nil, err
+	}
+	if ix.exclusion, err = ix.buildExclusion(ClassSanctions); err != nil {
+		return nil, err
+	}
+	if ix.cexclusion, err = ix.buildExclusion(ClassCommunity); err != nil {
 		return nil, err
 	}
 	return ix, nil
