@@ -18,6 +18,8 @@ func (s *Server) merkleProof(c *gin.Context) error {
 	delete(body, "valid")
 	body["leafEncoding"], body["listVersion"] = compliance.LeafEncoding, out.ListVersion
 	body["sanctionsRoot"], body["communityRoot"] = out.SanctionsRoot, out.CommunityRoot
+	body["exclusionLeafEncoding"] = compliance.ExclusionLeafEncoding
+	body["exclusionRoot"], body["communityExclusionRoot"] = out.ExclusionRoot, out.CommunityExclusionRoot
 	body["rateLimit"] = freeUsage(c, out.Usage)
 	writeJSON(c, http.StatusOK, body)
 	return nil
@@ -29,9 +31,42 @@ func proofJSON(p compliance.AddressProof) gin.H {
 	if p.Class != "" {
 		class = p.Class
 	}
-	return gin.H{"address": p.Address, "chain": p.Chain, "family": p.Family, "canonicalAddress": p.Canonical,
+	out := gin.H{"address": p.Address, "chain": p.Chain, "family": p.Family, "canonicalAddress": p.Canonical,
 		"valid": p.Valid, "class": class, "sanctioned": p.Sanctioned, "listed": p.Listed, "leaf": p.Leaf, "proof": p.Proof,
 		"root": p.Root}
+	if p.Exclusion != nil {
+		out["exclusionProof"] = exclusionJSON(p.Exclusion)
+	}
+	if p.CommunityExclusion != nil {
+		out["communityExclusionProof"] = exclusionJSON(p.CommunityExclusion)
+	}
+	return out
+}
+
+// Open ends of an EVM gap as the contract's isNotSanctioned takes them:
+// the lowest and the highest address stand for "" (no listed address
+// below, or above).
+const (
+	evmLowSentinel  = "0x0000000000000000000000000000000000000000"
+	evmHighSentinel = "0xffffffffffffffffffffffffffffffffffffffff"
+)
+
+// exclusionJSON renders an exclusion proof: low and high as a caller
+// passes them to the contract (for EVM, 0x addresses, an open end as the
+// lowest or the highest address), value the exclusion tree's leaf value
+// exactly ("" at an open end), leaf its hash, proof the path to root.
+func exclusionJSON(e *compliance.ExclusionProof) gin.H {
+	low, high := e.Low, e.High
+	if e.Family == screening.EVM {
+		if low == "" {
+			low = evmLowSentinel
+		}
+		if high == "" {
+			high = evmHighSentinel
+		}
+	}
+	return gin.H{"low": low, "high": high, "value": [3]string{string(e.Family), e.Low, e.High}, "leaf": e.Leaf,
+		"proof": e.Proof, "root": e.Root}
 }
 
 // merkleRoot is GET /v1/compliance/merkle-root: the roots of the current
@@ -45,7 +80,10 @@ func (s *Server) merkleRoot(c *gin.Context) error {
 	writeJSON(c, http.StatusOK, gin.H{
 		"root": r.SanctionsRoot, "sanctionsRoot": r.SanctionsRoot, "communityRoot": r.CommunityRoot, "listVersion": r.ListVersion,
 		"leafCount": r.SanctionsLeaves, "sanctionsLeafCount": r.SanctionsLeaves, "communityLeafCount": r.CommunityLeaves,
-		"builtAt": built, "anchor": anchorJSON(r),
+		"exclusionRoot": r.ExclusionRoot, "communityExclusionRoot": r.CommunityExclusionRoot,
+		"exclusionLeafCount": r.ExclusionLeaves, "communityExclusionLeafCount": r.CommunityExclusionLeaves,
+		"exclusionLeafEncoding": compliance.ExclusionLeafEncoding,
+		"builtAt":               built, "anchor": anchorJSON(r),
 	})
 	return nil
 }
@@ -99,8 +137,15 @@ func (s *Server) merkleProofBatch(c *gin.Context) error {
 		}
 	}
 	body := gin.H{"root": out.SanctionsRoot, "sanctionsRoot": out.SanctionsRoot, "communityRoot": out.CommunityRoot,
-		"listVersion": out.ListVersion, "leafEncoding": compliance.LeafEncoding, "results": results, "rateLimit": freeUsage(c, out.Usage)}
+		"listVersion": out.ListVersion, "leafEncoding": compliance.LeafEncoding, "results": results, "rateLimit": freeUsage(c, out.Usage),
+		"exclusionRoot": out.ExclusionRoot, "communityExclusionRoot": out.CommunityExclusionRoot,
+		"exclusionLeafEncoding": compliance.ExclusionLeafEncoding}
 	for name, mp := range map[string]*compliance.Multiproof{"multiproof": out.Multiproof, "communityMultiproof": out.CommunityMultiproof} {
+		if mp != nil {
+			body[name] = gin.H{"leaves": mp.Leaves, "values": mp.Values, "proof": mp.Proof, "proofFlags": mp.ProofFlags}
+		}
+	}
+	for name, mp := range map[string]*compliance.GapMultiproof{"exclusionMultiproof": out.ExclusionMultiproof, "communityExclusionMultiproof": out.CommunityExclusionMultiproof} {
 		if mp != nil {
 			body[name] = gin.H{"leaves": mp.Leaves, "values": mp.Values, "proof": mp.Proof, "proofFlags": mp.ProofFlags}
 		}

@@ -175,17 +175,49 @@ type MerkleProof struct {
 	CanonicalAddress string `json:"canonicalAddress"`
 	// Class is sanctions, community, or nil when the address is not
 	// listed.
-	Class         *string            `json:"class"`
-	Sanctioned    bool               `json:"sanctioned"`
-	Listed        bool               `json:"listed"`
-	Leaf          string             `json:"leaf"`
-	Proof         []string           `json:"proof"`
-	LeafEncoding  []string           `json:"leafEncoding"`
-	Root          string             `json:"root"`
-	SanctionsRoot string             `json:"sanctionsRoot"`
-	CommunityRoot string             `json:"communityRoot"`
-	ListVersion   int64              `json:"listVersion"`
-	RateLimit     ScreeningRateLimit `json:"rateLimit"`
+	Class         *string  `json:"class"`
+	Sanctioned    bool     `json:"sanctioned"`
+	Listed        bool     `json:"listed"`
+	Leaf          string   `json:"leaf"`
+	Proof         []string `json:"proof"`
+	LeafEncoding  []string `json:"leafEncoding"`
+	Root          string   `json:"root"`
+	SanctionsRoot string   `json:"sanctionsRoot"`
+	CommunityRoot string   `json:"communityRoot"`
+	// ExclusionProof proves that the address is not in the sanctions
+	// tree (nil when it is), CommunityExclusionProof that it is not in
+	// the community tree.
+	ExclusionProof          *ExclusionProof    `json:"exclusionProof,omitempty"`
+	CommunityExclusionProof *ExclusionProof    `json:"communityExclusionProof,omitempty"`
+	ExclusionLeafEncoding   []string           `json:"exclusionLeafEncoding"`
+	ExclusionRoot           string             `json:"exclusionRoot"`
+	CommunityExclusionRoot  string             `json:"communityExclusionRoot"`
+	ListVersion             int64              `json:"listVersion"`
+	RateLimit               ScreeningRateLimit `json:"rateLimit"`
+}
+
+// ExclusionProof proves that an address is not in a tree: Leaf is the
+// exclusion tree leaf of Value (family, low, high; leaf encoding
+// ["string","string","string"], "" at an open end), and Proof leads from
+// it to Root. Low and High are the arguments of the contract's
+// isNotSanctioned: for EVM 0x addresses, an open end written as 0x00..00
+// (Low) or 0xff..ff (High).
+type ExclusionProof struct {
+	Low   string    `json:"low"`
+	High  string    `json:"high"`
+	Value [3]string `json:"value"`
+	Leaf  string    `json:"leaf"`
+	Proof []string  `json:"proof"`
+	Root  string    `json:"root"`
+}
+
+// ExclusionMultiproof is an OpenZeppelin multiproof of exclusion tree
+// leaves: Values are their (family, low, high) gaps.
+type ExclusionMultiproof struct {
+	Leaves     []string    `json:"leaves"`
+	Values     [][3]string `json:"values"`
+	Proof      []string    `json:"proof"`
+	ProofFlags []bool      `json:"proofFlags"`
 }
 
 // GetMerkleProof returns the Merkle proof of an address (getMerkleProof).
@@ -211,6 +243,10 @@ type AddressProof struct {
 	Proof            []string `json:"proof"`
 	// Root is the root of the class's tree.
 	Root *string `json:"root"`
+	// ExclusionProof and CommunityExclusionProof prove the absence of a
+	// valid address from each tree it is not in.
+	ExclusionProof          *ExclusionProof `json:"exclusionProof,omitempty"`
+	CommunityExclusionProof *ExclusionProof `json:"communityExclusionProof,omitempty"`
 }
 
 // MerkleProofBatch is the result of getMerkleProofBatch. With multiproof,
@@ -219,15 +255,23 @@ type AddressProof struct {
 // CommunityRoot (nil when the class has none).
 type MerkleProofBatch struct {
 	// Root is the sanctions root.
-	Root                string             `json:"root"`
-	SanctionsRoot       string             `json:"sanctionsRoot"`
-	CommunityRoot       string             `json:"communityRoot"`
-	ListVersion         int64              `json:"listVersion"`
-	LeafEncoding        []string           `json:"leafEncoding"`
-	Results             []AddressProof     `json:"results"`
-	Multiproof          *Multiproof        `json:"multiproof,omitempty"`
-	CommunityMultiproof *Multiproof        `json:"communityMultiproof,omitempty"`
-	RateLimit           ScreeningRateLimit `json:"rateLimit"`
+	Root                string         `json:"root"`
+	SanctionsRoot       string         `json:"sanctionsRoot"`
+	CommunityRoot       string         `json:"communityRoot"`
+	ListVersion         int64          `json:"listVersion"`
+	LeafEncoding        []string       `json:"leafEncoding"`
+	Results             []AddressProof `json:"results"`
+	Multiproof          *Multiproof    `json:"multiproof,omitempty"`
+	CommunityMultiproof *Multiproof    `json:"communityMultiproof,omitempty"`
+	// ExclusionMultiproof and CommunityExclusionMultiproof (with
+	// multiproof) prove the gaps of the valid addresses not in each tree
+	// against ExclusionRoot and CommunityExclusionRoot.
+	ExclusionLeafEncoding        []string             `json:"exclusionLeafEncoding"`
+	ExclusionRoot                string               `json:"exclusionRoot"`
+	CommunityExclusionRoot       string               `json:"communityExclusionRoot"`
+	ExclusionMultiproof          *ExclusionMultiproof `json:"exclusionMultiproof,omitempty"`
+	CommunityExclusionMultiproof *ExclusionMultiproof `json:"communityExclusionMultiproof,omitempty"`
+	RateLimit                    ScreeningRateLimit   `json:"rateLimit"`
 }
 
 // GetMerkleProofBatch returns proofs of up to 100 addresses
@@ -257,15 +301,22 @@ type Anchor struct {
 // MerkleRoot is the result of getMerkleRoot: the roots of the current
 // list version (Root = SanctionsRoot; an empty tree's root is zero).
 type MerkleRoot struct {
-	Root               string     `json:"root"`
-	SanctionsRoot      string     `json:"sanctionsRoot"`
-	CommunityRoot      string     `json:"communityRoot"`
-	ListVersion        int64      `json:"listVersion"`
-	LeafCount          int        `json:"leafCount"`
-	SanctionsLeafCount int        `json:"sanctionsLeafCount"`
-	CommunityLeafCount int        `json:"communityLeafCount"`
-	BuiltAt            *time.Time `json:"builtAt"`
-	Anchor             Anchor     `json:"anchor"`
+	Root               string `json:"root"`
+	SanctionsRoot      string `json:"sanctionsRoot"`
+	CommunityRoot      string `json:"communityRoot"`
+	ListVersion        int64  `json:"listVersion"`
+	LeafCount          int    `json:"leafCount"`
+	SanctionsLeafCount int    `json:"sanctionsLeafCount"`
+	CommunityLeafCount int    `json:"communityLeafCount"`
+	// ExclusionRoot and CommunityExclusionRoot are the roots of the
+	// exclusion trees (leaf encoding ExclusionLeafEncoding).
+	ExclusionRoot               string     `json:"exclusionRoot"`
+	CommunityExclusionRoot      string     `json:"communityExclusionRoot"`
+	ExclusionLeafCount          int        `json:"exclusionLeafCount"`
+	CommunityExclusionLeafCount int        `json:"communityExclusionLeafCount"`
+	ExclusionLeafEncoding       []string   `json:"exclusionLeafEncoding"`
+	BuiltAt                     *time.Time `json:"builtAt"`
+	Anchor                      Anchor     `json:"anchor"`
 }
 
 // GetMerkleRoot returns the current roots and their anchor (getMerkleRoot).

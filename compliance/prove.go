@@ -8,8 +8,13 @@ import (
 )
 
 // LeafEncoding is the OpenZeppelin StandardMerkleTree leaf encoding of
-// both trees: (family, canonical address).
+// both membership trees: (family, canonical address).
 var LeafEncoding = []string{"string", "string"}
+
+// ExclusionLeafEncoding is the leaf encoding of both exclusion trees: a gap
+// (family, low, high) between consecutive listed addresses, "" at an open
+// end (screening/index_exclusion.go).
+var ExclusionLeafEncoding = screening.ExclusionEncoding
 
 // AddressProof is the Merkle proof of one address.
 type AddressProof struct {
@@ -34,18 +39,37 @@ type AddressProof struct {
 	// listed); Proof leads from Leaf to it, empty when not listed.
 	Root  merkle.Hash
 	Proof []merkle.Hash
+	// Exclusion proves that the address is not in the sanctions tree, by
+	// its gap in the sanctions exclusion tree; nil when it is in it (or
+	// invalid). CommunityExclusion is the same for the community tree.
+	Exclusion, CommunityExclusion *ExclusionProof
+}
+
+// ExclusionProof is the proof that an address is not in the tree of a
+// class: the leaf of its gap (Value: family, low, high, with "" at an
+// open end) in the class's exclusion tree, and the path to Root.
+type ExclusionProof struct {
+	screening.Gap
+	Root merkle.Hash
 }
 
 // Proved is the answer to a proof request.
 type Proved struct {
 	SanctionsRoot merkle.Hash
 	CommunityRoot merkle.Hash
-	ListVersion   uint64
-	Proofs        []AddressProof
+	// ExclusionRoot and CommunityExclusionRoot are the roots of the
+	// exclusion trees of the same version.
+	ExclusionRoot, CommunityExclusionRoot merkle.Hash
+	ListVersion                           uint64
+	Proofs                                []AddressProof
 	// Multiproof and CommunityMultiproof are the OpenZeppelin multiproofs
 	// of the addresses of each class, when asked for, with the values in
 	// the order of their leaves.
 	Multiproof, CommunityMultiproof *Multiproof
+	// ExclusionMultiproof and CommunityExclusionMultiproof are the
+	// multiproofs of the gaps of the valid addresses that are not in each
+	// class's tree, when asked for.
+	ExclusionMultiproof, CommunityExclusionMultiproof *GapMultiproof
 	// Usage is the billing of the request: a proof answers whether an
 	// address is listed, which is what screening sells, so each address
 	// draws on the same free window and then costs 1 credit.
@@ -57,6 +81,13 @@ type Proved struct {
 type Multiproof struct {
 	merkle.MultiProof
 	Values [][2]string
+}
+
+// GapMultiproof is one OpenZeppelin multiproof of exclusion tree leaves
+// and their (family, low, high) values.
+type GapMultiproof struct {
+	merkle.MultiProof
+	Values [][3]string
 }
 
 // Prove returns the Merkle proof of one address against the current list
@@ -103,6 +134,7 @@ func (s *Service) ProveBatch(ctx context.Context, p Principal, qs []screening.Qu
 	out := proved(ix, len(qs))
 	out.Usage = pm.usage
 	listed := map[string][][2]string{}
+	var valid [][2]string
 	for i, q := range qs {
 		fam, _ := screening.ChainFamily(q.Chain) // checked above
 		canon, st := screening.Normalize(fam, q.Address)
@@ -111,6 +143,7 @@ func (s *Service) ProveBatch(ctx context.Context, p Principal, qs []screening.Qu
 			continue
 		}
 		out.Proofs[i] = proveOne(ix, q, fam, canon)
+		valid = append(valid, [2]string{string(fam), canon})
 		if c := out.Proofs[i].Class; c != "" {
 			listed[c] = append(listed[c], [2]string{string(fam), canon})
 		}
@@ -122,13 +155,20 @@ func (s *Service) ProveBatch(ctx context.Context, p Principal, qs []screening.Qu
 				return nil, err
 			}
 		}
+		for class, dst := range map[string]**GapMultiproof{screening.ClassSanctions: &out.ExclusionMultiproof, screening.ClassCommunity: &out.CommunityExclusionMultiproof} {
+			if *dst, err = gapMultiproofOf(ix, class, valid); err != nil {
+				s.refund(ctx, p, pm)
+				return nil, err
+			}
+		}
 	}
 	return out, nil
 }
 
 // proved is the frame of an answer about n addresses.
 func proved(ix *screening.Index, n int) *Proved {
-	return &Proved{SanctionsRoot: ix.Root(), CommunityRoot: ix.CommunityRoot(), ListVersion: ix.Version, Proofs: make([]AddressProof, n)}
+	return &Proved{SanctionsRoot: ix.Root(), CommunityRoot: ix.CommunityRoot(), ExclusionRoot: ix.ExclusionRoot(),
+		CommunityExclusionRoot: ix.CommunityExclusionRoot(), ListVersion: ix.Version, Proofs: make([]AddressProof, n)}
 }
 
 // multiproofOf is the multiproof of the pairs in the tree of class, its
@@ -138,6 +178,13 @@ func multiproofOf(ix *screening.Index, class string, pairs [][2]string) (*Multip
 	if err != nil {
 		return nil, err
 	}
+	nonNil(&mp)
+	return &Multiproof{MultiProof: mp, Values: values}, nil
+}
+
+// nonNil makes the lists of mp empty rather than nil, as the answers
+// write them.
+func nonNil(mp *merkle.MultiProof) {
 	for _, hs := range []*[]merkle.Hash{&mp.Leaves, &mp.Proof} {
 		if *hs == nil {
 			*hs = []merkle.Hash{}
@@ -146,10 +193,31 @@ func multiproofOf(ix *screening.Index, class string, pairs [][2]string) (*Multip
 	if mp.ProofFlags == nil {
 		mp.ProofFlags = []bool{}
 	}
-	return &Multiproof{MultiProof: mp, Values: values}, nil
 }
 
-// proveOne proves a valid address in the tree of its class.
+// gapMultiproofOf is the multiproof of the gaps of the pairs that are not
+// in the tree of class, its lists never nil.
+func gapMultiproofOf(ix *screening.Index, class string, pairs [][2]string) (*GapMultiproof, error) {
+	mp, values, err := ix.ExclusionMultiProof(class, pairs)
+	if err != nil {
+		return nil, err
+	}
+	nonNil(&mp)
+	return &GapMultiproof{MultiProof: mp, Values: values}, nil
+}
+
+// exclusionOf is the exclusion proof of a valid address in the exclusion
+// tree of class, nil when it is in the class's tree.
+func exclusionOf(ix *screening.Index, class string, fam screening.Family, canon string) *ExclusionProof {
+	g, ok := ix.ExclusionProof(class, fam, canon)
+	if !ok {
+		return nil
+	}
+	return &ExclusionProof{Gap: g, Root: ix.ExclusionRootOf(class)}
+}
+
+// proveOne proves a valid address in the tree of its class, and its
+// absence from each tree it is not in.
 func proveOne(ix *screening.Index, q screening.Query, fam screening.Family, canon string) AddressProof {
 	class := ix.ClassOf(fam, canon)
 	ap := AddressProof{Address: q.Address, Chain: q.Chain, Family: fam, Canonical: canon, Valid: true, Class: class,
@@ -161,5 +229,7 @@ func proveOne(ix *screening.Index, q screening.Query, fam screening.Family, cano
 		ap.Proof = proof
 	}
 	ap.Leaf = &leaf
+	ap.Exclusion = exclusionOf(ix, screening.ClassSanctions, fam, canon)
+	ap.CommunityExclusion = exclusionOf(ix, screening.ClassCommunity, fam, canon)
 	return ap
 }

@@ -13,12 +13,18 @@ const AnchorDisabled = chain.AnchorDisabled
 
 // Roots are the current list version's Merkle roots and their anchoring.
 type Roots struct {
-	SanctionsRoot   merkle.Hash
-	CommunityRoot   merkle.Hash
-	ListVersion     uint64
-	SanctionsLeaves int
-	CommunityLeaves int
-	BuiltAt         time.Time // zero before any list version
+	SanctionsRoot merkle.Hash
+	CommunityRoot merkle.Hash
+	// ExclusionRoot and CommunityExclusionRoot are the roots of the
+	// exclusion trees, which prove that an address is in neither.
+	ExclusionRoot            merkle.Hash
+	CommunityExclusionRoot   merkle.Hash
+	ListVersion              uint64
+	SanctionsLeaves          int
+	CommunityLeaves          int
+	ExclusionLeaves          int
+	CommunityExclusionLeaves int
+	BuiltAt                  time.Time // zero before any list version
 	// Anchor is the on-chain state of the newest anchored version;
 	// Status chain.AnchorDisabled when no chain is configured.
 	Anchor chain.AnchorStatus
@@ -31,6 +37,8 @@ func (s *Service) Roots(ctx context.Context) Roots {
 	out := Roots{SanctionsRoot: ix.Root(), CommunityRoot: ix.CommunityRoot(), ListVersion: ix.Version, BuiltAt: ix.BuiltAt,
 		Anchor: chain.AnchorStatus{Status: chain.AnchorDisabled}}
 	out.SanctionsLeaves, out.CommunityLeaves = ix.Leaves()
+	out.ExclusionRoot, out.CommunityExclusionRoot = ix.ExclusionRoot(), ix.CommunityExclusionRoot()
+	out.ExclusionLeaves, out.CommunityExclusionLeaves = ix.ExclusionLeaves()
 	if s.Anchorer == nil {
 		return out
 	}

@@ -33,7 +33,8 @@ func (s *server) addComplianceTools(srv *sdk.Server) {
 		func(ctx context.Context, a ScreenArgs) (any, error) {
 			return s.c.ScreenAddresses(ctx, a.Addresses, nil)
 		})
-	tool(srv, s, "merkle_proof", "Whether an address is listed, with its Merkle leaf and proof against the published root "+
+	tool(srv, s, "merkle_proof", "Whether an address is listed, with its Merkle leaf and proof against the published root; "+
+		"an address that is not listed comes with exclusionProof, the proof of its absence against exclusionRoot "+
 		"(billed as screening).",
 		func(ctx context.Context, a ProofArgs) (any, error) {
 			return s.c.GetMerkleProof(ctx, a.Address, a.Chain)

@@ -108,6 +108,13 @@ func verifyBatch(t *testing.T, r *response, root merkle.Hash, wantListed int) {
 				t.Fatalf("item %d: standard proof does not verify: %v", i, err)
 			}
 		}
+		// Absence from the sanctions tree is proven exactly when the
+		// address is not in it.
+		if e, has := item["exclusionProof"]; has != (item["class"] != "sanctions") {
+			t.Fatalf("item %d (class %v): exclusionProof %v", i, item["class"], e)
+		} else if has {
+			verifyExclusion(t, e, item["family"].(string), item["canonicalAddress"].(string), hexBytes32(t, r.str("exclusionRoot")))
+		}
 	}
 	verifyMultiproof(t, r.JSON["multiproof"].(map[string]any), root, wantListed)
 	verifyMultiproof(t, r.JSON["communityMultiproof"].(map[string]any), roots["community"], len(community))

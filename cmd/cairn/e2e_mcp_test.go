@@ -241,6 +241,14 @@ func TestE2EMCPTools(t *testing.T) {
 			t.Fatalf("proof: %v", p)
 		}
 		s.fails("merkle_proof", map[string]any{"address": tornado, "chain": "narnia"}, cairn.EINVALID)
+		// An unlisted address is proven absent, with its gap against the
+		// exclusion root.
+		clear := s.ok("merkle_proof", map[string]any{"address": "0x1111111111111111111111111111111111111111", "chain": "ethereum"}, 0).result()
+		if e, ok := clear["exclusionProof"].(map[string]any); !ok || clear["listed"] != false || e["root"] != clear["exclusionRoot"] {
+			t.Fatalf("clear proof: %v", clear)
+		} else {
+			verifyExclusion(t, e, "evm", "0x1111111111111111111111111111111111111111", hexBytes32(t, clear["exclusionRoot"].(string)))
+		}
 		rep := s.call("report_address", map[string]any{"address": "0x00000000000000000000000000000000000000bb", "chain": "ethereum",
 			"category": "scam", "reason": "phishing site drained wallets"})
 		if rep.isError || rep.result()["reportId"] == "" {
