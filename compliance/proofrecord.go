@@ -18,27 +18,37 @@ import (
 // served (proofRecord.document), the results exactly the bytes that
 // resultsHash hashes.
 //
-// Record, version 1:
+// Record, version 2 (version 1, format byte 0x01, is the same without the
+// exclusion parts: documents stored before clear results were proven):
 //
-//	0x01                                  format (a zstd frame starts 0x28: records of before are zstd JSON)
-//	uvarint classes, then per class:      the multiproofs, in class name order
+//	0x02                                  format (a zstd frame starts 0x28: records of before are zstd JSON)
+//	uvarint classes, then per class:      the membership multiproofs, in class name order
 //	  root                                32 bytes
 //	  uvarint n, n leaves                 32 bytes each
 //	  uvarint n, n proof hashes           32 bytes each
 //	  uvarint n, ceil(n/8) bytes          proof flags, flag i in bit i%8 of byte i/8, unused bits 0
+//	uvarint classes, then per class:      the exclusion multiproofs, in class name order, as above
 //	zstd frame, to the end of the record: the JSON parts
-//	  string header                       the document's members but merkleProofs and results (ProofDoc)
+//	  string header                       the document's members but merkleProofs, exclusionProofs and results (ProofDoc)
 //	  string results                      the results array, as hashed
-//	  per class: string name, uvarint n, n times string family, string address (the values)
+//	  per membership class: string name, uvarint n, n times string family, string address (the values)
+//	  per exclusion class: string name, uvarint n, n times string family, string low, string high
 //
 // where a string is a uvarint length and the bytes.
-const proofFormatV1 = 0x01
+const (
+	proofFormatV1 = 0x01
+	proofFormatV2 = 0x02
+)
 
 // proofRecord is a screening's proof document in its parts.
 type proofRecord struct {
 	head    []byte // the JSON object of the ProofDoc
 	results []byte // the JSON array of results, as hashed
 	proofs  []classProof
+	// gaps are the exclusion multiproofs of the results not in each
+	// class's tree; nil in a record of version 1 (its document has no
+	// exclusionProofs).
+	gaps []gapProof
 }
 
 // classProof is the multiproof of the listed results of one class.
@@ -47,10 +57,32 @@ type classProof struct {
 	ResultProof
 }
 
+// gapProof is the exclusion multiproof of the results that are not in
+// the tree of one class.
+type gapProof struct {
+	Class string
+	GapResultProof
+}
+
+// GapResultProof is the OpenZeppelin multiproof of exclusion tree leaves
+// (gaps) against the exclusion root of one class, kept in the stored
+// proof document so that the results not in that class's tree are proven
+// absent from it.
+type GapResultProof struct {
+	Root       merkle.Hash   `json:"root"`
+	Leaves     []merkle.Hash `json:"leaves"`
+	Proof      []merkle.Hash `json:"proof"`
+	ProofFlags []bool        `json:"proofFlags"`
+	// Values are the (family, low, high) gaps of Leaves, in order, ""
+	// at an open end.
+	Values [][3]string `json:"values"`
+}
+
 var errRecord = errors.New("compliance: malformed proof record")
 
 // document is the proof document as it is served: the header's members,
-// "merkleProofs" (an object by class) and "results".
+// "merkleProofs" (an object by class), "exclusionProofs" (an object by
+// class; not in documents of version 1) and "results".
 func (r *proofRecord) document() ([]byte, error) {
 	if !isObject(r.head) {
 		return nil, errRecord
@@ -63,8 +95,21 @@ func (r *proofRecord) document() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	doc := make([]byte, 0, len(r.head)+len(proofs)+len(r.results)+32)
+	var gaps []byte
+	if r.gaps != nil {
+		gapsByClass := make(map[string]GapResultProof, len(r.gaps))
+		for _, p := range r.gaps {
+			gapsByClass[p.Class] = p.GapResultProof
+		}
+		if gaps, err = json.Marshal(gapsByClass); err != nil {
+			return nil, err
+		}
+	}
+	doc := make([]byte, 0, len(r.head)+len(proofs)+len(gaps)+len(r.results)+64)
 	doc = append(append(append(doc, r.head[:len(r.head)-1]...), `,"merkleProofs":`...), proofs...)
+	if gaps != nil {
+		doc = append(append(doc, `,"exclusionProofs":`...), gaps...)
+	}
 	return append(append(append(doc, `,"results":`...), r.results...), '}'), nil
 }
 
@@ -78,23 +123,22 @@ func isObject(head []byte) bool {
 // are compressed.
 var textPool = sync.Pool{New: func() any { return new([]byte) }}
 
-// appendBinary appends the record in its stored form (version 1) to dst.
+// appendBinary appends the record in its stored form to dst: version 2,
+// or version 1 for a record without exclusion parts.
 func (r *proofRecord) appendBinary(dst []byte) []byte {
-	dst = append(dst, proofFormatV1)
+	if r.gaps == nil {
+		dst = append(dst, proofFormatV1)
+	} else {
+		dst = append(dst, proofFormatV2)
+	}
 	dst = binary.AppendUvarint(dst, uint64(len(r.proofs)))
 	for _, p := range r.proofs {
-		dst = append(dst, p.Root[:]...)
-		dst = appendHashes(dst, p.Leaves)
-		dst = appendHashes(dst, p.Proof)
-		dst = binary.AppendUvarint(dst, uint64(len(p.ProofFlags)))
-		var b byte
-		for i, f := range p.ProofFlags {
-			if f {
-				b |= 1 << (i % 8)
-			}
-			if i%8 == 7 || i == len(p.ProofFlags)-1 {
-				dst, b = append(dst, b), 0
-			}
+		dst = appendMulti(dst, p.Root, p.Leaves, p.Proof, p.ProofFlags)
+	}
+	if r.gaps != nil {
+		dst = binary.AppendUvarint(dst, uint64(len(r.gaps)))
+		for _, p := range r.gaps {
+			dst = appendMulti(dst, p.Root, p.Leaves, p.Proof, p.ProofFlags)
 		}
 	}
 	bp := textPool.Get().(*[]byte)
@@ -107,9 +151,35 @@ func (r *proofRecord) appendBinary(dst []byte) []byte {
 			text = appendString(appendString(text, v[0]), v[1])
 		}
 	}
+	for _, p := range r.gaps {
+		text = appendString(text, p.Class)
+		text = binary.AppendUvarint(text, uint64(len(p.Values)))
+		for _, v := range p.Values {
+			text = appendString(appendString(appendString(text, v[0]), v[1]), v[2])
+		}
+	}
 	dst = proofEncoder.EncodeAll(text, dst)
 	*bp = text
 	textPool.Put(bp)
+	return dst
+}
+
+// appendMulti appends the binary form of a multiproof: its root, leaves,
+// proof hashes and flags.
+func appendMulti(dst []byte, root merkle.Hash, leaves, proof []merkle.Hash, flags []bool) []byte {
+	dst = append(dst, root[:]...)
+	dst = appendHashes(dst, leaves)
+	dst = appendHashes(dst, proof)
+	dst = binary.AppendUvarint(dst, uint64(len(flags)))
+	var b byte
+	for i, f := range flags {
+		if f {
+			b |= 1 << (i % 8)
+		}
+		if i%8 == 7 || i == len(flags)-1 {
+			dst, b = append(dst, b), 0
+		}
+	}
 	return dst
 }
 
@@ -125,29 +195,24 @@ func appendString[S ~string | ~[]byte](dst []byte, s S) []byte {
 	return append(binary.AppendUvarint(dst, uint64(len(s))), s...)
 }
 
-// parseProofRecord reads a record of version 1 (appendBinary). Every
-// slice of the result is non-nil, as the document is written.
+// parseProofRecord reads a record of version 1 or 2 (appendBinary).
+// Every slice of the result is non-nil, as the document is written, but
+// gaps in a record of version 1.
 func parseProofRecord(rec []byte) (*proofRecord, error) {
-	if len(rec) == 0 || rec[0] != proofFormatV1 {
+	if len(rec) == 0 || (rec[0] != proofFormatV1 && rec[0] != proofFormatV2) {
 		return nil, errRecord
 	}
 	rd := &reader{b: rec[1:]}
 	r := &proofRecord{proofs: make([]classProof, rd.count(len(rd.b)/32))}
 	for i := range r.proofs {
 		p := &r.proofs[i]
-		p.Root = rd.hash()
-		p.Leaves = rd.hashes()
-		p.Proof = rd.hashes()
-		p.ProofFlags = make([]bool, rd.count(8*len(rd.b)))
-		bits := rd.bytes((len(p.ProofFlags) + 7) / 8)
-		if rd.err != nil {
-			return nil, rd.err
-		}
-		for j := range p.ProofFlags {
-			p.ProofFlags[j] = bits[j/8]&(1<<(j%8)) != 0
-		}
-		if n := len(p.ProofFlags); n%8 != 0 && bits[len(bits)-1]>>(n%8) != 0 {
-			return nil, errRecord // bits past the last flag
+		p.Root, p.Leaves, p.Proof, p.ProofFlags = rd.multi()
+	}
+	if rec[0] == proofFormatV2 {
+		r.gaps = make([]gapProof, rd.count(len(rd.b)/32))
+		for i := range r.gaps {
+			p := &r.gaps[i]
+			p.Root, p.Leaves, p.Proof, p.ProofFlags = rd.multi()
 		}
 	}
 	if rd.err != nil {
@@ -162,20 +227,49 @@ func parseProofRecord(rec []byte) (*proofRecord, error) {
 	r.results = rd.bytes(rd.count(len(rd.b)))
 	for i := range r.proofs {
 		p := &r.proofs[i]
-		p.Class = string(rd.bytes(rd.count(len(rd.b))))
+		p.Class = rd.string()
 		if i > 0 && p.Class <= r.proofs[i-1].Class {
 			return nil, errRecord // one entry per class, in name order
 		}
 		p.Values = make([][2]string, rd.count(len(rd.b)/2))
 		for j := range p.Values {
-			p.Values[j][0] = string(rd.bytes(rd.count(len(rd.b))))
-			p.Values[j][1] = string(rd.bytes(rd.count(len(rd.b))))
+			p.Values[j] = [2]string{rd.string(), rd.string()}
+		}
+	}
+	for i := range r.gaps {
+		p := &r.gaps[i]
+		p.Class = rd.string()
+		if i > 0 && p.Class <= r.gaps[i-1].Class {
+			return nil, errRecord
+		}
+		p.Values = make([][3]string, rd.count(len(rd.b)/3))
+		for j := range p.Values {
+			p.Values[j] = [3]string{rd.string(), rd.string(), rd.string()}
 		}
 	}
 	if rd.err != nil || len(rd.b) != 0 || !isObject(r.head) {
 		return nil, errRecord
 	}
 	return r, nil
+}
+
+// multi reads the binary form of a multiproof (appendMulti).
+func (rd *reader) multi() (root merkle.Hash, leaves, proof []merkle.Hash, flags []bool) {
+	root = rd.hash()
+	leaves = rd.hashes()
+	proof = rd.hashes()
+	flags = make([]bool, rd.count(8*len(rd.b)))
+	bits := rd.bytes((len(flags) + 7) / 8)
+	if rd.err != nil {
+		return root, leaves, proof, flags
+	}
+	for j := range flags {
+		flags[j] = bits[j/8]&(1<<(j%8)) != 0
+	}
+	if n := len(flags); n%8 != 0 && bits[len(bits)-1]>>(n%8) != 0 {
+		rd.err = errRecord // bits past the last flag
+	}
+	return root, leaves, proof, flags
 }
 
 // reader takes a record apart. The first error sticks: every read after
@@ -206,6 +300,9 @@ func (rd *reader) bytes(n int) []byte {
 	rd.b = rd.b[n:]
 	return out
 }
+
+// string reads a string: a uvarint length and its bytes.
+func (rd *reader) string() string { return string(rd.bytes(rd.count(len(rd.b)))) }
 
 func (rd *reader) hash() merkle.Hash {
 	var h merkle.Hash

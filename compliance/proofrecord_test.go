@@ -65,6 +65,29 @@ func recordFrom(data []byte) *proofRecord {
 		}
 		r.proofs = append(r.proofs, p)
 	}
+	if m.byte()&1 == 0 {
+		return r // version 1: no exclusion parts
+	}
+	classes = classes[:0]
+	for range m.byte() % 5 {
+		classes = append(classes, string(m.take(int(m.byte()%12))))
+	}
+	slices.Sort(classes)
+	r.gaps = []gapProof{}
+	for _, c := range slices.Compact(classes) {
+		p := gapProof{Class: c}
+		copy(p.Root[:], m.take(32))
+		p.Leaves, p.Proof = m.hashes(), m.hashes()
+		p.ProofFlags = make([]bool, m.byte())
+		for i := range p.ProofFlags {
+			p.ProofFlags[i] = m.byte()&1 == 1
+		}
+		p.Values = make([][3]string, m.byte()%20)
+		for i := range p.Values {
+			p.Values[i] = [3]string{string(m.take(int(m.byte() % 16))), string(m.take(int(m.byte() % 64))), string(m.take(int(m.byte() % 64)))}
+		}
+		r.gaps = append(r.gaps, p)
+	}
 	return r
 }
 
@@ -73,7 +96,11 @@ func recordFrom(data []byte) *proofRecord {
 func checkRoundTrip(t *testing.T, r *proofRecord) {
 	t.Helper()
 	rec := r.appendBinary([]byte("prefix"))
-	if !bytes.HasPrefix(rec, []byte("prefix")) || rec[len("prefix")] != proofFormatV1 || isZstd(rec[len("prefix"):]) {
+	format := byte(proofFormatV2)
+	if r.gaps == nil {
+		format = proofFormatV1
+	}
+	if !bytes.HasPrefix(rec, []byte("prefix")) || rec[len("prefix")] != format || isZstd(rec[len("prefix"):]) {
 		t.Fatalf("record %x does not start with its format", rec)
 	}
 	got, err := parseProofRecord(rec[len("prefix"):])
@@ -89,6 +116,11 @@ func checkRoundTrip(t *testing.T, r *proofRecord) {
 	}
 	if doc, err := got.document(); err != nil || !bytes.Equal(doc, want) {
 		t.Fatalf("document %s (%v), want %s", doc, err, want)
+	}
+	// A document of version 1 has no exclusionProofs; one of version 2
+	// has them, between merkleProofs and results.
+	if has := bytes.Contains(want, []byte(`,"exclusionProofs":{`)); has != (r.gaps != nil) && !bytes.Contains(r.head, []byte("exclusionProofs")) {
+		t.Fatalf("document %s: exclusionProofs %v for a record with gaps %v", want, has, r.gaps != nil)
 	}
 }
 

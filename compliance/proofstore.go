@@ -62,6 +62,9 @@ func proofRecordSize(rec *proofRecord) int {
 	for _, p := range rec.proofs {
 		n += 40 + 32*(1+len(p.Leaves)+len(p.Proof)) + len(p.ProofFlags)/8 + 24*len(p.Values)
 	}
+	for _, p := range rec.gaps {
+		n += 40 + 32*(1+len(p.Leaves)+len(p.Proof)) + len(p.ProofFlags)/8 + 36*len(p.Values)
+	}
 	return n
 }
 

@@ -138,7 +138,7 @@ func TestScreenProofStoreFails(t *testing.T) {
 // stored it before proof records (commit 322c306, compliance/screen.go
 // prove and resultProofs): the header's members, merkleProofs encoded by
 // encoding/json, then the results.
-func legacyDocument(t *testing.T, ix *screening.Index, head, results json.RawMessage) []byte {
+func legacyDocument(t *testing.T, ix *screening.Index, head, results json.RawMessage, community bool) []byte {
 	t.Helper()
 	var rs []compliance.ScreenResult
 	if err := json.Unmarshal(results, &rs); err != nil {
@@ -183,8 +183,42 @@ func legacyDocument(t *testing.T, ix *screening.Index, head, results json.RawMes
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The exclusion proofs: every valid result not in a class's tree,
+	// the community class only when it was consulted.
+	absent := map[string][][2]string{}
+	for _, r := range rs {
+		if r.Status == screening.StatusInvalidAddress {
+			continue
+		}
+		pair := [2]string{string(r.Family), r.Canonical}
+		if !seen[[3]string{screening.ClassSanctions, pair[0], pair[1]}] {
+			absent[screening.ClassSanctions] = append(absent[screening.ClassSanctions], pair)
+		}
+		if community && !seen[[3]string{screening.ClassCommunity, pair[0], pair[1]}] {
+			absent[screening.ClassCommunity] = append(absent[screening.ClassCommunity], pair)
+		}
+	}
+	gaps := map[string]compliance.GapResultProof{}
+	for class, ps := range absent {
+		mp, values, err := ix.ExclusionMultiProof(class, ps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if mp.Proof == nil {
+			mp.Proof = []merkle.Hash{}
+		}
+		if mp.ProofFlags == nil {
+			mp.ProofFlags = []bool{}
+		}
+		gaps[class] = compliance.GapResultProof{Root: ix.ExclusionRootOf(class), Leaves: mp.Leaves, Proof: mp.Proof, ProofFlags: mp.ProofFlags, Values: values}
+	}
+	exclusionProofs, err := json.Marshal(gaps)
+	if err != nil {
+		t.Fatal(err)
+	}
 	stored := make([]byte, 0, len(head)+len(merkleProofs)+len(results)+32)
 	stored = append(append(append(stored, head[:len(head)-1]...), `,"merkleProofs":`...), merkleProofs...)
+	stored = append(append(stored, `,"exclusionProofs":`...), exclusionProofs...)
 	return append(append(append(stored, `,"results":`...), results...), '}')
 }
 
@@ -258,13 +292,13 @@ func TestProofRecordsReadAsBefore(t *testing.T) {
 			if err := json.Unmarshal(scr.Proof, &head); err != nil {
 				t.Fatal(err)
 			}
-			want := legacyDocument(t, ix, scr.Proof, scr.Results)
+			want := legacyDocument(t, ix, scr.Proof, scr.Results, tc.community)
 			got, err := s.Proof(ctx, head.ScreeningID)
 			if err != nil || !bytes.Equal(got, want) {
 				t.Fatalf("stored document (%v)\n%s\nwant\n%s", err, got, want)
 			}
 			rec, err := proofs.Proof(ctx, head.ScreeningID)
-			if err != nil || len(rec) >= len(want) || rec[0] != 0x01 {
+			if err != nil || len(rec) >= len(want) || rec[0] != 0x02 {
 				t.Fatalf("record of %d bytes for a document of %d (%v), format %#x", len(rec), len(want), err, rec[:1])
 			}
 			var doc struct {

@@ -36,6 +36,11 @@ type ProofDoc struct {
 	MerkleRoot    string `json:"merkleRoot"`
 	SanctionsRoot string `json:"sanctionsRoot"`
 	CommunityRoot string `json:"communityRoot"`
+	// ExclusionRoot and CommunityExclusionRoot are the roots of the
+	// exclusion trees the document's exclusionProofs lead to (absent
+	// from documents stored before clear results were proven).
+	ExclusionRoot          string `json:"exclusionRoot,omitempty"`
+	CommunityExclusionRoot string `json:"communityExclusionRoot,omitempty"`
 	// ProofURL is where anyone holding the screening id reads this
 	// document, without an account.
 	ProofURL string `json:"proofUrl,omitempty"`
@@ -128,6 +133,7 @@ func (s *Service) prove(ctx context.Context, ix *screening.Index, results []scre
 		ScreeningID: cairn.NewRandomID(), Timestamp: at, ResultsHash: hex.EncodeToString(sum[:]),
 		DataSources: []string{}, DataSnapshots: map[string]screening.Snapshot{},
 		ListVersion: ix.Version, MerkleRoot: root, SanctionsRoot: root, CommunityRoot: ix.CommunityRoot().String(),
+		ExclusionRoot: ix.ExclusionRoot().String(), CommunityExclusionRoot: ix.CommunityExclusionRoot().String(),
 	}
 	for _, src := range ix.Sources {
 		// Without includeCommunity the community source is not consulted.
@@ -148,13 +154,17 @@ func (s *Service) prove(ctx context.Context, ix *screening.Index, results []scre
 	if err != nil {
 		return nil, err
 	}
+	gaps, err := resultGaps(ix, results, community)
+	if err != nil {
+		return nil, err
+	}
 	proofJSON, err := json.Marshal(doc)
 	if err != nil {
 		return nil, err
 	}
 	// The results bytes are stored as they are hashed and served, encoded
 	// once.
-	if err := s.storeProof(ctx, doc.ScreeningID, &proofRecord{head: proofJSON, results: resultsJSON, proofs: proofs}); err != nil {
+	if err := s.storeProof(ctx, doc.ScreeningID, &proofRecord{head: proofJSON, results: resultsJSON, proofs: proofs, gaps: gaps}); err != nil {
 		return nil, err
 	}
 	return &Screened{Results: resultsJSON, Proof: proofJSON, DataSources: doc.DataSources, buf: buf}, nil
@@ -230,6 +240,53 @@ func resultProofs(ix *screening.Index, results []screening.Result) ([]classProof
 			return nil, err
 		}
 		out = append(out, classProof{c.class, ResultProof{Root: c.root, Leaves: mp.Leaves, Proof: mp.Proof, ProofFlags: mp.ProofFlags, Values: mp.Values}})
+	}
+	return out, nil
+}
+
+// resultGaps is the exclusion multiproof of each class's tree over the
+// valid results not in it, in class name order: every valid result that
+// no sanctions source lists is proven absent from the sanctions tree and,
+// when the community list was consulted, every one that no community
+// escalation lists from the community tree. A class with no such result
+// is left out; a gap shared by several results is proved once. The slice
+// is never nil (a document of version 2 has "exclusionProofs").
+func resultGaps(ix *screening.Index, results []screening.Result, community bool) ([]gapProof, error) {
+	var notCommunity, notSanctions [][2]string
+	for _, r := range results {
+		if r.Status == screening.StatusInvalidAddress {
+			continue
+		}
+		inCommunity, inSanctions := false, false
+		for _, m := range r.Matches {
+			if m.Source == screening.SourceCommunity {
+				inCommunity = true
+			} else {
+				inSanctions = true
+			}
+		}
+		pair := [2]string{string(r.Family), r.Canonical}
+		if community && !inCommunity {
+			notCommunity = append(notCommunity, pair)
+		}
+		if !inSanctions {
+			notSanctions = append(notSanctions, pair)
+		}
+	}
+	out := []gapProof{}
+	for _, c := range [...]struct {
+		class string
+		pairs [][2]string
+	}{{screening.ClassCommunity, notCommunity}, {screening.ClassSanctions, notSanctions}} {
+		if len(c.pairs) == 0 {
+			continue
+		}
+		mp, err := gapMultiproofOf(ix, c.class, c.pairs)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, gapProof{c.class, GapResultProof{Root: ix.ExclusionRootOf(c.class), Leaves: mp.Leaves, Proof: mp.Proof,
+			ProofFlags: mp.ProofFlags, Values: mp.Values}})
 	}
 	return out, nil
 }

@@ -34,6 +34,10 @@ type verifyDoc struct {
 	Leaf             *merkle.Hash  `json:"leaf"`
 	Proof            []merkle.Hash `json:"proof"`
 	Root             *merkle.Hash  `json:"root"`
+	// ExclusionProof and CommunityExclusionProof prove that the address
+	// is not in the sanctions or the community tree.
+	ExclusionProof          *verifyGap `json:"exclusionProof"`
+	CommunityExclusionProof *verifyGap `json:"communityExclusionProof"`
 	// A screening proof (GET /v1/compliance/proofs/:id).
 	ResultsHash   string          `json:"resultsHash"`
 	Results       json.RawMessage `json:"results"`
@@ -47,23 +51,51 @@ type verifyDoc struct {
 		ProofFlags []bool        `json:"proofFlags"`
 		Values     [][2]string   `json:"values"`
 	} `json:"merkleProofs"`
+	// Of both: the roots of the exclusion trees.
+	ExclusionRoot          string `json:"exclusionRoot"`
+	CommunityExclusionRoot string `json:"communityExclusionRoot"`
+	// ExclusionProofs holds, by class, the multiproof of the gaps of the
+	// results that are not in that class's tree (absent from documents
+	// stored before clear results were proven).
+	ExclusionProofs map[string]struct {
+		Root       merkle.Hash   `json:"root"`
+		Leaves     []merkle.Hash `json:"leaves"`
+		Proof      []merkle.Hash `json:"proof"`
+		ProofFlags []bool        `json:"proofFlags"`
+		Values     [][3]string   `json:"values"`
+	} `json:"exclusionProofs"`
+	DataSources   []string `json:"dataSources"`
 	DataSnapshots map[string]struct {
 		StorageURL string `json:"storageUrl"`
 		SHA256     string `json:"sha256"`
 	} `json:"dataSnapshots"`
 }
 
+// verifyGap is an exclusion proof of one address: the gap value (family,
+// low, high), its leaf and its path to root.
+type verifyGap struct {
+	Value [3]string     `json:"value"`
+	Leaf  merkle.Hash   `json:"leaf"`
+	Proof []merkle.Hash `json:"proof"`
+	Root  merkle.Hash   `json:"root"`
+}
+
 // runVerifyProof checks a document the service returned, read from a file,
 // stdin or a URL (a screening proof's proofUrl needs no account):
 //   - a Merkle proof (GET /v1/compliance/merkle-proof): the leaf is the
 //     OpenZeppelin leaf of (family, canonicalAddress) and the proof leads
-//     from it to root;
+//     from it to root; each exclusion proof's gap holds the address and
+//     leads to the exclusion root the document names;
 //   - a screening proof (GET /v1/compliance/proofs/:id): resultsHash is the
-//     SHA-256 of its results; every listed result is a leaf of the
-//     multiproof of its class (merkleProofs), which leads to the root the
-//     document names for that class; and every data snapshot, fetched from
-//     its storageUrl, has the digest the document names (--offline skips
-//     the fetch).
+//     SHA-256 of its results; each result's status agrees with its
+//     matches; every listed result is a leaf of the multiproof of its
+//     class (merkleProofs), which leads to the root the document names for
+//     that class; every result that no sanctions source lists lies in a
+//     gap of the sanctions exclusion multiproof (exclusionProofs), and,
+//     when the community list was consulted, every clear one in a gap of
+//     the community one, each leading to the exclusion root the document
+//     names; and every data snapshot, fetched from its storageUrl, has the
+//     digest the document names (--offline skips the fetch).
 //
 // It prints what it checked and exits 0 when everything holds, 1 when not.
 func runVerifyProof(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -91,10 +123,13 @@ func runVerifyProof(args []string, stdin io.Reader, stdout, stderr io.Writer) er
 		if err := verifyMerkleProof(&doc, stdout); err != nil {
 			return err
 		}
+		if err := verifyAddressExclusion(&doc, stdout); err != nil {
+			return err
+		}
 	}
 	if doc.ResultsHash != "" && len(doc.Results) > 0 {
 		checked = true
-		for _, check := range []func(*verifyDoc, io.Writer) error{verifyResultsHash, verifyResultProofs} {
+		for _, check := range []func(*verifyDoc, io.Writer) error{verifyResultsHash, verifyResultProofs, verifyResultExclusions} {
 			if err := check(&doc, stdout); err != nil {
 				return err
 			}
@@ -175,6 +210,113 @@ func verifyMerkleProof(doc *verifyDoc, stdout io.Writer) error {
 		return fmt.Errorf("FAIL: the proof does not lead from (%s, %s) to root %s", doc.Family, doc.CanonicalAddress, doc.Root)
 	default:
 		fmt.Fprintf(stdout, "OK: (%s, %s) is a leaf of root %s (%d proof hashes)\n", doc.Family, doc.CanonicalAddress, doc.Root, len(doc.Proof))
+	}
+	return nil
+}
+
+// inGap reports whether the gap (low, high) of family holds canon: "" is
+// an open end, the comparison byte by byte.
+func inGap(v [3]string, family, canon string) bool {
+	return v[0] == family && canon != "" && (v[1] == "" || v[1] < canon) && (v[2] == "" || canon < v[2])
+}
+
+// verifyAddressExclusion checks the exclusion proofs of a Merkle proof
+// answer: each gap holds the address, its leaf is the gap's, and its
+// proof leads to the exclusion root the answer names.
+func verifyAddressExclusion(doc *verifyDoc, stdout io.Writer) error {
+	for _, e := range []struct {
+		class string
+		gap   *verifyGap
+		root  string
+	}{{screening.ClassSanctions, doc.ExclusionProof, doc.ExclusionRoot}, {screening.ClassCommunity, doc.CommunityExclusionProof, doc.CommunityExclusionRoot}} {
+		g := e.gap
+		if g == nil {
+			continue
+		}
+		switch {
+		case !inGap(g.Value, doc.Family, doc.CanonicalAddress):
+			return fmt.Errorf("FAIL: the %s exclusion gap %q does not hold (%s, %s)", e.class, g.Value, doc.Family, doc.CanonicalAddress)
+		case g.Leaf != merkle.LeafHashStrings3(g.Value[0], g.Value[1], g.Value[2]):
+			return fmt.Errorf("FAIL: the %s exclusion leaf %s is not the leaf of the gap %q", e.class, g.Leaf, g.Value)
+		case e.root != "" && g.Root.String() != e.root:
+			return fmt.Errorf("FAIL: the %s exclusion proof is against root %s, the answer names %s", e.class, g.Root, e.root)
+		case !merkle.Verify(g.Root, g.Leaf, g.Proof):
+			return fmt.Errorf("FAIL: the %s exclusion proof does not lead from the gap %q to root %s", e.class, g.Value, g.Root)
+		}
+		fmt.Fprintf(stdout, "OK: (%s, %s) is not in the %s tree: its gap %q is a leaf of exclusion root %s\n", doc.Family, doc.CanonicalAddress,
+			e.class, g.Value, g.Root)
+	}
+	if doc.ExclusionProof == nil && len(doc.Proof) == 0 {
+		fmt.Fprintln(stdout, "note: no exclusionProof: that the address is not listed is not proven")
+	}
+	return nil
+}
+
+// verifyResultExclusions checks that every result the document calls
+// not sanctioned lies in a gap of the sanctions exclusion multiproof, and
+// (when the community list was consulted) every clear one in a gap of the
+// community one, and that each multiproof leads to the exclusion root the
+// document names.
+func verifyResultExclusions(doc *verifyDoc, stdout io.Writer) error {
+	var results []screening.Result
+	if err := json.Unmarshal(doc.Results, &results); err != nil {
+		return fmt.Errorf("FAIL: the results do not decode: %w", err)
+	}
+	if doc.ExclusionProofs == nil {
+		for _, r := range results {
+			if r.Status == screening.StatusClear {
+				fmt.Fprintln(stdout, "note: no exclusionProofs in this document (stored before they were kept): its clear results are not proven")
+				break
+			}
+		}
+		return nil
+	}
+	roots := map[string]string{screening.ClassSanctions: doc.ExclusionRoot, screening.ClassCommunity: doc.CommunityExclusionRoot}
+	for class, mp := range doc.ExclusionProofs {
+		root, ok := roots[class]
+		if !ok || mp.Root.String() != root {
+			return fmt.Errorf("FAIL: the %s exclusion proof is against root %s, the document names %q", class, mp.Root, root)
+		}
+		if len(mp.Values) != len(mp.Leaves) {
+			return fmt.Errorf("FAIL: the %s exclusion proof has %d leaves and %d values", class, len(mp.Leaves), len(mp.Values))
+		}
+		for i, v := range mp.Values {
+			if merkle.LeafHashStrings3(v[0], v[1], v[2]) != mp.Leaves[i] {
+				return fmt.Errorf("FAIL: leaf %d of the %s exclusion proof is not the leaf of the gap %q", i, class, v)
+			}
+		}
+		if !merkle.VerifyMultiProof(mp.Root, merkle.MultiProof{Leaves: mp.Leaves, Proof: mp.Proof, ProofFlags: mp.ProofFlags}) {
+			return fmt.Errorf("FAIL: the %s exclusion multiproof does not lead to root %s", class, mp.Root)
+		}
+	}
+	community := slices.Contains(doc.DataSources, screening.SourceCommunity)
+	proven := map[string]int{}
+	for _, r := range results {
+		if r.Status == screening.StatusInvalidAddress {
+			continue
+		}
+		var need []string
+		switch r.Status {
+		case screening.StatusClear:
+			need = append(need, screening.ClassSanctions)
+			if community {
+				need = append(need, screening.ClassCommunity)
+			}
+		case screening.StatusFlagged:
+			need = append(need, screening.ClassSanctions)
+		}
+		for _, class := range need {
+			if !slices.ContainsFunc(doc.ExclusionProofs[class].Values, func(v [3]string) bool { return inGap(v, string(r.Family), r.Canonical) }) {
+				return fmt.Errorf("FAIL: the %s result (%s, %s) lies in no gap of the %s exclusion proof: its absence from the %s tree is not proven",
+					r.Status, r.Family, r.Canonical, class, class)
+			}
+			proven[class]++
+		}
+	}
+	for _, class := range []string{screening.ClassSanctions, screening.ClassCommunity} {
+		if n := proven[class]; n > 0 {
+			fmt.Fprintf(stdout, "OK: %d result(s) proven absent from the %s tree against exclusion root %s\n", n, class, roots[class])
+		}
 	}
 	return nil
 }
