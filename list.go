@@ -44,6 +44,11 @@ type ListVersion struct {
 	Root          string    `json:"root"`
 	SanctionsRoot string    `json:"sanctionsRoot,omitempty"`
 	CommunityRoot string    `json:"communityRoot,omitempty"`
+	// ExclusionRoot and CommunityExclusionRoot are the roots of the
+	// exclusion trees (the gaps between each tree's addresses); empty in
+	// versions stored before they existed.
+	ExclusionRoot          string `json:"exclusionRoot,omitempty"`
+	CommunityExclusionRoot string `json:"communityExclusionRoot,omitempty"`
 	// Leaves counts the sanctions tree's leaves, CommunityLeaves the
 	// community tree's.
 	Leaves          int                      `json:"leaves"`

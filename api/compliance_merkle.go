@@ -1,8 +1,10 @@
 package api
 
 import (
+	"encoding/json"
 	"net/http"
 
+	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/compliance"
 	"github.com/cairn-dev/cairn/screening"
 	"github.com/gin-gonic/gin"
@@ -10,7 +12,7 @@ import (
 
 // merkleProof is GET /v1/compliance/merkle-proof?address=&chain=.
 func (s *Server) merkleProof(c *gin.Context) error {
-	out, err := s.Compliance.Prove(c.Request.Context(), s.complianceCaller(c), c.Query("address"), c.Query("chain"))
+	out, err := s.Compliance.Prove(c.Request.Context(), s.complianceCaller(c), c.Query("address"), c.Query("chain"), c.Query("listVersion"))
 	if err != nil {
 		return err
 	}
@@ -115,6 +117,30 @@ func anchorJSON(r compliance.Roots) gin.H {
 type batchProofRequest struct {
 	Addresses  []screening.Query `json:"addresses"`
 	Multiproof bool              `json:"multiproof"`
+	// ListVersion is "current" (or absent), "anchored" or a version
+	// number, as a string or a number.
+	ListVersion listVersionParam `json:"listVersion"`
+}
+
+// listVersionParam is the listVersion member of a batch request: a string
+// ("current", "anchored", or a number in a string) or a JSON number.
+type listVersionParam string
+
+func (l *listVersionParam) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*l = listVersionParam(s)
+		return nil
+	}
+	var n json.Number
+	if err := json.Unmarshal(b, &n); err != nil {
+		return cairn.Errorf(cairn.EINVALID, "listVersion must be \"current\", \"anchored\" or a list version number.").With("field", "listVersion")
+	}
+	*l = listVersionParam(n.String())
+	return nil
 }
 
 // merkleProofBatch is POST /v1/compliance/merkle-proof/batch: a proof per
@@ -125,7 +151,7 @@ func (s *Server) merkleProofBatch(c *gin.Context) error {
 	if err := bindJSON(c, &req, false); err != nil {
 		return err
 	}
-	out, err := s.Compliance.ProveBatch(c.Request.Context(), s.complianceCaller(c), req.Addresses, req.Multiproof)
+	out, err := s.Compliance.ProveBatch(c.Request.Context(), s.complianceCaller(c), req.Addresses, req.Multiproof, string(req.ListVersion))
 	if err != nil {
 		return err
 	}

@@ -94,4 +94,7 @@ type Anchorer interface {
 	Submit(ctx context.Context, v uint64, sanctionsRoot, communityRoot [32]byte) error
 	// Status returns the state of the newest submitted version.
 	Status(ctx context.Context) (AnchorStatus, error)
+	// Synced returns the state of the newest version the chain holds
+	// (status synced), and false when no version was synced yet.
+	Synced(ctx context.Context) (AnchorStatus, bool, error)
 }

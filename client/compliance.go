@@ -220,11 +220,20 @@ type ExclusionMultiproof struct {
 	ProofFlags []bool      `json:"proofFlags"`
 }
 
-// GetMerkleProof returns the Merkle proof of an address (getMerkleProof).
+// GetMerkleProof returns the Merkle proof of an address against the
+// current list version (getMerkleProof).
 func (c *Client) GetMerkleProof(ctx context.Context, address, chain string) (*MerkleProof, error) {
+	return c.GetMerkleProofAt(ctx, address, chain, "")
+}
+
+// GetMerkleProofAt returns the Merkle proof of an address against the list
+// version listVersion names: "" or "current", "anchored" (the version the
+// chain holds, so that the proof passes the contract while a newer one is
+// being anchored), or a version number.
+func (c *Client) GetMerkleProofAt(ctx context.Context, address, chain, listVersion string) (*MerkleProof, error) {
 	var out MerkleProof
 	_, err := c.do(ctx, &request{method: http.MethodGet, path: "/v1/compliance/merkle-proof",
-		query: query("address", address, "chain", chain)}, &out)
+		query: query("address", address, "chain", chain, "listVersion", listVersion)}, &out)
 	return ret(&out, err)
 }
 
@@ -278,9 +287,18 @@ type MerkleProofBatch struct {
 // (getMerkleProofBatch); multiproof asks for one OpenZeppelin multiproof
 // per class.
 func (c *Client) GetMerkleProofBatch(ctx context.Context, addrs []AddressRef, multiproof bool) (*MerkleProofBatch, error) {
+	return c.GetMerkleProofBatchAt(ctx, addrs, multiproof, "")
+}
+
+// GetMerkleProofBatchAt is GetMerkleProofBatch against the list version
+// listVersion names (as GetMerkleProofAt).
+func (c *Client) GetMerkleProofBatchAt(ctx context.Context, addrs []AddressRef, multiproof bool, listVersion string) (*MerkleProofBatch, error) {
+	body := map[string]any{"addresses": addrs, "multiproof": multiproof}
+	if listVersion != "" {
+		body["listVersion"] = listVersion
+	}
 	var out MerkleProofBatch
-	return ret(&out, c.call(ctx, http.MethodPost, "/v1/compliance/merkle-proof/batch",
-		map[string]any{"addresses": addrs, "multiproof": multiproof}, &out, authAgent))
+	return ret(&out, c.call(ctx, http.MethodPost, "/v1/compliance/merkle-proof/batch", body, &out, authAgent))
 }
 
 // Anchor is the on-chain anchoring of the roots. Status is disabled (and

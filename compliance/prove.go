@@ -90,10 +90,10 @@ type GapMultiproof struct {
 	Values [][3]string
 }
 
-// Prove returns the Merkle proof of one address against the current list
-// version: a known chain and a valid address of its family (EINVALID). It
-// is billed as the screening of one address.
-func (s *Service) Prove(ctx context.Context, p Principal, addr, chain string) (*Proved, error) {
+// Prove returns the Merkle proof of one address against the list version
+// at names (IndexAt): a known chain and a valid address of its family
+// (EINVALID). It is billed as the screening of one address.
+func (s *Service) Prove(ctx context.Context, p Principal, addr, chain, at string) (*Proved, error) {
 	fam, canon, err := ParseAddress(addr, chain)
 	if err != nil {
 		return nil, err
@@ -101,22 +101,25 @@ func (s *Service) Prove(ctx context.Context, p Principal, addr, chain string) (*
 	if err := s.CheckReady(); err != nil {
 		return nil, err
 	}
+	ix, err := s.IndexAt(ctx, at)
+	if err != nil {
+		return nil, err
+	}
 	pm, err := s.pay(ctx, p, 1)
 	if err != nil {
 		return nil, err
 	}
-	ix := s.Screening.Current()
 	out := proved(ix, 1)
 	out.Proofs[0], out.Usage = proveOne(ix, screening.Query{Address: addr, Chain: chain}, fam, canon), pm.usage
 	return out, nil
 }
 
-// ProveBatch returns the Merkle proofs of up to MaxAddresses addresses
-// and, with multiproof, one multiproof per class of the listed ones. An
+// ProveBatch returns the Merkle proofs of up to MaxAddresses addresses,
+// against the list version at names (IndexAt), and, with multiproof, one multiproof per class of the listed ones. An
 // unknown chain fails the batch (EINVALID); an invalid address is answered
 // with Valid false. Every address of the batch is billed as a screened
 // one, invalid ones included, as in Screen; a request that fails is not.
-func (s *Service) ProveBatch(ctx context.Context, p Principal, qs []screening.Query, multiproof bool) (*Proved, error) {
+func (s *Service) ProveBatch(ctx context.Context, p Principal, qs []screening.Query, multiproof bool, at string) (*Proved, error) {
 	if err := checkCount(len(qs)); err != nil {
 		return nil, err
 	}
@@ -126,11 +129,14 @@ func (s *Service) ProveBatch(ctx context.Context, p Principal, qs []screening.Qu
 	if err := s.CheckReady(); err != nil {
 		return nil, err
 	}
+	ix, err := s.IndexAt(ctx, at)
+	if err != nil {
+		return nil, err
+	}
 	pm, err := s.pay(ctx, p, len(qs))
 	if err != nil {
 		return nil, err
 	}
-	ix := s.Screening.Current()
 	out := proved(ix, len(qs))
 	out.Usage = pm.usage
 	listed := map[string][][2]string{}

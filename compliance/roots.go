@@ -49,5 +49,10 @@ func (s *Service) Roots(ctx context.Context) Roots {
 			Error: "The anchor status could not be read."}
 	}
 	out.Anchor = st
+	if st.Status == chain.AnchorSynced {
+		// The chain holds this version: no proof is asked against an
+		// older one any more.
+		s.Screening.Release(st.ListVersion)
+	}
 	return out
 }

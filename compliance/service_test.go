@@ -93,7 +93,7 @@ func TestProveClasses(t *testing.T) {
 		{flagged, screening.ClassCommunity, false, ix.CommunityRoot()},
 		{unlisted, "", false, ix.Root()},
 	} {
-		out, err := s.Prove(ctx, p, tc.addr, "ethereum")
+		out, err := s.Prove(ctx, p, tc.addr, "ethereum", "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -108,7 +108,7 @@ func TestProveClasses(t *testing.T) {
 	}
 	qs := []screening.Query{{Address: sanctioned, Chain: "ethereum"}, {Address: both, Chain: "bsc"}, {Address: flagged, Chain: "base"},
 		{Address: unlisted, Chain: "ethereum"}, {Address: "nope", Chain: "ethereum"}}
-	out, err := s.ProveBatch(ctx, p, qs, true)
+	out, err := s.ProveBatch(ctx, p, qs, true, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,14 +154,14 @@ func TestOneBillingPath(t *testing.T) {
 	if err != nil || scr.Usage.FreeRemaining != 4 || scr.Usage.Billable != 0 {
 		t.Fatalf("screen: %+v %v", scr, err)
 	}
-	pr, err := s.ProveBatch(ctx, p, eth(5), false)
+	pr, err := s.ProveBatch(ctx, p, eth(5), false, "")
 	if err != nil || pr.Usage.FreeRemaining != 0 || pr.Usage.Billable != 1 || pr.Usage.Charged != 1 || balance() != 4 {
 		t.Fatalf("batch: %+v %v, balance %d", pr.Usage, err, balance())
 	}
 	if _, err := s.Screen(ctx, p, eth(5), true); !cairn.IsCode(err, cairn.EPAYMENT) || balance() != 4 {
 		t.Fatalf("screening beyond the balance: %v, balance %d", err, balance())
 	}
-	one, err := s.Prove(ctx, p, flagged, "ethereum")
+	one, err := s.Prove(ctx, p, flagged, "ethereum", "")
 	if err != nil || one.Usage.Billable != 1 || one.Usage.FreeLimit != compliance.FreePerWindow || balance() != 3 {
 		t.Fatalf("proof: %+v %v, balance %d", one, err, balance())
 	}

@@ -118,6 +118,12 @@ func checkRoots(v cairn.ListVersion, ix *screening.Index, community int) error {
 	case community == 0 && got != v.Root:
 		return fmt.Errorf("restore list version %d: root %s, stored %s", v.Version, got, v.Root)
 	}
+	// Versions stored before the exclusion trees existed name none; the
+	// rebuilt version serves them from now on.
+	if v.ExclusionRoot != "" && (ix.ExclusionRoot().String() != v.ExclusionRoot || ix.CommunityExclusionRoot().String() != v.CommunityExclusionRoot) {
+		return fmt.Errorf("restore list version %d: exclusion roots %s and %s, stored %s and %s", v.Version, ix.ExclusionRoot(),
+			ix.CommunityExclusionRoot(), v.ExclusionRoot, v.CommunityExclusionRoot)
+	}
 	return nil
 }
 

@@ -271,6 +271,7 @@ func (p *Pipeline) rebuild(ctx context.Context) (*screening.Index, cairn.ListVer
 	}
 	ix.Snapshots = snaps
 	v.Root, v.SanctionsRoot, v.CommunityRoot = rootHex(ix), rootHex(ix), communityRootHex(ix)
+	v.ExclusionRoot, v.CommunityExclusionRoot = ix.ExclusionRoot().String(), ix.CommunityExclusionRoot().String()
 	v.Leaves, v.CommunityLeaves = ix.Leaves()
 	v.Entries, v.Added, v.Removed = countListings(groups), st.added, st.removed
 	if err := p.commitStaged(ctx, st, v); err != nil {

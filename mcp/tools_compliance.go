@@ -14,8 +14,9 @@ type ScreenArgs struct {
 
 // ProofArgs are the arguments of merkle_proof.
 type ProofArgs struct {
-	Address string `json:"address" jsonschema:"the address"`
-	Chain   string `json:"chain" jsonschema:"its chain, e.g. ethereum"`
+	Address     string `json:"address" jsonschema:"the address"`
+	Chain       string `json:"chain" jsonschema:"its chain, e.g. ethereum"`
+	ListVersion string `json:"listVersion,omitempty" jsonschema:"current (default), anchored (the version the chain holds, for a proof to send to the contract now) or a version number"`
 }
 
 // ReportArgs are the arguments of report_address.
@@ -37,7 +38,7 @@ func (s *server) addComplianceTools(srv *sdk.Server) {
 		"an address that is not listed comes with exclusionProof, the proof of its absence against exclusionRoot "+
 		"(billed as screening).",
 		func(ctx context.Context, a ProofArgs) (any, error) {
-			return s.c.GetMerkleProof(ctx, a.Address, a.Chain)
+			return s.c.GetMerkleProofAt(ctx, a.Address, a.Chain, a.ListVersion)
 		})
 	tool(srv, s, "report_address", "Report a malicious address to the community list (reviewed before it is listed).",
 		func(ctx context.Context, a ReportArgs) (any, error) {

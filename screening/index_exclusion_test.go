@@ -388,3 +388,55 @@ func TestExclusionTreeMatchesOpenZeppelin(t *testing.T) {
 		t.Fatalf("proof of %s differs from OpenZeppelin's", query)
 	}
 }
+
+// TestHolderRetains: with Retain, a Swap keeps the index it replaced
+// (Version answers for both), a renumbered index of the same listings
+// keeps nothing more, and Release lets go of what is older than the
+// version the chain holds; without Retain nothing is kept.
+func TestHolderRetains(t *testing.T) {
+	m := Match{Source: SourceGovSDN}
+	v := func(n uint64, addrs ...string) *Index {
+		var ls []Listing
+		for _, a := range addrs {
+			ls = append(ls, Listing{Family: EVM, Address: a, Match: m})
+		}
+		ix, err := Build(n, time.Unix(int64(n), 0), ls)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ix
+	}
+	a, b := "0x00000000000000000000000000000000000000aa", "0x00000000000000000000000000000000000000bb"
+	var plain Holder
+	plain.Swap(v(1, a))
+	plain.Swap(v(2, b))
+	if _, ok := plain.Version(1); ok || !slices.Equal(plain.Held(), []uint64{2}) {
+		t.Fatal("a holder without Retain kept version 1")
+	}
+	var h Holder
+	h.Retain()
+	h.Swap(v(1, a))
+	v2 := v(2, a, b)
+	h.Swap(v2)
+	if ix, ok := h.Version(1); !ok || ix.Version != 1 || ix.Root() == v2.Root() {
+		t.Fatalf("version 1 not kept: %v", ok)
+	}
+	if !slices.Equal(h.Held(), []uint64{2, 1}) {
+		t.Fatalf("held %v", h.Held())
+	}
+	h.Swap(v2.Renumbered(3, time.Unix(3, 0)))
+	if _, ok := h.Version(1); !ok {
+		t.Fatal("a renumbered version let version 1 go")
+	}
+	if _, ok := h.Version(2); ok {
+		t.Fatal("version 2 answers although only its renumbered copy is current")
+	}
+	h.Release(1)
+	if _, ok := h.Version(1); !ok {
+		t.Fatal("Release(1) let version 1 go")
+	}
+	h.Release(3)
+	if _, ok := h.Version(1); ok || !slices.Equal(h.Held(), []uint64{3}) {
+		t.Fatalf("Release(3) kept version 1: held %v", h.Held())
+	}
+}

@@ -1,6 +1,7 @@
 package screening
 
 import (
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -67,8 +68,17 @@ func (ix *Index) treeOf(class string, e entry) (*merkle.Tree, *leafValues, int) 
 }
 
 // Holder holds the current index; Swap replaces it atomically and Current
-// never blocks.
-type Holder struct{ p atomic.Pointer[Index] }
+// never blocks. With Retain, it also keeps the index a Swap replaced, so
+// that proofs can still be given against a version the chain holds while
+// a newer one is being anchored (Version), until Release says that
+// version is no longer needed.
+type Holder struct {
+	p atomic.Pointer[Index]
+
+	mu     sync.Mutex
+	retain bool
+	prev   *Index // the index the last Swap replaced, while retained
+}
 
 // Current returns the current index, or an empty one before the first Swap.
 func (h *Holder) Current() *Index {
@@ -78,8 +88,59 @@ func (h *Holder) Current() *Index {
 	return emptyIndex
 }
 
-// Swap installs ix.
-func (h *Holder) Swap(ix *Index) { h.p.Store(ix) }
+// Swap installs ix. With Retain, the index it replaces is kept (the one
+// kept before is let go), unless ix is the same list version renumbered.
+func (h *Holder) Swap(ix *Index) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	old := h.p.Swap(ix)
+	if h.retain && old != nil && !old.SharesEntries(ix) && old.Version < ix.Version {
+		h.prev = old
+	}
+}
+
+// Retain makes Swap keep the index it replaces.
+func (h *Holder) Retain() {
+	h.mu.Lock()
+	h.retain = true
+	h.mu.Unlock()
+}
+
+// Release lets go of a kept index older than version: once the chain
+// holds version (or a newer one), no proof is asked against an older one.
+func (h *Holder) Release(version uint64) {
+	h.mu.Lock()
+	if h.prev != nil && h.prev.Version < version {
+		h.prev = nil
+	}
+	h.mu.Unlock()
+}
+
+// Version returns the index of list version v: the current one, or the
+// one kept (Retain), and false when neither is v. A renumbered index
+// answers for both its versions only as the current one.
+func (h *Holder) Version(v uint64) (*Index, bool) {
+	if ix := h.Current(); ix.Version == v {
+		return ix, true
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.prev != nil && h.prev.Version == v {
+		return h.prev, true
+	}
+	return nil, false
+}
+
+// Held returns the list versions Version answers for, newest first.
+func (h *Holder) Held() []uint64 {
+	out := []uint64{h.Current().Version}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.prev != nil && h.prev.Version != out[0] {
+		out = append(out, h.prev.Version)
+	}
+	return out
+}
 
 var emptyIndex, _ = Build(0, time.Time{}, nil)
 

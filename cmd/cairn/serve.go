@@ -222,6 +222,12 @@ func (m *Main) Open(ctx context.Context) error {
 	if err := m.openAnchorer(ctx, m.shared); err != nil {
 		return err
 	}
+	if m.anchorer != nil {
+		// Proofs against the anchored version (listVersion=anchored) while
+		// a newer one is being anchored: keep the version a new one
+		// replaces until the chain holds a newer one.
+		holder.Retain()
+	}
 	m.pipeline = &ingest.Pipeline{Sources: sources, Blobs: m.blobs, Store: m.shared, Holder: holder, Clock: m.Clock, Logger: m.Logger,
 		MaxDrop: cfg.IngestMaxDrop, MaxSourceBytes: cfg.IngestMaxBytes, MaxXMLToken: cfg.IngestMaxXMLToken, Community: compliance.CommunityListings(m.shared), OnVersion: m.anchorVersion}
 	if m.listRestored, err = m.openList(ctx); err != nil {
