@@ -59,6 +59,36 @@ func (t *evmTable) get(k [20]byte) (entry, bool) {
 	return entry{}, false
 }
 
+// lowerBound returns the number of the table's addresses below k, with
+// the directory: the slots of k's bucket are the only ones that can fall
+// on either side of k (an address that does not share the leading bits
+// of every slot lies below or above all of them).
+func (t *evmTable) lowerBound(k *[20]byte) int {
+	n := len(t.slots)
+	if n == 0 {
+		return 0
+	}
+	if compare20(k, &t.slots[0].k) <= 0 {
+		return 0
+	}
+	if compare20(k, &t.slots[n-1].k) > 0 {
+		return n
+	}
+	// Between the first and the last slot: k shares their leading bits,
+	// so its bucket is where it sorts.
+	b := t.bucket(k)
+	lo, hi := int(t.dir[b]), int(t.dir[b+1])
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if compare20(&t.slots[m].k, k) < 0 {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
 // compare20 orders two addresses as their bytes, a word at a time.
 func compare20(a, b *[20]byte) int {
 	if x, y := binary.BigEndian.Uint64(a[:8]), binary.BigEndian.Uint64(b[:8]); x != y {

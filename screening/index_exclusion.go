@@ -88,10 +88,16 @@ func (g *gapFamily) search(canonical string, t *evmTable) (k int, listed, ok boo
 	if !isEVM {
 		return 0, false, false
 	}
-	k, listed = slices.BinarySearchFunc(g.evm, &key, func(p int32, key *[20]byte) int {
-		return compare20(&t.slots[p].k, key)
-	})
-	return k, listed, true
+	// The table's position of the address, then the class's: its slots
+	// are a subset of the table's, in the same order (all of them when
+	// every EVM address is of the class, the common case).
+	q := t.lowerBound(&key)
+	listed = q < len(t.slots) && t.slots[q].k == key
+	if len(g.evm) == len(t.slots) {
+		return q, listed, true
+	}
+	k, found := slices.BinarySearch(g.evm, int32(q))
+	return k, listed && found, true
 }
 
 // buildExclusion builds the exclusion tree of class over the index's
