@@ -15,7 +15,7 @@ import (
 func TestAnchorContractAhead(t *testing.T) {
 	e := newAnchorEnv(t)
 	v := evm.NewVerifier()
-	if _, err := e.transact(t, e.contract, e.owner, v.PackSetRoot(rootA, rootB, 5)); err != nil {
+	if _, err := e.transact(t, e.contract, e.owner, v.PackSetRoots(rootA, rootB, [32]byte{}, [32]byte{}, 5)); err != nil {
 		t.Fatal(err)
 	}
 	a := e.anchorer(t, e.updater, 1)
@@ -27,7 +27,7 @@ func TestAnchorContractAhead(t *testing.T) {
 		t.Fatalf("a version the contract holds: %+v, %d sent", st, len(e.backend.sent))
 	}
 
-	if _, err := e.transact(t, e.contract, e.owner, v.PackSetRoot(rootC, rootB, 9)); err != nil {
+	if _, err := e.transact(t, e.contract, e.owner, v.PackSetRoots(rootC, rootB, [32]byte{}, [32]byte{}, 9)); err != nil {
 		t.Fatal(err)
 	}
 	if err := a.Submit(ctx, 7, rootB, rootB); err != nil {

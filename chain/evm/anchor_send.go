@@ -20,7 +20,7 @@ import (
 // errSigned stops an update that would sign a version twice.
 var errSigned = errors.New("evm: this list version already has a transaction")
 
-// send signs the setRoot transaction of r, stores it, then broadcasts it.
+// send signs the setRoots transaction of r, stores it, then broadcasts it.
 // Before signing it reads the contract: a version the contract already
 // holds is synced without a transaction, an older one is refused.
 func (a *Anchorer) send(ctx context.Context, r store.Anchor) error {
@@ -41,14 +41,14 @@ func (a *Anchorer) send(ctx context.Context, r store.Anchor) error {
 		return a.fail(ctx, r, fmt.Errorf("the contract holds list version %d, not older than %d: another writer sets its roots", on.ListVersion, r.ListVersion))
 	}
 
-	data := a.verifier.PackSetRoot(sroot, croot, r.ListVersion)
+	data := a.verifier.PackSetRoots(sroot, croot, [32]byte{}, [32]byte{}, r.ListVersion)
 	nonce, err := a.b.PendingNonceAt(ctx, a.from)
 	if err != nil {
 		return a.fail(ctx, r, fmt.Errorf("read the account nonce: %w", err))
 	}
 	gas, err := a.b.EstimateGas(ctx, ethereum.CallMsg{From: a.from, To: &a.opts.Contract, Data: data})
 	if err != nil {
-		return a.fail(ctx, r, a.explainRevert("setRoot would fail", err))
+		return a.fail(ctx, r, a.explainRevert("setRoots would fail", err))
 	}
 	tx, err := a.sign(ctx, nonce, gas+gas/4, data)
 	if err != nil {

@@ -107,7 +107,7 @@ func BenchmarkGanacheVerifierGas(b *testing.B) {
 	bound := v.Instance(c, addr)
 	metrics := map[string]float64{}
 	for i, root := range [][32]byte{{1}, tr.Root()} {
-		tx, err := bind.Transact(bound, bind.NewKeyedTransactor(key, id), v.PackSetRoot(root, [32]byte{3}, uint64(i+1)))
+		tx, err := bind.Transact(bound, bind.NewKeyedTransactor(key, id), v.PackSetRoots(root, [32]byte{3}, [32]byte{4}, [32]byte{5}, uint64(i+1)))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -97,7 +97,7 @@ func TestGanacheAnchor(t *testing.T) {
 	// node's error data.
 	stranger := newKey(t)
 	_, err = bind.Transact(evm.NewVerifier().Instance(c, addr), bind.NewKeyedTransactor(stranger, id),
-		evm.NewVerifier().PackSetRoot(t1.Root(), [32]byte{}, 9))
+		evm.NewVerifier().PackSetRoots(t1.Root(), [32]byte{}, [32]byte{}, [32]byte{}, 9))
 	if ue, ok := revertError(t, err).(*evm.VerifierUnauthorized); !ok || ue.Caller != evm.Address(stranger) {
 		t.Fatalf("stranger's setRoot: %v", err)
 	}

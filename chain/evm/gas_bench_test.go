@@ -57,8 +57,8 @@ func BenchmarkVerifierGas(b *testing.B) {
 		}
 		metrics[name+"-exec-gas"] = float64(cfg.GasLimit - left)
 	}
-	exec("setRoot-first", v.PackSetRoot([32]byte{1}, [32]byte{2}, 1), false)
-	exec("setRoot", v.PackSetRoot(tr.Root(), [32]byte{3}, 2), false)
+	exec("setRoot-first", v.PackSetRoots([32]byte{1}, [32]byte{2}, [32]byte{}, [32]byte{}, 1), false)
+	exec("setRoot", v.PackSetRoots(tr.Root(), [32]byte{3}, [32]byte{}, [32]byte{}, 2), false)
 
 	account, p, multi := gasProofs(b, tr, fixtures)
 	metrics["proof-len"] = float64(len(p))
