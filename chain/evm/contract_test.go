@@ -76,7 +76,8 @@ func TestVerifierContract(t *testing.T) {
 
 	t1 := newTree(t, pairs)
 	community := newTree(t, [][2]string{{"evm", unlisted}, {"evm", "0x00000000000000000000000000000000000000c1"}})
-	rcpt, err := e.transact(t, addr, e.owner, v.PackSetRoots(t1.Root(), community.Root(), [32]byte{}, [32]byte{}, 1))
+	excl, commExcl := [32]byte{0xe1}, [32]byte{0xe2}
+	rcpt, err := e.transact(t, addr, e.owner, v.PackSetRoots(t1.Root(), community.Root(), excl, commExcl, 1))
 	if err != nil || rcpt.Status != types.ReceiptStatusSuccessful {
 		t.Fatalf("owner setRoot: %v %+v", err, rcpt)
 	}
@@ -85,10 +86,11 @@ func TestVerifierContract(t *testing.T) {
 	}
 	ev, err := v.UnpackRootsUpdatedEvent(rcpt.Logs[0])
 	if err != nil || ev.ListVersion != 1 || ev.SanctionsRoot != t1.Root() || ev.CommunityRoot != community.Root() ||
-		ev.Updater != evm.Address(e.owner) || ev.UpdatedAt == 0 {
+		ev.ExclusionRoot != excl || ev.CommunityExclusionRoot != commExcl || ev.Updater != evm.Address(e.owner) || ev.UpdatedAt == 0 {
 		t.Fatalf("RootsUpdated %+v %v", ev, err)
 	}
-	if r := w.roots(); r.SanctionsRoot != t1.Root() || r.CommunityRoot != community.Root() || r.ListVersion != 1 || r.UpdatedAt != ev.UpdatedAt {
+	if r := w.roots(); r.SanctionsRoot != t1.Root() || r.CommunityRoot != community.Root() || r.ExclusionRoot != excl ||
+		r.CommunityExclusionRoot != commExcl || r.ListVersion != 1 || r.UpdatedAt != ev.UpdatedAt {
 		t.Fatalf("roots() = %+v", r)
 	}
 	if got, err := bind.Call(w.c, nil, v.PackRoot(), v.UnpackRoot); err != nil || got != t1.Root() {
