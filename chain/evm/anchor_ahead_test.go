@@ -19,7 +19,7 @@ func TestAnchorContractAhead(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := e.anchorer(t, e.updater, 1)
-	if err := a.Submit(ctx, 5, rootA, rootB); err != nil {
+	if err := a.Submit(ctx, 5, chain.Roots{Sanctions: rootA, Community: rootB}); err != nil {
 		t.Fatal(err)
 	}
 	step(t, a)
@@ -30,7 +30,7 @@ func TestAnchorContractAhead(t *testing.T) {
 	if _, err := e.transact(t, e.contract, e.owner, v.PackSetRoots(rootC, rootB, [32]byte{}, [32]byte{}, 9)); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.Submit(ctx, 7, rootB, rootB); err != nil {
+	if err := a.Submit(ctx, 7, chain.Roots{Sanctions: rootB, Community: rootB}); err != nil {
 		t.Fatal(err)
 	}
 	step(t, a)
@@ -45,7 +45,7 @@ func TestAnchorContractAhead(t *testing.T) {
 func TestAnchorNewContract(t *testing.T) {
 	e := newAnchorEnv(t)
 	a := e.anchorer(t, e.owner, 1)
-	if err := a.Submit(ctx, 3, rootA, rootB); err != nil {
+	if err := a.Submit(ctx, 3, chain.Roots{Sanctions: rootA, Community: rootB}); err != nil {
 		t.Fatal(err)
 	}
 	step(t, a)
@@ -57,7 +57,7 @@ func TestAnchorNewContract(t *testing.T) {
 	e.contract = e.deploy(t)
 	b := e.anchorer(t, e.owner, 1)
 	wantStatus(t, b, 0, chain.AnchorPending)
-	if err := b.Submit(ctx, 3, rootA, rootB); err != nil { // what Main does at start
+	if err := b.Submit(ctx, 3, chain.Roots{Sanctions: rootA, Community: rootB}); err != nil { // what Main does at start
 		t.Fatal(err)
 	}
 	step(t, b)

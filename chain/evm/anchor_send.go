@@ -24,7 +24,7 @@ var errSigned = errors.New("evm: this list version already has a transaction")
 // Before signing it reads the contract: a version the contract already
 // holds is synced without a transaction, an older one is refused.
 func (a *Anchorer) send(ctx context.Context, r store.Anchor) error {
-	sroot, croot := common.HexToHash(r.SanctionsRoot), common.HexToHash(r.CommunityRoot)
+	roots := recordRoots(r)
 	if code, err := a.b.CodeAt(ctx, a.opts.Contract, nil); err != nil {
 		return a.fail(ctx, r, fmt.Errorf("read the contract code: %w", err))
 	} else if len(code) == 0 {
@@ -35,13 +35,13 @@ func (a *Anchorer) send(ctx context.Context, r store.Anchor) error {
 		return a.fail(ctx, r, fmt.Errorf("read the contract's roots: %w", err))
 	}
 	switch {
-	case on.ListVersion == r.ListVersion && on.SanctionsRoot == sroot && on.CommunityRoot == croot:
+	case on.ListVersion == r.ListVersion && onChainRoots(on) == roots:
 		return a.synced(ctx, r, 0) // already there (an earlier transaction of ours)
 	case on.ListVersion >= r.ListVersion:
 		return a.fail(ctx, r, fmt.Errorf("the contract holds list version %d, not older than %d: another writer sets its roots", on.ListVersion, r.ListVersion))
 	}
 
-	data := a.verifier.PackSetRoots(sroot, croot, [32]byte{}, [32]byte{}, r.ListVersion)
+	data := a.verifier.PackSetRoots(roots.Sanctions, roots.Community, roots.Exclusion, roots.CommunityExclusion, r.ListVersion)
 	nonce, err := a.b.PendingNonceAt(ctx, a.from)
 	if err != nil {
 		return a.fail(ctx, r, fmt.Errorf("read the account nonce: %w", err))

@@ -105,8 +105,7 @@ func (a *Anchorer) track(ctx context.Context, r store.Anchor, latest bool) (bloc
 // when it cannot be read).
 func (a *Anchorer) holds(ctx context.Context, r store.Anchor) bool {
 	on, err := bind.Call(a.contract, &bind.CallOpts{Context: ctx}, a.verifier.PackRoots(), a.verifier.UnpackRoots)
-	return err == nil && on.ListVersion == r.ListVersion && on.SanctionsRoot == common.HexToHash(r.SanctionsRoot) &&
-		on.CommunityRoot == common.HexToHash(r.CommunityRoot)
+	return err == nil && on.ListVersion == r.ListVersion && onChainRoots(on) == recordRoots(r)
 }
 
 // mined records the block of r's transaction and makes r synced once the
@@ -137,7 +136,8 @@ func (a *Anchorer) synced(ctx context.Context, r store.Anchor, block uint64) err
 	})
 	if err == nil {
 		a.log.Info("list roots anchored", "list_version", r.ListVersion, "tx", r.TxHash, "block", block,
-			"sanctions_root", r.SanctionsRoot, "community_root", r.CommunityRoot)
+			"sanctions_root", r.SanctionsRoot, "community_root", r.CommunityRoot,
+			"exclusion_root", r.ExclusionRoot, "community_exclusion_root", r.CommunityExclusionRoot)
 	}
 	return err
 }

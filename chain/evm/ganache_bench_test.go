@@ -67,7 +67,7 @@ func BenchmarkGanacheTimeToSynced(b *testing.B) {
 				var root [32]byte
 				rand.Read(root[:])
 				start := time.Now()
-				if err := a.Submit(ctx, version, root, root); err != nil {
+				if err := a.Submit(ctx, version, chain.Roots{Sanctions: root, Community: root}); err != nil {
 					b.Fatal(err)
 				}
 				var sent time.Duration

@@ -83,7 +83,7 @@ func (m *Main) anchorVersion(ctx context.Context, v cairn.ListVersion) {
 			"version", v.Version)
 		return
 	}
-	if err := m.anchorer.Submit(ctx, v.Version, sanctions, community); err != nil {
+	if err := m.anchorer.Submit(ctx, v.Version, chain.Roots{Sanctions: sanctions, Community: community}); err != nil {
 		m.Logger.Error("recording the list version to anchor failed", "version", v.Version, "err", err)
 	}
 }
