@@ -110,7 +110,7 @@ func (a *Anchorer) broadcast(ctx context.Context, r store.Anchor) error {
 		return fmt.Errorf("evm: stored transaction of list version %d: %w", r.ListVersion, err)
 	}
 	err := a.b.SendTransaction(ctx, tx)
-	if err == nil || isKnown(err) {
+	if err == nil || isKnown(err) || (isResent(err) && a.nodeHas(ctx, tx.Hash())) {
 		// Look for the receipt again soon rather than a poll interval
 		// later: on a fast chain it is there within a second.
 		time.AfterFunc(min(a.opts.PollInterval, time.Second), a.nudge)
@@ -124,6 +124,23 @@ func (a *Anchorer) broadcast(ctx context.Context, r store.Anchor) error {
 func isKnown(err error) bool {
 	s := strings.ToLower(err.Error())
 	return strings.Contains(s, "already known") || strings.Contains(s, "known transaction") || strings.Contains(s, "already imported")
+}
+
+// isResent reports the answers a node gives when the same transaction is
+// sent again, in the words of one that does not say "known": the same
+// nonce at the same price is an underpriced replacement (ganache:
+// "transaction underpriced"), and once it is mined its nonce is too low.
+// They mean the node has it only when it holds that hash (nodeHas).
+func isResent(err error) bool {
+	s := strings.ToLower(err.Error())
+	return strings.Contains(s, "underpriced") || strings.Contains(s, "nonce too low")
+}
+
+// nodeHas reports whether the node holds the transaction h, pending or
+// mined.
+func (a *Anchorer) nodeHas(ctx context.Context, h common.Hash) bool {
+	tx, _, err := a.b.TransactionByHash(ctx, h)
+	return err == nil && tx != nil
 }
 
 // explainRevert turns a revert of the verifier into its custom error.

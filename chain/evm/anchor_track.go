@@ -2,6 +2,7 @@ package evm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -118,6 +119,7 @@ func (a *Anchorer) mined(ctx context.Context, r store.Anchor, block uint64) erro
 	if head+1 >= block+a.opts.Confirmations {
 		return a.synced(ctx, r, block)
 	}
+	a.logWaiting(r, block, head)
 	if r.BlockNumber == block && r.Status == chain.AnchorSubmitted {
 		return nil
 	}
@@ -126,6 +128,21 @@ func (a *Anchorer) mined(ctx context.Context, r store.Anchor, block uint64) erro
 		return nil
 	})
 	return err
+}
+
+// logWaiting says, once per new head, how many blocks r's transaction still
+// needs: on a chain that mines only when it has transactions (ganache
+// without --miner.blockTime) they may never come, and the status alone
+// would stay submitted without a word.
+func (a *Anchorer) logWaiting(r store.Anchor, block, head uint64) {
+	a.mu.Lock()
+	seen := a.waitHead == head && a.waitTx == r.TxHash
+	a.waitHead, a.waitTx = head, r.TxHash
+	a.mu.Unlock()
+	if !seen {
+		a.log.Info("waiting for confirmations", "list_version", r.ListVersion, "tx", r.TxHash, "block", block, "head", head,
+			"confirmations", a.opts.Confirmations, "blocks_needed", block+a.opts.Confirmations-(head+1))
+	}
 }
 
 func (a *Anchorer) synced(ctx context.Context, r store.Anchor, block uint64) error {
@@ -155,9 +172,16 @@ func (a *Anchorer) waiting(ctx context.Context, r store.Anchor) error {
 }
 
 // resign drops r's transaction, which can no longer set the roots, keeping
-// its hash in PrevTxHashes; the next round signs the version anew.
+// its hash in PrevTxHashes; the next round signs the version anew. It is a
+// compare-and-swap on the transaction hash: should the record hold another
+// transaction than the one r was read with (another instance, leader for a
+// moment too, signed it since), nothing is changed, so that two leaders
+// never wipe each other's transaction.
 func (a *Anchorer) resign(ctx context.Context, r store.Anchor, why string) error {
 	_, err := a.opts.Store.UpdateAnchor(ctx, a.target, r.ListVersion, func(x *store.Anchor) error {
+		if x.TxHash != r.TxHash {
+			return errTxChanged
+		}
 		if x.TxHash != "" {
 			x.PrevTxHashes = append(x.PrevTxHashes, x.TxHash)
 		}
@@ -165,11 +189,20 @@ func (a *Anchorer) resign(ctx context.Context, r store.Anchor, why string) error
 		x.NextAttempt = time.Time{}
 		return nil
 	})
+	if errors.Is(err, errTxChanged) {
+		a.log.Info("not signing the list version again: its record holds another transaction now",
+			"list_version", r.ListVersion, "read_tx", r.TxHash)
+		return nil
+	}
 	if err == nil {
 		a.log.Warn("signing the list version again", "list_version", r.ListVersion, "reason", why)
 	}
 	return err
 }
+
+// errTxChanged stops an update of a record whose transaction changed since
+// it was read.
+var errTxChanged = errors.New("evm: the record holds another transaction")
 
 // endOlder supersedes an older version whose transaction ended.
 func (a *Anchorer) endOlder(ctx context.Context, r store.Anchor, block uint64, why string) error {

@@ -60,6 +60,8 @@ type Anchorer struct {
 
 	mu       sync.Mutex
 	gapSince map[common.Hash]time.Time // first time a nonce gap was seen below a transaction
+	waitHead uint64                    // the head logWaiting last logged, for waitTx
+	waitTx   string
 }
 
 var _ chain.Anchorer = (*Anchorer)(nil)

@@ -84,8 +84,13 @@ func (e *anchorEnv) reopen(t *testing.T) {
 
 func (e *anchorEnv) anchorer(t *testing.T, key *ecdsa.PrivateKey, confirmations uint64) *evm.Anchorer {
 	t.Helper()
+	return e.anchorerLogging(t, key, confirmations, slog.New(slog.DiscardHandler))
+}
+
+func (e *anchorEnv) anchorerLogging(t *testing.T, key *ecdsa.PrivateKey, confirmations uint64, log *slog.Logger) *evm.Anchorer {
+	t.Helper()
 	a, err := evm.NewAnchorer(ctx, evm.Options{Backend: e.backend, Key: key, ChainID: e.chainID.Uint64(), Contract: e.contract,
-		Confirmations: confirmations, Store: e.db, Clock: e.clock, Logger: slog.New(slog.DiscardHandler), MinBackoff: time.Second, MaxBackoff: 8 * time.Second, GapGrace: time.Minute})
+		Confirmations: confirmations, Store: e.db, Clock: e.clock, Logger: log, MinBackoff: time.Second, MaxBackoff: 8 * time.Second, GapGrace: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
