@@ -2,10 +2,13 @@ package evm_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"log/slog"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/cairn-dev/cairn/chain"
 	"github.com/cairn-dev/cairn/chain/evm"
@@ -114,4 +117,48 @@ func TestAnchorResignCompareAndSwap(t *testing.T) {
 	if after.TxHash != "" || len(after.RawTx) != 0 || after.Status != chain.AnchorPending || after.PrevTxHashes[len(after.PrevTxHashes)-1] != other {
 		t.Fatalf("resign: %+v", after)
 	}
+}
+
+// TestAnchorWarnsOwnerKey: Run warns at start when its key is the
+// contract's owner, and says nothing for an updater key.
+func TestAnchorWarnsOwnerKey(t *testing.T) {
+	e := newAnchorEnv(t)
+	const warning = "the anchoring key is the contract's owner"
+	var buf syncBuffer
+	a := e.anchorerLogging(t, e.owner, 1, slog.New(slog.NewTextHandler(&buf, nil)))
+	runCtx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { a.Run(runCtx); close(done) }()
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(buf.String(), warning); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			cancel()
+			t.Fatalf("no warning for the owner's key:\n%s", buf.String())
+		}
+	}
+	cancel()
+	<-done
+	var quiet syncBuffer
+	u := e.anchorerLogging(t, e.updater, 1, slog.New(slog.NewTextHandler(&quiet, nil)))
+	u.WarnIfOwner(ctx)
+	if strings.Contains(quiet.String(), warning) {
+		t.Fatalf("warned for an updater key:\n%s", quiet.String())
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a logger and a reader at once.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -211,6 +211,7 @@ func (a *Anchorer) Status(ctx context.Context) (chain.AnchorStatus, error) {
 // store and retried with backoff; Run itself never fails.
 func (a *Anchorer) Run(ctx context.Context) {
 	a.log.Info("anchoring list roots", "from", a.from.Hex(), "confirmations", a.opts.Confirmations)
+	a.warnIfOwner(ctx)
 	t := time.NewTicker(a.opts.PollInterval)
 	defer t.Stop()
 	for {
@@ -223,6 +224,21 @@ func (a *Anchorer) Run(ctx context.Context) {
 		case <-t.C:
 		case <-a.wake:
 		}
+	}
+}
+
+// warnIfOwner logs a warning when the anchoring key is the contract's
+// owner: a key that lives on the server should be an updater only, so
+// that its theft cannot hand the contract over or lock the owner out. A
+// node that cannot be read now says nothing (the first rounds report it).
+func (a *Anchorer) warnIfOwner(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(ctx, a.opts.CallTimeout)
+	defer cancel()
+	owner, err := bind.Call(a.contract, &bind.CallOpts{Context: ctx}, a.verifier.PackOwner(), a.verifier.UnpackOwner)
+	if err == nil && owner == a.from {
+		a.log.Warn("the anchoring key is the contract's owner: grant a separate updater key "+
+			"(cairn contract deploy --updater ADDR, or setUpdater from the owner) and keep the owner key off the server",
+			"owner", owner.Hex())
 	}
 }
 

@@ -11,3 +11,6 @@ import (
 func (a *Anchorer) Resign(ctx context.Context, r store.Anchor, why string) error {
 	return a.resign(ctx, r, why)
 }
+
+// WarnIfOwner exposes the check Run makes at start.
+func (a *Anchorer) WarnIfOwner(ctx context.Context) { a.warnIfOwner(ctx) }
