@@ -68,19 +68,29 @@ const (
 	AnchorSuperseded = "superseded"
 )
 
+// Roots are the Merkle roots of one list version, anchored together: the
+// membership trees of the sanctions and community classes, and their
+// exclusion trees (the gaps between listed addresses, which prove an
+// address absent). A zero root is an empty tree, or one not built.
+type Roots struct {
+	Sanctions          [32]byte
+	Community          [32]byte
+	Exclusion          [32]byte
+	CommunityExclusion [32]byte
+}
+
 // AnchorStatus is the on-chain state of a list version's Merkle roots.
 type AnchorStatus struct {
-	Status        string // one of the Anchor* statuses
-	ListVersion   uint64
-	SanctionsRoot [32]byte
-	CommunityRoot [32]byte
-	ChainID       uint64
-	Contract      string // 0x address of the verifier contract
-	TxHash        string // the transaction that set (or is setting) the roots
-	BlockNumber   uint64 // block that included it; 0 until mined
-	SubmittedAt   time.Time
-	SyncedAt      time.Time
-	Error         string // the last failure, if any
+	Status      string // one of the Anchor* statuses
+	ListVersion uint64
+	Roots       Roots
+	ChainID     uint64
+	Contract    string // 0x address of the verifier contract
+	TxHash      string // the transaction that set (or is setting) the roots
+	BlockNumber uint64 // block that included it; 0 until mined
+	SubmittedAt time.Time
+	SyncedAt    time.Time
+	Error       string // the last failure, if any
 }
 
 // Anchorer publishes the Merkle roots of sanctions-list versions on chain so
@@ -88,10 +98,10 @@ type AnchorStatus struct {
 // here; implemented by chain/evm.)
 type Anchorer interface {
 	// Submit records durably that list version v, with these roots, is to
-	// be anchored, and returns without waiting for the chain: a chain
-	// outage never blocks the caller. A version not newer than the newest
-	// one submitted is ignored.
-	Submit(ctx context.Context, v uint64, sanctionsRoot, communityRoot [32]byte) error
+	// be anchored (all four in one transaction), and returns without
+	// waiting for the chain: a chain outage never blocks the caller. A
+	// version not newer than the newest one submitted is ignored.
+	Submit(ctx context.Context, v uint64, roots Roots) error
 	// Status returns the state of the newest submitted version.
 	Status(ctx context.Context) (AnchorStatus, error)
 	// Synced returns the state of the newest version the chain holds

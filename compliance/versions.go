@@ -63,7 +63,8 @@ func (s *Service) anchoredIndex(ctx context.Context) (*screening.Index, error) {
 	}
 	for _, v := range s.Screening.Held() {
 		ix, held := s.Screening.Version(v)
-		if held && ix.Root() == st.SanctionsRoot && ix.CommunityRoot() == st.CommunityRoot {
+		if held && ix.Root() == st.Roots.Sanctions && ix.CommunityRoot() == st.Roots.Community &&
+			ix.ExclusionRoot() == st.Roots.Exclusion && ix.CommunityExclusionRoot() == st.Roots.CommunityExclusion {
 			if ix == s.Screening.Current() {
 				s.Screening.Release(ix.Version)
 			}

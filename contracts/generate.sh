@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Regenerates everything derived from CairnVerifier.sol: the ABI and the
-# creation bytecode (contracts/CairnVerifier.{abi,bin}, solc 0.8.37 from
-# npm, offline) and the go-ethereum abigen v2 bindings
+# Regenerates everything derived from the contracts: the ABI and the
+# creation bytecode of CairnVerifier.sol (contracts/CairnVerifier.{abi,bin})
+# and of the integrator example examples/SanctionsGuard.sol
+# (contracts/examples/GuardedToken.{abi,bin}), compiled by solc 0.8.37 from
+# npm, offline, and the go-ethereum abigen v2 bindings of the verifier
 # (chain/evm/verifier_abigen.go). The compiler and OpenZeppelin come from
 # the committed package-lock.json.
 set -euo pipefail

@@ -15,7 +15,12 @@ type Anchor struct {
 	ListVersion   uint64 `json:"listVersion"`
 	SanctionsRoot string `json:"sanctionsRoot"` // 0x hex
 	CommunityRoot string `json:"communityRoot"` // 0x hex
-	Status        string `json:"status"`
+	// The exclusion roots, 0x hex. A record written before they were
+	// anchored has none: "" (Pebble) or, after PostgreSQL's migration
+	// 0011, the zero root; both read as the zero root.
+	ExclusionRoot          string `json:"exclusionRoot"`
+	CommunityExclusionRoot string `json:"communityExclusionRoot"`
+	Status                 string `json:"status"`
 
 	// The transaction: signed and stored before it is broadcast, so that
 	// after a restart the same bytes are sent again.

@@ -15,11 +15,11 @@ import (
 func TestAnchorContractAhead(t *testing.T) {
 	e := newAnchorEnv(t)
 	v := evm.NewVerifier()
-	if _, err := e.transact(t, e.contract, e.owner, v.PackSetRoot(rootA, rootB, 5)); err != nil {
+	if _, err := e.transact(t, e.contract, e.owner, v.PackSetRoots(rootA, rootB, [32]byte{}, [32]byte{}, 5)); err != nil {
 		t.Fatal(err)
 	}
 	a := e.anchorer(t, e.updater, 1)
-	if err := a.Submit(ctx, 5, rootA, rootB); err != nil {
+	if err := a.Submit(ctx, 5, chain.Roots{Sanctions: rootA, Community: rootB}); err != nil {
 		t.Fatal(err)
 	}
 	step(t, a)
@@ -27,10 +27,10 @@ func TestAnchorContractAhead(t *testing.T) {
 		t.Fatalf("a version the contract holds: %+v, %d sent", st, len(e.backend.sent))
 	}
 
-	if _, err := e.transact(t, e.contract, e.owner, v.PackSetRoot(rootC, rootB, 9)); err != nil {
+	if _, err := e.transact(t, e.contract, e.owner, v.PackSetRoots(rootC, rootB, [32]byte{}, [32]byte{}, 9)); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.Submit(ctx, 7, rootB, rootB); err != nil {
+	if err := a.Submit(ctx, 7, chain.Roots{Sanctions: rootB, Community: rootB}); err != nil {
 		t.Fatal(err)
 	}
 	step(t, a)
@@ -45,7 +45,7 @@ func TestAnchorContractAhead(t *testing.T) {
 func TestAnchorNewContract(t *testing.T) {
 	e := newAnchorEnv(t)
 	a := e.anchorer(t, e.owner, 1)
-	if err := a.Submit(ctx, 3, rootA, rootB); err != nil {
+	if err := a.Submit(ctx, 3, chain.Roots{Sanctions: rootA, Community: rootB}); err != nil {
 		t.Fatal(err)
 	}
 	step(t, a)
@@ -57,7 +57,7 @@ func TestAnchorNewContract(t *testing.T) {
 	e.contract = e.deploy(t)
 	b := e.anchorer(t, e.owner, 1)
 	wantStatus(t, b, 0, chain.AnchorPending)
-	if err := b.Submit(ctx, 3, rootA, rootB); err != nil { // what Main does at start
+	if err := b.Submit(ctx, 3, chain.Roots{Sanctions: rootA, Community: rootB}); err != nil { // what Main does at start
 		t.Fatal(err)
 	}
 	step(t, b)

@@ -14,7 +14,7 @@ import (
 func TestAnchorReceiptNotIndexedYet(t *testing.T) {
 	e := newAnchorEnv(t)
 	a := e.anchorer(t, e.updater, 1)
-	if err := a.Submit(ctx, 1, rootA, rootB); err != nil {
+	if err := a.Submit(ctx, 1, chain.Roots{Sanctions: rootA, Community: rootB}); err != nil {
 		t.Fatal(err)
 	}
 	step(t, a)

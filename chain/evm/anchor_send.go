@@ -20,11 +20,11 @@ import (
 // errSigned stops an update that would sign a version twice.
 var errSigned = errors.New("evm: this list version already has a transaction")
 
-// send signs the setRoot transaction of r, stores it, then broadcasts it.
+// send signs the setRoots transaction of r, stores it, then broadcasts it.
 // Before signing it reads the contract: a version the contract already
 // holds is synced without a transaction, an older one is refused.
 func (a *Anchorer) send(ctx context.Context, r store.Anchor) error {
-	sroot, croot := common.HexToHash(r.SanctionsRoot), common.HexToHash(r.CommunityRoot)
+	roots := recordRoots(r)
 	if code, err := a.b.CodeAt(ctx, a.opts.Contract, nil); err != nil {
 		return a.fail(ctx, r, fmt.Errorf("read the contract code: %w", err))
 	} else if len(code) == 0 {
@@ -35,20 +35,20 @@ func (a *Anchorer) send(ctx context.Context, r store.Anchor) error {
 		return a.fail(ctx, r, fmt.Errorf("read the contract's roots: %w", err))
 	}
 	switch {
-	case on.ListVersion == r.ListVersion && on.SanctionsRoot == sroot && on.CommunityRoot == croot:
+	case on.ListVersion == r.ListVersion && onChainRoots(on) == roots:
 		return a.synced(ctx, r, 0) // already there (an earlier transaction of ours)
 	case on.ListVersion >= r.ListVersion:
 		return a.fail(ctx, r, fmt.Errorf("the contract holds list version %d, not older than %d: another writer sets its roots", on.ListVersion, r.ListVersion))
 	}
 
-	data := a.verifier.PackSetRoot(sroot, croot, r.ListVersion)
+	data := a.verifier.PackSetRoots(roots.Sanctions, roots.Community, roots.Exclusion, roots.CommunityExclusion, r.ListVersion)
 	nonce, err := a.b.PendingNonceAt(ctx, a.from)
 	if err != nil {
 		return a.fail(ctx, r, fmt.Errorf("read the account nonce: %w", err))
 	}
 	gas, err := a.b.EstimateGas(ctx, ethereum.CallMsg{From: a.from, To: &a.opts.Contract, Data: data})
 	if err != nil {
-		return a.fail(ctx, r, a.explainRevert("setRoot would fail", err))
+		return a.fail(ctx, r, a.explainRevert("setRoots would fail", err))
 	}
 	tx, err := a.sign(ctx, nonce, gas+gas/4, data)
 	if err != nil {
@@ -110,7 +110,7 @@ func (a *Anchorer) broadcast(ctx context.Context, r store.Anchor) error {
 		return fmt.Errorf("evm: stored transaction of list version %d: %w", r.ListVersion, err)
 	}
 	err := a.b.SendTransaction(ctx, tx)
-	if err == nil || isKnown(err) {
+	if err == nil || isKnown(err) || (isResent(err) && a.nodeHas(ctx, tx.Hash())) {
 		// Look for the receipt again soon rather than a poll interval
 		// later: on a fast chain it is there within a second.
 		time.AfterFunc(min(a.opts.PollInterval, time.Second), a.nudge)
@@ -124,6 +124,23 @@ func (a *Anchorer) broadcast(ctx context.Context, r store.Anchor) error {
 func isKnown(err error) bool {
 	s := strings.ToLower(err.Error())
 	return strings.Contains(s, "already known") || strings.Contains(s, "known transaction") || strings.Contains(s, "already imported")
+}
+
+// isResent reports the answers a node gives when the same transaction is
+// sent again, in the words of one that does not say "known": the same
+// nonce at the same price is an underpriced replacement (ganache:
+// "transaction underpriced"), and once it is mined its nonce is too low.
+// They mean the node has it only when it holds that hash (nodeHas).
+func isResent(err error) bool {
+	s := strings.ToLower(err.Error())
+	return strings.Contains(s, "underpriced") || strings.Contains(s, "nonce too low")
+}
+
+// nodeHas reports whether the node holds the transaction h, pending or
+// mined.
+func (a *Anchorer) nodeHas(ctx context.Context, h common.Hash) bool {
+	tx, _, err := a.b.TransactionByHash(ctx, h)
+	return err == nil && tx != nil
 }
 
 // explainRevert turns a revert of the verifier into its custom error.

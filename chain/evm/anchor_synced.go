@@ -6,7 +6,6 @@ import (
 
 	"github.com/cairn-dev/cairn/chain"
 	"github.com/cairn-dev/cairn/store"
-	"github.com/ethereum/go-ethereum/common"
 )
 
 // syncedPage is how many records Synced reads at a time, newest first.
@@ -36,10 +35,7 @@ func (a *Anchorer) Synced(ctx context.Context) (chain.AnchorStatus, bool, error)
 
 // statusOf is the status a record shows.
 func (a *Anchorer) statusOf(r store.Anchor) chain.AnchorStatus {
-	st := chain.AnchorStatus{Status: r.Status, ListVersion: r.ListVersion, TxHash: r.TxHash, BlockNumber: r.BlockNumber,
+	return chain.AnchorStatus{Status: r.Status, ListVersion: r.ListVersion, TxHash: r.TxHash, BlockNumber: r.BlockNumber,
 		SubmittedAt: r.SubmittedAt, SyncedAt: r.SyncedAt, Error: r.Error, ChainID: a.chainID.Uint64(),
-		Contract: strings.ToLower(a.opts.Contract.Hex())}
-	copy(st.SanctionsRoot[:], common.FromHex(r.SanctionsRoot))
-	copy(st.CommunityRoot[:], common.FromHex(r.CommunityRoot))
-	return st
+		Contract: strings.ToLower(a.opts.Contract.Hex()), Roots: recordRoots(r)}
 }

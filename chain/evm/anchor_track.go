@@ -2,6 +2,7 @@ package evm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -105,8 +106,7 @@ func (a *Anchorer) track(ctx context.Context, r store.Anchor, latest bool) (bloc
 // when it cannot be read).
 func (a *Anchorer) holds(ctx context.Context, r store.Anchor) bool {
 	on, err := bind.Call(a.contract, &bind.CallOpts{Context: ctx}, a.verifier.PackRoots(), a.verifier.UnpackRoots)
-	return err == nil && on.ListVersion == r.ListVersion && on.SanctionsRoot == common.HexToHash(r.SanctionsRoot) &&
-		on.CommunityRoot == common.HexToHash(r.CommunityRoot)
+	return err == nil && on.ListVersion == r.ListVersion && onChainRoots(on) == recordRoots(r)
 }
 
 // mined records the block of r's transaction and makes r synced once the
@@ -119,6 +119,7 @@ func (a *Anchorer) mined(ctx context.Context, r store.Anchor, block uint64) erro
 	if head+1 >= block+a.opts.Confirmations {
 		return a.synced(ctx, r, block)
 	}
+	a.logWaiting(r, block, head)
 	if r.BlockNumber == block && r.Status == chain.AnchorSubmitted {
 		return nil
 	}
@@ -129,6 +130,21 @@ func (a *Anchorer) mined(ctx context.Context, r store.Anchor, block uint64) erro
 	return err
 }
 
+// logWaiting says, once per new head, how many blocks r's transaction still
+// needs: on a chain that mines only when it has transactions (ganache
+// without --miner.blockTime) they may never come, and the status alone
+// would stay submitted without a word.
+func (a *Anchorer) logWaiting(r store.Anchor, block, head uint64) {
+	a.mu.Lock()
+	seen := a.waitHead == head && a.waitTx == r.TxHash
+	a.waitHead, a.waitTx = head, r.TxHash
+	a.mu.Unlock()
+	if !seen {
+		a.log.Info("waiting for confirmations", "list_version", r.ListVersion, "tx", r.TxHash, "block", block, "head", head,
+			"confirmations", a.opts.Confirmations, "blocks_needed", block+a.opts.Confirmations-(head+1))
+	}
+}
+
 func (a *Anchorer) synced(ctx context.Context, r store.Anchor, block uint64) error {
 	now := a.now()
 	r, err := a.opts.Store.UpdateAnchor(ctx, a.target, r.ListVersion, func(x *store.Anchor) error {
@@ -137,7 +153,8 @@ func (a *Anchorer) synced(ctx context.Context, r store.Anchor, block uint64) err
 	})
 	if err == nil {
 		a.log.Info("list roots anchored", "list_version", r.ListVersion, "tx", r.TxHash, "block", block,
-			"sanctions_root", r.SanctionsRoot, "community_root", r.CommunityRoot)
+			"sanctions_root", r.SanctionsRoot, "community_root", r.CommunityRoot,
+			"exclusion_root", r.ExclusionRoot, "community_exclusion_root", r.CommunityExclusionRoot)
 	}
 	return err
 }
@@ -155,9 +172,16 @@ func (a *Anchorer) waiting(ctx context.Context, r store.Anchor) error {
 }
 
 // resign drops r's transaction, which can no longer set the roots, keeping
-// its hash in PrevTxHashes; the next round signs the version anew.
+// its hash in PrevTxHashes; the next round signs the version anew. It is a
+// compare-and-swap on the transaction hash: should the record hold another
+// transaction than the one r was read with (another instance, leader for a
+// moment too, signed it since), nothing is changed, so that two leaders
+// never wipe each other's transaction.
 func (a *Anchorer) resign(ctx context.Context, r store.Anchor, why string) error {
 	_, err := a.opts.Store.UpdateAnchor(ctx, a.target, r.ListVersion, func(x *store.Anchor) error {
+		if x.TxHash != r.TxHash {
+			return errTxChanged
+		}
 		if x.TxHash != "" {
 			x.PrevTxHashes = append(x.PrevTxHashes, x.TxHash)
 		}
@@ -165,11 +189,20 @@ func (a *Anchorer) resign(ctx context.Context, r store.Anchor, why string) error
 		x.NextAttempt = time.Time{}
 		return nil
 	})
+	if errors.Is(err, errTxChanged) {
+		a.log.Info("not signing the list version again: its record holds another transaction now",
+			"list_version", r.ListVersion, "read_tx", r.TxHash)
+		return nil
+	}
 	if err == nil {
 		a.log.Warn("signing the list version again", "list_version", r.ListVersion, "reason", why)
 	}
 	return err
 }
+
+// errTxChanged stops an update of a record whose transaction changed since
+// it was read.
+var errTxChanged = errors.New("evm: the record holds another transaction")
 
 // endOlder supersedes an older version whose transaction ended.
 func (a *Anchorer) endOlder(ctx context.Context, r store.Anchor, block uint64, why string) error {

@@ -22,7 +22,7 @@ import (
 // Options configure an Anchorer.
 type Options struct {
 	Backend  Backend
-	Key      *ecdsa.PrivateKey // signs setRoot; must be the contract's owner or an updater
+	Key      *ecdsa.PrivateKey // signs setRoots; must be the contract's owner or an updater
 	ChainID  uint64            // 0: the node's, asked once by NewAnchorer
 	Contract common.Address
 	// Confirmations is how many blocks, counting the one that includes the
@@ -60,6 +60,8 @@ type Anchorer struct {
 
 	mu       sync.Mutex
 	gapSince map[common.Hash]time.Time // first time a nonce gap was seen below a transaction
+	waitHead uint64                    // the head logWaiting last logged, for waitTx
+	waitTx   string
 }
 
 var _ chain.Anchorer = (*Anchorer)(nil)
@@ -125,24 +127,25 @@ func (a *Anchorer) From() common.Address { return a.from }
 // Submit records that list version v, with these roots, is to be anchored
 // and wakes Run. It writes only to the store: a chain outage never blocks
 // it. A version not newer than the newest recorded one is ignored, and so
-// is version 0 (no list yet). So is a version whose roots equal those of
-// the newest recorded one (the sources did not change): the contract keeps
-// the older version number, and every proof of the new version verifies
-// against it all the same, without paying for a transaction.
-func (a *Anchorer) Submit(ctx context.Context, v uint64, sanctionsRoot, communityRoot [32]byte) error {
+// is version 0 (no list yet). So is a version whose four roots equal those
+// of the newest recorded one (the sources did not change): the contract
+// keeps the older version number, and every proof of the new version
+// verifies against it all the same, without paying for a transaction.
+func (a *Anchorer) Submit(ctx context.Context, v uint64, roots chain.Roots) error {
 	if v == 0 {
 		return nil
 	}
-	sr, cr := hex0x(sanctionsRoot[:]), hex0x(communityRoot[:])
 	last, err := store.LatestAnchor(ctx, a.opts.Store, a.target)
-	if err == nil && last.SanctionsRoot == sr && last.CommunityRoot == cr {
+	if err == nil && recordRoots(last) == roots {
 		a.log.Debug("list version has the anchored roots; not sent", "list_version", v, "anchored_version", last.ListVersion)
 		return nil
 	} else if err != nil && !cairn.IsCode(err, cairn.ENOTFOUND) {
 		return err
 	}
 	err = a.opts.Store.CreateAnchor(ctx, store.Anchor{
-		Target: a.target, ListVersion: v, Status: chain.AnchorPending, SanctionsRoot: sr, CommunityRoot: cr,
+		Target: a.target, ListVersion: v, Status: chain.AnchorPending,
+		SanctionsRoot: hex0x(roots.Sanctions[:]), CommunityRoot: hex0x(roots.Community[:]),
+		ExclusionRoot: hex0x(roots.Exclusion[:]), CommunityExclusionRoot: hex0x(roots.CommunityExclusion[:]),
 		From: strings.ToLower(a.from.Hex()), CreatedAt: a.opts.Clock.Now(),
 	})
 	if cairn.IsCode(err, cairn.ECONFLICT) {
@@ -153,6 +156,21 @@ func (a *Anchorer) Submit(ctx context.Context, v uint64, sanctionsRoot, communit
 	a.log.Info("list version to anchor", "list_version", v)
 	a.nudge()
 	return nil
+}
+
+// recordRoots reads the four roots of a record; a root it does not carry
+// (a record written before exclusion roots were anchored) is zero.
+func recordRoots(r store.Anchor) chain.Roots {
+	return chain.Roots{
+		Sanctions: common.HexToHash(r.SanctionsRoot), Community: common.HexToHash(r.CommunityRoot),
+		Exclusion: common.HexToHash(r.ExclusionRoot), CommunityExclusion: common.HexToHash(r.CommunityExclusionRoot),
+	}
+}
+
+// onChainRoots are the four roots of the contract's roots().
+func onChainRoots(on RootsOutput) chain.Roots {
+	return chain.Roots{Sanctions: on.SanctionsRoot, Community: on.CommunityRoot, Exclusion: on.ExclusionRoot,
+		CommunityExclusion: on.CommunityExclusionRoot}
 }
 
 // nudge makes Run start a round now, or right after the current one.
@@ -175,8 +193,7 @@ func (a *Anchorer) Status(ctx context.Context) (chain.AnchorStatus, error) {
 	}
 	st.Status, st.ListVersion, st.TxHash, st.BlockNumber = r.Status, r.ListVersion, r.TxHash, r.BlockNumber
 	st.SubmittedAt, st.SyncedAt, st.Error = r.SubmittedAt, r.SyncedAt, r.Error
-	copy(st.SanctionsRoot[:], common.FromHex(r.SanctionsRoot))
-	copy(st.CommunityRoot[:], common.FromHex(r.CommunityRoot))
+	st.Roots = recordRoots(r)
 	if r.Status == chain.AnchorPending && len(r.RawTx) == 0 {
 		// Waiting for an older version's transaction: show its failure.
 		older, err := a.opts.Store.ListAnchors(ctx, a.target, r.ListVersion, 1)
@@ -194,6 +211,7 @@ func (a *Anchorer) Status(ctx context.Context) (chain.AnchorStatus, error) {
 // store and retried with backoff; Run itself never fails.
 func (a *Anchorer) Run(ctx context.Context) {
 	a.log.Info("anchoring list roots", "from", a.from.Hex(), "confirmations", a.opts.Confirmations)
+	a.warnIfOwner(ctx)
 	t := time.NewTicker(a.opts.PollInterval)
 	defer t.Stop()
 	for {
@@ -206,6 +224,21 @@ func (a *Anchorer) Run(ctx context.Context) {
 		case <-t.C:
 		case <-a.wake:
 		}
+	}
+}
+
+// warnIfOwner logs a warning when the anchoring key is the contract's
+// owner: a key that lives on the server should be an updater only, so
+// that its theft cannot hand the contract over or lock the owner out. A
+// node that cannot be read now says nothing (the first rounds report it).
+func (a *Anchorer) warnIfOwner(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(ctx, a.opts.CallTimeout)
+	defer cancel()
+	owner, err := bind.Call(a.contract, &bind.CallOpts{Context: ctx}, a.verifier.PackOwner(), a.verifier.UnpackOwner)
+	if err == nil && owner == a.from {
+		a.log.Warn("the anchoring key is the contract's owner: grant a separate updater key "+
+			"(cairn contract deploy --updater ADDR, or setUpdater from the owner) and keep the owner key off the server",
+			"owner", owner.Hex())
 	}
 }
 

@@ -84,8 +84,13 @@ func (e *anchorEnv) reopen(t *testing.T) {
 
 func (e *anchorEnv) anchorer(t *testing.T, key *ecdsa.PrivateKey, confirmations uint64) *evm.Anchorer {
 	t.Helper()
+	return e.anchorerLogging(t, key, confirmations, slog.New(slog.DiscardHandler))
+}
+
+func (e *anchorEnv) anchorerLogging(t *testing.T, key *ecdsa.PrivateKey, confirmations uint64, log *slog.Logger) *evm.Anchorer {
+	t.Helper()
 	a, err := evm.NewAnchorer(ctx, evm.Options{Backend: e.backend, Key: key, ChainID: e.chainID.Uint64(), Contract: e.contract,
-		Confirmations: confirmations, Store: e.db, Clock: e.clock, Logger: slog.New(slog.DiscardHandler), MinBackoff: time.Second, MaxBackoff: 8 * time.Second, GapGrace: time.Minute})
+		Confirmations: confirmations, Store: e.db, Clock: e.clock, Logger: log, MinBackoff: time.Second, MaxBackoff: 8 * time.Second, GapGrace: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,8 +164,11 @@ func TestAnchorTwoVersions(t *testing.T) {
 	}
 	evmAddrs, pairs := fixtureLeaves(t)
 	t1 := newTree(t, pairs)
-	community := newTree(t, [][2]string{{"evm", "0x00000000000000000000000000000000000000c1"}})
-	if err := a.Submit(ctx, 1, t1.Root(), community.Root()); err != nil {
+	communityPairs := [][2]string{{"evm", "0x00000000000000000000000000000000000000c1"}}
+	community, communityX := newTree(t, communityPairs), newExclusion(t, communityPairs)
+	x1 := newExclusion(t, pairs)
+	roots1 := chain.Roots{Sanctions: t1.Root(), Community: community.Root(), Exclusion: x1.Root(), CommunityExclusion: communityX.Root()}
+	if err := a.Submit(ctx, 1, roots1); err != nil {
 		t.Fatal(err)
 	}
 	wantStatus(t, a, 1, chain.AnchorPending)
@@ -172,10 +180,11 @@ func TestAnchorTwoVersions(t *testing.T) {
 	e.sim.Commit()
 	step(t, a)
 	st = wantStatus(t, a, 1, chain.AnchorSynced)
-	if st.BlockNumber == 0 || st.SyncedAt.IsZero() || st.SanctionsRoot != t1.Root() || st.CommunityRoot != community.Root() {
+	if st.BlockNumber == 0 || st.SyncedAt.IsZero() || st.Roots != roots1 {
 		t.Fatalf("synced status %+v", st)
 	}
-	if r := e.onChain(t); r.ListVersion != 1 || r.SanctionsRoot != t1.Root() || r.CommunityRoot != community.Root() {
+	if r := e.onChain(t); r.ListVersion != 1 || r.SanctionsRoot != t1.Root() || r.CommunityRoot != community.Root() ||
+		r.ExclusionRoot != x1.Root() || r.CommunityExclusionRoot != communityX.Root() {
 		t.Fatalf("contract holds %+v", r)
 	}
 	w := views{t: t, v: evm.NewVerifier(), c: evm.NewVerifier().Instance(e.client, e.contract)}
@@ -186,14 +195,18 @@ func TestAnchorTwoVersions(t *testing.T) {
 		t.Fatal("anchored root does not verify its proofs")
 	}
 
+	if w.clear(x1, removed) || !w.clear(x1, addrPlus(removed, 1)) {
+		t.Fatal("anchored exclusion root does not verify its proofs")
+	}
+
 	// Older or equal versions are ignored, and so is a newer one with the
-	// same roots.
+	// same four roots.
 	for _, v := range []uint64{1, 0} {
-		if err := a.Submit(ctx, v, rootA, rootA); err != nil {
+		if err := a.Submit(ctx, v, chain.Roots{Sanctions: rootA, Community: rootA}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := a.Submit(ctx, 7, t1.Root(), community.Root()); err != nil {
+	if err := a.Submit(ctx, 7, roots1); err != nil {
 		t.Fatal(err)
 	}
 	wantStatus(t, a, 1, chain.AnchorSynced)
@@ -204,8 +217,8 @@ func TestAnchorTwoVersions(t *testing.T) {
 			pairs2 = append(pairs2, p)
 		}
 	}
-	t2 := newTree(t, pairs2)
-	if err := a.Submit(ctx, 2, t2.Root(), community.Root()); err != nil {
+	t2, x2 := newTree(t, pairs2), newExclusion(t, pairs2)
+	if err := a.Submit(ctx, 2, chain.Roots{Sanctions: t2.Root(), Community: community.Root(), Exclusion: x2.Root(), CommunityExclusion: communityX.Root()}); err != nil {
 		t.Fatal(err)
 	}
 	step(t, a)
@@ -215,6 +228,9 @@ func TestAnchorTwoVersions(t *testing.T) {
 	p2 := proofOf(t, t2, "evm", listed)
 	if !w.isSanctioned(listed, p2) || w.isSanctioned(listed, p1) || w.isSanctioned(removed, pr) {
 		t.Fatal("after version 2: the new proof must verify, the old ones not")
+	}
+	if !w.clear(x2, removed) || w.clear(x1, addrPlus(removed, 1)) {
+		t.Fatal("after version 2: the new clear proof must verify, the old ones not")
 	}
 	step(t, a) // nothing left to do
 	if n := e.nonce(t, e.updater); n != 2 {
@@ -227,7 +243,7 @@ func TestAnchorTwoVersions(t *testing.T) {
 func TestAnchorConfirmations(t *testing.T) {
 	e := newAnchorEnv(t)
 	a := e.anchorer(t, e.updater, 3)
-	if err := a.Submit(ctx, 1, rootA, rootB); err != nil {
+	if err := a.Submit(ctx, 1, chain.Roots{Sanctions: rootA, Community: rootB}); err != nil {
 		t.Fatal(err)
 	}
 	step(t, a)
@@ -254,7 +270,7 @@ func TestAnchorRestart(t *testing.T) {
 	e := newAnchorEnv(t)
 	e.backend.failSends = 1
 	a1 := e.anchorer(t, e.updater, 1)
-	if err := a1.Submit(ctx, 1, rootA, rootB); err != nil {
+	if err := a1.Submit(ctx, 1, chain.Roots{Sanctions: rootA, Community: rootB}); err != nil {
 		t.Fatal(err)
 	}
 	step(t, a1)
@@ -282,7 +298,7 @@ func TestAnchorRestart(t *testing.T) {
 	}
 
 	// A restart while the transaction waits in the pool sends nothing new.
-	if err := a2.Submit(ctx, 2, rootB, rootC); err != nil {
+	if err := a2.Submit(ctx, 2, chain.Roots{Sanctions: rootB, Community: rootC}); err != nil {
 		t.Fatal(err)
 	}
 	step(t, a2)
@@ -302,7 +318,7 @@ func TestAnchorRestart(t *testing.T) {
 func TestAnchorDropped(t *testing.T) {
 	e := newAnchorEnv(t)
 	a := e.anchorer(t, e.updater, 1)
-	if err := a.Submit(ctx, 1, rootA, rootB); err != nil {
+	if err := a.Submit(ctx, 1, chain.Roots{Sanctions: rootA, Community: rootB}); err != nil {
 		t.Fatal(err)
 	}
 	step(t, a)
@@ -343,7 +359,7 @@ func (e *anchorEnv) signFrom(t *testing.T, key *ecdsa.PrivateKey, nonce uint64, 
 func TestAnchorReplaced(t *testing.T) {
 	e := newAnchorEnv(t)
 	a := e.anchorer(t, e.updater, 1)
-	if err := a.Submit(ctx, 1, rootA, rootB); err != nil {
+	if err := a.Submit(ctx, 1, chain.Roots{Sanctions: rootA, Community: rootB}); err != nil {
 		t.Fatal(err)
 	}
 	step(t, a)
@@ -375,7 +391,7 @@ func TestAnchorNonceGap(t *testing.T) {
 	e := newAnchorEnv(t)
 	a := e.anchorer(t, e.updater, 1)
 	e.signFrom(t, e.updater, 0, 1e9) // pending: ours gets nonce 1
-	if err := a.Submit(ctx, 1, rootA, rootB); err != nil {
+	if err := a.Submit(ctx, 1, chain.Roots{Sanctions: rootA, Community: rootB}); err != nil {
 		t.Fatal(err)
 	}
 	step(t, a)
@@ -420,11 +436,11 @@ func TestAnchorChainDown(t *testing.T) {
 	a := e.anchorer(t, e.updater, 1)
 	e.backend.setDown(true)
 	for v := uint64(1); v <= 3; v++ {
-		if err := a.Submit(ctx, v, [32]byte{byte(v)}, rootB); err != nil {
+		if err := a.Submit(ctx, v, chain.Roots{Sanctions: [32]byte{byte(v)}, Community: rootB}); err != nil {
 			t.Fatalf("Submit while the chain is down: %v", err)
 		}
 	}
-	if err := a.Submit(ctx, 4, rootC, rootB); err != nil {
+	if err := a.Submit(ctx, 4, chain.Roots{Sanctions: rootC, Community: rootB}); err != nil {
 		t.Fatal(err)
 	}
 	step(t, a)
@@ -466,11 +482,11 @@ func TestAnchorChainDown(t *testing.T) {
 func TestAnchorOlderInFlight(t *testing.T) {
 	e := newAnchorEnv(t)
 	a := e.anchorer(t, e.updater, 1)
-	if err := a.Submit(ctx, 1, rootA, rootB); err != nil {
+	if err := a.Submit(ctx, 1, chain.Roots{Sanctions: rootA, Community: rootB}); err != nil {
 		t.Fatal(err)
 	}
 	step(t, a)
-	if err := a.Submit(ctx, 2, rootC, rootB); err != nil {
+	if err := a.Submit(ctx, 2, chain.Roots{Sanctions: rootC, Community: rootB}); err != nil {
 		t.Fatal(err)
 	}
 	step(t, a)
@@ -505,7 +521,7 @@ func TestAnchorOlderInFlight(t *testing.T) {
 func TestAnchorUnauthorized(t *testing.T) {
 	e := newAnchorEnv(t)
 	a := e.anchorer(t, e.stranger, 1)
-	if err := a.Submit(ctx, 1, rootA, rootB); err != nil {
+	if err := a.Submit(ctx, 1, chain.Roots{Sanctions: rootA, Community: rootB}); err != nil {
 		t.Fatal(err)
 	}
 	step(t, a)
@@ -515,5 +531,50 @@ func TestAnchorUnauthorized(t *testing.T) {
 	}
 	if n := e.nonce(t, e.stranger); n != 0 || len(e.backend.sent) != 0 {
 		t.Fatalf("a refused key sent %d transactions", n)
+	}
+}
+
+// TestAnchorExclusionRootsOnly: a version whose membership roots equal the
+// anchored ones but whose exclusion roots differ is anchored (the four go
+// together); a record without exclusion roots (written before they were
+// anchored) reads as zero ones.
+func TestAnchorExclusionRootsOnly(t *testing.T) {
+	e := newAnchorEnv(t)
+	a := e.anchorer(t, e.updater, 1)
+	if err := a.Submit(ctx, 1, chain.Roots{Sanctions: rootA, Community: rootB}); err != nil {
+		t.Fatal(err)
+	}
+	step(t, a)
+	e.sim.Commit()
+	step(t, a)
+	wantStatus(t, a, 1, chain.AnchorSynced)
+	// A record from before: no exclusion roots; the same roots again
+	// are not sent.
+	target := evm.Target(e.chainID.Uint64(), e.contract)
+	if _, err := e.db.UpdateAnchor(ctx, target, 1, func(x *store.Anchor) error {
+		x.ExclusionRoot, x.CommunityExclusionRoot = "", ""
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if st := status(t, a); st.Roots != (chain.Roots{Sanctions: rootA, Community: rootB}) {
+		t.Fatalf("roots of a record without exclusion roots: %+v", st.Roots)
+	}
+	if err := a.Submit(ctx, 2, chain.Roots{Sanctions: rootA, Community: rootB}); err != nil {
+		t.Fatal(err)
+	}
+	wantStatus(t, a, 1, chain.AnchorSynced)
+	roots := chain.Roots{Sanctions: rootA, Community: rootB, Exclusion: rootC, CommunityExclusion: rootA}
+	if err := a.Submit(ctx, 3, roots); err != nil {
+		t.Fatal(err)
+	}
+	step(t, a)
+	e.sim.Commit()
+	step(t, a)
+	if st := wantStatus(t, a, 3, chain.AnchorSynced); st.Roots != roots {
+		t.Fatalf("status roots %+v", st.Roots)
+	}
+	if r := e.onChain(t); r.ListVersion != 3 || r.ExclusionRoot != rootC || r.CommunityExclusionRoot != rootA || r.SanctionsRoot != rootA {
+		t.Fatalf("contract holds %+v", r)
 	}
 }

@@ -71,6 +71,28 @@ func Deploy(ctx context.Context, b Backend, key *ecdsa.PrivateKey, chainID *big.
 	return addr, tx.Hash(), nil
 }
 
+// GrantUpdater sends setUpdater(account, true) from key (the contract's
+// owner), waits until it is mined and returns the transaction hash: the
+// updater is the hot key cairn serve anchors with, and the owner key can
+// stay cold.
+func GrantUpdater(ctx context.Context, b Backend, key *ecdsa.PrivateKey, chainID *big.Int, contract, account common.Address) (common.Hash, error) {
+	opts := bind.NewKeyedTransactor(key, chainID)
+	opts.Context = ctx
+	v := NewVerifier()
+	tx, err := bind.Transact(v.Instance(b, contract), opts, v.PackSetUpdater(account, true))
+	if err != nil {
+		return common.Hash{}, fmt.Errorf("send setUpdater: %w", err)
+	}
+	rcpt, err := bind.WaitMined(ctx, b, tx.Hash())
+	if err != nil {
+		return tx.Hash(), fmt.Errorf("wait for %s: %w", tx.Hash(), err)
+	}
+	if rcpt.Status != types.ReceiptStatusSuccessful {
+		return tx.Hash(), fmt.Errorf("setUpdater transaction %s failed", tx.Hash())
+	}
+	return tx.Hash(), nil
+}
+
 // ErrNoContract is returned, wrapped, when there is no code at the
 // configured contract address.
 var ErrNoContract = errors.New("no contract at the address")

@@ -76,7 +76,8 @@ func TestVerifierContract(t *testing.T) {
 
 	t1 := newTree(t, pairs)
 	community := newTree(t, [][2]string{{"evm", unlisted}, {"evm", "0x00000000000000000000000000000000000000c1"}})
-	rcpt, err := e.transact(t, addr, e.owner, v.PackSetRoot(t1.Root(), community.Root(), 1))
+	excl, commExcl := [32]byte{0xe1}, [32]byte{0xe2}
+	rcpt, err := e.transact(t, addr, e.owner, v.PackSetRoots(t1.Root(), community.Root(), excl, commExcl, 1))
 	if err != nil || rcpt.Status != types.ReceiptStatusSuccessful {
 		t.Fatalf("owner setRoot: %v %+v", err, rcpt)
 	}
@@ -85,10 +86,11 @@ func TestVerifierContract(t *testing.T) {
 	}
 	ev, err := v.UnpackRootsUpdatedEvent(rcpt.Logs[0])
 	if err != nil || ev.ListVersion != 1 || ev.SanctionsRoot != t1.Root() || ev.CommunityRoot != community.Root() ||
-		ev.Updater != evm.Address(e.owner) || ev.UpdatedAt == 0 {
+		ev.ExclusionRoot != excl || ev.CommunityExclusionRoot != commExcl || ev.Updater != evm.Address(e.owner) || ev.UpdatedAt == 0 {
 		t.Fatalf("RootsUpdated %+v %v", ev, err)
 	}
-	if r := w.roots(); r.SanctionsRoot != t1.Root() || r.CommunityRoot != community.Root() || r.ListVersion != 1 || r.UpdatedAt != ev.UpdatedAt {
+	if r := w.roots(); r.SanctionsRoot != t1.Root() || r.CommunityRoot != community.Root() || r.ExclusionRoot != excl ||
+		r.CommunityExclusionRoot != commExcl || r.ListVersion != 1 || r.UpdatedAt != ev.UpdatedAt {
 		t.Fatalf("roots() = %+v", r)
 	}
 	if got, err := bind.Call(w.c, nil, v.PackRoot(), v.UnpackRoot); err != nil || got != t1.Root() {
@@ -171,7 +173,7 @@ func TestVerifierContract(t *testing.T) {
 	if !w.isSanctioned(removed, oldRemoved) {
 		t.Fatal("removed address did not verify under version 1")
 	}
-	if _, err := e.transact(t, addr, e.owner, v.PackSetRoot(t2.Root(), community.Root(), 2)); err != nil {
+	if _, err := e.transact(t, addr, e.owner, v.PackSetRoots(t2.Root(), community.Root(), [32]byte{}, [32]byte{}, 2)); err != nil {
 		t.Fatal(err)
 	}
 	if w.isSanctioned(removed, oldRemoved) || w.isListed("evm", removed, oldRemoved) ||
@@ -187,7 +189,7 @@ func TestVerifierContract(t *testing.T) {
 	}
 
 	t.Run("ErrUnauthorized", func(t *testing.T) {
-		_, err := e.transact(t, addr, e.stranger, v.PackSetRoot(t1.Root(), [32]byte{}, 3))
+		_, err := e.transact(t, addr, e.stranger, v.PackSetRoots(t1.Root(), [32]byte{}, [32]byte{}, [32]byte{}, 3))
 		ue, ok := revertError(t, err).(*evm.VerifierUnauthorized)
 		if !ok || ue.Caller != evm.Address(e.stranger) {
 			t.Fatalf("revert %v, want Unauthorized(%s)", err, evm.Address(e.stranger))
@@ -205,7 +207,7 @@ func TestVerifierContract(t *testing.T) {
 	})
 	t.Run("ErrStaleListVersion", func(t *testing.T) {
 		for _, lv := range []uint64{2, 1} {
-			_, err := e.transact(t, addr, e.owner, v.PackSetRoot(t1.Root(), [32]byte{}, lv))
+			_, err := e.transact(t, addr, e.owner, v.PackSetRoots(t1.Root(), [32]byte{}, [32]byte{}, [32]byte{}, lv))
 			se, ok := revertError(t, err).(*evm.VerifierStaleListVersion)
 			if !ok || se.ListVersion != lv || se.Current != 2 {
 				t.Fatalf("revert %v, want StaleListVersion(%d, 2)", err, lv)
@@ -216,7 +218,7 @@ func TestVerifierContract(t *testing.T) {
 		if _, err := e.transact(t, addr, e.owner, v.PackSetUpdater(evm.Address(e.stranger), true)); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := e.transact(t, addr, e.stranger, v.PackSetRoot(t1.Root(), [32]byte{}, 3)); err != nil {
+		if _, err := e.transact(t, addr, e.stranger, v.PackSetRoots(t1.Root(), [32]byte{}, [32]byte{}, [32]byte{}, 3)); err != nil {
 			t.Fatalf("granted updater: %v", err)
 		}
 		if w.roots().ListVersion != 3 {
@@ -225,7 +227,7 @@ func TestVerifierContract(t *testing.T) {
 		if _, err := e.transact(t, addr, e.owner, v.PackSetUpdater(evm.Address(e.stranger), false)); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := e.transact(t, addr, e.stranger, v.PackSetRoot(t1.Root(), [32]byte{}, 4)); err == nil {
+		if _, err := e.transact(t, addr, e.stranger, v.PackSetRoots(t1.Root(), [32]byte{}, [32]byte{}, [32]byte{}, 4)); err == nil {
 			t.Fatal("a revoked updater set a root")
 		}
 	})
@@ -237,10 +239,10 @@ func TestVerifierContract(t *testing.T) {
 		if _, err := e.transact(t, addr, e.owner, v.PackTransferOwnership(evm.Address(e.stranger))); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := e.transact(t, addr, e.owner, v.PackSetRoot(t1.Root(), [32]byte{}, 5)); err == nil {
+		if _, err := e.transact(t, addr, e.owner, v.PackSetRoots(t1.Root(), [32]byte{}, [32]byte{}, [32]byte{}, 5)); err == nil {
 			t.Fatal("the former owner set a root")
 		}
-		if _, err := e.transact(t, addr, e.stranger, v.PackSetRoot(t1.Root(), [32]byte{}, 5)); err != nil {
+		if _, err := e.transact(t, addr, e.stranger, v.PackSetRoots(t1.Root(), [32]byte{}, [32]byte{}, [32]byte{}, 5)); err != nil {
 			t.Fatalf("new owner: %v", err)
 		}
 	})

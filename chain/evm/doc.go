@@ -2,7 +2,8 @@
 // bindings of the verifier contract (contracts/CairnVerifier.sol, generated
 // by abigen; regenerate with contracts/generate.sh), deploying it, reading
 // the operator's key file, and the Anchorer that sends each new list
-// version's sanctions and community roots to the contract and follows the
+// version's four roots (sanctions, community and their exclusion trees) to
+// the contract in one setRoots transaction and follows the
 // transaction until it has the required confirmations.
 //
 // The anchor state lives in the store (store.Anchors), so that it survives

@@ -24,6 +24,12 @@ type faulty struct {
 	failSends int
 	unindexed bool
 	sent      []common.Hash
+	// sendErr, when set, is the answer to every broadcast; the
+	// transaction reaches the node first when sendErrAfter is set (a node
+	// that holds it and still refuses it, as ganache answers a re-broadcast
+	// "transaction underpriced").
+	sendErr      error
+	sendErrAfter bool
 }
 
 var errDown = errors.New(`Post "http://user:secret@127.0.0.1:1/rpc": dial tcp 127.0.0.1:1: connect: connection refused`)
@@ -50,8 +56,17 @@ func (f *faulty) SendTransaction(ctx context.Context, tx *types.Transaction) err
 		return errDown
 	}
 	f.sent = append(f.sent, tx.Hash())
+	sendErr, after := f.sendErr, f.sendErrAfter
 	f.mu.Unlock()
-	return f.Backend.SendTransaction(ctx, tx)
+	if sendErr == nil {
+		return f.Backend.SendTransaction(ctx, tx)
+	}
+	if after {
+		if err := f.Backend.SendTransaction(ctx, tx); err != nil {
+			return err
+		}
+	}
+	return sendErr
 }
 
 func (f *faulty) CodeAt(ctx context.Context, a common.Address, n *big.Int) ([]byte, error) {

@@ -67,7 +67,7 @@ func BenchmarkGanacheTimeToSynced(b *testing.B) {
 				var root [32]byte
 				rand.Read(root[:])
 				start := time.Now()
-				if err := a.Submit(ctx, version, root, root); err != nil {
+				if err := a.Submit(ctx, version, chain.Roots{Sanctions: root, Community: root}); err != nil {
 					b.Fatal(err)
 				}
 				var sent time.Duration
@@ -88,9 +88,11 @@ func BenchmarkGanacheTimeToSynced(b *testing.B) {
 }
 
 // BenchmarkGanacheVerifierGas reports, on the local ganache node (shanghai
-// rules), the gas whole transactions pay: setRoot's receipts (the first,
-// which fills empty storage, and a later one) and eth_estimateGas of a
-// transaction calling each view function with a proof of the 1M-leaf tree.
+// rules), the gas whole transactions pay: setRoots' receipts (the first,
+// which fills empty storage, and a later one), the receipts of keeping the
+// oracle in step per 100 addresses (addSanctioned, removeSanctioned) and
+// eth_estimateGas of a transaction calling each view function with a proof
+// of the 1M-leaf tree (isNotSanctioned: of the 1M-gap exclusion tree).
 func BenchmarkGanacheVerifierGas(b *testing.B) {
 	c := ganache(b)
 	key, _ := evmtest.Key(b, evmtest.KeyBenchmark)
@@ -103,25 +105,36 @@ func BenchmarkGanacheVerifierGas(b *testing.B) {
 		b.Fatal(err)
 	}
 	tr, fixtures := gasTree(b)
+	x, dropped := gasExclusion(b)
 	v := evm.NewVerifier()
 	bound := v.Instance(c, addr)
 	metrics := map[string]float64{}
-	for i, root := range [][32]byte{{1}, tr.Root()} {
-		tx, err := bind.Transact(bound, bind.NewKeyedTransactor(key, id), v.PackSetRoot(root, [32]byte{3}, uint64(i+1)))
+	send := func(name string, data []byte) {
+		tx, err := bind.Transact(bound, bind.NewKeyedTransactor(key, id), data)
 		if err != nil {
-			b.Fatal(err)
+			b.Fatalf("%s: %v", name, err)
 		}
 		rcpt, err := bind.WaitMined(ctx, c, tx.Hash())
 		if err != nil || rcpt.Status != types.ReceiptStatusSuccessful {
-			b.Fatalf("setRoot: %v", err)
+			b.Fatalf("%s: %v", name, err)
 		}
-		metrics[map[int]string{0: "setRoot-first-tx-gas", 1: "setRoot-tx-gas"}[i]] = float64(rcpt.GasUsed)
+		metrics[name+"-tx-gas"] = float64(rcpt.GasUsed)
 	}
+	send("setRoots-first", v.PackSetRoots([32]byte{1}, [32]byte{3}, [32]byte{4}, [32]byte{5}, 1))
+	send("setRoots", v.PackSetRoots(tr.Root(), [32]byte{3}, x.Root(), [32]byte{5}, 2))
+	as, mp, flags := addProof(b, tr, dropped)
+	send("addSanctioned100", v.PackAddSanctioned(as, mp, flags))
+	send("removeSanctioned100", v.PackRemoveSanctioned(removeProof(b, x, dropped)))
 	account, p, multi := gasProofs(b, tr, fixtures)
+	clear := addrPlus(dropped[0], 1)
+	g := x.gapOf("evm", clear)
+	lo, hi := bounds(g)
 	calls := map[string][]byte{
-		"verify":       v.PackVerify(p, merkle.LeafHashStrings2("evm", account)),
-		"isListed":     v.PackIsListed("evm", account, p),
-		"isSanctioned": v.PackIsSanctioned(common.HexToAddress(account), p),
+		"verify":                v.PackVerify(p, merkle.LeafHashStrings2("evm", account)),
+		"isListed":              v.PackIsListed("evm", account, p),
+		"isSanctioned":          v.PackIsSanctioned(common.HexToAddress(account), p),
+		"isSanctioned(address)": v.PackIsSanctioned0(common.HexToAddress(account)),
+		"isNotSanctioned":       v.PackIsNotSanctioned(common.HexToAddress(clear), lo, hi, x.proof(b, "evm", g)),
 	}
 	for n, mp := range multi {
 		calls[fmt.Sprintf("multiProofVerify%d", n)] = v.PackMultiProofVerify(hashes(mp.Proof), mp.ProofFlags, hashes(mp.Leaves))

@@ -64,7 +64,7 @@ func TestGanacheAnchor(t *testing.T) {
 	dropped, kept := evmAddrs[0], evmAddrs[1]
 	for v, tr := range []*merkle.StandardTree{t1, t2} {
 		version := uint64(v + 1)
-		if err := a.Submit(ctx, version, tr.Root(), [32]byte{}); err != nil {
+		if err := a.Submit(ctx, version, chain.Roots{Sanctions: tr.Root(), Community: [32]byte{}}); err != nil {
 			t.Fatal(err)
 		}
 		for deadline := time.Now().Add(20 * time.Second); status(t, a).Status != chain.AnchorSynced || status(t, a).ListVersion != version; {
@@ -97,7 +97,7 @@ func TestGanacheAnchor(t *testing.T) {
 	// node's error data.
 	stranger := newKey(t)
 	_, err = bind.Transact(evm.NewVerifier().Instance(c, addr), bind.NewKeyedTransactor(stranger, id),
-		evm.NewVerifier().PackSetRoot(t1.Root(), [32]byte{}, 9))
+		evm.NewVerifier().PackSetRoots(t1.Root(), [32]byte{}, [32]byte{}, [32]byte{}, 9))
 	if ue, ok := revertError(t, err).(*evm.VerifierUnauthorized); !ok || ue.Caller != evm.Address(stranger) {
 		t.Fatalf("stranger's setRoot: %v", err)
 	}
@@ -112,7 +112,7 @@ func TestGanacheAnchor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sa.Submit(ctx, 3, t1.Root(), [32]byte{}); err != nil {
+	if err := sa.Submit(ctx, 3, chain.Roots{Sanctions: t1.Root(), Community: [32]byte{}}); err != nil {
 		t.Fatal(err)
 	}
 	step(t, sa)

@@ -83,7 +83,20 @@ func (m *Main) anchorVersion(ctx context.Context, v cairn.ListVersion) {
 			"version", v.Version)
 		return
 	}
-	if err := m.anchorer.Submit(ctx, v.Version, sanctions, community); err != nil {
+	roots := chain.Roots{Sanctions: sanctions, Community: community}
+	copy(roots.Exclusion[:], common.FromHex(v.ExclusionRoot))
+	copy(roots.CommunityExclusion[:], common.FromHex(v.CommunityExclusionRoot))
+	if v.ExclusionRoot == "" {
+		// A version stored before the exclusion trees existed: its index,
+		// rebuilt at start, has them.
+		ix := m.pipeline.Holder.Current()
+		if ix.Version != v.Version || ix.Root() != sanctions || ix.CommunityRoot() != community {
+			m.Logger.Warn("list version stored without exclusion roots: not anchored; the next version is", "version", v.Version)
+			return
+		}
+		roots.Exclusion, roots.CommunityExclusion = ix.ExclusionRoot(), ix.CommunityExclusionRoot()
+	}
+	if err := m.anchorer.Submit(ctx, v.Version, roots); err != nil {
 		m.Logger.Error("recording the list version to anchor failed", "version", v.Version, "err", err)
 	}
 }

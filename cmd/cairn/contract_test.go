@@ -10,7 +10,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cairn-dev/cairn/chain/evm"
+	"github.com/cairn-dev/cairn/chain/evm/evmtest"
+	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
 )
 
 func writeKeyFile(t *testing.T, mode os.FileMode) string {
@@ -53,6 +58,7 @@ func TestContractDeployErrors(t *testing.T) {
 		{"NoKey", []string{"contract", "deploy", "--evm-rpc-url", "http://127.0.0.1:1"}, 2, "required"},
 		{"InsecureKey", []string{"contract", "deploy", "--evm-rpc-url", "http://127.0.0.1:1", "--evm-key-file", writeKeyFile(t, 0o644)}, 1, "chmod 600"},
 		{"NoScheme", []string{"contract", "deploy", "--evm-rpc-url", "127.0.0.1:1", "--evm-key-file", key}, 1, "no scheme"},
+		{"BadUpdater", []string{"contract", "deploy", "--evm-rpc-url", "http://127.0.0.1:1", "--evm-key-file", key, "--updater", "0x12"}, 2, "not a 0x address"},
 		{"Unreachable", []string{"contract", "deploy", "--evm-rpc-url", "http://user:hunter2@127.0.0.1:1/rpc", "--evm-key-file", key}, 1, "connection refused"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -139,5 +145,33 @@ func TestAnchoringOff(t *testing.T) {
 	ts := startServer(t, testConfig(t, t.TempDir()))
 	if ts.m.anchorer != nil || ts.m.chainAnchorer() != nil {
 		t.Fatal("an anchorer exists with anchoring off")
+	}
+}
+
+// TestGanacheDeployUpdater: `cairn contract deploy --updater ADDR` grants
+// ADDR the updater role once the contract is mined.
+func TestGanacheDeployUpdater(t *testing.T) {
+	url := evmtest.URL(t)
+	_, hexKey := evmtest.Key(t, evmtest.KeyDeploy)
+	keyFile := filepath.Join(t.TempDir(), "evm-key")
+	if err := os.WriteFile(keyFile, []byte(hexKey+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	hot := "0x1df62f291b2e969fb0849d99d9ce41e2f137006e"
+	code, out, errs := runCmd("contract", "deploy", "--evm-rpc-url", url, "--evm-key-file", keyFile, "--updater", hot)
+	if code != 0 || !common.IsHexAddress(strings.TrimSpace(out)) || !strings.Contains(errs, "granted the updater role to") {
+		t.Fatalf("contract deploy --updater: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	client, err := ethclient.Dial(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	v := evm.NewVerifier()
+	bound := v.Instance(client, common.HexToAddress(strings.TrimSpace(out)))
+	for addr, want := range map[string]bool{hot: true, "0x28a8746e75304c0780e011bed21c72cd78cd535e": false} {
+		if ok, err := bind.Call(bound, nil, v.PackIsUpdater(common.HexToAddress(addr)), v.UnpackIsUpdater); err != nil || ok != want {
+			t.Fatalf("isUpdater(%s) = %v, %v; want %v", addr, ok, err, want)
+		}
 	}
 }

@@ -184,7 +184,7 @@ func TestE2EAnchorSimulated(t *testing.T) {
 	st := waitAnchor(t, ts, c, 1, chain.AnchorSynced, true)
 	root := ts.do(t, "GET", "/v1/compliance/merkle-root", a.Key, nil).must(t, 200)
 	onChain := call(t, c, evm.NewVerifier().PackRoots(), evm.NewVerifier().UnpackRoots)
-	if onChain.ListVersion != 1 || onChain.SanctionsRoot != hexBytes32(t, root.str("root")) || st.SanctionsRoot != onChain.SanctionsRoot ||
+	if onChain.ListVersion != 1 || onChain.SanctionsRoot != hexBytes32(t, root.str("root")) || st.Roots.Sanctions != onChain.SanctionsRoot ||
 		st.TxHash == "" || st.BlockNumber == 0 || st.ChainID != 1337 || st.Contract != strings.ToLower(c.contract.Hex()) {
 		t.Fatalf("after version 1: status %+v, contract %+v, served root %s", st, onChain, root.str("root"))
 	}

@@ -6,7 +6,9 @@ import (
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/chain"
+	"github.com/cairn-dev/cairn/chain/evm"
 	"github.com/cairn-dev/cairn/client"
+	"github.com/ethereum/go-ethereum/common"
 )
 
 // TestE2EProofsAgainstTheAnchoredVersion: while a new list version is
@@ -28,6 +30,33 @@ func TestE2EProofsAgainstTheAnchoredVersion(t *testing.T) {
 	a := ts.register(t, "")
 	ts.do(t, "POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": 1000, "reason": "test"}).must(t, 200)
 	waitAnchor(t, ts, c, 1, chain.AnchorSynced, true)
+
+	// The exclusion roots are anchored with the others: a clear proof
+	// from the API passes isNotSanctioned and isNotListed on chain, the
+	// same gap for a listed address does not.
+	v := evm.NewVerifier()
+	root := ts.do(t, "GET", "/v1/compliance/merkle-root", a.Key, nil).must(t, 200)
+	if got := call(t, c, v.PackExclusionRoot(), v.UnpackExclusionRoot); got != hexBytes32(t, root.str("exclusionRoot")) {
+		t.Fatalf("exclusionRoot on chain %x, served %s", got, root.str("exclusionRoot"))
+	}
+	clearAddr := "0x1111111111111111111111111111111111111111"
+	cp := ts.do(t, "GET", "/v1/compliance/merkle-proof?chain=ethereum&address="+clearAddr, a.Key, nil).must(t, 200)
+	ex := cp.JSON["exclusionProof"].(map[string]any)
+	var exProof [][32]byte
+	for _, h := range ex["proof"].([]any) {
+		exProof = append(exProof, hexBytes32(t, h.(string)))
+	}
+	low, high := common.HexToAddress(ex["low"].(string)), common.HexToAddress(ex["high"].(string))
+	if !call(t, c, v.PackIsNotSanctioned(common.HexToAddress(clearAddr), low, high, exProof), v.UnpackIsNotSanctioned) {
+		t.Fatalf("isNotSanctioned refuses the API's clear proof: %s", cp.Body)
+	}
+	val := ex["value"].([]any)
+	if !call(t, c, v.PackIsNotListed("evm", clearAddr, val[1].(string), val[2].(string), exProof), v.UnpackIsNotListed) {
+		t.Fatal("isNotListed refuses the API's clear proof")
+	}
+	if call(t, c, v.PackIsNotSanctioned(common.HexToAddress(tornado), low, high, exProof), v.UnpackIsNotSanctioned) {
+		t.Fatal("isNotSanctioned accepts a listed address with another's gap")
+	}
 
 	delist(t, list, eth, tornado)
 	ts.do(t, "POST", "/v1/admin/ingest", admin, nil).must(t, 200)
@@ -75,10 +104,21 @@ func TestE2EProofsAgainstTheAnchoredVersion(t *testing.T) {
 	// once the service has seen it synced.
 	waitAnchor(t, ts, c, 2, chain.AnchorSynced, true)
 	ts.do(t, "GET", "/v1/compliance/merkle-root", a.Key, nil).must(t, 200)
-	if after := ts.do(t, "GET", path+"&listVersion=anchored", a.Key, nil).must(t, 200); after.num("listVersion") != 2 || after.JSON["listed"] != false {
+	after := ts.do(t, "GET", path+"&listVersion=anchored", a.Key, nil).must(t, 200)
+	if after.num("listVersion") != 2 || after.JSON["listed"] != false {
 		t.Fatalf("anchored after version 2 is synced: %s", after.Body)
 	}
 	ts.do(t, "GET", path+"&listVersion=1", a.Key, nil).problem(t, 404, cairn.ENOTFOUND)
+	// The delisted address is now proven clear on chain.
+	ex = after.JSON["exclusionProof"].(map[string]any)
+	exProof = exProof[:0]
+	for _, h := range ex["proof"].([]any) {
+		exProof = append(exProof, hexBytes32(t, h.(string)))
+	}
+	if !call(t, c, v.PackIsNotSanctioned(common.HexToAddress(tornado), common.HexToAddress(ex["low"].(string)),
+		common.HexToAddress(ex["high"].(string)), exProof), v.UnpackIsNotSanctioned) {
+		t.Fatalf("isNotSanctioned refuses the delisted address's proof: %s", after.Body)
+	}
 }
 
 // TestE2EAnchoredWithoutAnchoring: listVersion=anchored on a service that

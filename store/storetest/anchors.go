@@ -20,7 +20,8 @@ func RunAnchorTests(t *testing.T, open func(t *testing.T) store.Anchors) {
 	at := time.Date(2026, 3, 4, 5, 6, 7, 123456000, time.UTC)
 	anchor := func(v uint64) store.Anchor {
 		return store.Anchor{Target: target, ListVersion: v, Status: "pending",
-			SanctionsRoot: "0x" + string(rune('a'+v%26)) + "1", CommunityRoot: "0x00", CreatedAt: at.Add(time.Duration(v) * time.Minute)}
+			SanctionsRoot: "0x" + string(rune('a'+v%26)) + "1", CommunityRoot: "0x00", ExclusionRoot: "0xe" + string(rune('a'+v%26)),
+			CommunityExclusionRoot: "0xce", CreatedAt: at.Add(time.Duration(v) * time.Minute)}
 	}
 	versions := func(as []store.Anchor) []uint64 {
 		out := []uint64{}
@@ -95,6 +96,7 @@ func RunAnchorTests(t *testing.T, open func(t *testing.T) store.Anchors) {
 		mustOK(t, s.CreateAnchor(ctx, anchor(3)), "CreateAnchor")
 		want := anchor(3)
 		want.Status, want.From, want.Nonce = "submitted", "0x90f8bf6a479f320ead074411a4b0e7944ea8c9c1", 7
+		want.ExclusionRoot, want.CommunityExclusionRoot = "0xe2", "0xce2"
 		want.RawTx, want.TxHash = []byte{0x02, 0xf8, 0, 0xff}, "0xabc"
 		want.PrevTxHashes = []string{"0x01", "0x02"}
 		want.BlockNumber, want.Attempts, want.Error = 12, 2, "rpc: connection refused"
