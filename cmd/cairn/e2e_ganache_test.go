@@ -76,6 +76,41 @@ func TestE2EGanache(t *testing.T) {
 	if onChain(getProof(t, ts, a.Key, "0x000000000000000000000000000000000000dEaD", "ethereum")) {
 		t.Fatal("an unlisted address verifies on ganache")
 	}
+	// Clear proofs: the API's exclusion proof of an unlisted address
+	// passes isNotSanctioned; the same gap for a listed address, or a
+	// widened one, does not.
+	type gap struct {
+		account, low, high common.Address
+		proof              [][32]byte
+	}
+	clearProof := func(addr string) gap {
+		t.Helper()
+		r := ts.do(t, "GET", "/v1/compliance/merkle-proof?chain=ethereum&address="+addr, a.Key, nil).must(t, 200)
+		e := r.JSON["exclusionProof"].(map[string]any)
+		g := gap{account: common.HexToAddress(addr), low: common.HexToAddress(e["low"].(string)), high: common.HexToAddress(e["high"].(string))}
+		for _, h := range e["proof"].([]any) {
+			g.proof = append(g.proof, hexBytes32(t, h.(string)))
+		}
+		return g
+	}
+	notSanctioned := func(g gap) bool {
+		t.Helper()
+		ok, err := bind.Call(bound, nil, v.PackIsNotSanctioned(g.account, g.low, g.high, g.proof), v.UnpackIsNotSanctioned)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ok
+	}
+	clear1 := clearProof("0x1111111111111111111111111111111111111111")
+	if !notSanctioned(clear1) {
+		t.Fatal("isNotSanctioned refuses the API's clear proof on ganache")
+	}
+	if listedGap := (gap{common.HexToAddress(tornado), clear1.low, clear1.high, clear1.proof}); notSanctioned(listedGap) {
+		t.Fatal("isNotSanctioned accepts a listed address on ganache")
+	}
+	if widened := (gap{clear1.account, common.Address{}, clear1.high, clear1.proof}); notSanctioned(widened) {
+		t.Fatal("isNotSanctioned accepts a widened gap on ganache")
+	}
 
 	// A screening proof's stored multiproof verifies with one eth_call.
 	s := ts.do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": []map[string]any{{"address": tornado, "chain": "ethereum"}}}).must(t, 200)
@@ -138,6 +173,14 @@ func TestE2EGanache(t *testing.T) {
 	waitSynced(4)
 	if onChain(p1) {
 		t.Fatal("tornado's old proof still verifies after the update")
+	}
+	// After the delisting, tornado is proven clear on chain; the clear
+	// proof of version 1 (a gap of an older exclusion tree) is stale.
+	if !notSanctioned(clearProof(tornado)) {
+		t.Fatal("isNotSanctioned refuses the delisted address's proof on ganache")
+	}
+	if notSanctioned(clear1) {
+		t.Fatal("a clear proof of an older version is accepted on ganache")
 	}
 	if lv, err := bind.Call(bound, nil, v.PackListVersion(), v.UnpackListVersion); err != nil || lv != 4 {
 		t.Fatalf("listVersion() = %d, %v", lv, err)
