@@ -85,7 +85,7 @@ func (s *Server) merkleRoot(c *gin.Context) error {
 		"exclusionRoot": r.ExclusionRoot, "communityExclusionRoot": r.CommunityExclusionRoot,
 		"exclusionLeafCount": r.ExclusionLeaves, "communityExclusionLeafCount": r.CommunityExclusionLeaves,
 		"exclusionLeafEncoding": compliance.ExclusionLeafEncoding,
-		"builtAt":               built, "anchor": anchorJSON(r),
+		"builtAt":               built, "anchor": anchorJSON(r), "oracle": oracleJSON(r),
 	})
 	return nil
 }
@@ -110,6 +110,20 @@ func anchorJSON(r compliance.Roots) gin.H {
 	}
 	if !a.SyncedAt.IsZero() {
 		out["syncedAt"] = timestamp(a.SyncedAt)
+	}
+	return out
+}
+
+// oracleJSON renders the state of the contract's isSanctioned(address)
+// storage: only the status when it is not kept.
+func oracleJSON(r compliance.Roots) gin.H {
+	o := r.Oracle
+	if o.Status == compliance.OracleDisabled {
+		return gin.H{"status": o.Status}
+	}
+	out := gin.H{"status": o.Status, "listVersion": nil, "pending": o.Pending, "txHash": nilIfEmpty(o.TxHash), "error": nilIfEmpty(o.Error)}
+	if o.ListVersion != 0 {
+		out["listVersion"] = o.ListVersion
 	}
 	return out
 }

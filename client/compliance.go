@@ -316,6 +316,21 @@ type Anchor struct {
 	Error       *string    `json:"error,omitempty"`
 }
 
+// Oracle is the state of the verifier contract's isSanctioned(address)
+// storage, which the service keeps in step with the anchored version.
+// Status is disabled (and nothing else is set) when it is not kept, else
+// syncing, synced or failed.
+type Oracle struct {
+	Status string `json:"status"`
+	// ListVersion is the anchored list version the storage is kept in
+	// step with (nil before any is anchored).
+	ListVersion *int64 `json:"listVersion,omitempty"`
+	// Pending is how many addresses are still to be added or removed.
+	Pending int     `json:"pending,omitempty"`
+	TxHash  *string `json:"txHash,omitempty"`
+	Error   *string `json:"error,omitempty"`
+}
+
 // MerkleRoot is the result of getMerkleRoot: the roots of the current
 // list version (Root = SanctionsRoot; an empty tree's root is zero).
 type MerkleRoot struct {
@@ -335,6 +350,7 @@ type MerkleRoot struct {
 	ExclusionLeafEncoding       []string   `json:"exclusionLeafEncoding"`
 	BuiltAt                     *time.Time `json:"builtAt"`
 	Anchor                      Anchor     `json:"anchor"`
+	Oracle                      Oracle     `json:"oracle"`
 }
 
 // GetMerkleRoot returns the current roots and their anchor (getMerkleRoot).

@@ -11,6 +11,9 @@ import (
 // AnchorDisabled is Roots.Anchor.Status when no chain is configured.
 const AnchorDisabled = chain.AnchorDisabled
 
+// OracleDisabled is Roots.Oracle.Status when the oracle is not kept.
+const OracleDisabled = chain.OracleDisabled
+
 // Roots are the current list version's Merkle roots and their anchoring.
 type Roots struct {
 	SanctionsRoot merkle.Hash
@@ -28,6 +31,9 @@ type Roots struct {
 	// Anchor is the on-chain state of the newest anchored version;
 	// Status chain.AnchorDisabled when no chain is configured.
 	Anchor chain.AnchorStatus
+	// Oracle is the state of the contract's isSanctioned(address)
+	// storage; Status chain.OracleDisabled when it is not kept.
+	Oracle chain.OracleStatus
 }
 
 // Roots returns the current roots (free). A chain or store failure never
@@ -35,7 +41,7 @@ type Roots struct {
 func (s *Service) Roots(ctx context.Context) Roots {
 	ix := s.Screening.Current()
 	out := Roots{SanctionsRoot: ix.Root(), CommunityRoot: ix.CommunityRoot(), ListVersion: ix.Version, BuiltAt: ix.BuiltAt,
-		Anchor: chain.AnchorStatus{Status: chain.AnchorDisabled}}
+		Anchor: chain.AnchorStatus{Status: chain.AnchorDisabled}, Oracle: chain.OracleStatus{Status: chain.OracleDisabled}}
 	out.SanctionsLeaves, out.CommunityLeaves = ix.Leaves()
 	out.ExclusionRoot, out.CommunityExclusionRoot = ix.ExclusionRoot(), ix.CommunityExclusionRoot()
 	out.ExclusionLeaves, out.CommunityExclusionLeaves = ix.ExclusionLeaves()
@@ -49,6 +55,14 @@ func (s *Service) Roots(ctx context.Context) Roots {
 			Error: "The anchor status could not be read."}
 	}
 	out.Anchor = st
+	if s.Oracle != nil {
+		o, err := s.Oracle.OracleStatus(ctx)
+		if err != nil {
+			s.Logger.ErrorContext(ctx, "reading the oracle status failed", "err", err)
+			o = chain.OracleStatus{Status: chain.OracleFailed, ListVersion: o.ListVersion, Error: "The oracle status could not be read."}
+		}
+		out.Oracle = o
+	}
 	if st.Status == chain.AnchorSynced {
 		// The chain holds this version: no proof is asked against an
 		// older one any more.

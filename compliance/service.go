@@ -65,6 +65,9 @@ type Service struct {
 	Blobs blob.Store
 	// Anchorer publishes the roots on chain; nil: anchoring is off.
 	Anchorer chain.Anchorer
+	// Oracle keeps the contract's isSanctioned(address) storage in step;
+	// nil: it is off (or anchoring is).
+	Oracle chain.Oracle
 	// PublicURL is the base URL third parties reach the service at (no
 	// trailing slash): proof documents name their own URL under it, and
 	// the URLs of their snapshots unless Blobs presigns URLs of its own

@@ -37,6 +37,14 @@ type Anchor struct {
 	CreatedAt   time.Time `json:"createdAt"`
 	SubmittedAt time.Time `json:"submittedAt"`
 	SyncedAt    time.Time `json:"syncedAt"`
+
+	// Oracle records only (the target of chain/evm's Oracle, "<target>/oracle",
+	// one record per anchored list version, whose roots it carries): the
+	// addresses still to add or remove, as last counted, and how many of
+	// its transactions were mined. The transaction fields hold the one in
+	// flight.
+	Pending int `json:"pending,omitempty"`
+	Batches int `json:"batches,omitempty"`
 }
 
 // Anchors holds the anchor records of list versions, per target. It is

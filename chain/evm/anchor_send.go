@@ -109,14 +109,23 @@ func (a *Anchorer) broadcast(ctx context.Context, r store.Anchor) error {
 	if err := tx.UnmarshalBinary(r.RawTx); err != nil {
 		return fmt.Errorf("evm: stored transaction of list version %d: %w", r.ListVersion, err)
 	}
+	if err := a.push(ctx, tx); err != nil {
+		return a.fail(ctx, r, fmt.Errorf("broadcast %s: %w", r.TxHash, err))
+	}
+	// Look for the receipt again soon rather than a poll interval later:
+	// on a fast chain it is there within a second.
+	time.AfterFunc(min(a.opts.PollInterval, time.Second), a.nudge)
+	return nil
+}
+
+// push sends a signed transaction; a node that already holds it is no
+// error.
+func (a *Anchorer) push(ctx context.Context, tx *types.Transaction) error {
 	err := a.b.SendTransaction(ctx, tx)
 	if err == nil || isKnown(err) || (isResent(err) && a.nodeHas(ctx, tx.Hash())) {
-		// Look for the receipt again soon rather than a poll interval
-		// later: on a fast chain it is there within a second.
-		time.AfterFunc(min(a.opts.PollInterval, time.Second), a.nudge)
 		return nil
 	}
-	return a.fail(ctx, r, fmt.Errorf("broadcast %s: %w", r.TxHash, err))
+	return err
 }
 
 // isKnown reports a node's answer that it already holds the transaction

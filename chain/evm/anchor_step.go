@@ -22,6 +22,8 @@ import (
 // At most one transaction is in flight: a newer version is signed only once
 // the transaction of an older one is mined, or can no longer be.
 func (a *Anchorer) Step(ctx context.Context) error {
+	a.sendMu.Lock()
+	defer a.sendMu.Unlock()
 	ctx, cancel := context.WithTimeout(ctx, a.opts.CallTimeout)
 	defer cancel()
 	latest, err := store.LatestAnchor(ctx, a.opts.Store, a.target)

@@ -151,6 +151,9 @@ func (a *Anchorer) synced(ctx context.Context, r store.Anchor, block uint64) err
 		x.Status, x.BlockNumber, x.SyncedAt, x.Error, x.Attempts, x.NextAttempt = chain.AnchorSynced, block, now, "", 0, time.Time{}
 		return nil
 	})
+	if err == nil && a.onSynced != nil {
+		a.onSynced()
+	}
 	if err == nil {
 		a.log.Info("list roots anchored", "list_version", r.ListVersion, "tx", r.TxHash, "block", block,
 			"sanctions_root", r.SanctionsRoot, "community_root", r.CommunityRoot,

@@ -57,6 +57,12 @@ type Anchorer struct {
 	contract *bind.BoundContract
 	log      *slog.Logger
 	wake     chan struct{}
+	// sendMu makes the anchorer's rounds and the oracle's one at a time:
+	// they sign with the same key, so never at the same nonce.
+	sendMu sync.Mutex
+	// onSynced, set before Run, is called when a version becomes synced
+	// (the oracle's nudge).
+	onSynced func()
 
 	mu       sync.Mutex
 	gapSince map[common.Hash]time.Time // first time a nonce gap was seen below a transaction

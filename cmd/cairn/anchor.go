@@ -8,6 +8,7 @@ import (
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/chain"
 	"github.com/cairn-dev/cairn/chain/evm"
+	"github.com/cairn-dev/cairn/compliance"
 	"github.com/cairn-dev/cairn/screening"
 	"github.com/cairn-dev/cairn/store"
 	"github.com/ethereum/go-ethereum/common"
@@ -58,6 +59,19 @@ func (m *Main) openAnchorer(ctx context.Context, s store.Anchors) error {
 		Confirmations: m.Config.EVMConfirmations, PollInterval: m.Config.EVMPollInterval,
 		Store: s, Clock: m.Clock, Logger: m.Logger.With("component", "anchor"),
 	})
+	return err
+}
+
+// openOracle builds the oracle when anchoring is on and --evm-oracle is
+// set: it keeps the contract's isSanctioned(address) storage in step with
+// the anchored versions the holder keeps. It runs on the leader beside the
+// anchorer, whose key and records it shares.
+func (m *Main) openOracle(holder *screening.Holder) error {
+	if m.anchorer == nil || !m.Config.EVMOracle {
+		return nil
+	}
+	var err error
+	m.oracle, err = evm.NewOracle(m.anchorer, evm.OracleOptions{Lists: compliance.OracleLists(holder), MaxGas: m.EVMOracleMaxGas})
 	return err
 }
 

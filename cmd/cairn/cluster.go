@@ -29,7 +29,7 @@ func (m *Main) lead(ctx context.Context) {
 
 // leaderTasks runs the shared sweepers, the ingestion schedule (with the
 // start-up ingest when the list was restored at Open, on the first
-// leadership only) and the anchorer, until ctx ends.
+// leadership only), the anchorer and the oracle, until ctx ends.
 func (m *Main) leaderTasks(ctx context.Context) {
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -37,6 +37,10 @@ func (m *Main) leaderTasks(ctx context.Context) {
 	if m.anchorer != nil {
 		wg.Add(1)
 		go func() { defer wg.Done(); m.anchorer.Run(ctx) }()
+	}
+	if m.oracle != nil {
+		wg.Add(1)
+		go func() { defer wg.Done(); m.oracle.Run(ctx) }()
 	}
 	if len(m.pipeline.Sources) > 0 {
 		startup := m.listRestored && !m.ledOnce.Load()

@@ -80,6 +80,9 @@ type Config struct {
 	EVMKeyFile       string
 	EVMConfirmations uint64
 	EVMPollInterval  time.Duration
+	// EVMOracle keeps the contract's isSanctioned(address) storage in
+	// step with each anchored version (on by default with anchoring).
+	EVMOracle bool
 
 	RateLimitPerKey    int
 	WriteLimitPerAgent int
@@ -159,6 +162,7 @@ func DefaultConfig() Config {
 		IngestMaxXMLToken:     ingest.DefaultMaxXMLToken,
 		EVMConfirmations:      3,
 		EVMPollInterval:       4 * time.Second,
+		EVMOracle:             true,
 		VectorHNSWThreshold:   20000,
 	}
 }
@@ -214,6 +218,7 @@ func newServeFlagSet(c *Config) *flag.FlagSet {
 	fs.StringVar(&c.EVMKeyFile, "evm-key-file", c.EVMKeyFile, "file (mode 0600) with the hex private key of the contract's owner or an updater")
 	fs.Uint64Var(&c.EVMConfirmations, "evm-confirmations", c.EVMConfirmations, "blocks, counting the one with the transaction, before a version is synced")
 	fs.DurationVar(&c.EVMPollInterval, "evm-poll-interval", c.EVMPollInterval, "how often the anchoring transaction is checked on chain")
+	fs.BoolVar(&c.EVMOracle, "evm-oracle", c.EVMOracle, "with anchoring: keep the contract's Chainalysis-compatible isSanctioned(address) storage in step with each anchored version (addSanctioned/removeSanctioned transactions from --evm-key-file, paid by it)")
 	fs.Int64Var(&c.StarterCredits, "starter-credits", c.StarterCredits, "credits a self-registered account starts with")
 	fs.DurationVar(&c.CacheTTL, "cache-ttl", c.CacheTTL, "how long an authenticated API key and a media record are remembered in memory (0: every request reads the store); a rotation, revocation or media delete made through another instance sharing the store takes effect within it")
 	fs.Int64Var(&c.BlobCacheBytes, "blob-cache-bytes", c.BlobCacheBytes, "memory for the blob store's read cache of metadata and verified chunks (0: none)")

@@ -101,8 +101,13 @@ type Main struct {
 	// EVMBackend, when set before Open, is the EVM node anchoring talks to
 	// instead of dialling --evm-rpc-url (an in-process chain in tests).
 	EVMBackend evm.Backend
-	anchorer   *evm.Anchorer
-	evmClose   func()
+	// EVMOracleMaxGas, when set before Open, bounds the gas of one oracle
+	// transaction instead of half the block gas limit (small batches in
+	// tests).
+	EVMOracleMaxGas uint64
+	anchorer        *evm.Anchorer
+	oracle          *evm.Oracle // nil: anchoring or --evm-oracle is off
+	evmClose        func()
 
 	// leading: this instance runs the shared sweeps, scheduled ingestion
 	// and anchoring (always, on the embedded store); ledOnce: it has led
@@ -279,6 +284,12 @@ func (m *Main) Open(ctx context.Context) error {
 	ledger := &billing.Ledger{Store: m.core, Clock: m.Clock, Cursors: cursors, Origin: origin}
 	complianceSvc := &compliance.Service{Screening: holder, Ready: m.pipeline.Ready, Screenings: m.shared, Ledger: ledger,
 		Blobs: m.blobs, Proofs: proofStore(m.core), Anchorer: m.chainAnchorer(), PublicURL: publicURL, Clock: m.Clock, Logger: m.Logger}
+	if err := m.openOracle(holder); err != nil {
+		return err
+	}
+	if m.oracle != nil {
+		complianceSvc.Oracle = m.oracle
+	}
 	// Reporting agents' entries go to the log GET /v1/memory/audit reads.
 	reports := &compliance.Reports{Store: m.shared, Accounts: m.core, Ledger: m.core, Audit: memorySvc.Audit,
 		Rebuild: m.pipeline.Escalated, MinAccountAge: cfg.ReportMinAccountAge, Clock: m.Clock, Logger: m.Logger}
