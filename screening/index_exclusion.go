@@ -41,22 +41,34 @@ var ExclusionEncoding = merkle.Strings3
 type gapFamily struct {
 	f     Family
 	first int
-	evm   []int32  // EVM: the positions of the class's slots in the EVM table (ascending: the table is sorted)
+	// EVM: the positions of the class's slots in the EVM table
+	// (ascending: the table is sorted), nil when every slot is of the
+	// class (the common case: 4 bytes per address saved); n their number.
+	evm   []int32
+	n     int
 	other []string // other families: the canonical addresses, ascending
 }
 
 func (g *gapFamily) len() int {
 	if g.f == EVM {
-		return len(g.evm)
+		return g.n
 	}
 	return len(g.other)
+}
+
+// slot is the table position of the family's EVM address k.
+func (g *gapFamily) slot(k int) int {
+	if g.evm == nil {
+		return k
+	}
+	return int(g.evm[k])
 }
 
 // appendAddress appends listed address k of the family to dst.
 func (g *gapFamily) appendAddress(dst []byte, k int, t *evmTable) []byte {
 	if g.f == EVM {
 		dst = append(dst, '0', 'x')
-		return hex.AppendEncode(dst, t.slots[g.evm[k]].k[:])
+		return hex.AppendEncode(dst, t.slots[g.slot(k)].k[:])
 	}
 	return append(dst, g.other[k]...)
 }
@@ -93,7 +105,7 @@ func (g *gapFamily) search(canonical string, t *evmTable) (k int, listed, ok boo
 	// every EVM address is of the class, the common case).
 	q := t.lowerBound(&key)
 	listed = q < len(t.slots) && t.slots[q].k == key
-	if len(g.evm) == len(t.slots) {
+	if g.evm == nil {
 		return q, listed, true
 	}
 	k, found := slices.BinarySearch(g.evm, int32(q))
@@ -120,10 +132,13 @@ func (ix *Index) buildExclusion(class string) (*exclusion, error) {
 			n++
 		}
 	}
-	evm.evm = make([]int32, 0, n)
-	for p := range t.slots {
-		if inClass(t.slots[p].e) {
-			evm.evm = append(evm.evm, int32(p))
+	evm.n = n
+	if n < len(t.slots) {
+		evm.evm = make([]int32, 0, n)
+		for p := range t.slots {
+			if inClass(t.slots[p].e) {
+				evm.evm = append(evm.evm, int32(p))
+			}
 		}
 	}
 	for k, e := range ix.entries.other {
