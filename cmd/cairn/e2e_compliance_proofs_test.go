@@ -100,6 +100,27 @@ func TestE2EVerifyProofCommand(t *testing.T) {
 	if code, _ := check("empty.json", []byte(`{}`)); code != 1 {
 		t.Fatal("an empty document verified")
 	}
+	// A listing claimed without its proof fails; so does a result whose
+	// status its matches contradict (hash recomputed).
+	var claim map[string]any
+	json.Unmarshal(mp.Body, &claim)
+	claim["proof"] = []any{}
+	noProof, _ := json.Marshal(claim)
+	if code, out := check("no-proof.json", noProof); code != 1 || !strings.Contains(out, "holds no proof") {
+		t.Fatalf("a listing without its proof verified: %d %s", code, out)
+	}
+	var whole map[string]json.RawMessage
+	json.Unmarshal(doc.Body, &whole)
+	var rs []map[string]any
+	json.Unmarshal(whole["results"], &rs)
+	rs[0]["status"] = "flagged" // its match is gov_sdn's
+	rb, _ := json.Marshal(rs)
+	sum0 := sha256.Sum256(rb)
+	whole["results"], whole["resultsHash"] = rb, json.RawMessage(`"`+hex.EncodeToString(sum0[:])+`"`)
+	relabelled, _ := json.Marshal(whole)
+	if code, out := check("relabelled.json", relabelled); code != 1 || !strings.Contains(out, "agrees") && !strings.Contains(out, "is \"flagged\"") {
+		t.Fatalf("a result relabelled against its matches verified: %d %s", code, out)
+	}
 
 	// Clear results are proven: the proof of an unlisted address and a
 	// screening with clear results verify, with their exclusion proofs.

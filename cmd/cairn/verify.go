@@ -34,6 +34,9 @@ type verifyDoc struct {
 	Leaf             *merkle.Hash  `json:"leaf"`
 	Proof            []merkle.Hash `json:"proof"`
 	Root             *merkle.Hash  `json:"root"`
+	// Listed and Sanctioned are what the answer claims.
+	Listed     *bool `json:"listed"`
+	Sanctioned *bool `json:"sanctioned"`
 	// ExclusionProof and CommunityExclusionProof prove that the address
 	// is not in the sanctions or the community tree.
 	ExclusionProof          *verifyGap `json:"exclusionProof"`
@@ -129,7 +132,7 @@ func runVerifyProof(args []string, stdin io.Reader, stdout, stderr io.Writer) er
 	}
 	if doc.ResultsHash != "" && len(doc.Results) > 0 {
 		checked = true
-		for _, check := range []func(*verifyDoc, io.Writer) error{verifyResultsHash, verifyResultProofs, verifyResultExclusions} {
+		for _, check := range []func(*verifyDoc, io.Writer) error{verifyResultsHash, verifyStatuses, verifyResultProofs, verifyResultExclusions} {
 			if err := check(&doc, stdout); err != nil {
 				return err
 			}
@@ -161,15 +164,15 @@ func readSource(src string, stdin io.Reader) ([]byte, error) {
 	}
 }
 
-// fetchURL opens an http(s) or file URL.
+// fetchURL opens an http(s) URL. Nothing else is followed: the URLs come
+// from the document under check, which must not make the verifier read
+// its own files.
 func fetchURL(raw string) (io.ReadCloser, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return nil, err
 	}
 	switch u.Scheme {
-	case "file":
-		return os.Open(u.Path)
 	case "http", "https":
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, raw, nil)
@@ -201,16 +204,57 @@ func (f closerFunc) Close() error { return f() }
 
 func verifyMerkleProof(doc *verifyDoc, stdout io.Writer) error {
 	leaf := merkle.LeafHashStrings2(doc.Family, doc.CanonicalAddress)
+	claimed := (doc.Listed != nil && *doc.Listed) || (doc.Sanctioned != nil && *doc.Sanctioned)
 	switch {
 	case leaf != *doc.Leaf:
 		return fmt.Errorf("FAIL: leaf %s is not the leaf of (%q, %q), %s", doc.Leaf, doc.Family, doc.CanonicalAddress, leaf)
 	case len(doc.Proof) == 0 && doc.Root.String() != leaf.String():
+		if claimed {
+			return fmt.Errorf("FAIL: the answer says (%s, %s) is listed but holds no proof of it", doc.Family, doc.CanonicalAddress)
+		}
 		fmt.Fprintf(stdout, "not listed: (%s, %s) has no proof under root %s\n", doc.Family, doc.CanonicalAddress, doc.Root)
 	case !merkle.Verify(*doc.Root, leaf, doc.Proof):
 		return fmt.Errorf("FAIL: the proof does not lead from (%s, %s) to root %s", doc.Family, doc.CanonicalAddress, doc.Root)
+	case doc.Listed != nil && !*doc.Listed:
+		return fmt.Errorf("FAIL: the answer says (%s, %s) is not listed, yet proves it a leaf of root %s", doc.Family, doc.CanonicalAddress, doc.Root)
 	default:
 		fmt.Fprintf(stdout, "OK: (%s, %s) is a leaf of root %s (%d proof hashes)\n", doc.Family, doc.CanonicalAddress, doc.Root, len(doc.Proof))
 	}
+	return nil
+}
+
+// verifyStatuses checks that each result's status agrees with its
+// matches: clear and invalid_address have none, flagged only community
+// ones, sanctioned at least one of a sanctions source.
+func verifyStatuses(doc *verifyDoc, stdout io.Writer) error {
+	var results []screening.Result
+	if err := json.Unmarshal(doc.Results, &results); err != nil {
+		return fmt.Errorf("FAIL: the results do not decode: %w", err)
+	}
+	for i, r := range results {
+		sanctions, community := 0, 0
+		for _, m := range r.Matches {
+			if screening.SanctionsSource(m.Source) {
+				sanctions++
+			} else {
+				community++
+			}
+		}
+		ok := false
+		switch r.Status {
+		case screening.StatusClear, screening.StatusInvalidAddress:
+			ok = sanctions+community == 0
+		case screening.StatusFlagged:
+			ok = sanctions == 0 && community > 0
+		case screening.StatusSanctioned:
+			ok = sanctions > 0
+		}
+		if !ok {
+			return fmt.Errorf("FAIL: result %d (%s, %s) is %q with %d sanctions and %d community match(es)", i, r.Family, r.Canonical,
+				r.Status, sanctions, community)
+		}
+	}
+	fmt.Fprintf(stdout, "OK: every result's status agrees with its matches\n")
 	return nil
 }
 
@@ -404,6 +448,10 @@ func verifySnapshots(doc *verifyDoc, offline bool, stdout io.Writer) error {
 		snap := doc.DataSnapshots[name]
 		if offline || snap.StorageURL == "" {
 			fmt.Fprintf(stdout, "skipped: snapshot of %s (sha256 %s) not fetched\n", name, snap.SHA256)
+			continue
+		}
+		if u, err := url.Parse(snap.StorageURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+			fmt.Fprintf(stdout, "skipped: snapshot of %s (sha256 %s): only http(s) URLs are fetched, not %q\n", name, snap.SHA256, snap.StorageURL)
 			continue
 		}
 		rc, err := fetchURL(snap.StorageURL)
