@@ -87,6 +87,9 @@ type rule struct {
 	internal   []string // forbidden module packages ("" = the root package)
 	external   []string // forbidden import path prefixes
 	stdlibOnly bool     // besides the module's own allowed packages
+	// only, when set, lists the module packages that may be imported
+	// ("" = the root package): every other one is forbidden.
+	only []string
 }
 
 var implementations = []string{"store/pebble", "store/postgres", "blob/fs", "blob/s3", "chain/evm", "chain/aptos"}
@@ -100,6 +103,13 @@ func rules(dir string) rule {
 		return rule{stdlibOnly: true, internal: []string{"*"}}
 	case dir == "store" || dir == "blob" || dir == "chain":
 		return rule{stdlibOnly: true, internal: append(append(append([]string{}, implementations...), domain...), frontAndMain...)}
+	case dir == "memory/vector":
+		// The vector index knows vectors, keys and filters: nothing of
+		// the module, no storage, no HTTP.
+		return rule{internal: []string{"*"}, external: []string{"github.com/gin-gonic", "github.com/cockroachdb/pebble", "github.com/jackc/pgx", "net/http", "database/sql"}}
+	case dir == "ratelimit":
+		// GCRA once: the root package's vocabulary, nothing else.
+		return rule{stdlibOnly: true, only: []string{""}}
 	case dir == "client":
 		// The Go client speaks HTTP only: standard library, no module package.
 		return rule{stdlibOnly: true, internal: []string{"*"}}
@@ -161,6 +171,8 @@ func violates(dir, im string) bool {
 		internal, isInternal = "", true
 	}
 	switch {
+	case isInternal && r.only != nil:
+		return !slices.Contains(r.only, internal)
 	case isInternal:
 		for _, f := range r.internal {
 			if f == "*" || internal == f || strings.HasPrefix(internal, f+"/") {
@@ -213,7 +225,7 @@ func violatesInTest(dir, im string) bool {
 // TestRulesNameRealPackages: every package a rule names exists.
 func TestRulesNameRealPackages(t *testing.T) {
 	pkgs := modulePackages(t)
-	for _, dir := range slices.Concat(implementations, contracts, domain, []string{"api", "cmd/cairn", "client", "mcp", "merkle"}) {
+	for _, dir := range slices.Concat(implementations, contracts, domain, []string{"api", "cmd/cairn", "client", "mcp", "merkle", "memory/vector", "ratelimit"}) {
 		if _, ok := pkgs[dir]; !ok {
 			t.Errorf("a dependency rule names %s, which is not a package of the module", dir)
 		}
@@ -266,6 +278,15 @@ func TestDependencyRules(t *testing.T) {
 		{"mcp", module + "/client", false},
 		{"mcp", module + "/memory", true},
 		{"mcp", module + "/api", true},
+		{"memory/vector", "golang.org/x/sys/cpu", false},
+		{"memory/vector", module, true},
+		{"memory/vector", module + "/store", true},
+		{"memory", module + "/memory/vector", false},
+		{"ratelimit", module, false},
+		{"ratelimit", module + "/store", true},
+		{"ratelimit", "github.com/gin-gonic/gin", true},
+		{"store/pebble", module + "/ratelimit", false},
+		{"api", module + "/ratelimit", false},
 	} {
 		if got := violates(tc.dir, tc.im); got != tc.bad {
 			t.Errorf("violates(%q, %q) = %v, want %v", tc.dir, tc.im, got, tc.bad)

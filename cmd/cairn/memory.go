@@ -8,6 +8,7 @@ import (
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/blob"
 	"github.com/cairn-dev/cairn/memory"
+	"github.com/cairn-dev/cairn/memory/vector"
 	"github.com/cairn-dev/cairn/store"
 )
 
@@ -51,7 +52,7 @@ func openMemory(ctx context.Context, cfg Config, db memoryStore, blobs blob.Stor
 		closeIdx()
 		return nil, fmt.Errorf("--vector-hnsw-threshold must be 0 or more")
 	}
-	vecs := memory.NewVectorsHNSW(memory.HNSWConfig{Threshold: cfg.VectorHNSWThreshold})
+	vecs := vector.New(vector.Config{Threshold: cfg.VectorHNSWThreshold})
 	svc := &memory.Service{Embedder: emb, Store: db, Audit: db, Blobs: blobs, Index: idx, Vectors: vecs, Secrets: &memory.Secrets{}, Clock: clock}
 	if _, err := svc.Rebuild(ctx); err != nil {
 		vecs.Close()
