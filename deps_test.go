@@ -413,3 +413,117 @@ func TestLongFunctions(t *testing.T) {
 		t.Errorf("longFunctions = %s, want %s", got, want)
 	}
 }
+
+// storeAssertions returns the type assertions and type switch cases of f
+// whose type is one of a storage package's (store, store/pebble,
+// store/postgres): "line: type" each.
+func storeAssertions(fset *token.FileSet, f *ast.File) []string {
+	names := map[string]bool{}
+	for _, im := range f.Imports {
+		p, _ := strconv.Unquote(im.Path.Value)
+		rel, ok := strings.CutPrefix(p, module+"/")
+		if !ok || rel != "store" && !strings.HasPrefix(rel, "store/") {
+			continue
+		}
+		name := filepath.Base(rel)
+		if im.Name != nil {
+			name = im.Name.Name
+		}
+		names[name] = true
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	var found []string
+	check := func(e ast.Expr) {
+		if st, ok := e.(*ast.StarExpr); ok {
+			e = st.X
+		}
+		if sel, ok := e.(*ast.SelectorExpr); ok {
+			if id, ok := sel.X.(*ast.Ident); ok && names[id.Name] {
+				found = append(found, fmt.Sprintf("%d: %s.%s", fset.Position(e.Pos()).Line, id.Name, sel.Sel.Name))
+			}
+		}
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.TypeAssertExpr:
+			if n.Type != nil {
+				check(n.Type)
+			}
+		case *ast.TypeSwitchStmt:
+			for _, c := range n.Body.List {
+				for _, e := range c.(*ast.CaseClause).List {
+					check(e)
+				}
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// TestNoStoreTypeAssertions: outside the storage packages no code asserts
+// a store's type: store.Store holds everything both backends provide, and
+// the store package itself says which optional interface a backend has
+// (store.SearchOf, store.PreparerOf). Test files are not checked.
+func TestNoStoreTypeAssertions(t *testing.T) {
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			name := d.Name()
+			if path == "store" || path != "." && (strings.HasPrefix(name, ".") || name == "testdata" || name == "node_modules" || name == "data") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		for _, a := range storeAssertions(fset, f) {
+			t.Errorf("%s:%s: a type assertion on a store outside the store packages", path, a)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestStoreAssertions checks the search on a made-up file: assertions and
+// type switch cases naming a storage type are found, under an import's
+// own name too; others are not.
+func TestStoreAssertions(t *testing.T) {
+	src := `package p
+
+import (
+	"github.com/cairn-dev/cairn/store"
+	pg "github.com/cairn-dev/cairn/store/postgres"
+)
+
+func f(s store.Memories, x any) {
+	_ = s.(store.MemorySearch)
+	_, _ = x.(*pg.DB)
+	_ = x.(interface{ Close() error })
+	switch x.(type) {
+	case store.Proofs, int:
+	}
+}
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprint(storeAssertions(fset, f))
+	if want := "[9: store.MemorySearch 10: pg.DB 13: store.Proofs]"; got != want {
+		t.Errorf("storeAssertions = %s, want %s", got, want)
+	}
+}

@@ -146,3 +146,28 @@ func TestNewRandomID(t *testing.T) {
 		seen[id] = true
 	}
 }
+
+// TestListEntryCompare: entries order by family, address, source, entity
+// id, byte-wise ("10" before "2", "Z" before "a"), whatever the other
+// fields hold.
+func TestListEntryCompare(t *testing.T) {
+	e := func(f, a, s, id string) cairn.ListEntry {
+		return cairn.ListEntry{Family: f, Address: a, Source: s, EntityID: id, Category: f + a}
+	}
+	sorted := []cairn.ListEntry{e("bitcoin", "z", "a", "1"), e("evm", "0xa", "gov_sdn", "10"), e("evm", "0xa", "gov_sdn", "2"),
+		e("evm", "0xa", "list:x", ""), e("evm", "0xb", "a", ""), e("evm", "Z", "a", ""), e("evm", "a", "a", "")}
+	for i := range sorted {
+		for j := range sorted {
+			want := 0
+			switch {
+			case i < j:
+				want = -1
+			case i > j:
+				want = 1
+			}
+			if got := sorted[i].Compare(sorted[j]); got != want {
+				t.Errorf("%+v.Compare(%+v) = %d, want %d", sorted[i], sorted[j], got, want)
+			}
+		}
+	}
+}

@@ -10,8 +10,7 @@ import (
 // RateLimits holds the counters of the request limits that must survive a
 // restart (registrations per client network, key rotation attempts): a
 // limit kept in memory would open afresh at every restart, and a free
-// account is worth its starter credits. *pebble.DB and *postgres.DB
-// implement it.
+// account is worth its starter credits.
 type RateLimits interface {
 	// TakeRate counts one event of key at now against limit events per
 	// period, with bursts up to limit (GCRA: the store keeps one

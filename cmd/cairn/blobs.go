@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
-	"time"
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/blob"
@@ -14,20 +13,9 @@ import (
 	blobs3 "github.com/cairn-dev/cairn/blob/s3"
 )
 
-// blobStore is a blob store whose expired blobs the TTL sweep removes.
-type blobStore interface {
-	blob.Store
-	DeleteExpired(ctx context.Context, now time.Time) (int, error)
-}
-
-var (
-	_ blobStore = (*blobfs.Store)(nil)
-	_ blobStore = (*blobs3.Store)(nil)
-)
-
 // openBlobs opens the blob store --blob names: the files under the data
 // dir, or a bucket of an S3-compatible service.
-func openBlobs(ctx context.Context, cfg Config, clock cairn.Clock) (blobStore, error) {
+func openBlobs(ctx context.Context, cfg Config, clock cairn.Clock) (blob.Store, error) {
 	switch cfg.Blob {
 	case "fs":
 		s, err := blobfs.New(filepath.Join(cfg.DataDir, "blobs"), blobfs.Options{Clock: clock, CacheBytes: blobCache(cfg.BlobCacheBytes)})
@@ -52,7 +40,7 @@ func openBlobs(ctx context.Context, cfg Config, clock cairn.Clock) (blobStore, e
 // logBlobs says where the blobs of an S3 blob store go, and warns when
 // its server does not honour conditional writes (create-only is then a
 // best-effort check across instances). It never logs the credentials.
-func logBlobs(logger *slog.Logger, cfg Config, s blobStore) {
+func logBlobs(logger *slog.Logger, cfg Config, s blob.Store) {
 	s3, ok := s.(*blobs3.Store)
 	if !ok {
 		return

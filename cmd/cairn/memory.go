@@ -12,13 +12,6 @@ import (
 	"github.com/cairn-dev/cairn/store"
 )
 
-// memoryStore holds memory records and the audit log their writes append
-// to and their reads are listed from.
-type memoryStore interface {
-	store.Memories
-	store.Audit
-}
-
 // openMemory builds the memory service over db (the shared store: Postgres
 // with --store postgres://..., else the embedded store) and the blob
 // store, and fills its search state from the store before serving: on the
@@ -27,9 +20,9 @@ type memoryStore interface {
 // which answers key and full-text search itself (store.MemorySearch), the
 // text of versions stored without it. The vector index is in memory in
 // both cases.
-func openMemory(ctx context.Context, cfg Config, db memoryStore, blobs blob.Store, clock cairn.Clock) (*memory.Service, error) {
+func openMemory(ctx context.Context, cfg Config, db store.Store, blobs blob.Store, clock cairn.Clock) (*memory.Service, error) {
 	var idx *memory.Index // nil: the store searches (PostgreSQL), shared by every instance
-	if _, ok := db.(store.MemorySearch); !ok {
+	if _, ok := store.SearchOf(db); !ok {
 		var err error
 		if idx, err = memory.NewIndex(filepath.Join(cfg.DataDir, "memory-index")); err != nil {
 			return nil, err

@@ -21,6 +21,7 @@ import (
 	"github.com/cairn-dev/cairn/account"
 	"github.com/cairn-dev/cairn/api"
 	"github.com/cairn-dev/cairn/billing"
+	"github.com/cairn-dev/cairn/blob"
 	"github.com/cairn-dev/cairn/chain/aptos"
 	"github.com/cairn-dev/cairn/chain/evm"
 	"github.com/cairn-dev/cairn/compliance"
@@ -68,15 +69,16 @@ type Main struct {
 	Clock  cairn.Clock
 	Logger *slog.Logger
 
-	store  *pebble.DB  // the embedded store, always open
-	core   store.Store // accounts, keys, ledger, audit, settings: store or pg
-	shared sharedStore // media, screening, list versions, reports: store or pg
-	pg     *postgres.DB
+	store *pebble.DB // the embedded store, always open
+	// core holds every record the instances serving one set of accounts
+	// must see alike: pg when --store is a postgres:// URL, else store.
+	core store.Store
+	pg   *postgres.DB
 	// memFeed hears the memory changes of the other instances on pg from
 	// before the memory index is built at Open; Run follows it (nil: not
 	// listening yet).
 	memFeed  *postgres.MemoryFeed
-	blobs    blobStore
+	blobs    blob.Store
 	server   *api.Server
 	recovery *billing.Recovery
 	sweepers []sweeper
@@ -182,11 +184,10 @@ func (m *Main) Open(ctx context.Context) error {
 	if m.core, err = m.openCore(ctx); err != nil {
 		return err
 	}
-	m.openShared()
 	if m.pg != nil && (cfg.LeaderInterval <= 0 || cfg.ListPollInterval <= 0 || cfg.MemoryCatchUpInterval <= 0) {
 		return errors.New("--leader-interval, --list-poll-interval and --memory-catch-up-interval must be positive")
 	}
-	mediaSvc := &media.Service{Store: m.shared, Blobs: m.blobs, Clock: m.Clock, RecordCacheTTL: cfg.CacheTTL}
+	mediaSvc := &media.Service{Store: m.core, Blobs: m.blobs, Clock: m.Clock, RecordCacheTTL: cfg.CacheTTL}
 	// Memory records, their audit entries and the account entries
 	// (register, rotate_key) live in one store: the one log lists them all.
 	if m.pg != nil {
@@ -196,7 +197,7 @@ func (m *Main) Open(ctx context.Context) error {
 			m.Logger.Warn("not listening for memory changes yet; the memory search index catches up once listening", "err", err)
 		}
 	}
-	memorySvc, err := openMemory(ctx, cfg, m.shared, m.blobs, m.Clock)
+	memorySvc, err := openMemory(ctx, cfg, m.core, m.blobs, m.Clock)
 	if err != nil {
 		return err
 	}
@@ -219,11 +220,11 @@ func (m *Main) Open(ctx context.Context) error {
 		return fmt.Errorf("--ingest-schedule %q: %w", cfg.IngestSchedule, err)
 	}
 	holder := &screening.Holder{}
-	if err := m.openAnchorer(ctx, m.shared); err != nil {
+	if err := m.openAnchorer(ctx, m.core); err != nil {
 		return err
 	}
-	m.pipeline = &ingest.Pipeline{Sources: sources, Blobs: m.blobs, Store: m.shared, Holder: holder, Clock: m.Clock, Logger: m.Logger,
-		MaxDrop: cfg.IngestMaxDrop, MaxSourceBytes: cfg.IngestMaxBytes, MaxXMLToken: cfg.IngestMaxXMLToken, Community: compliance.CommunityListings(m.shared), OnVersion: m.anchorVersion}
+	m.pipeline = &ingest.Pipeline{Sources: sources, Blobs: m.blobs, Store: m.core, Holder: holder, Clock: m.Clock, Logger: m.Logger,
+		MaxDrop: cfg.IngestMaxDrop, MaxSourceBytes: cfg.IngestMaxBytes, MaxXMLToken: cfg.IngestMaxXMLToken, Community: compliance.CommunityListings(m.core), OnVersion: m.anchorVersion}
 	if m.listRestored, err = m.openList(ctx); err != nil {
 		return err
 	}
@@ -237,7 +238,7 @@ func (m *Main) Open(ctx context.Context) error {
 	// This data dir's name on its charges: recovery refunds only the
 	// interrupted charges of this instance.
 	origin := hex.EncodeToString(deriveKey(serviceKey, "ledger-origin")[:8])
-	m.recovery = &billing.Recovery{Ledger: m.core, Effects: memorySvc.Audit, Settled: m.shared, Settings: m.store,
+	m.recovery = &billing.Recovery{Ledger: m.core, Effects: memorySvc.Audit, Settled: m.core, Settings: m.store,
 		Origin: origin, Clock: m.Clock}
 	refunds, err := m.recovery.Recover(ctx)
 	if err != nil {
@@ -271,10 +272,10 @@ func (m *Main) Open(ctx context.Context) error {
 		publicURL = "http://" + m.ln.Addr().String()
 	}
 	ledger := &billing.Ledger{Store: m.core, Clock: m.Clock, Cursors: cursors, Origin: origin}
-	complianceSvc := &compliance.Service{Screening: holder, Ready: m.pipeline.Ready, Screenings: m.shared, Ledger: ledger,
-		Blobs: m.blobs, Proofs: proofStore(m.core), Anchorer: m.chainAnchorer(), PublicURL: publicURL, Clock: m.Clock, Logger: m.Logger}
+	complianceSvc := &compliance.Service{Screening: holder, Ready: m.pipeline.Ready, Screenings: m.core, Ledger: ledger,
+		Blobs: m.blobs, Proofs: m.core, Anchorer: m.chainAnchorer(), PublicURL: publicURL, Clock: m.Clock, Logger: m.Logger}
 	// Reporting agents' entries go to the log GET /v1/memory/audit reads.
-	reports := &compliance.Reports{Store: m.shared, Accounts: m.core, Ledger: m.core, Audit: memorySvc.Audit,
+	reports := &compliance.Reports{Store: m.core, Accounts: m.core, Ledger: m.core, Audit: memorySvc.Audit,
 		Rebuild: m.pipeline.Escalated, MinAccountAge: cfg.ReportMinAccountAge, Clock: m.Clock, Logger: m.Logger}
 	m.server, err = api.New(api.Deps{
 		Health: m.core,
@@ -291,9 +292,9 @@ func (m *Main) Open(ctx context.Context) error {
 		Compliance:     complianceSvc,
 		Reports:        reports,
 		Ingest:         m.pipeline,
-		Idempotency:    m.shared,
-		Settled:        m.shared,
-		RateLimits:     m.core.(store.RateLimits),
+		Idempotency:    m.core,
+		Settled:        m.core,
+		RateLimits:     m.core,
 		Cursors:        cursors,
 		Clock:          m.Clock,
 		Logger:         m.Logger,
@@ -463,7 +464,7 @@ func (m *Main) sweepIdempotency(ctx context.Context, now time.Time) (int, error)
 	const page = 1000
 	total := 0
 	for {
-		n, err := m.shared.DeleteExpiredIdempotency(ctx, now, page)
+		n, err := m.core.DeleteExpiredIdempotency(ctx, now, page)
 		total += n
 		if err != nil || n < page {
 			return total, err
@@ -477,7 +478,7 @@ func (m *Main) sweepSettled(ctx context.Context, now time.Time) (int, error) {
 	const page = 1000
 	total := 0
 	for {
-		n, err := m.shared.DeleteSettledBefore(ctx, now.Add(-2*billing.Lookback), page)
+		n, err := m.core.DeleteSettledBefore(ctx, now.Add(-2*billing.Lookback), page)
 		total += n
 		if err != nil || n < page {
 			return total, err
@@ -489,7 +490,7 @@ func (m *Main) sweepSettled(ctx context.Context, now time.Time) (int, error) {
 // a counter that is gone means the same as one that is whole.
 func (m *Main) sweepRates(ctx context.Context, now time.Time) (int, error) {
 	const page = 1000
-	rl := m.core.(store.RateLimits)
+	rl := m.core
 	total := 0
 	for {
 		n, err := rl.DeleteRatesBefore(ctx, now, page)
@@ -551,14 +552,4 @@ func (m *Main) openCore(ctx context.Context) (store.Store, error) {
 		return pg, nil
 	}
 	return nil, fmt.Errorf("--store must be pebble or a postgres:// URL")
-}
-
-// proofStore is where screening proofs are kept: the core store (the
-// embedded one, or PostgreSQL, which every instance shares), or, for a
-// core store that does not hold them, nil, and they are blobs.
-func proofStore(core store.Store) store.Proofs {
-	if p, ok := core.(store.Proofs); ok {
-		return p
-	}
-	return nil
 }
