@@ -1,6 +1,7 @@
 package cairn_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -169,5 +170,39 @@ func TestListEntryCompare(t *testing.T) {
 				t.Errorf("%+v.Compare(%+v) = %d, want %d", sorted[i], sorted[j], got, want)
 			}
 		}
+	}
+}
+
+// TestUpstream: a failure is EUPSTREAM with the caller's message and the
+// cause in the chain; kept codes, bare cancellations and nil pass as they
+// are.
+func TestUpstream(t *testing.T) {
+	cause := errors.New("disk on fire")
+	for _, tc := range []struct {
+		name     string
+		err      error
+		keep     []string
+		code     string
+		same     bool
+		msg      string
+		chainsIt bool
+	}{
+		{"Raw", cause, nil, cairn.EUPSTREAM, false, "Reading failed.", true},
+		{"Kept", cairn.Errorf(cairn.ENOTFOUND, "gone"), []string{cairn.ENOTFOUND}, cairn.ENOTFOUND, true, "gone", false},
+		{"NotKept", cairn.Errorf(cairn.ENOTFOUND, "gone"), []string{cairn.EINVALID}, cairn.EUPSTREAM, false, "Reading failed.", false},
+		{"UpstreamRenamed", cairn.Errorf(cairn.EUPSTREAM, "s3: get failed"), nil, cairn.EUPSTREAM, false, "Reading failed.", false},
+		{"Canceled", fmt.Errorf("s3: get: %w", context.Canceled), nil, cairn.EINTERNAL, true, "Internal error.", false},
+		{"Deadline", context.DeadlineExceeded, nil, cairn.EINTERNAL, true, "Internal error.", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := cairn.Upstream(tc.err, "Reading failed.", tc.keep...)
+			if cairn.ErrorCode(got) != tc.code || cairn.ErrorMessage(got) != tc.msg || (got == tc.err) != tc.same ||
+				!errors.Is(got, tc.err) || tc.chainsIt && !errors.Is(got, cause) {
+				t.Fatalf("Upstream(%v) = %v (code %s, message %q)", tc.err, got, cairn.ErrorCode(got), cairn.ErrorMessage(got))
+			}
+		})
+	}
+	if cairn.Upstream(nil, "x") != nil {
+		t.Fatal("Upstream(nil) is not nil")
 	}
 }

@@ -181,7 +181,7 @@ func (s *Store) renameBatch(batch []*pending) (finish func()) {
 		}
 		s.forget(p.l.key)
 		if err := os.Rename(p.tmpPath, p.l.metaPath()); err != nil {
-			p.err = upstream("writing blob metadata failed", err)
+			p.err = cairn.Upstream(err, "writing blob metadata failed")
 			continue
 		}
 		p.renamed = true
@@ -201,7 +201,7 @@ func (s *Store) renameBatch(batch []*pending) (finish func()) {
 			if err := syncDir(order[i]); err != nil {
 				mu.Lock()
 				for _, p := range dirs[order[i]] {
-					p.err = upstream("writing blob metadata failed", err)
+					p.err = cairn.Upstream(err, "writing blob metadata failed")
 				}
 				mu.Unlock()
 			}

@@ -93,12 +93,12 @@ func (s *Store) openContent(ctx context.Context, name string) (*record, content,
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil, cairn.Errorf(cairn.EUPSTREAM, "stored blob content is missing")
 	} else if err != nil {
-		return nil, nil, upstream("reading blob failed", err)
+		return nil, nil, cairn.Upstream(err, "reading blob failed")
 	}
 	fi, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, nil, upstream("reading blob failed", err)
+		return nil, nil, cairn.Upstream(err, "reading blob failed")
 	}
 	if fi.Size() != rec.Size {
 		f.Close()

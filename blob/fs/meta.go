@@ -126,7 +126,7 @@ func readRecord(l loc) (*record, error) {
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, cairn.Errorf(cairn.ENOTFOUND, "blob not found")
 	} else if err != nil {
-		return nil, upstream("reading blob metadata failed", err)
+		return nil, cairn.Upstream(err, "reading blob metadata failed")
 	}
 	return decodeRecord(data, l.key)
 }
@@ -156,14 +156,14 @@ func writeRecord(l loc, r *record) (committed bool, err error) {
 	tmp := filepath.Join(l.dir, l.key+"."+newGen()+".meta.tmp")
 	if err := writeFileSync(tmp, data); err != nil {
 		os.Remove(tmp)
-		return false, upstream("writing blob metadata failed", err)
+		return false, cairn.Upstream(err, "writing blob metadata failed")
 	}
 	if err := os.Rename(tmp, l.metaPath()); err != nil {
 		os.Remove(tmp)
-		return false, upstream("writing blob metadata failed", err)
+		return false, cairn.Upstream(err, "writing blob metadata failed")
 	}
 	if err := syncDir(l.dir); err != nil {
-		return true, upstream("writing blob metadata failed", err)
+		return true, cairn.Upstream(err, "writing blob metadata failed")
 	}
 	return true, nil
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/blob"
 )
 
@@ -151,7 +152,7 @@ func (r *reader) readErr(err error) error {
 	if err == io.EOF {
 		return errCorrupt("size")
 	}
-	return upstream("reading blob failed", err)
+	return cairn.Upstream(err, "reading blob failed")
 }
 
 // WriteTo writes the rest of the window to w, chunk by chunk, each verified

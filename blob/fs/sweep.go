@@ -102,7 +102,7 @@ func (s *Store) sweepKey(l loc, names []string, now time.Time, expire bool) (int
 	case err == nil && expire && rec.expired(now):
 		s.forget(l.key)
 		if err := os.Remove(l.metaPath()); err != nil && !os.IsNotExist(err) {
-			return 0, upstream("deleting expired blob failed", err)
+			return 0, cairn.Upstream(err, "deleting expired blob failed")
 		}
 		removed = 1
 		names = append(names, l.key+"."+rec.Gen+".blob")
@@ -116,7 +116,7 @@ func (s *Store) sweepKey(l loc, names []string, now time.Time, expire bool) (int
 		path := filepath.Join(l.dir, name)
 		if (kind == kindBlob && gen != current || kind == kindTemp) && !s.writing(path) {
 			if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
-				return removed, upstream("removing stale blob file failed", err)
+				return removed, cairn.Upstream(err, "removing stale blob file failed")
 			}
 		}
 	}
