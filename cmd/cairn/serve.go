@@ -458,47 +458,39 @@ func (m *Main) sweepWhere(ctx context.Context, match func(sweeper) bool) {
 	}
 }
 
-// sweepIdempotency removes the expired idempotency records, a page at a
-// time.
-func (m *Main) sweepIdempotency(ctx context.Context, now time.Time) (int, error) {
-	const page = 1000
+// sweepPage is how many records a sweep removes per store call.
+const sweepPage = 1000
+
+// sweepPaged calls del with sweepPage until it removes fewer than that,
+// and returns how many it removed in all.
+func sweepPaged(del func(page int) (int, error)) (int, error) {
 	total := 0
 	for {
-		n, err := m.core.DeleteExpiredIdempotency(ctx, now, page)
+		n, err := del(sweepPage)
 		total += n
-		if err != nil || n < page {
+		if err != nil || n < sweepPage {
 			return total, err
 		}
 	}
+}
+
+// sweepIdempotency removes the expired idempotency records.
+func (m *Main) sweepIdempotency(ctx context.Context, now time.Time) (int, error) {
+	return sweepPaged(func(page int) (int, error) { return m.core.DeleteExpiredIdempotency(ctx, now, page) })
 }
 
 // sweepSettled removes the settled marks older than the recovery window:
 // recovery never reads further back than billing.Lookback.
 func (m *Main) sweepSettled(ctx context.Context, now time.Time) (int, error) {
-	const page = 1000
-	total := 0
-	for {
-		n, err := m.core.DeleteSettledBefore(ctx, now.Add(-2*billing.Lookback), page)
-		total += n
-		if err != nil || n < page {
-			return total, err
-		}
-	}
+	return sweepPaged(func(page int) (int, error) {
+		return m.core.DeleteSettledBefore(ctx, now.Add(-2*billing.Lookback), page)
+	})
 }
 
 // sweepRates removes the stored rate counters whose quota is whole again:
 // a counter that is gone means the same as one that is whole.
 func (m *Main) sweepRates(ctx context.Context, now time.Time) (int, error) {
-	const page = 1000
-	rl := m.core
-	total := 0
-	for {
-		n, err := rl.DeleteRatesBefore(ctx, now, page)
-		total += n
-		if err != nil || n < page {
-			return total, err
-		}
-	}
+	return sweepPaged(func(page int) (int, error) { return m.core.DeleteRatesBefore(ctx, now, page) })
 }
 
 // Close releases the stores. It is safe after a failed Open.
