@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/blob"
 )
 
 // Group commit. A Put writes its sidecar to a temp file and fsyncs it
@@ -136,7 +137,7 @@ func (p *pending) admit(old *record, err error, now time.Time) error {
 		return nil
 	case err != nil:
 		return fmt.Errorf("%w: %w", cairn.Errorf(cairn.ECONFLICT, "a blob named %q exists", p.name), err)
-	case !old.expired(now):
+	case !blob.Expired(old.ExpiresAt, now):
 		return cairn.Errorf(cairn.ECONFLICT, "a blob named %q exists", p.name)
 	}
 	return nil

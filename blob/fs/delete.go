@@ -57,7 +57,7 @@ func (s *Store) ExtendExpiry(ctx context.Context, name string, expiresAt time.Ti
 	if err != nil {
 		return err
 	}
-	if rec.expired(s.clock.Now()) {
+	if blob.Expired(rec.ExpiresAt, s.clock.Now()) {
 		return cairn.Errorf(cairn.ENOTFOUND, "blob not found")
 	}
 	rec.ExpiresAt = time.Time{}

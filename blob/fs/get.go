@@ -27,7 +27,7 @@ func (s *Store) Stat(ctx context.Context, name string) (blob.Info, error) {
 	if err != nil {
 		return blob.Info{}, err
 	}
-	if rec.expired(s.clock.Now()) {
+	if blob.Expired(rec.ExpiresAt, s.clock.Now()) {
 		return blob.Info{}, cairn.Errorf(cairn.ENOTFOUND, "blob not found")
 	}
 	return rec.info(), nil
@@ -77,7 +77,7 @@ func (s *Store) openContent(ctx context.Context, name string) (*record, content,
 		lk.RUnlock()
 		return nil, nil, err
 	}
-	if rec.expired(s.clock.Now()) {
+	if blob.Expired(rec.ExpiresAt, s.clock.Now()) {
 		lk.RUnlock()
 		return nil, nil, cairn.Errorf(cairn.ENOTFOUND, "blob not found")
 	}
