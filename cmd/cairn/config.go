@@ -227,11 +227,11 @@ func newServeFlagSet(c *Config) *flag.FlagSet {
 // addBlobFlags declares the flags of the blob store (serve and ingest).
 func addBlobFlags(fs *flag.FlagSet, c *Config) {
 	fs.StringVar(&c.Blob, "blob", c.Blob, "blob store: fs (files under the data dir) or s3 (an S3-compatible service: --s3-*)")
-	fs.StringVar(&c.S3Endpoint, "s3-endpoint", c.S3Endpoint, "host[:port] of the S3 API, e.g. s3.amazonaws.com or 127.0.0.1:9000")
+	fs.StringVar(&c.S3Endpoint, "s3-endpoint", c.S3Endpoint, "host[:port] of the S3 API, e.g. s3.amazonaws.com, or its URL, e.g. http://127.0.0.1:9000 (the scheme sets --s3-secure)")
 	fs.StringVar(&c.S3Bucket, "s3-bucket", c.S3Bucket, "bucket of the blobs (it must exist)")
 	fs.Var(envOnly{&c.S3AccessKey}, "s3-access-key", "access key of the S3 service: from the environment only ("+EnvName("s3-access-key")+")")
 	fs.Var(envOnly{&c.S3SecretKey}, "s3-secret-key", "secret key of the S3 service: from the environment only ("+EnvName("s3-secret-key")+")")
-	fs.BoolVar(&c.S3Secure, "s3-secure", c.S3Secure, "talk https to the S3 service")
+	fs.BoolVar(&c.S3Secure, "s3-secure", c.S3Secure, "talk https to the S3 service (an http:// or https:// --s3-endpoint overrides it)")
 	fs.StringVar(&c.S3Region, "s3-region", c.S3Region, "region requests to the S3 service are signed for")
 }
 
