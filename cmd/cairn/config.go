@@ -3,7 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"github.com/cairn-dev/cairn/ingest"
 	"strings"
 	"time"
 
@@ -11,6 +10,7 @@ import (
 	blobfs "github.com/cairn-dev/cairn/blob/fs"
 	blobs3 "github.com/cairn-dev/cairn/blob/s3"
 	"github.com/cairn-dev/cairn/compliance"
+	"github.com/cairn-dev/cairn/ingest"
 )
 
 // Config is everything `cairn serve` can be told. Every flag --some-name
@@ -166,6 +166,7 @@ func DefaultConfig() Config {
 // newServeFlagSet declares the flags of `cairn serve`, bound to c.
 func newServeFlagSet(c *Config) *flag.FlagSet {
 	fs := flag.NewFlagSet("cairn serve", flag.ContinueOnError)
+	fs.Usage = func() { writeServeHelp(fs.Output(), fs) }
 	fs.StringVar(&c.Listen, "listen", c.Listen, "address to serve HTTP on")
 	fs.StringVar(&c.DataDir, "data-dir", c.DataDir, "directory of the embedded store, blobs and keys")
 	fs.StringVar(&c.Store, "store", c.Store, "pebble (embedded, in the data dir), or postgres with --postgres-url (or a postgres:// URL here) for accounts, keys, ledger, audit, settings, media records, screening windows, list versions and reports")
@@ -268,8 +269,10 @@ func parseWithEnv(fs *flag.FlagSet, args []string, getenv func(string) string) e
 		}
 		env := EnvName(f.Name)
 		if v := getenv(env); v != "" {
-			if e := f.Value.Set(v); e != nil {
-				err = fmt.Errorf("invalid %s=%q: %v", env, v, e)
+			if e := f.Value.Set(v); e != nil && wants(f) != "" {
+				err = fmt.Errorf("%s=%q is not a value of --%s, which takes %s", env, v, f.Name, wants(f))
+			} else if e != nil {
+				err = fmt.Errorf("%s=%q is not a value of --%s: %v", env, v, f.Name, e)
 			}
 		}
 	})

@@ -39,14 +39,11 @@ var errUsage = errors.New("usage")
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) error {
 	cfg := DefaultConfig()
-	fs := newServeFlagSet(&cfg)
-	fs.SetOutput(stderr)
-	if err := parseWithEnv(fs, args, getenv); err != nil {
+	if err := parseServeFlags(newServeFlagSet(&cfg), args, stdout, stderr, getenv); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
 		}
-		fmt.Fprintln(stderr, err)
-		return errUsage
+		return err
 	}
 	m := NewMain(cfg, stdout, stderr)
 	if err := m.Open(ctx); err != nil {
