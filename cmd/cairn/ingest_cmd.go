@@ -61,8 +61,8 @@ func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer, get
 		fmt.Fprintln(stderr, "at least one --source NAME=PATH_OR_URL is required")
 		return errUsage
 	}
-	if d := cfg.IngestMaxDrop; !(d > 0 && d <= 1) {
-		return fmt.Errorf("--ingest-max-drop %v: want a share in (0, 1]", d)
+	if err := checkMaxDrop(cfg.IngestMaxDrop); err != nil {
+		return err
 	}
 	sources, err := parseSources(cfg.Sources)
 	if err != nil {

@@ -11,9 +11,10 @@
 //	cairn version                the module version, commit and Go version
 //
 // It is the only package that knows every implementation: it reads flags and
-// environment into a Config, opens the stores, derives keys, builds the
-// domain services over the stores and wires them into the HTTP front end
-// (which imports no storage package).
+// environment into a Config, validates it once (Config.Validate, before any
+// file, connection or listener is opened), opens the stores, derives keys,
+// builds the domain services over the stores and wires them into the HTTP
+// front end (which imports no storage package): Main.Open, in steps.
 package main
 
 import (

@@ -33,17 +33,9 @@ func openMemory(ctx context.Context, cfg Config, db store.Store, blobs blob.Stor
 			_ = idx.Close()
 		}
 	}
-	var emb *memory.Embedder
+	var emb *memory.Embedder // the flags are checked by Config.Validate
 	if cfg.EmbedderURL != "" {
-		if cfg.EmbedderModel == "" {
-			closeIdx()
-			return nil, fmt.Errorf("--embedder-url needs --embedder-model")
-		}
 		emb = &memory.Embedder{URL: cfg.EmbedderURL, Model: cfg.EmbedderModel}
-	}
-	if cfg.VectorHNSWThreshold < 0 {
-		closeIdx()
-		return nil, fmt.Errorf("--vector-hnsw-threshold must be 0 or more")
 	}
 	vecs := vector.New(vector.Config{Threshold: cfg.VectorHNSWThreshold})
 	svc := &memory.Service{Embedder: emb, Store: db, Audit: db, Blobs: blobs, Index: idx, Vectors: vecs, Secrets: &memory.Secrets{}, Clock: clock}
