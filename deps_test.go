@@ -87,6 +87,9 @@ type rule struct {
 	internal   []string // forbidden module packages ("" = the root package)
 	external   []string // forbidden import path prefixes
 	stdlibOnly bool     // besides the module's own allowed packages
+	// only, when set, lists the module packages that may be imported
+	// ("" = the root package): every other one is forbidden.
+	only []string
 }
 
 var implementations = []string{"store/pebble", "store/postgres", "blob/fs", "blob/s3", "chain/evm", "chain/aptos"}
@@ -100,6 +103,13 @@ func rules(dir string) rule {
 		return rule{stdlibOnly: true, internal: []string{"*"}}
 	case dir == "store" || dir == "blob" || dir == "chain":
 		return rule{stdlibOnly: true, internal: append(append(append([]string{}, implementations...), domain...), frontAndMain...)}
+	case dir == "memory/vector":
+		// The vector index knows vectors, keys and filters: nothing of
+		// the module, no storage, no HTTP.
+		return rule{internal: []string{"*"}, external: []string{"github.com/gin-gonic", "github.com/cockroachdb/pebble", "github.com/jackc/pgx", "net/http", "database/sql"}}
+	case dir == "ratelimit":
+		// GCRA once: the root package's vocabulary, nothing else.
+		return rule{stdlibOnly: true, only: []string{""}}
 	case dir == "client":
 		// The Go client speaks HTTP only: standard library, no module package.
 		return rule{stdlibOnly: true, internal: []string{"*"}}
@@ -161,6 +171,8 @@ func violates(dir, im string) bool {
 		internal, isInternal = "", true
 	}
 	switch {
+	case isInternal && r.only != nil:
+		return !slices.Contains(r.only, internal)
 	case isInternal:
 		for _, f := range r.internal {
 			if f == "*" || internal == f || strings.HasPrefix(internal, f+"/") {
@@ -213,7 +225,7 @@ func violatesInTest(dir, im string) bool {
 // TestRulesNameRealPackages: every package a rule names exists.
 func TestRulesNameRealPackages(t *testing.T) {
 	pkgs := modulePackages(t)
-	for _, dir := range slices.Concat(implementations, contracts, domain, []string{"api", "cmd/cairn", "client", "mcp", "merkle"}) {
+	for _, dir := range slices.Concat(implementations, contracts, domain, []string{"api", "cmd/cairn", "client", "mcp", "merkle", "memory/vector", "ratelimit"}) {
 		if _, ok := pkgs[dir]; !ok {
 			t.Errorf("a dependency rule names %s, which is not a package of the module", dir)
 		}
@@ -266,6 +278,15 @@ func TestDependencyRules(t *testing.T) {
 		{"mcp", module + "/client", false},
 		{"mcp", module + "/memory", true},
 		{"mcp", module + "/api", true},
+		{"memory/vector", "golang.org/x/sys/cpu", false},
+		{"memory/vector", module, true},
+		{"memory/vector", module + "/store", true},
+		{"memory", module + "/memory/vector", false},
+		{"ratelimit", module, false},
+		{"ratelimit", module + "/store", true},
+		{"ratelimit", "github.com/gin-gonic/gin", true},
+		{"store/pebble", module + "/ratelimit", false},
+		{"api", module + "/ratelimit", false},
 	} {
 		if got := violates(tc.dir, tc.im); got != tc.bad {
 			t.Errorf("violates(%q, %q) = %v, want %v", tc.dir, tc.im, got, tc.bad)
@@ -390,5 +411,119 @@ func TestLongFunctions(t *testing.T) {
 	want := fmt.Sprint([]longFunction{{"tooLong", 44, 41}, {"(*S).method", 86, 45}, {"func literal", 132, 42}})
 	if got != want {
 		t.Errorf("longFunctions = %s, want %s", got, want)
+	}
+}
+
+// storeAssertions returns the type assertions and type switch cases of f
+// whose type is one of a storage package's (store, store/pebble,
+// store/postgres): "line: type" each.
+func storeAssertions(fset *token.FileSet, f *ast.File) []string {
+	names := map[string]bool{}
+	for _, im := range f.Imports {
+		p, _ := strconv.Unquote(im.Path.Value)
+		rel, ok := strings.CutPrefix(p, module+"/")
+		if !ok || rel != "store" && !strings.HasPrefix(rel, "store/") {
+			continue
+		}
+		name := filepath.Base(rel)
+		if im.Name != nil {
+			name = im.Name.Name
+		}
+		names[name] = true
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	var found []string
+	check := func(e ast.Expr) {
+		if st, ok := e.(*ast.StarExpr); ok {
+			e = st.X
+		}
+		if sel, ok := e.(*ast.SelectorExpr); ok {
+			if id, ok := sel.X.(*ast.Ident); ok && names[id.Name] {
+				found = append(found, fmt.Sprintf("%d: %s.%s", fset.Position(e.Pos()).Line, id.Name, sel.Sel.Name))
+			}
+		}
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.TypeAssertExpr:
+			if n.Type != nil {
+				check(n.Type)
+			}
+		case *ast.TypeSwitchStmt:
+			for _, c := range n.Body.List {
+				for _, e := range c.(*ast.CaseClause).List {
+					check(e)
+				}
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// TestNoStoreTypeAssertions: outside the storage packages no code asserts
+// a store's type: store.Store holds everything both backends provide, and
+// the store package itself says which optional interface a backend has
+// (store.SearchOf, store.PreparerOf). Test files are not checked.
+func TestNoStoreTypeAssertions(t *testing.T) {
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			name := d.Name()
+			if path == "store" || path != "." && (strings.HasPrefix(name, ".") || name == "testdata" || name == "node_modules" || name == "data") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		for _, a := range storeAssertions(fset, f) {
+			t.Errorf("%s:%s: a type assertion on a store outside the store packages", path, a)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestStoreAssertions checks the search on a made-up file: assertions and
+// type switch cases naming a storage type are found, under an import's
+// own name too; others are not.
+func TestStoreAssertions(t *testing.T) {
+	src := `package p
+
+import (
+	"github.com/cairn-dev/cairn/store"
+	pg "github.com/cairn-dev/cairn/store/postgres"
+)
+
+func f(s store.Memories, x any) {
+	_ = s.(store.MemorySearch)
+	_, _ = x.(*pg.DB)
+	_ = x.(interface{ Close() error })
+	switch x.(type) {
+	case store.Proofs, int:
+	}
+}
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprint(storeAssertions(fset, f))
+	if want := "[9: store.MemorySearch 10: pg.DB 13: store.Proofs]"; got != want {
+		t.Errorf("storeAssertions = %s, want %s", got, want)
 	}
 }

@@ -1,8 +1,10 @@
 package cairn
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // Error codes. Each code is stable: clients may match on it. The HTTP front
@@ -92,3 +94,21 @@ func ErrorMessage(err error) string {
 
 // IsCode reports whether err carries the given code.
 func IsCode(err error, code string) bool { return ErrorCode(err) == code }
+
+// Upstream reports err, a failure of a service the caller stands on (the
+// blob store), as EUPSTREAM with the message msg for the client, err kept
+// in the chain for the logs. An error whose code is in keep (the codes a
+// caller passes on to its client as they are) and a bare cancellation or
+// deadline of a context (the caller's, not the upstream's failure) are
+// returned as they are.
+func Upstream(err error, msg string, keep ...string) error {
+	if err == nil {
+		return nil
+	}
+	code := ErrorCode(err)
+	if slices.Contains(keep, code) ||
+		code == EINTERNAL && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", Errorf(EUPSTREAM, "%s", msg), err)
+}

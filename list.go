@@ -1,6 +1,10 @@
 package cairn
 
-import "time"
+import (
+	"cmp"
+	"strings"
+	"time"
+)
 
 // ListEntry is one listing of an address by a source: the (Family, Address,
 // Source, EntityID) tuple is its identity.
@@ -12,6 +16,14 @@ type ListEntry struct {
 	EntityName string `json:"entityName,omitempty"`
 	Category   string `json:"category"`
 	Severity   string `json:"severity"`
+}
+
+// Compare orders entries by identity: (family, address, source, entity
+// id), byte-wise as strings.Compare, the order of the stores' keys; -1, 0
+// or +1 as e sorts before, with or after o.
+func (e ListEntry) Compare(o ListEntry) int {
+	return cmp.Or(strings.Compare(e.Family, o.Family), strings.Compare(e.Address, o.Address),
+		strings.Compare(e.Source, o.Source), strings.Compare(e.EntityID, o.EntityID))
 }
 
 // SourceVersion is the state of one source in a list version: the raw

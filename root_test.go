@@ -1,6 +1,7 @@
 package cairn_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -144,5 +145,64 @@ func TestNewRandomID(t *testing.T) {
 			t.Fatalf("NewRandomID %q: not a fresh RFC 9562 version 4 UUID", id)
 		}
 		seen[id] = true
+	}
+}
+
+// TestListEntryCompare: entries order by family, address, source, entity
+// id, byte-wise ("10" before "2", "Z" before "a"), whatever the other
+// fields hold.
+func TestListEntryCompare(t *testing.T) {
+	e := func(f, a, s, id string) cairn.ListEntry {
+		return cairn.ListEntry{Family: f, Address: a, Source: s, EntityID: id, Category: f + a}
+	}
+	sorted := []cairn.ListEntry{e("bitcoin", "z", "a", "1"), e("evm", "0xa", "gov_sdn", "10"), e("evm", "0xa", "gov_sdn", "2"),
+		e("evm", "0xa", "list:x", ""), e("evm", "0xb", "a", ""), e("evm", "Z", "a", ""), e("evm", "a", "a", "")}
+	for i := range sorted {
+		for j := range sorted {
+			want := 0
+			switch {
+			case i < j:
+				want = -1
+			case i > j:
+				want = 1
+			}
+			if got := sorted[i].Compare(sorted[j]); got != want {
+				t.Errorf("%+v.Compare(%+v) = %d, want %d", sorted[i], sorted[j], got, want)
+			}
+		}
+	}
+}
+
+// TestUpstream: a failure is EUPSTREAM with the caller's message and the
+// cause in the chain; kept codes, bare cancellations and nil pass as they
+// are.
+func TestUpstream(t *testing.T) {
+	cause := errors.New("disk on fire")
+	for _, tc := range []struct {
+		name     string
+		err      error
+		keep     []string
+		code     string
+		same     bool
+		msg      string
+		chainsIt bool
+	}{
+		{"Raw", cause, nil, cairn.EUPSTREAM, false, "Reading failed.", true},
+		{"Kept", cairn.Errorf(cairn.ENOTFOUND, "gone"), []string{cairn.ENOTFOUND}, cairn.ENOTFOUND, true, "gone", false},
+		{"NotKept", cairn.Errorf(cairn.ENOTFOUND, "gone"), []string{cairn.EINVALID}, cairn.EUPSTREAM, false, "Reading failed.", false},
+		{"UpstreamRenamed", cairn.Errorf(cairn.EUPSTREAM, "s3: get failed"), nil, cairn.EUPSTREAM, false, "Reading failed.", false},
+		{"Canceled", fmt.Errorf("s3: get: %w", context.Canceled), nil, cairn.EINTERNAL, true, "Internal error.", false},
+		{"Deadline", context.DeadlineExceeded, nil, cairn.EINTERNAL, true, "Internal error.", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := cairn.Upstream(tc.err, "Reading failed.", tc.keep...)
+			if cairn.ErrorCode(got) != tc.code || cairn.ErrorMessage(got) != tc.msg || (got == tc.err) != tc.same ||
+				!errors.Is(got, tc.err) || tc.chainsIt && !errors.Is(got, cause) {
+				t.Fatalf("Upstream(%v) = %v (code %s, message %q)", tc.err, got, cairn.ErrorCode(got), cairn.ErrorMessage(got))
+			}
+		})
+	}
+	if cairn.Upstream(nil, "x") != nil {
+		t.Fatal("Upstream(nil) is not nil")
 	}
 }

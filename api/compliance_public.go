@@ -26,6 +26,7 @@ func (s *Server) getProof(c *gin.Context) error {
 // getSnapshot is GET /v1/compliance/snapshots/:sha256: the raw copy of a
 // sanctions source a list version was built from, by its SHA-256, so that
 // anyone can check a proof's dataSnapshots (no account).
+// Its 412 and 416 answers are problem documents, as media streams.
 func (s *Server) getSnapshot(c *gin.Context) error {
 	sum := c.Param("sha256")
 	raw, size, err := s.Compliance.Snapshot(c.Request.Context(), sum)
@@ -38,8 +39,7 @@ func (s *Server) getSnapshot(c *gin.Context) error {
 	c.Header("ETag", `"`+sum+`"`)
 	c.Header("Cache-Control", "public, max-age=31536000, immutable")
 	c.Header("X-Content-SHA256", sum)
-	serveRanges(c.Writer, c.Request, size, time.Time{}, rc)
-	return nil
+	return serveContent(c, size, time.Time{}, rc)
 }
 
 // stats is GET /v1/compliance/stats (no auth; spec 4.20).

@@ -1,9 +1,11 @@
 package api
 
 import (
+	"io"
 	"mime"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/cairn-dev/cairn"
 	"github.com/gin-gonic/gin"
@@ -29,17 +31,30 @@ func (s *Server) streamMedia(c *gin.Context) error {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Security-Policy", "default-src 'none'; sandbox") // stored HTML or SVG never runs
 	h.Set("Cache-Control", "private, no-cache")
+	return serveContent(c, m.SizeBytes, m.CreatedAt, content)
+}
+
+// contentHeaders are the headers of served content, dropped from a 412 or
+// 416 answer (a problem document).
+var contentHeaders = []string{"Content-Type", "Content-Disposition", "Content-Length", "X-Content-Type-Options",
+	"Content-Security-Policy", "ETag", "Cache-Control", "X-Content-SHA256"}
+
+// serveContent serves content of size bytes with Range, If-Range, ETag and
+// Last-Modified (serveRanges) and returns the 412 and 416 answers of
+// http.ServeContent as errors, for problem documents without the content's
+// headers.
+func serveContent(c *gin.Context, size int64, modtime time.Time, content io.ReadSeeker) error {
 	w := &problemCatcher{ResponseWriter: c.Writer}
-	serveRanges(w, c.Request, m.SizeBytes, m.CreatedAt, content)
+	serveRanges(w, c.Request, size, modtime, content)
 	if w.status == 0 {
 		return nil
 	}
-	for _, k := range []string{"Content-Type", "Content-Disposition", "Content-Length", "X-Content-Type-Options", "Content-Security-Policy", "ETag", "Cache-Control"} {
-		h.Del(k)
+	for _, k := range contentHeaders {
+		c.Writer.Header().Del(k)
 	}
 	if w.status == http.StatusRequestedRangeNotSatisfiable {
-		return cairn.Errorf(cairn.ERANGE, "The requested range is not satisfiable for %d bytes.", m.SizeBytes).
-			With("sizeBytes", m.SizeBytes)
+		return cairn.Errorf(cairn.ERANGE, "The requested range is not satisfiable for %d bytes.", size).
+			With("sizeBytes", size)
 	}
 	return cairn.Errorf(cairn.EPRECONDITION, "A precondition of the request failed.")
 }

@@ -1,11 +1,10 @@
 package api
 
 import (
+	"bytes"
 	"io"
-	"mime"
 	"mime/multipart"
-	"net/http"
-	"strconv"
+	"time"
 
 	"github.com/cairn-dev/cairn/memory"
 	"github.com/gin-gonic/gin"
@@ -49,7 +48,8 @@ func (s *Server) uploadMemory(c *gin.Context) error {
 }
 
 // downloadMemory is GET /v1/memory/:id/download (spec 4.7): the original
-// bytes, with the file name as an attachment.
+// bytes, with the file name as an attachment (Content-Disposition as media
+// streams write it), Range served as for media.
 func (s *Server) downloadMemory(c *gin.Context) error {
 	v, err := s.Memory.Get(c.Request.Context(), agentOf(c).ID, c.Param("id"), true, requestID(c))
 	if err != nil {
@@ -60,8 +60,9 @@ func (s *Server) downloadMemory(c *gin.Context) error {
 		ct = *v.Version.MimeType
 	}
 	name := memory.DownloadName(&v.Memory, &v.Version)
-	c.Header("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
-	c.Header("Content-Length", strconv.Itoa(len(v.Content)))
-	c.Data(http.StatusOK, ct, v.Content)
-	return nil
+	h := c.Writer.Header()
+	h.Set("Content-Type", ct)
+	h.Set("Content-Disposition", contentDisposition("attachment", name))
+	h.Set("X-Content-Type-Options", "nosniff")
+	return serveContent(c, int64(len(v.Content)), time.Time{}, bytes.NewReader(v.Content))
 }

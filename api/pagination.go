@@ -77,7 +77,7 @@ func (s *Server) next(p page, pos string) any {
 func pagePrincipal(c *gin.Context) string {
 	p := principalOf(c)
 	if p.Agent != nil {
-		return "agent:" + p.Agent.ID
+		return cairn.AgentPrincipal(p.Agent.ID)
 	}
-	return "developer:" + p.DeveloperID
+	return cairn.DeveloperPrincipal(p.DeveloperID)
 }

@@ -2,10 +2,14 @@ package api
 
 import (
 	"fmt"
+	"math"
 	"net/http"
 	"net/netip"
+	"strconv"
+	"time"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/ratelimit"
 	"github.com/gin-gonic/gin"
 )
 
@@ -13,7 +17,7 @@ import (
 // (IETF draft-ietf-httpapi-ratelimit-headers).
 type policy struct {
 	name string
-	l    *limiter
+	l    *ratelimit.Limiter
 	key  func(c *gin.Context) string
 	// when reports whether the limit applies to this request.
 	when func(c *gin.Context) bool
@@ -50,15 +54,15 @@ func (s *Server) rateLimit(policies ...policy) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		now := s.Clock.Now()
 		var (
-			tightest  decision
+			tightest  cairn.RateTake
 			tightName string
 			policyHdr string
 		)
 		for i, p := range policies {
-			if !p.l.enabled() || !p.when(c) {
+			if !p.l.Enabled() || !p.when(c) {
 				continue
 			}
-			d, err := p.l.take(c.Request.Context(), p.name+"\x00"+p.key(c), now)
+			d, err := p.l.Take(c.Request.Context(), p.name+"\x00"+p.key(c), now)
 			if err != nil {
 				writeError(c, err)
 				return
@@ -66,22 +70,22 @@ func (s *Server) rateLimit(policies ...policy) gin.HandlerFunc {
 			if policyHdr != "" {
 				policyHdr += ", "
 			}
-			policyHdr += fmt.Sprintf("%q;q=%d;w=%d", p.name, p.l.limit, int(p.l.period.Seconds()))
-			if !d.allowed {
+			policyHdr += fmt.Sprintf("%q;q=%d;w=%d", p.name, p.l.Limit, int(p.l.Period.Seconds()))
+			if !d.Allowed {
 				c.Header("RateLimit-Policy", policyHdr)
-				c.Header("RateLimit", fmt.Sprintf("%q;r=0;t=%s", p.name, seconds(d.retryAfter)))
-				c.Header("Retry-After", seconds(d.retryAfter))
+				c.Header("RateLimit", fmt.Sprintf("%q;r=0;t=%s", p.name, seconds(d.RetryAfter)))
+				c.Header("Retry-After", seconds(d.RetryAfter))
 				writeError(c, cairn.Errorf(cairn.ERATELIMIT, "Rate limit %q exceeded: %d requests per %s. Retry in %s s.",
-					p.name, p.l.limit, p.l.period, seconds(d.retryAfter)).With("limit", p.l.limit).With("policy", p.name))
+					p.name, p.l.Limit, p.l.Period, seconds(d.RetryAfter)).With("limit", p.l.Limit).With("policy", p.name))
 				return
 			}
-			if i == 0 || tightName == "" || d.remaining < tightest.remaining {
+			if i == 0 || tightName == "" || d.Remaining < tightest.Remaining {
 				tightest, tightName = d, p.name
 			}
 		}
 		if tightName != "" {
 			c.Header("RateLimit-Policy", policyHdr)
-			c.Header("RateLimit", fmt.Sprintf("%q;r=%d;t=%s", tightName, tightest.remaining, seconds(tightest.reset)))
+			c.Header("RateLimit", fmt.Sprintf("%q;r=%d;t=%s", tightName, tightest.Remaining, seconds(tightest.Reset)))
 		}
 		c.Next()
 	}
@@ -108,3 +112,11 @@ func clientNet(c *gin.Context) string {
 
 // everyone is the key of a limit shared by all clients.
 func everyone(*gin.Context) string { return "*" }
+
+// seconds rounds a duration up to whole seconds, at least 1 when positive.
+func seconds(d time.Duration) string {
+	if d <= 0 {
+		return "0"
+	}
+	return strconv.FormatInt(int64(math.Ceil(d.Seconds())), 10)
+}

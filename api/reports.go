@@ -22,8 +22,8 @@ func (s *Server) report(c *gin.Context) error {
 		return err
 	}
 	a := agentOf(c)
-	if d := s.reportLimit.allow(a.DeveloperID, s.Clock.Now()); !d.allowed {
-		c.Header("Retry-After", seconds(d.retryAfter))
+	if d := s.reportLimit.Allow(a.DeveloperID, s.Clock.Now()); !d.Allowed {
+		c.Header("Retry-After", seconds(d.RetryAfter))
 		return cairn.Errorf(cairn.ERATELIMIT, "At most %d reports per hour per account.", ReportsPerHour).
 			With("limit", ReportsPerHour).With("policy", "reports")
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/cairn-dev/cairn/ingest"
 	"github.com/cairn-dev/cairn/media"
 	"github.com/cairn-dev/cairn/memory"
+	"github.com/cairn-dev/cairn/ratelimit"
 	"github.com/cairn-dev/cairn/screening"
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
@@ -81,7 +82,7 @@ type Deps struct {
 	// RateLimits keeps the counters of the limits on free things
 	// (registrations, key rotation attempts) across restarts; nil: they
 	// are kept in memory.
-	RateLimits RateStore
+	RateLimits ratelimit.Store
 	// Cursors signs the pagination cursors of listings.
 	Cursors *cairn.Cursors
 	Clock   cairn.Clock
@@ -108,11 +109,6 @@ type IdempotencyStore interface {
 	Idempotency(ctx context.Context, agentID, route, key string, now time.Time) (*cairn.IdempotencyRecord, error)
 }
 
-// RateStore counts events against limits that must survive a restart.
-type RateStore interface {
-	TakeRate(ctx context.Context, key string, limit int, period time.Duration, now time.Time) (cairn.RateTake, error)
-}
-
 // Ingester runs an ingestion, rebuilds the list after a community
 // escalation and reports sources, versions and history (ingest.Pipeline).
 type Ingester interface {
@@ -130,10 +126,10 @@ type Server struct {
 	engine  *gin.Engine
 	metrics *metrics
 
-	keyLimit, writeLimit, rotateLimit, registerLimit *limiter
-	registerAllLimit                                 *limiter
-	publicLimit                                      *limiter
-	reportLimit                                      *limiter
+	keyLimit, writeLimit, rotateLimit, registerLimit *ratelimit.Limiter
+	registerAllLimit                                 *ratelimit.Limiter
+	publicLimit                                      *ratelimit.Limiter
+	reportLimit                                      *ratelimit.Limiter
 	idemRunning                                      idemRunning
 	biller                                           *billing.Biller
 }
@@ -151,13 +147,13 @@ func New(d Deps) (*Server, error) {
 		Deps:             d,
 		engine:           e,
 		metrics:          newMetrics(d.Registry),
-		keyLimit:         newLimiter(d.Limits.RequestsPerKey, time.Minute).persistent(d.sharedRates()),
-		writeLimit:       newLimiter(d.Limits.WritesPerAgent, time.Minute).persistent(d.sharedRates()),
-		rotateLimit:      newLimiter(d.Limits.RotationsPerIP, d.Limits.RotationWindow).persistent(d.RateLimits),
-		registerLimit:    newLimiter(d.Limits.RegistrationsPerIP, time.Hour).persistent(d.RateLimits),
-		registerAllLimit: newLimiter(d.Limits.RegistrationsAll, time.Hour).persistent(d.RateLimits),
-		publicLimit:      newLimiter(d.Limits.PublicPerIP, time.Minute).persistent(d.sharedRates()),
-		reportLimit:      newLimiter(ReportsPerHour, time.Hour),
+		keyLimit:         ratelimit.New(d.Limits.RequestsPerKey, time.Minute).Stored(d.sharedRates()),
+		writeLimit:       ratelimit.New(d.Limits.WritesPerAgent, time.Minute).Stored(d.sharedRates()),
+		rotateLimit:      ratelimit.New(d.Limits.RotationsPerIP, d.Limits.RotationWindow).Stored(d.RateLimits),
+		registerLimit:    ratelimit.New(d.Limits.RegistrationsPerIP, time.Hour).Stored(d.RateLimits),
+		registerAllLimit: ratelimit.New(d.Limits.RegistrationsAll, time.Hour).Stored(d.RateLimits),
+		publicLimit:      ratelimit.New(d.Limits.PublicPerIP, time.Minute).Stored(d.sharedRates()),
+		reportLimit:      ratelimit.New(ReportsPerHour, time.Hour),
 	}
 	s.biller = &billing.Biller{Ledger: d.Ledger, Pricing: d.Pricing, Settled: d.Settled, StatusOf: errStatus,
 		Clock: d.Clock, Logger: d.Logger}
@@ -172,7 +168,7 @@ func New(d Deps) (*Server, error) {
 
 // sharedRates is where the per-key, per-agent write and public counters
 // are kept: RateLimits when Limits.Shared, else nowhere (in memory).
-func (d *Deps) sharedRates() RateStore {
+func (d *Deps) sharedRates() ratelimit.Store {
 	if d.Limits.Shared {
 		return d.RateLimits
 	}

@@ -2,6 +2,8 @@ package billing_test
 
 import (
 	"context"
+	"fmt"
+	"strconv"
 	"testing"
 
 	"github.com/cairn-dev/cairn"
@@ -96,5 +98,44 @@ func TestLedgerChargeRefundGrant(t *testing.T) {
 	first, _ := l.Transactions(ctx, dev.ID, "", 1)
 	if _, err := l.Transactions(ctx, other.ID, first.NextCursor, 1); !cairn.IsCode(err, cairn.EINVALID) {
 		t.Fatalf("another account's cursor accepted: %v", err)
+	}
+}
+
+// TestLedgerCursorFormats: a ledger cursor names the developer as every
+// listing's cursor does (cairn.DeveloperPrincipal); a cursor minted in the
+// earlier format, bound to the bare developer id, still pages, and
+// neither pages another account's ledger.
+func TestLedgerCursorFormats(t *testing.T) {
+	ctx := context.Background()
+	db := openDB(t, t.TempDir())
+	defer db.Close()
+	cursors := cairn.NewCursors([]byte("0123456789abcdef"))
+	l := &billing.Ledger{Store: db, Clock: cairn.SystemClock{}, Cursors: cursors}
+	dev, err := db.EnsureDeveloper(ctx, cairn.NewID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		if _, err := l.Grant(ctx, dev.ID, 10, "test", fmt.Sprint("g", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	first, err := l.Transactions(ctx, dev.ID, "", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cursors.DecodePage(first.NextCursor, cairn.DeveloperPrincipal(dev.ID), "ledger"); err != nil {
+		t.Fatalf("the cursor is not bound to the developer principal: %v", err)
+	}
+	legacy := cursors.EncodePage(dev.ID, "", strconv.FormatUint(first.Entries[0].Seq, 10))
+	for name, cur := range map[string]string{"current": first.NextCursor, "legacy": legacy} {
+		page, err := l.Transactions(ctx, dev.ID, cur, 5)
+		if err != nil || len(page.Entries) != 2 || page.Entries[0].Seq != first.Entries[0].Seq-1 {
+			t.Fatalf("%s cursor: %+v %v", name, page, err)
+		}
+		other, _ := db.EnsureDeveloper(ctx, cairn.NewID())
+		if _, err := l.Transactions(ctx, other.ID, cur, 1); !cairn.IsCode(err, cairn.EINVALID) {
+			t.Fatalf("%s cursor of another account accepted: %v", name, err)
+		}
 	}
 }

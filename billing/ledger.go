@@ -112,17 +112,26 @@ type Page struct {
 	NextCursor string // "" on the last page
 }
 
+// ledgerFilter is the filter of a ledger page cursor: it tells the
+// ledger's cursors from those of the developer's other listings.
+const ledgerFilter = "ledger"
+
 // Transactions returns a page of the developer's ledger. cursor is "" for
 // the first page or a previous page's NextCursor: the one page cursor of
 // the service (cairn.Cursors.EncodePage), bound to the developer account
-// whose ledger it pages (cairn.InvalidCursor when tampered with or minted
-// for another account).
+// whose ledger it pages, cairn.DeveloperPrincipal (cairn.InvalidCursor
+// when tampered with or minted for another account); a cursor of the
+// earlier format, bound to the bare developer id, is still read.
 func (l *Ledger) Transactions(ctx context.Context, developerID, cursor string, limit int) (*Page, error) {
 	var before uint64
 	if cursor != "" {
-		pos, err := l.Cursors.DecodePage(cursor, developerID, "")
+		pos, err := l.Cursors.DecodePage(cursor, cairn.DeveloperPrincipal(developerID), ledgerFilter)
 		if err != nil {
-			return nil, err
+			// A cursor minted before the principal format was one names
+			// the developer by its bare id.
+			if pos, err = l.Cursors.DecodePage(cursor, developerID, ""); err != nil {
+				return nil, err
+			}
 		}
 		if before, err = strconv.ParseUint(pos, 10, 64); err != nil || before == 0 {
 			return nil, cairn.InvalidCursor()
@@ -135,7 +144,7 @@ func (l *Ledger) Transactions(ctx context.Context, developerID, cursor string, l
 	p := &Page{Entries: entries}
 	if len(entries) > limit {
 		p.Entries = entries[:limit]
-		p.NextCursor = l.Cursors.EncodePage(developerID, "", strconv.FormatUint(p.Entries[limit-1].Seq, 10))
+		p.NextCursor = l.Cursors.EncodePage(cairn.DeveloperPrincipal(developerID), ledgerFilter, strconv.FormatUint(p.Entries[limit-1].Seq, 10))
 	}
 	return p, nil
 }

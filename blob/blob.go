@@ -72,6 +72,11 @@ type Store interface {
 	// URL returns the address under which the blob can be referenced, e.g.
 	// in a screening proof's dataSnapshots.
 	URL(name string) string
+	// DeleteExpired removes the blobs that have expired at now and returns
+	// how many it removed (the TTL sweep). A store whose full pass is
+	// costly may pass over a call that comes soon after its last pass and
+	// return 0; the first call always makes a pass.
+	DeleteExpired(ctx context.Context, now time.Time) (int, error)
 }
 
 // Presigner is implemented by a Store whose blobs a third party can fetch

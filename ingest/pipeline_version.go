@@ -309,7 +309,7 @@ func (p *Pipeline) stage(ctx context.Context, v cairn.ListVersion, prev, next ma
 	if p.Store == nil {
 		return st
 	}
-	if pr, ok := p.Store.(store.ListVersionPreparer); ok {
+	if pr, ok := store.PreparerOf(p.Store); ok {
 		st.prep, st.err = pr.PrepareListVersion(ctx, v.Version, v.BuiltAt, added, removed)
 	} else {
 		st.addedE, st.removedE = added.slice(), removed.slice()

@@ -48,14 +48,12 @@ func (s *Service) forget(agentID, id string) {
 	s.records().Drop(func(key string, _ cairn.Media) bool { return key == k })
 }
 
-// upstream turns a blob store failure into EUPSTREAM, keeping codes the
-// store already chose for the client (EINVALID, ETOOLARGE...).
-func upstream(err error, msg string) error {
-	if code := cairn.ErrorCode(err); code != cairn.EINTERNAL && code != cairn.EUPSTREAM {
-		return err
-	}
-	return &cairn.Error{Code: cairn.EUPSTREAM, Message: msg}
-}
+// keepCodes are the codes of the blob store's errors that media passes on
+// as they are: every one the store chose for the client (EINVALID,
+// ETOOLARGE, ENOTFOUND, ERANGE...); other failures are EUPSTREAM.
+var keepCodes = []string{cairn.EINVALID, cairn.EUNAUTHORIZED, cairn.EPAYMENT, cairn.EFORBIDDEN, cairn.ENOTFOUND,
+	cairn.EMETHOD, cairn.ECONFLICT, cairn.EALREADYCREDITED, cairn.EPENDING, cairn.EPRECONDITION, cairn.ETOOLARGE,
+	cairn.EUNSUPPORTEDMEDIA, cairn.ERANGE, cairn.EUNPROCESSABLE, cairn.ERATELIMIT, cairn.EUNAVAILABLE}
 
 // Get returns the agent's media; unknown, malformed, another agent's and
 // expired ids are all ENOTFOUND.
@@ -118,7 +116,7 @@ func (s *Service) Open(ctx context.Context, agentID, id string) (*cairn.Media, b
 		if cairn.IsCode(err, cairn.ENOTFOUND) {
 			return nil, nil, cairn.Errorf(cairn.EUPSTREAM, "The file is missing from the storage network.")
 		}
-		return nil, nil, upstream(err, "Reading the file from the storage network failed.")
+		return nil, nil, cairn.Upstream(err, "Reading the file from the storage network failed.", keepCodes...)
 	}
 	return m, rc, nil
 }

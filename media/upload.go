@@ -75,7 +75,7 @@ func (s *Service) Stage(ctx context.Context, agentID string, f File, o Options) 
 		var ce *cairn.Error
 		switch {
 		case body.err == nil:
-			return nil, upstream(err, "Writing the file to the storage network failed.")
+			return nil, cairn.Upstream(err, "Writing the file to the storage network failed.", keepCodes...)
 		case errors.As(body.err, &ce):
 			return nil, ce
 		default:
@@ -104,7 +104,7 @@ func (st *Staged) Commit(ctx context.Context, o Options) (*cairn.Media, error) {
 	if exp := o.blobExpiry(m.CreatedAt, ttl); !exp.Equal(st.blobExpiry) {
 		if err := st.s.Blobs.ExtendExpiry(ctx, m.StorageName(), exp); err != nil {
 			st.Discard(ctx)
-			return nil, upstream(err, "Writing the file to the storage network failed.")
+			return nil, cairn.Upstream(err, "Writing the file to the storage network failed.", keepCodes...)
 		}
 	}
 	audit := &cairn.AuditEntry{AgentID: m.AgentID, Action: cairn.AuditUpload, Resource: m.ID,

@@ -9,6 +9,7 @@ import (
 	"github.com/cairn-dev/cairn"
 	blobfs "github.com/cairn-dev/cairn/blob/fs"
 	"github.com/cairn-dev/cairn/memory"
+	"github.com/cairn-dev/cairn/memory/vector"
 	"github.com/cairn-dev/cairn/store/postgres"
 	"github.com/cairn-dev/cairn/store/postgres/pgtest"
 )
@@ -33,7 +34,7 @@ func BenchmarkCatchUpPostgres(b *testing.B) {
 		b.Fatal(err)
 	}
 	service := func() *memory.Service {
-		vecs := memory.NewVectors()
+		vecs := vector.New(vector.Config{})
 		b.Cleanup(vecs.Close)
 		return &memory.Service{Store: db, Audit: db, Blobs: blobs, Vectors: vecs, Clock: cairn.SystemClock{}}
 	}

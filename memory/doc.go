@@ -6,9 +6,9 @@
 // the options of an upload form (ParseUpload, as media.ParseOptions reads
 // media's) and the audit trail of every operation.
 //
-// The search indexes (Index, Vectors) are derived state, per process:
-// Rebuild fills them from the store at start and each write updates them
-// after its commit. Processes sharing a store keep them in line with each
+// The search indexes (Index, and Vectors: a memory/vector.Index) are
+// derived state, per process: Rebuild fills them from the store at start
+// and each write updates them after its commit. Processes sharing a store keep them in line with each
 // other's writes through Refresh (a key another process changed) and
 // CatchUp (after changes may have been missed), fed by the store's change
 // notifications (store/postgres.FollowMemoryChanges).

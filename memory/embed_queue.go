@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/memory/vector"
 )
 
 // embedQueue holds the memories waiting for a vector of the operator's
@@ -59,7 +60,7 @@ func (s *Service) PendingEmbeds() int {
 
 // serverVector indexes v's stored server vector when it is of the current
 // model and reports whether it did.
-func (s *Service) serverVector(m *cairn.Memory, v *cairn.MemoryVersion, meta vecMeta) bool {
+func (s *Service) serverVector(m *cairn.Memory, v *cairn.MemoryVersion, meta vector.Meta) bool {
 	e := v.ServerEmbedding
 	if e == nil || e.Model != s.Embedder.Model {
 		return false
@@ -68,10 +69,10 @@ func (s *Service) serverVector(m *cairn.Memory, v *cairn.MemoryVersion, meta vec
 	if u == nil {
 		return false
 	}
-	if _, _, ok := s.Vectors.reserve(m.AgentID, SpaceServer, len(u), e.Model); !ok {
+	if _, _, ok := s.Vectors.Reserve(m.AgentID, SpaceServer, len(u), e.Model); !ok {
 		return false
 	}
-	s.Vectors.set(m.AgentID, SpaceServer, e.Model, meta, u)
+	s.Vectors.Set(m.AgentID, SpaceServer, e.Model, meta, u)
 	return true
 }
 

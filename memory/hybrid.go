@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/memory/vector"
 )
 
 // Hybrid ranking: reciprocal rank fusion of the full-text and hash-v1
@@ -56,10 +57,10 @@ func (s *Service) hybridSearch(ctx context.Context, agentID string, q *Query) ([
 	for i, k := range keys {
 		add(k, "content", i+1)
 	}
-	if vec := HashEmbed(q.ContentQuery); vec != nil {
-		vs, _ := s.Vectors.topK(agentID, SpaceHash, vec, &VectorFilter{Tags: q.Tags}, hybridMinSimilarity, hybridDepth)
+	if vec := vector.HashEmbed(q.ContentQuery); vec != nil {
+		vs, _ := s.Vectors.TopK(agentID, SpaceHash, vec, &VectorFilter{Tags: q.Tags}, hybridMinSimilarity, hybridDepth)
 		for i, c := range vs {
-			add(c.key, "vector", i+1).sim = float64(c.score)
+			add(c.Key, "vector", i+1).sim = float64(c.Score)
 		}
 	}
 	now := s.now().Now()
@@ -73,7 +74,7 @@ func (s *Service) hybridSearch(ctx context.Context, agentID string, q *Query) ([
 		} else if err != nil {
 			return nil, err
 		}
-		if m.Expired(now) || !hasTags(m.Tags, q.Tags) || keyScore(m.Key, needle) == 0 {
+		if m.Expired(now) || !vector.HasTags(m.Tags, q.Tags) || keyScore(m.Key, needle) == 0 {
 			continue
 		}
 		matched := f.via

@@ -10,6 +10,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/memory/vector"
 )
 
 // Index is the search index of memories: every agent's keys, held in
@@ -115,7 +116,7 @@ func (x *Index) matchKeys(agent, needle string, tags []string) []candidate {
 	defer x.mu.RUnlock()
 	var out []candidate
 	for k, e := range x.keys[agent] {
-		if sc := lowerKeyScore(e.lower, needle); sc > 0 && hasTags(e.tags, tags) {
+		if sc := lowerKeyScore(e.lower, needle); sc > 0 && vector.HasTags(e.tags, tags) {
 			out = append(out, candidate{k, sc})
 		}
 	}

@@ -37,7 +37,7 @@ func (s *Service) content(ctx context.Context, m *cairn.Memory, v *cairn.MemoryV
 		if cairn.IsCode(err, cairn.ENOTFOUND) {
 			return nil, cairn.Errorf(cairn.EUPSTREAM, "The content of this memory could not be read from the blob store.")
 		}
-		return nil, upstream(err)
+		return nil, cairn.Upstream(err, blobFailed, blobKeep...)
 	}
 	defer rc.Close()
 	stored, err := io.ReadAll(io.LimitReader(rc, maxDecompressed))

@@ -2,7 +2,6 @@ package memory
 
 import (
 	"context"
-	"slices"
 
 	"github.com/cairn-dev/cairn"
 )
@@ -36,7 +35,7 @@ func (s *Service) CatchUp(ctx context.Context) (int, error) {
 	held := map[[2]string]bool{}
 	add := func(agent, key string) { held[[2]string{agent, key}] = true }
 	s.Index.eachKey(add)
-	s.Vectors.eachKey(add)
+	s.Vectors.EachKey(add)
 	n := 0
 	err := s.Store.ScanLatestMemories(ctx, func(m *cairn.Memory, v *cairn.MemoryVersion) error {
 		delete(held, [2]string{m.AgentID, m.Key})
@@ -111,7 +110,7 @@ func (s *Service) indexed(m *cairn.Memory, v *cairn.MemoryVersion) bool {
 	if s.Embedder != nil && v.ServerEmbedding != nil && v.ServerEmbedding.Model == s.Embedder.Model {
 		spaces = append(spaces, SpaceServer)
 	}
-	return len(spaces) > 0 && s.Vectors.holds(m.AgentID, metaOf(m, v), spaces)
+	return len(spaces) > 0 && s.Vectors.Holds(m.AgentID, metaOf(m, v), spaces)
 }
 
 // indexVersion puts v, the latest version of m, in the full-text index,
@@ -131,44 +130,6 @@ func (s *Service) indexVersion(ctx context.Context, m *cairn.Memory, v *cairn.Me
 func (s *Service) unindex(agent, key string) {
 	s.Index.remove(agent, key)
 	s.removeVectors(agent, key)
-}
-
-// holds reports whether the key of meta has a vector in each of spaces,
-// indexed with meta (the same version and filters).
-func (x *Vectors) holds(agent string, meta vecMeta, spaces []string) bool {
-	x.mu.RLock()
-	defer x.mu.RUnlock()
-	for _, name := range spaces {
-		f := x.spaceOf(agent, name, 0, "", false)
-		if f == nil {
-			return false
-		}
-		i, ok := f.slot[meta.key]
-		if !ok {
-			return false
-		}
-		got := &f.metas[i]
-		if got.versionID != meta.versionID || got.typ != meta.typ || got.visibility != meta.visibility || !slices.Equal(got.tags, meta.tags) {
-			return false
-		}
-	}
-	return true
-}
-
-// eachKey calls fn with every agent and key that has a vector.
-func (x *Vectors) eachKey(fn func(agent, key string)) {
-	if x == nil {
-		return
-	}
-	x.mu.RLock()
-	defer x.mu.RUnlock()
-	for agent, spaces := range x.agents {
-		for _, f := range spaces {
-			for k := range f.slot {
-				fn(agent, k)
-			}
-		}
-	}
 }
 
 // eachKey calls fn with every agent and key of key search.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cairn-dev/cairn/memory"
+	"github.com/cairn-dev/cairn/memory/vector"
 )
 
 // TestRefreshAndCatchUp runs two services on one store and one blob
@@ -22,7 +23,7 @@ func TestRefreshAndCatchUp(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { idx.Close() })
-		vecs := memory.NewVectors()
+		vecs := vector.New(vector.Config{})
 		t.Cleanup(vecs.Close)
 		return &memory.Service{Store: f.db, Audit: f.db, Blobs: f.blobs, Clock: f.clock, Index: idx, Vectors: vecs}
 	}

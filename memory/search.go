@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/memory/vector"
 )
 
 // Search limits.
@@ -98,7 +99,7 @@ func (s *Service) search(ctx context.Context, agentID string, q *Query) ([]Hit, 
 		} else if err != nil {
 			return nil, err
 		}
-		if m.Expired(now) || !hasTags(m.Tags, q.Tags) {
+		if m.Expired(now) || !vector.HasTags(m.Tags, q.Tags) {
 			continue
 		}
 		var matched []string
@@ -191,20 +192,4 @@ func lowerKeyScore(k, needle string) float64 {
 		return 1
 	}
 	return 0
-}
-
-func hasTags(have, want []string) bool {
-	for _, w := range want {
-		found := false
-		for _, h := range have {
-			if h == w {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return false
-		}
-	}
-	return true
 }

@@ -15,7 +15,7 @@ func (s *Service) storeSearch() store.MemorySearch {
 	if s.Index != nil {
 		return nil
 	}
-	ms, _ := s.Store.(store.MemorySearch)
+	ms, _ := store.SearchOf(s.Store)
 	return ms
 }
 

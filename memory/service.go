@@ -8,6 +8,7 @@ import (
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/blob"
+	"github.com/cairn-dev/cairn/memory/vector"
 	"github.com/cairn-dev/cairn/store"
 )
 
@@ -36,7 +37,7 @@ type Service struct {
 	Audit   store.Audit
 	Blobs   blob.Store
 	Index   *Index
-	Vectors *Vectors // nil disables vector search
+	Vectors *vector.Index // nil disables vector search
 	// Embedder, when set, embeds plain-text memories in the space
 	// "server" in the background (RunEmbedder) and text queries with it.
 	Embedder *Embedder

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/memory/vector"
 )
 
 // Vector search limits.
@@ -18,7 +19,13 @@ const (
 	MaxVectorDims = 4096
 	// SpaceServer is the space of the operator's embedder (--embedder-url).
 	SpaceServer = "server"
+	// SpaceHash is the built-in space every plain-text memory is embedded
+	// in (vector.HashEmbed).
+	SpaceHash = vector.SpaceHash
 )
+
+// VectorFilter restricts a vector search; zero fields do not filter.
+type VectorFilter = vector.Filter
 
 var spaceName = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
 
@@ -45,7 +52,7 @@ func (s *Service) checkEmbedding(agent string, e *cairn.Embedding) error {
 	if unit(e.Values) == nil {
 		return invalid("embedding.values", "values must be finite and not all zero.")
 	}
-	if dim, model, ok := s.Vectors.reserve(agent, e.Space, len(e.Values), e.Model); !ok {
+	if dim, model, ok := s.Vectors.Reserve(agent, e.Space, len(e.Values), e.Model); !ok {
 		return cairn.Errorf(cairn.EUNPROCESSABLE, "Space %q holds %d-dimension vectors of model %q; this one has %d dimensions of model %q.",
 			e.Space, dim, model, len(e.Values), e.Model).With("field", "embedding").With("dimensions", dim).With("model", model)
 	}
@@ -60,7 +67,7 @@ func unit(v []float32) []float32 {
 		}
 	}
 	u := append([]float32(nil), v...)
-	if !normalize(u) {
+	if !vector.Normalize(u) {
 		return nil
 	}
 	return u
@@ -85,28 +92,28 @@ func (s *Service) putVectors(m *cairn.Memory, v *cairn.MemoryVersion, content []
 		}
 	}
 	if indexable(v) {
-		if vec := HashEmbed(string(content)); vec != nil {
-			s.Vectors.set(m.AgentID, SpaceHash, SpaceHash, meta, vec)
+		if vec := vector.HashEmbed(string(content)); vec != nil {
+			s.Vectors.Set(m.AgentID, SpaceHash, SpaceHash, meta, vec)
 			keep[SpaceHash] = true
 		}
 	}
 	if e := v.Embedding; e != nil {
 		if u := unit(e.Values); u != nil {
-			s.Vectors.set(m.AgentID, e.Space, e.Model, meta, u)
+			s.Vectors.Set(m.AgentID, e.Space, e.Model, meta, u)
 			keep[e.Space] = true
 		}
 	}
-	s.Vectors.drop(m.AgentID, m.Key, keep)
+	s.Vectors.Drop(m.AgentID, m.Key, keep)
 }
 
-func metaOf(m *cairn.Memory, v *cairn.MemoryVersion) vecMeta {
-	return vecMeta{key: m.Key, versionID: v.ID, typ: m.Type, visibility: m.Visibility, tags: append([]string(nil), m.Tags...)}
+func metaOf(m *cairn.Memory, v *cairn.MemoryVersion) vector.Meta {
+	return vector.Meta{Key: m.Key, VersionID: v.ID, Type: m.Type, Visibility: m.Visibility, Tags: append([]string(nil), m.Tags...)}
 }
 
 // removeVectors drops every vector of the agent's key.
 func (s *Service) removeVectors(agent, key string) {
 	if s.Vectors != nil {
-		s.Vectors.drop(agent, key, nil)
+		s.Vectors.Drop(agent, key, nil)
 	}
 }
 
@@ -165,7 +172,7 @@ func (s *Service) VectorSearch(ctx context.Context, agentID string, q *VectorQue
 		}
 		dim, _, ok := s.Vectors.Dims(agentID, q.Space)
 		if q.Space == SpaceHash {
-			dim, ok = HashDims, true
+			dim, ok = vector.HashDims, true
 		}
 		if !ok {
 			return nil, cairn.Errorf(cairn.EUNPROCESSABLE, "Space %q holds no vectors.", q.Space).With("field", "vector.space")
@@ -210,7 +217,7 @@ func (s *Service) embedQuery(ctx context.Context, q *VectorQuery) ([]float32, er
 	default:
 		return nil, invalid("space", "Text queries are embedded in hash-v1 or server; give a vector for space %q.", q.Space)
 	}
-	vec := HashEmbed(q.Text)
+	vec := vector.HashEmbed(q.Text)
 	if vec == nil {
 		return nil, invalid("query", "query holds no word.")
 	}
@@ -239,13 +246,13 @@ func (s *Service) vectorHits(ctx context.Context, agentID, space string, vec []f
 	now := s.now().Now()
 	hits := []Hit{}
 	for depth := limit + 8; ; depth *= 4 {
-		cands, total := s.Vectors.topK(agentID, space, vec, f, minScore, depth)
+		cands, total := s.Vectors.TopK(agentID, space, vec, f, minScore, depth)
 		hits = hits[:0]
 		for _, c := range cands {
 			if len(hits) == limit {
 				return hits, nil
 			}
-			m, v, err := s.Store.MemoryByVersionID(ctx, agentID, c.versionID)
+			m, v, err := s.Store.MemoryByVersionID(ctx, agentID, c.VersionID)
 			if cairn.IsCode(err, cairn.ENOTFOUND) {
 				continue
 			} else if err != nil {
@@ -254,7 +261,7 @@ func (s *Service) vectorHits(ctx context.Context, agentID, space string, vec []f
 			if m.LatestID != v.ID || m.Expired(now) || m.Importance < f.MinImportance {
 				continue
 			}
-			hits = append(hits, Hit{View: View{Memory: *m, Version: *v}, Score: math.Round(float64(c.score)*1e6) / 1e6, Matched: []string{"vector"}})
+			hits = append(hits, Hit{View: View{Memory: *m, Version: *v}, Score: math.Round(float64(c.Score)*1e6) / 1e6, Matched: []string{"vector"}})
 		}
 		if len(hits) == limit || len(cands) == total {
 			return hits, nil

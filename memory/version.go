@@ -78,7 +78,7 @@ func (s *Service) syncBlobExpiry(ctx context.Context, m *cairn.Memory) error {
 			// record would leave a memory that cannot be read.
 			return memNotFound()
 		case err != nil:
-			return upstream(err)
+			return cairn.Upstream(err, blobFailed, blobKeep...)
 		}
 	}
 	return nil

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
-	"errors"
 	"math"
 	"time"
 
@@ -211,7 +210,7 @@ func (s *Service) writeVersion(ctx context.Context, m, old *cairn.Memory, vid st
 	info, err := s.Blobs.Put(ctx, blobPath(m.AgentID, v), bytes.NewReader(stored),
 		blob.PutOptions{ContentType: ct, ExpiresAt: blobExpiry(m)})
 	if err != nil {
-		return nil, upstream(err)
+		return nil, cairn.Upstream(err, blobFailed, blobKeep...)
 	}
 	v.SizeBytes, v.StoredBytes = int64(len(content)), info.Size
 	extend := old != nil && !blobExpiry(m).Equal(blobExpiry(old))
@@ -253,14 +252,9 @@ func (s *Service) writeVersion(ctx context.Context, m, old *cairn.Memory, vid st
 	return &View{Memory: *m, Version: *v, Content: content}, nil
 }
 
-// upstream turns a blob store failure into a 502, keeping client errors.
-func upstream(err error) error {
-	switch cairn.ErrorCode(err) {
-	case cairn.EINVALID, cairn.ETOOLARGE, cairn.EUPSTREAM:
-		return err
-	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	return cairn.Errorf(cairn.EUPSTREAM, "The blob store failed.")
-}
+// blobFailed is the message of a blob store failure (502); blobKeep are
+// the codes of the blob store's errors memory passes on as they are (its
+// client errors and its own 502), see cairn.Upstream.
+const blobFailed = "The blob store failed."
+
+var blobKeep = []string{cairn.EINVALID, cairn.ETOOLARGE, cairn.EUPSTREAM}

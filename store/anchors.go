@@ -47,8 +47,7 @@ type Anchor struct {
 	Batches int `json:"batches,omitempty"`
 }
 
-// Anchors holds the anchor records of list versions, per target. It is
-// separate from Store; *pebble.DB and *postgres.DB implement it.
+// Anchors holds the anchor records of list versions, per target.
 type Anchors interface {
 	// CreateAnchor stores a new record. It fails with ECONFLICT, writing
 	// nothing, when the target already has a record of a.ListVersion or of

@@ -8,8 +8,7 @@ import (
 )
 
 // Compliance holds the sanctions list versions: the current entries, the
-// header of every version and the listing history of every address. It is
-// separate from Store; *pebble.DB and *postgres.DB implement it.
+// header of every version and the listing history of every address.
 type Compliance interface {
 	// CommitListVersion stores v and applies its changes to the current
 	// entries in one atomic commit: added entries are listed, removed ones
@@ -47,6 +46,13 @@ type Compliance interface {
 // ListEntry values at once.
 type ListVersionPreparer interface {
 	PrepareListVersion(ctx context.Context, version uint64, builtAt time.Time, added, removed Entries) (PreparedListVersion, error)
+}
+
+// PreparerOf returns s as a ListVersionPreparer, ok false when it has
+// none (the one place that asks).
+func PreparerOf(s Compliance) (p ListVersionPreparer, ok bool) {
+	p, ok = s.(ListVersionPreparer)
+	return p, ok
 }
 
 // Entries is a version's additions or removals, read by position, each

@@ -104,6 +104,13 @@ type MemorySearch interface {
 	SetMemoryText(ctx context.Context, agentID, versionID string, text *string) error
 }
 
+// SearchOf returns the store's own memory search, ok false when s leaves
+// search to the memory package (the one place that asks).
+func SearchOf(s Memories) (ms MemorySearch, ok bool) {
+	ms, ok = s.(MemorySearch)
+	return ms, ok
+}
+
 // MemorySearchQuery is a search of one agent's memories. Criteria combine
 // with AND.
 type MemorySearchQuery struct {

@@ -14,8 +14,7 @@ type FreeTake struct {
 }
 
 // Screenings holds the free screening windows of developer accounts and the
-// count of screening requests. It is separate from Store; *pebble.DB and
-// *postgres.DB implement it.
+// count of screening requests.
 type Screenings interface {
 	// TakeFree uses up to n free addresses of the developer's current
 	// window. A window opens at now, with nothing used, when the developer

@@ -1,7 +1,9 @@
 // Package store is the storage contract of cairn: small interfaces, one per
 // kind of record, that backends implement and that store/storetest checks.
 //
-// Store is what every backend provides (*pebble.DB and *postgres.DB):
+// Store is what every backend provides (*pebble.DB and *postgres.DB), one
+// interface per kind of record, and storetest.RunTests runs the suite of
+// each on both:
 //
 //   - Accounts: developers, their agents and the index of API key hashes,
 //     and the deposit derivation indexes (store.go);
@@ -9,19 +11,8 @@
 //     (store.go);
 //   - Audit: the per-agent operation log (store.go);
 //   - Settings: named service-wide documents such as the live prices
-//     (store.go).
-//
-// The other interfaces are optional; a backend implements those it holds
-// and storetest.RunTests runs the suite of each one it implements (today
-// *postgres.DB implements them all, *pebble.DB all but MemorySearch; with
-// PostgreSQL, cmd/cairn keeps only each instance's crash-recovery
-// checkpoint in the embedded store):
-//
+//     (store.go);
 //   - Memories: memory heads, their versions and their indexes (memory.go);
-//   - MemorySearch: key and full-text search of memories answered by the
-//     store itself, from what each write commits (memory.go; *postgres.DB
-//     only: over the embedded store, the memory package searches with an
-//     index of its own);
 //   - Media: media file records (media.go);
 //   - Idempotency: the stored answers of creates sent with an
 //     Idempotency-Key (idempotency.go);
@@ -33,7 +24,23 @@
 //     address's history (compliance.go);
 //   - Reports: community reports and their escalations (reports.go);
 //   - Anchors: the on-chain anchoring of each list version (anchors.go);
+//   - RateLimits: the counters of the limits that survive a restart
+//     (ratelimits.go);
 //   - Proofs: screening proof documents by screening id (proofs.go).
+//
+// Two interfaces are optional, as only one backend implements each; the
+// store package says which a backend has (SearchOf, PreparerOf), so that
+// no other package asserts a store's type:
+//
+//   - MemorySearch: key and full-text search of memories answered by the
+//     store itself, from what each write commits (memory.go; *postgres.DB
+//     only: over the embedded store, the memory package searches with an
+//     index of its own);
+//   - ListVersionPreparer: a list version's entries prepared before the
+//     commit (compliance.go; *pebble.DB only).
+//
+// With PostgreSQL, cmd/cairn keeps only each instance's crash-recovery
+// checkpoint in the embedded store.
 //
 // Multi-record changes that must be atomic are single methods here (for
 // example CreateAccount writes the developer, the agent, its key index and
@@ -51,12 +58,23 @@ import (
 	"github.com/cairn-dev/cairn"
 )
 
-// Store is everything a backend provides.
+// Store is everything both backends provide: every operation of the
+// service's records.
 type Store interface {
 	Accounts
 	Ledger
 	Audit
 	Settings
+	Memories
+	Media
+	Idempotency
+	Settled
+	Screenings
+	Compliance
+	Reports
+	Anchors
+	RateLimits
+	Proofs
 	// Ping reports whether the backend is reachable and usable.
 	Ping(ctx context.Context) error
 	// Close releases the backend. No method may be called after it.

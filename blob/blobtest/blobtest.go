@@ -95,6 +95,7 @@ func RunTests(t *testing.T, open func(t *testing.T) blob.Store, ctl Control) {
 		{"URL", testURL},
 		{"Expiry", testExpiry},
 		{"ExtendExpiry", testExtendExpiry},
+		{"DeleteExpired", testDeleteExpired},
 		{"Large", testLarge},
 		{"ConcurrentPuts", testConcurrentPuts},
 		{"ConcurrentReplace", testConcurrentReplace},

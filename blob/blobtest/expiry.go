@@ -108,3 +108,27 @@ func testExtendExpiry(t *testing.T, s blob.Store, ctl Control) {
 	ctl.Advance(s, time.Minute)
 	wantGone(t, s, "ext/x")
 }
+
+// testDeleteExpired: the sweep removes the blobs expired at the time it is
+// given, counts them, and leaves live blobs and blobs without expiry.
+func testDeleteExpired(t *testing.T, s blob.Store, ctl Control) {
+	needClock(t, ctl)
+	ctx := t.Context()
+	now := ctl.Now(s)
+	data := content(5, 1000)
+	for name, ttl := range map[string]time.Duration{"sweep/hour": time.Hour, "sweep/day": 24 * time.Hour, "sweep/never": 0} {
+		opts := blob.PutOptions{}
+		if ttl > 0 {
+			opts.ExpiresAt = now.Add(ttl)
+		}
+		put(t, s, name, data, opts)
+	}
+	ctl.Advance(s, 2*time.Hour)
+	if n, err := s.DeleteExpired(ctx, ctl.Now(s)); err != nil || n != 1 {
+		t.Fatalf("DeleteExpired = %d, %v; want 1", n, err)
+	}
+	wantGone(t, s, "sweep/hour")
+	for _, name := range []string{"sweep/day", "sweep/never"} {
+		wantBytes(t, "Get of "+name+" after the sweep", mustGet(t, s, name), data)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/blob"
 )
 
 // Group commit. A Put writes its sidecar to a temp file and fsyncs it
@@ -136,7 +137,7 @@ func (p *pending) admit(old *record, err error, now time.Time) error {
 		return nil
 	case err != nil:
 		return fmt.Errorf("%w: %w", cairn.Errorf(cairn.ECONFLICT, "a blob named %q exists", p.name), err)
-	case !old.expired(now):
+	case !blob.Expired(old.ExpiresAt, now):
 		return cairn.Errorf(cairn.ECONFLICT, "a blob named %q exists", p.name)
 	}
 	return nil
@@ -181,7 +182,7 @@ func (s *Store) renameBatch(batch []*pending) (finish func()) {
 		}
 		s.forget(p.l.key)
 		if err := os.Rename(p.tmpPath, p.l.metaPath()); err != nil {
-			p.err = upstream("writing blob metadata failed", err)
+			p.err = cairn.Upstream(err, "writing blob metadata failed")
 			continue
 		}
 		p.renamed = true
@@ -201,7 +202,7 @@ func (s *Store) renameBatch(batch []*pending) (finish func()) {
 			if err := syncDir(order[i]); err != nil {
 				mu.Lock()
 				for _, p := range dirs[order[i]] {
-					p.err = upstream("writing blob metadata failed", err)
+					p.err = cairn.Upstream(err, "writing blob metadata failed")
 				}
 				mu.Unlock()
 			}

@@ -29,10 +29,10 @@ func (s *Store) Delete(ctx context.Context, name string) error {
 	}
 	s.forget(l.key)
 	if err := os.Remove(l.metaPath()); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return upstream("deleting blob failed", err)
+		return cairn.Upstream(err, "deleting blob failed")
 	}
 	if err := syncDir(l.dir); err != nil {
-		return upstream("deleting blob failed", err)
+		return cairn.Upstream(err, "deleting blob failed")
 	}
 	if rec != nil && !rec.isInline() {
 		os.Remove(l.blobPath(rec.Gen)) // a failure leaves an orphan for the sweep
@@ -57,7 +57,7 @@ func (s *Store) ExtendExpiry(ctx context.Context, name string, expiresAt time.Ti
 	if err != nil {
 		return err
 	}
-	if rec.expired(s.clock.Now()) {
+	if blob.Expired(rec.ExpiresAt, s.clock.Now()) {
 		return cairn.Errorf(cairn.ENOTFOUND, "blob not found")
 	}
 	rec.ExpiresAt = time.Time{}

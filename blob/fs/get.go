@@ -27,7 +27,7 @@ func (s *Store) Stat(ctx context.Context, name string) (blob.Info, error) {
 	if err != nil {
 		return blob.Info{}, err
 	}
-	if rec.expired(s.clock.Now()) {
+	if blob.Expired(rec.ExpiresAt, s.clock.Now()) {
 		return blob.Info{}, cairn.Errorf(cairn.ENOTFOUND, "blob not found")
 	}
 	return rec.info(), nil
@@ -77,7 +77,7 @@ func (s *Store) openContent(ctx context.Context, name string) (*record, content,
 		lk.RUnlock()
 		return nil, nil, err
 	}
-	if rec.expired(s.clock.Now()) {
+	if blob.Expired(rec.ExpiresAt, s.clock.Now()) {
 		lk.RUnlock()
 		return nil, nil, cairn.Errorf(cairn.ENOTFOUND, "blob not found")
 	}
@@ -93,12 +93,12 @@ func (s *Store) openContent(ctx context.Context, name string) (*record, content,
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil, cairn.Errorf(cairn.EUPSTREAM, "stored blob content is missing")
 	} else if err != nil {
-		return nil, nil, upstream("reading blob failed", err)
+		return nil, nil, cairn.Upstream(err, "reading blob failed")
 	}
 	fi, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, nil, upstream("reading blob failed", err)
+		return nil, nil, cairn.Upstream(err, "reading blob failed")
 	}
 	if fi.Size() != rec.Size {
 		f.Close()

@@ -60,22 +60,6 @@ func (r *record) info() blob.Info {
 	}
 }
 
-// expired reports whether the blob has expired at now: from its ExpiresAt
-// instant on.
-func (r *record) expired(now time.Time) bool {
-	return !r.ExpiresAt.IsZero() && !now.Before(r.ExpiresAt)
-}
-
-// chunkLen is the length of chunk i.
-func (r *record) chunkLen(i int64) int64 {
-	return min(r.ChunkSize, r.Size-i*r.ChunkSize)
-}
-
-// chunkSum is the recorded digest of chunk i.
-func (r *record) chunkSum(i int64) []byte {
-	return r.sums[i*sha256.Size : (i+1)*sha256.Size]
-}
-
 // decodeRecord parses and checks a sidecar. key is the file's key: the name
 // inside must hash to it.
 func decodeRecord(data []byte, key string) (*record, error) {
@@ -95,8 +79,8 @@ func decodeRecord(data []byte, key string) (*record, error) {
 		r.inline = content
 	}
 	sum := sha256.Sum256([]byte(r.Name))
-	if (r.Format != metaFormat && r.Format != inlineFormat) || hex.EncodeToString(sum[:]) != key || !isHex(r.Gen, 16) ||
-		r.Size < 0 || !isHex(r.SHA256, 64) || r.ChunkSize <= 0 || r.ChunkSize > maxChunkSize {
+	if (r.Format != metaFormat && r.Format != inlineFormat) || hex.EncodeToString(sum[:]) != key || !blob.IsHex(r.Gen, 16) ||
+		r.Size < 0 || !blob.IsHex(r.SHA256, 64) || r.ChunkSize <= 0 || r.ChunkSize > maxChunkSize {
 		return nil, damaged
 	}
 	n := (r.Size + r.ChunkSize - 1) / r.ChunkSize
@@ -108,25 +92,13 @@ func decodeRecord(data []byte, key string) (*record, error) {
 	return &r, nil
 }
 
-func isHex(s string, n int) bool {
-	if len(s) != n {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return false
-		}
-	}
-	return true
-}
-
 // readRecord reads the sidecar of name: ENOTFOUND when there is none.
 func readRecord(l loc) (*record, error) {
 	data, err := os.ReadFile(l.metaPath())
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, cairn.Errorf(cairn.ENOTFOUND, "blob not found")
 	} else if err != nil {
-		return nil, upstream("reading blob metadata failed", err)
+		return nil, cairn.Upstream(err, "reading blob metadata failed")
 	}
 	return decodeRecord(data, l.key)
 }
@@ -156,14 +128,14 @@ func writeRecord(l loc, r *record) (committed bool, err error) {
 	tmp := filepath.Join(l.dir, l.key+"."+newGen()+".meta.tmp")
 	if err := writeFileSync(tmp, data); err != nil {
 		os.Remove(tmp)
-		return false, upstream("writing blob metadata failed", err)
+		return false, cairn.Upstream(err, "writing blob metadata failed")
 	}
 	if err := os.Rename(tmp, l.metaPath()); err != nil {
 		os.Remove(tmp)
-		return false, upstream("writing blob metadata failed", err)
+		return false, cairn.Upstream(err, "writing blob metadata failed")
 	}
 	if err := syncDir(l.dir); err != nil {
-		return true, upstream("writing blob metadata failed", err)
+		return true, cairn.Upstream(err, "writing blob metadata failed")
 	}
 	return true, nil
 }

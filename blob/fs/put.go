@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/blob"
 )
 
@@ -79,7 +80,7 @@ func (s *Store) Put(ctx context.Context, name string, r io.Reader, opts blob.Put
 			return blob.Info{}, err
 		}
 		if err := syncDir(l.dir); err != nil { // its entry, before any sidecar names it
-			return blob.Info{}, upstream("writing blob failed", err)
+			return blob.Info{}, cairn.Upstream(err, "writing blob failed")
 		}
 	}
 	rec.Name, rec.Gen, rec.ContentType = name, gen, opts.ContentType
@@ -92,7 +93,7 @@ func (s *Store) Put(ctx context.Context, name string, r io.Reader, opts blob.Put
 		return blob.Info{}, err
 	}
 	if err := writeFileSync(p.tmpPath, data); err != nil {
-		return blob.Info{}, upstream("writing blob metadata failed", err)
+		return blob.Info{}, cairn.Upstream(err, "writing blob metadata failed")
 	}
 	s.commit(p)
 	if p.err != nil {
@@ -120,7 +121,7 @@ func inlineRecord(content []byte) *record {
 func writeContent(ctx context.Context, path string, buf []byte, r io.Reader) (*record, error) {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
-		return nil, upstream("writing blob failed", err)
+		return nil, cairn.Upstream(err, "writing blob failed")
 	}
 	defer f.Close()
 	whole := sha256.New()
@@ -132,7 +133,7 @@ func writeContent(ctx context.Context, path string, buf []byte, r io.Reader) (*r
 			rec.sums = append(rec.sums, sum[:]...)
 			whole.Write(buf[:n])
 			if _, err := f.Write(buf[:n]); err != nil {
-				return nil, upstream("writing blob failed", err)
+				return nil, cairn.Upstream(err, "writing blob failed")
 			}
 			rec.Size += int64(n)
 		}
@@ -150,10 +151,10 @@ func writeContent(ctx context.Context, path string, buf []byte, r io.Reader) (*r
 		return nil, err
 	}
 	if err := f.Sync(); err != nil {
-		return nil, upstream("writing blob failed", err)
+		return nil, cairn.Upstream(err, "writing blob failed")
 	}
 	if err := f.Close(); err != nil {
-		return nil, upstream("writing blob failed", err)
+		return nil, cairn.Upstream(err, "writing blob failed")
 	}
 	rec.SHA256 = hex.EncodeToString(whole.Sum(nil))
 	rec.Chunks = hex.EncodeToString(rec.sums)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/blob"
 )
 
@@ -80,7 +81,7 @@ func (r *reader) Read(p []byte) (int, error) {
 func (r *reader) readDirect(p []byte, ci int64) (int, error) {
 	var total int64
 	for c := ci; ; c++ {
-		n := r.rec.chunkLen(c)
+		n := blob.ChunkLen(r.rec.Size, r.rec.ChunkSize, c)
 		if n <= 0 || c*r.rec.ChunkSize+n > r.end || total+n > int64(len(p)) {
 			break
 		}
@@ -94,8 +95,8 @@ func (r *reader) readDirect(p []byte, ci int64) (int, error) {
 	}
 	var done int64
 	for c := ci; done < total; c++ {
-		n := r.rec.chunkLen(c)
-		if sum := sha256.Sum256(p[done : done+n]); !bytes.Equal(sum[:], r.rec.chunkSum(c)) {
+		n := blob.ChunkLen(r.rec.Size, r.rec.ChunkSize, c)
+		if sum := sha256.Sum256(p[done : done+n]); !bytes.Equal(sum[:], blob.ChunkSum(r.rec.sums, c)) {
 			if done > 0 {
 				break // return the verified prefix; the next Read fails
 			}
@@ -120,7 +121,7 @@ func (r *reader) load(ci int64) ([]byte, error) {
 			return b, nil
 		}
 	}
-	n := r.rec.chunkLen(ci)
+	n := blob.ChunkLen(r.rec.Size, r.rec.ChunkSize, ci)
 	if r.bufp == nil {
 		if r.rec.ChunkSize == chunkSize {
 			r.bufp = chunkPool.Get().(*[]byte)
@@ -137,7 +138,7 @@ func (r *reader) load(ci int64) ([]byte, error) {
 	if _, err := r.f.ReadAt(buf, ci*r.rec.ChunkSize); err != nil {
 		return nil, r.readErr(err)
 	}
-	if sum := sha256.Sum256(buf); !bytes.Equal(sum[:], r.rec.chunkSum(ci)) {
+	if sum := sha256.Sum256(buf); !bytes.Equal(sum[:], blob.ChunkSum(r.rec.sums, ci)) {
 		return nil, errCorrupt("content")
 	}
 	r.bufChunk = ci
@@ -151,7 +152,7 @@ func (r *reader) readErr(err error) error {
 	if err == io.EOF {
 		return errCorrupt("size")
 	}
-	return upstream("reading blob failed", err)
+	return cairn.Upstream(err, "reading blob failed")
 }
 
 // WriteTo writes the rest of the window to w, chunk by chunk, each verified

@@ -180,12 +180,6 @@ func syncDir(dir string) error {
 	return err
 }
 
-// upstream reports an I/O failure of the store as EUPSTREAM, keeping the
-// cause in the chain for the logs.
-func upstream(msg string, err error) error {
-	return fmt.Errorf("%w: %w", cairn.Errorf(cairn.EUPSTREAM, "%s", msg), err)
-}
-
 // errCorrupt is returned when stored bytes no longer match their digest.
 func errCorrupt(what string) error {
 	return cairn.Errorf(cairn.EUPSTREAM, "stored blob %s does not match its digest", what)

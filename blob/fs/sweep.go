@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/blob"
 )
 
 // DeleteExpired removes every blob that has expired at now and returns how
@@ -31,14 +32,14 @@ const (
 // kind 0 for a name the store does not write.
 func parseFile(name string) (key, gen string, kind int) {
 	key, rest, ok := strings.Cut(name, ".")
-	if !ok || !isHex(key, 64) {
+	if !ok || !blob.IsHex(key, 64) {
 		return "", "", 0
 	}
 	if rest == "meta" {
 		return key, "", kindMeta
 	}
 	gen, ext, _ := strings.Cut(rest, ".")
-	if !isHex(gen, 16) {
+	if !blob.IsHex(gen, 16) {
 		return "", "", 0
 	}
 	switch ext {
@@ -99,10 +100,10 @@ func (s *Store) sweepKey(l loc, names []string, now time.Time, expire bool) (int
 	current := "" // generation the sidecar refers to
 	rec, err := readRecord(l)
 	switch {
-	case err == nil && expire && rec.expired(now):
+	case err == nil && expire && blob.Expired(rec.ExpiresAt, now):
 		s.forget(l.key)
 		if err := os.Remove(l.metaPath()); err != nil && !os.IsNotExist(err) {
-			return 0, upstream("deleting expired blob failed", err)
+			return 0, cairn.Upstream(err, "deleting expired blob failed")
 		}
 		removed = 1
 		names = append(names, l.key+"."+rec.Gen+".blob")
@@ -116,7 +117,7 @@ func (s *Store) sweepKey(l loc, names []string, now time.Time, expire bool) (int
 		path := filepath.Join(l.dir, name)
 		if (kind == kindBlob && gen != current || kind == kindTemp) && !s.writing(path) {
 			if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
-				return removed, upstream("removing stale blob file failed", err)
+				return removed, cairn.Upstream(err, "removing stale blob file failed")
 			}
 		}
 	}

@@ -135,7 +135,7 @@ func (s *Store) deleteIfExpired(ctx context.Context, key string, now time.Time) 
 	} else if err != nil {
 		return false, err
 	}
-	if !rec.expired(now) {
+	if !blob.Expired(rec.ExpiresAt, now) {
 		return false, nil
 	}
 	if err := s.client.RemoveObject(ctx, s.bucket, key, minio.RemoveObjectOptions{}); err != nil && !isNotFound(err) {

@@ -37,7 +37,7 @@ func (s *Store) live(ctx context.Context, key string) (*record, error) {
 	if err != nil {
 		return nil, err
 	}
-	if rec.expired(s.clock.Now()) {
+	if blob.Expired(rec.ExpiresAt, s.clock.Now()) {
 		return nil, errNotFound()
 	}
 	return rec, nil
@@ -107,7 +107,7 @@ func (s *Store) getWhole(ctx context.Context, key, name string, unlock func()) (
 		return nil, blob.Info{}, s.fail(ctx, "reading a blob", err)
 	}
 	rec, err := decodeRecord(h, oi.Size, oi.ETag)
-	if err == nil && rec.expired(s.clock.Now()) {
+	if err == nil && blob.Expired(rec.ExpiresAt, s.clock.Now()) {
 		err = errNotFound()
 	}
 	if err != nil {
@@ -218,7 +218,7 @@ func (r *reader) load(ci int64) ([]byte, error) {
 			return nil, err
 		}
 	}
-	n := r.rec.chunkLen(ci)
+	n := blob.ChunkLen(r.rec.Size, r.rec.ChunkSize, ci)
 	if int64(cap(r.buf)) < n {
 		r.buf = make([]byte, r.rec.ChunkSize)
 	}
@@ -232,7 +232,7 @@ func (r *reader) load(ci int64) ([]byte, error) {
 		return nil, r.s.fail(r.ctx, "reading a blob", err)
 	}
 	r.next = ci + 1
-	if sum := sha256.Sum256(buf); !bytes.Equal(sum[:], r.rec.chunkSum(ci)) {
+	if sum := sha256.Sum256(buf); !bytes.Equal(sum[:], blob.ChunkSum(r.rec.Sums, ci)) {
 		r.drop()
 		return nil, errCorrupt("content")
 	}

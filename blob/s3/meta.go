@@ -3,7 +3,6 @@ package s3
 import (
 	"crypto/sha256"
 	"encoding/base64"
-	"encoding/hex"
 	"errors"
 	"net/http"
 	"net/url"
@@ -68,19 +67,7 @@ func (r *record) info(name string) blob.Info {
 		CreatedAt: r.CreatedAt, ExpiresAt: r.ExpiresAt}
 }
 
-// expired reports whether the blob has expired at now: from its ExpiresAt
-// instant on.
-func (r *record) expired(now time.Time) bool {
-	return !r.ExpiresAt.IsZero() && !now.Before(r.ExpiresAt)
-}
-
 func (r *record) chunks() int64 { return (r.Size + r.ChunkSize - 1) / r.ChunkSize }
-
-// chunkLen is the length of chunk i.
-func (r *record) chunkLen(i int64) int64 { return min(r.ChunkSize, r.Size-i*r.ChunkSize) }
-
-// chunkSum is the recorded digest of chunk i.
-func (r *record) chunkSum(i int64) []byte { return r.Sums[i*sha256.Size : (i+1)*sha256.Size] }
 
 // metadata returns the user metadata of r: every key, always, since some
 // servers merge a new object's metadata with the old one's.
@@ -165,19 +152,11 @@ func decodeRecord(h http.Header, size int64, etag string) (*record, error) {
 	if r.ContentType, err = url.QueryUnescape(t); err != nil {
 		return nil, damaged
 	}
-	if !isHex(r.Gen, 16) || !isHex(r.SHA256, 64) {
+	if !blob.IsHex(r.Gen, 16) || !blob.IsHex(r.SHA256, 64) {
 		return nil, damaged
 	}
 	if size >= 0 && size != r.Size {
 		return nil, errSize
 	}
 	return r, nil
-}
-
-func isHex(s string, n int) bool {
-	if len(s) != n {
-		return false
-	}
-	_, err := hex.DecodeString(s)
-	return err == nil && strings.ToLower(s) == s
 }

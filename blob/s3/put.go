@@ -69,7 +69,7 @@ func (s *Store) upload(ctx context.Context, key string, sp *spool, rec *record, 
 		// Best effort: serialised in the process, checked, then written.
 		old, err := s.head(ctx, key)
 		switch {
-		case err == nil && !old.expired(s.clock.Now()), notOurs(err):
+		case err == nil && !blob.Expired(old.ExpiresAt, s.clock.Now()), notOurs(err):
 			return errTaken()
 		case err != nil && !cairn.IsCode(err, cairn.ENOTFOUND):
 			return err
@@ -86,7 +86,7 @@ func (s *Store) upload(ctx context.Context, key string, sp *spool, rec *record, 
 		switch {
 		case cairn.IsCode(err, cairn.ENOTFOUND): // deleted meanwhile
 			cond = "*"
-		case notOurs(err), err == nil && !old.expired(s.clock.Now()):
+		case notOurs(err), err == nil && !blob.Expired(old.ExpiresAt, s.clock.Now()):
 			return errTaken() // a live blob, or an object that is not one of ours
 		case err != nil:
 			return err

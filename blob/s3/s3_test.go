@@ -204,3 +204,37 @@ func TestMetadataFits(t *testing.T) {
 		t.Fatal("chunkSizeFor")
 	}
 }
+
+// TestParseEndpoint: a host[:port] keeps the secure choice it comes with;
+// an http:// or https:// URL (the AWS tools' --endpoint-url) sets it by
+// its scheme; anything else in a URL is refused.
+func TestParseEndpoint(t *testing.T) {
+	for _, tc := range []struct {
+		in         string
+		secure     bool
+		host       string
+		wantSecure bool
+		bad        bool
+	}{
+		{in: "127.0.0.1:9000", secure: true, host: "127.0.0.1:9000", wantSecure: true},
+		{in: "s3.amazonaws.com", secure: false, host: "s3.amazonaws.com"},
+		{in: "http://127.0.0.1:9000", secure: true, host: "127.0.0.1:9000"},
+		{in: "https://minio.example:9443/", secure: false, host: "minio.example:9443", wantSecure: true},
+		{in: "ftp://127.0.0.1:9000", bad: true},
+		{in: "http://", bad: true},
+		{in: "http://127.0.0.1:9000/bucket", bad: true},
+		{in: "http://user:pw@127.0.0.1:9000", bad: true},
+		{in: "http://127.0.0.1:9000?x=1", bad: true},
+	} {
+		host, secure, err := ParseEndpoint(tc.in, tc.secure)
+		if tc.bad {
+			if err == nil {
+				t.Errorf("ParseEndpoint(%q) = %q, %v; want an error", tc.in, host, secure)
+			}
+			continue
+		}
+		if err != nil || host != tc.host || secure != tc.wantSecure {
+			t.Errorf("ParseEndpoint(%q, %v) = %q, %v, %v; want %q, %v", tc.in, tc.secure, host, secure, err, tc.host, tc.wantSecure)
+		}
+	}
+}

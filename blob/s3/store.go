@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -46,9 +47,10 @@ const maxKeyLen = 1024
 // Options configure a Store.
 type Options struct {
 	// Endpoint is the host[:port] of the S3 API (e.g. s3.amazonaws.com,
-	// 127.0.0.1:9000).
+	// 127.0.0.1:9000), or its URL as the AWS tools' --endpoint-url takes
+	// it (http://127.0.0.1:9000), whose scheme then sets Secure.
 	Endpoint string
-	// Secure selects https.
+	// Secure selects https (for an Endpoint without a scheme).
 	Secure bool
 	// Region requests are signed for (empty: DefaultRegion).
 	Region string
@@ -106,6 +108,26 @@ var (
 	_ blob.Presigner = (*Store)(nil)
 )
 
+// ParseEndpoint returns the host[:port] and the https choice of an
+// endpoint: a host[:port] as it is, with secure; an http:// or https://
+// URL by its scheme (nothing after the host but a "/").
+func ParseEndpoint(endpoint string, secure bool) (string, bool, error) {
+	scheme, rest, ok := strings.Cut(endpoint, "://")
+	if !ok {
+		return endpoint, secure, nil
+	}
+	u, err := url.Parse(endpoint)
+	switch {
+	case err != nil:
+		return "", false, fmt.Errorf("s3: endpoint %q: %w", endpoint, err)
+	case u.Scheme != "http" && u.Scheme != "https":
+		return "", false, fmt.Errorf("s3: endpoint %q: the scheme %q is neither http nor https", endpoint, scheme)
+	case u.Host == "" || u.User != nil || u.Path != "" && u.Path != "/" || u.RawQuery != "" || u.Fragment != "":
+		return "", false, fmt.Errorf("s3: endpoint %q: want http(s)://host[:port], got more or less (%q)", endpoint, rest)
+	}
+	return u.Host, u.Scheme == "https", nil
+}
+
 // New connects to the service, checks that the bucket exists and, with
 // ConditionalAuto, finds out whether the server honours If-None-Match.
 func New(ctx context.Context, opts Options) (*Store, error) {
@@ -122,7 +144,11 @@ func New(ctx context.Context, opts Options) (*Store, error) {
 	if region == "" {
 		region = DefaultRegion
 	}
-	client, err := minio.New(opts.Endpoint, &minio.Options{Creds: staticCreds(opts.AccessKey, opts.SecretKey), Secure: opts.Secure, Region: region,
+	host, secure, err := ParseEndpoint(opts.Endpoint, opts.Secure)
+	if err != nil {
+		return nil, err
+	}
+	client, err := minio.New(host, &minio.Options{Creds: staticCreds(opts.AccessKey, opts.SecretKey), Secure: secure, Region: region,
 		Transport: opts.Transport})
 	if err != nil {
 		return nil, fmt.Errorf("s3: endpoint %q: %w", opts.Endpoint, err)

@@ -121,7 +121,7 @@ func (m *Main) anchorCurrent(ctx context.Context) error {
 	if m.anchorer == nil {
 		return nil
 	}
-	v, err := m.shared.LastListVersion(ctx)
+	v, err := m.core.LastListVersion(ctx)
 	if cairn.IsCode(err, cairn.ENOTFOUND) {
 		return nil
 	} else if err != nil {

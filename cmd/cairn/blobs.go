@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
-	"time"
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/blob"
@@ -14,20 +13,12 @@ import (
 	blobs3 "github.com/cairn-dev/cairn/blob/s3"
 )
 
-// blobStore is a blob store whose expired blobs the TTL sweep removes.
-type blobStore interface {
-	blob.Store
-	DeleteExpired(ctx context.Context, now time.Time) (int, error)
-}
-
-var (
-	_ blobStore = (*blobfs.Store)(nil)
-	_ blobStore = (*blobs3.Store)(nil)
-)
-
 // openBlobs opens the blob store --blob names: the files under the data
 // dir, or a bucket of an S3-compatible service.
-func openBlobs(ctx context.Context, cfg Config, clock cairn.Clock) (blobStore, error) {
+func openBlobs(ctx context.Context, cfg Config, clock cairn.Clock) (blob.Store, error) {
+	if err := checkBlobs(cfg); err != nil {
+		return nil, err
+	}
 	switch cfg.Blob {
 	case "fs":
 		s, err := blobfs.New(filepath.Join(cfg.DataDir, "blobs"), blobfs.Options{Clock: clock, CacheBytes: blobCache(cfg.BlobCacheBytes)})
@@ -36,9 +27,6 @@ func openBlobs(ctx context.Context, cfg Config, clock cairn.Clock) (blobStore, e
 		}
 		return s, nil
 	case "s3":
-		if cfg.S3Endpoint == "" || cfg.S3Bucket == "" {
-			return nil, errors.New("--blob s3 needs --s3-endpoint and --s3-bucket")
-		}
 		s, err := blobs3.New(ctx, blobs3.Options{Endpoint: cfg.S3Endpoint, Secure: cfg.S3Secure, Region: cfg.S3Region,
 			AccessKey: cfg.S3AccessKey, SecretKey: cfg.S3SecretKey, Bucket: cfg.S3Bucket, Clock: clock})
 		if err != nil {
@@ -49,10 +37,28 @@ func openBlobs(ctx context.Context, cfg Config, clock cairn.Clock) (blobStore, e
 	return nil, fmt.Errorf("--blob %q: want fs or s3", cfg.Blob)
 }
 
+// checkBlobs checks the blob flags without opening anything (Validate, and
+// openBlobs for `cairn ingest`).
+func checkBlobs(cfg Config) error {
+	switch cfg.Blob {
+	case "fs":
+		return nil
+	case "s3":
+		if cfg.S3Endpoint == "" || cfg.S3Bucket == "" {
+			return errors.New("--blob s3 needs --s3-endpoint and --s3-bucket")
+		}
+		if _, _, err := blobs3.ParseEndpoint(cfg.S3Endpoint, cfg.S3Secure); err != nil {
+			return fmt.Errorf("--s3-endpoint: %w", err)
+		}
+		return nil
+	}
+	return fmt.Errorf("--blob %q: want fs or s3", cfg.Blob)
+}
+
 // logBlobs says where the blobs of an S3 blob store go, and warns when
 // its server does not honour conditional writes (create-only is then a
 // best-effort check across instances). It never logs the credentials.
-func logBlobs(logger *slog.Logger, cfg Config, s blobStore) {
+func logBlobs(logger *slog.Logger, cfg Config, s blob.Store) {
 	s3, ok := s.(*blobs3.Store)
 	if !ok {
 		return

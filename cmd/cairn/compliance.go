@@ -17,9 +17,6 @@ import (
 // replace it in the background. With a --source, the sources are ingested
 // now, so that the first request is screened against them.
 func (m *Main) openList(ctx context.Context) (restored bool, err error) {
-	if d := m.Config.IngestMaxDrop; !(d > 0 && d <= 1) {
-		return false, fmt.Errorf("--ingest-max-drop %v: want a share in (0, 1]", d)
-	}
 	restored, err = m.pipeline.Restore(ctx)
 	if err != nil {
 		return false, fmt.Errorf("restore sanctions list: %w", err)

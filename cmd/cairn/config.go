@@ -3,7 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"github.com/cairn-dev/cairn/ingest"
 	"strings"
 	"time"
 
@@ -11,6 +10,7 @@ import (
 	blobfs "github.com/cairn-dev/cairn/blob/fs"
 	blobs3 "github.com/cairn-dev/cairn/blob/s3"
 	"github.com/cairn-dev/cairn/compliance"
+	"github.com/cairn-dev/cairn/ingest"
 )
 
 // Config is everything `cairn serve` can be told. Every flag --some-name
@@ -170,6 +170,7 @@ func DefaultConfig() Config {
 // newServeFlagSet declares the flags of `cairn serve`, bound to c.
 func newServeFlagSet(c *Config) *flag.FlagSet {
 	fs := flag.NewFlagSet("cairn serve", flag.ContinueOnError)
+	fs.Usage = func() { writeServeHelp(fs.Output(), fs) }
 	fs.StringVar(&c.Listen, "listen", c.Listen, "address to serve HTTP on")
 	fs.StringVar(&c.DataDir, "data-dir", c.DataDir, "directory of the embedded store, blobs and keys")
 	fs.StringVar(&c.Store, "store", c.Store, "pebble (embedded, in the data dir), or postgres with --postgres-url (or a postgres:// URL here) for accounts, keys, ledger, audit, settings, media records, screening windows, list versions and reports")
@@ -232,11 +233,11 @@ func newServeFlagSet(c *Config) *flag.FlagSet {
 // addBlobFlags declares the flags of the blob store (serve and ingest).
 func addBlobFlags(fs *flag.FlagSet, c *Config) {
 	fs.StringVar(&c.Blob, "blob", c.Blob, "blob store: fs (files under the data dir) or s3 (an S3-compatible service: --s3-*)")
-	fs.StringVar(&c.S3Endpoint, "s3-endpoint", c.S3Endpoint, "host[:port] of the S3 API, e.g. s3.amazonaws.com or 127.0.0.1:9000")
+	fs.StringVar(&c.S3Endpoint, "s3-endpoint", c.S3Endpoint, "host[:port] of the S3 API, e.g. s3.amazonaws.com, or its URL, e.g. http://127.0.0.1:9000 (the scheme sets --s3-secure)")
 	fs.StringVar(&c.S3Bucket, "s3-bucket", c.S3Bucket, "bucket of the blobs (it must exist)")
 	fs.Var(envOnly{&c.S3AccessKey}, "s3-access-key", "access key of the S3 service: from the environment only ("+EnvName("s3-access-key")+")")
 	fs.Var(envOnly{&c.S3SecretKey}, "s3-secret-key", "secret key of the S3 service: from the environment only ("+EnvName("s3-secret-key")+")")
-	fs.BoolVar(&c.S3Secure, "s3-secure", c.S3Secure, "talk https to the S3 service")
+	fs.BoolVar(&c.S3Secure, "s3-secure", c.S3Secure, "talk https to the S3 service (an http:// or https:// --s3-endpoint overrides it)")
 	fs.StringVar(&c.S3Region, "s3-region", c.S3Region, "region requests to the S3 service are signed for")
 }
 
@@ -273,8 +274,10 @@ func parseWithEnv(fs *flag.FlagSet, args []string, getenv func(string) string) e
 		}
 		env := EnvName(f.Name)
 		if v := getenv(env); v != "" {
-			if e := f.Value.Set(v); e != nil {
-				err = fmt.Errorf("invalid %s=%q: %v", env, v, e)
+			if e := f.Value.Set(v); e != nil && wants(f) != "" {
+				err = fmt.Errorf("%s=%q is not a value of --%s, which takes %s", env, v, f.Name, wants(f))
+			} else if e != nil {
+				err = fmt.Errorf("%s=%q is not a value of --%s: %v", env, v, f.Name, e)
 			}
 		}
 	})

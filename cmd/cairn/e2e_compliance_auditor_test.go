@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -71,6 +72,10 @@ func TestE2EAuditorVerifiesWithoutAccount(t *testing.T) {
 		if resp, part := get(snap.StorageURL, "Range", "bytes=0-9"); resp.StatusCode != 206 || string(part) != string(body[:10]) {
 			t.Fatalf("range of the snapshot of %s: %d %q", name, resp.StatusCode, part)
 		}
+		// 416 and 412 are problem documents, as everywhere.
+		path := "/v1/compliance/snapshots/" + snap.SHA256
+		ts.do(t, "GET", path, "", nil, "Range", fmt.Sprintf("bytes=%d-", len(body))).problem(t, 416, cairn.ERANGE)
+		ts.do(t, "GET", path, "", nil, "If-Match", `"other"`).problem(t, 412, cairn.EPRECONDITION)
 	}
 	for _, bad := range []string{strings.Repeat("0", 64), "nothex", strings.ToUpper(d.DataSnapshots["list:ETH"].SHA256)} {
 		ts.do(t, "GET", "/v1/compliance/snapshots/"+bad, "", nil).problem(t, 404, cairn.ENOTFOUND)

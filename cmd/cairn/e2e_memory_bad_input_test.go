@@ -168,7 +168,7 @@ func TestMemoryUnicodeAndEdgeValues(t *testing.T) {
 	}
 	f := ts.memUpload(t, a.Key, map[string]string{"type": "file", "key": "files/résumé"}, "résumé 📄.pdf", []byte{}).must(t, 201)
 	d := ts.do(t, "GET", "/v1/memory/"+f.str("id")+"/download", a.Key, nil).must(t, 200)
-	if len(d.Body) != 0 || d.Header.Get("Content-Length") != "0" || !strings.Contains(d.Header.Get("Content-Disposition"), "filename*=utf-8''r%C3%A9sum%C3%A9%20%F0%9F%93%84.pdf") {
+	if len(d.Body) != 0 || d.Header.Get("Content-Length") != "0" || !strings.Contains(d.Header.Get("Content-Disposition"), "filename*=UTF-8''r%C3%A9sum%C3%A9%20%F0%9F%93%84.pdf") {
 		t.Fatalf("empty unicode file: %v", d.Header)
 	}
 	// Odd ids are a charged 404; an escaped slash names no route (free).

@@ -60,10 +60,19 @@ func TestMemoryUploadDownload(t *testing.T) {
 		a, _, id, bal := upload(t)
 		r := ts.do(t, "GET", "/v1/memory/"+id+"/download", a.Key, nil).must(t, 200)
 		if !bytes.Equal(r.Body, pngBytes) || r.Header.Get("Content-Type") != "image/png" ||
-			r.Header.Get("Content-Disposition") != `attachment; filename=pixel.png` || r.Header.Get("Content-Length") != "67" {
+			r.Header.Get("Content-Disposition") != `attachment; filename="pixel.png"; filename*=UTF-8''pixel.png` ||
+			r.Header.Get("Content-Length") != "67" || r.Header.Get("X-Content-Type-Options") != "nosniff" {
 			t.Fatalf("download headers %v", r.Header)
 		}
 		bal--
+		// Range is served as for media streams, a range outside the
+		// content is a problem document.
+		r = ts.do(t, "GET", "/v1/memory/"+id+"/download", a.Key, nil, "Range", "bytes=1-3").must(t, 206)
+		if !bytes.Equal(r.Body, pngBytes[1:4]) || r.Header.Get("Content-Range") != "bytes 1-3/67" {
+			t.Fatalf("ranged download %q %v", r.Body, r.Header)
+		}
+		bal--
+		ts.do(t, "GET", "/v1/memory/"+id+"/download", a.Key, nil, "Range", "bytes=100-200").problem(t, 416, cairn.ERANGE) // refunded
 		ts.wantBalance(t, a, bal)
 	})
 	t.Run("ErrUploadRefunded", func(t *testing.T) {

@@ -73,7 +73,7 @@ func (c *simChain) oracle(t *testing.T, addr string) bool {
 // oracleRecords are the store's oracle records of the chain's contract.
 func oracleRecords(t *testing.T, ts *testServer, c *simChain) []store.Anchor {
 	t.Helper()
-	rs, err := ts.m.shared.ListAnchors(ctx, evm.Target(1337, c.contract)+"/oracle", 0, 10)
+	rs, err := ts.m.core.ListAnchors(ctx, evm.Target(1337, c.contract)+"/oracle", 0, 10)
 	if err != nil {
 		t.Fatal(err)
 	}

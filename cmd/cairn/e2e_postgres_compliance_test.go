@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/store"
 	"github.com/cairn-dev/cairn/store/pebble"
 	"github.com/cairn-dev/cairn/store/postgres/pgtest"
 )
@@ -29,7 +30,7 @@ func TestE2EPostgresSharedRecords(t *testing.T) {
 	}
 	cfgA := pgConfig(t)
 	a := startServer(t, cfgA)
-	if a.m.pg == nil || a.m.shared != sharedStore(a.m.pg) {
+	if a.m.pg == nil || a.m.core != store.Store(a.m.pg) {
 		t.Fatal("the shared records are not in the Postgres store")
 	}
 	b := startServer(t, pgConfig(t))
@@ -231,7 +232,7 @@ func TestPostgresInstancesStartTogether(t *testing.T) {
 			t.Fatalf("instance %d: %v", i, errs[i])
 		}
 	}
-	v, err := ms[0].shared.LastListVersion(t.Context())
+	v, err := ms[0].core.LastListVersion(t.Context())
 	if err != nil || v.Version != 1 {
 		t.Fatalf("stored version %+v, %v; want 1", v, err)
 	}

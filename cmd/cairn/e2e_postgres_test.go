@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/store"
 	"github.com/cairn-dev/cairn/store/postgres/pgtest"
 )
 
@@ -73,7 +74,7 @@ func TestE2EPostgresMemory(t *testing.T) {
 	cfg.Store, cfg.PostgresSchema = url, pgtest.Schema(t, url)
 	cfg.WriteLimitPerAgent, cfg.RateLimitPerKey = 100000, 100000
 	ts := startServer(t, cfg)
-	if ts.m.pg == nil || ts.m.shared != sharedStore(ts.m.pg) {
+	if ts.m.pg == nil || ts.m.core != store.Store(ts.m.pg) {
 		t.Fatal("memories are not in the Postgres store")
 	}
 	a := ts.register(t, "pg-mem")

@@ -13,6 +13,7 @@ import (
 	"github.com/cairn-dev/cairn/compliance"
 	"github.com/cairn-dev/cairn/ingest"
 	"github.com/cairn-dev/cairn/screening"
+	"github.com/cairn-dev/cairn/store"
 	"github.com/cairn-dev/cairn/store/pebble"
 	"github.com/cairn-dev/cairn/store/postgres"
 )
@@ -60,8 +61,8 @@ func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer, get
 		fmt.Fprintln(stderr, "at least one --source NAME=PATH_OR_URL is required")
 		return errUsage
 	}
-	if d := cfg.IngestMaxDrop; !(d > 0 && d <= 1) {
-		return fmt.Errorf("--ingest-max-drop %v: want a share in (0, 1]", d)
+	if err := checkMaxDrop(cfg.IngestMaxDrop); err != nil {
+		return err
 	}
 	sources, err := parseSources(cfg.Sources)
 	if err != nil {
@@ -111,17 +112,10 @@ func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer, get
 	return nil
 }
 
-// listStore is what `cairn ingest` writes: list versions, read with the
-// community escalations.
-type listStore interface {
-	sharedStore
-	Close() error
-}
-
 // openListStore opens the store that holds the server's list versions:
 // the data dir's embedded store, or Postgres when --store is a
 // postgres:// URL.
-func openListStore(ctx context.Context, cfg Config) (listStore, error) {
+func openListStore(ctx context.Context, cfg Config) (store.Store, error) {
 	switch u := cfg.Store; {
 	case u == "" || u == "pebble":
 		db, err := pebble.Open(filepath.Join(cfg.DataDir, "store"), pebble.Options{})

@@ -8,20 +8,28 @@
 //	cairn verify-proof FILE|-|URL  check a proof, its Merkle proofs and its snapshots
 //	cairn contract deploy        deploy the verifier contract
 //	cairn mcp [--mcp-listen A]   serve the MCP tools (stdio, or streamable HTTP)
+//	cairn version                the module version, commit and Go version
 //
 // It is the only package that knows every implementation: it reads flags and
-// environment into a Config, opens the stores, derives keys, builds the
-// domain services over the stores and wires them into the HTTP front end
-// (which imports no storage package).
+// environment into a Config, validates it once (Config.Validate, before any
+// file, connection or listener is opened), opens the stores, derives keys,
+// builds the domain services over the stores and wires them into the HTTP
+// front end (which imports no storage package): Main.Open, in steps.
 package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
+	"runtime/debug"
+	"strings"
 	"syscall"
+
+	"github.com/cairn-dev/cairn"
 )
 
 func main() {
@@ -44,6 +52,7 @@ Usage:
   cairn mcp [--server-url U] [--mcp-listen A]
                                             serve cairn as MCP tools over stdio (or streamable HTTP on A),
                                             calling the server at U with the API key in CAIRN_API_KEY
+  cairn version (or --version)              print the module version, the commit it was built from and the Go version
 
 Every flag --some-name may also be set as the environment variable CAIRN_SOME_NAME.
 `
@@ -68,6 +77,10 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		err = runMCP(ctx, args[1:], stdout, stderr, getenv)
 	case "verify-proof":
 		err = runVerifyProof(args[1:], os.Stdin, stdout, stderr)
+	case "version", "-version", "--version":
+		bi, _ := debug.ReadBuildInfo()
+		fmt.Fprint(stdout, versionText(bi))
+		return 0
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -78,8 +91,44 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	if err == errUsage {
 		return 2
 	} else if err != nil {
-		fmt.Fprintf(stderr, "cairn %s: %v\n", args[0], err)
+		fmt.Fprintf(stderr, "cairn %s: %s\n", args[0], sentence(err))
 		return 1
 	}
 	return 0
+}
+
+// sentence is err's text for a person: a *cairn.Error in its chain reads
+// as its message, not as "cairn error: code=... message=...".
+func sentence(err error) string {
+	var ce *cairn.Error
+	if !errors.As(err, &ce) {
+		return err.Error()
+	}
+	return strings.Replace(err.Error(), ce.Error(), ce.Message, 1)
+}
+
+// versionText is what `cairn version` prints of bi (nil: no build
+// information): the module's version, the commit it was built from (with
+// its time, and "modified" for a dirty tree) and the Go version and
+// platform.
+func versionText(bi *debug.BuildInfo) string {
+	version, commit, at, modified := "(devel)", "unknown", "", ""
+	if bi != nil {
+		if bi.Main.Version != "" {
+			version = bi.Main.Version
+		}
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				commit = s.Value
+			case "vcs.time":
+				at = " " + s.Value
+			case "vcs.modified":
+				if s.Value == "true" {
+					modified = " (modified)"
+				}
+			}
+		}
+	}
+	return fmt.Sprintf("cairn %s\ncommit %s%s%s\n%s %s/%s\n", version, commit, modified, at, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }

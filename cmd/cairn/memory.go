@@ -8,15 +8,9 @@ import (
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/blob"
 	"github.com/cairn-dev/cairn/memory"
+	"github.com/cairn-dev/cairn/memory/vector"
 	"github.com/cairn-dev/cairn/store"
 )
-
-// memoryStore holds memory records and the audit log their writes append
-// to and their reads are listed from.
-type memoryStore interface {
-	store.Memories
-	store.Audit
-}
 
 // openMemory builds the memory service over db (the shared store: Postgres
 // with --store postgres://..., else the embedded store) and the blob
@@ -26,9 +20,9 @@ type memoryStore interface {
 // which answers key and full-text search itself (store.MemorySearch), the
 // text of versions stored without it. The vector index is in memory in
 // both cases.
-func openMemory(ctx context.Context, cfg Config, db memoryStore, blobs blob.Store, clock cairn.Clock) (*memory.Service, error) {
+func openMemory(ctx context.Context, cfg Config, db store.Store, blobs blob.Store, clock cairn.Clock) (*memory.Service, error) {
 	var idx *memory.Index // nil: the store searches (PostgreSQL), shared by every instance
-	if _, ok := db.(store.MemorySearch); !ok {
+	if _, ok := store.SearchOf(db); !ok {
 		var err error
 		if idx, err = memory.NewIndex(filepath.Join(cfg.DataDir, "memory-index")); err != nil {
 			return nil, err
@@ -39,19 +33,11 @@ func openMemory(ctx context.Context, cfg Config, db memoryStore, blobs blob.Stor
 			_ = idx.Close()
 		}
 	}
-	var emb *memory.Embedder
+	var emb *memory.Embedder // the flags are checked by Config.Validate
 	if cfg.EmbedderURL != "" {
-		if cfg.EmbedderModel == "" {
-			closeIdx()
-			return nil, fmt.Errorf("--embedder-url needs --embedder-model")
-		}
 		emb = &memory.Embedder{URL: cfg.EmbedderURL, Model: cfg.EmbedderModel}
 	}
-	if cfg.VectorHNSWThreshold < 0 {
-		closeIdx()
-		return nil, fmt.Errorf("--vector-hnsw-threshold must be 0 or more")
-	}
-	vecs := memory.NewVectorsHNSW(memory.HNSWConfig{Threshold: cfg.VectorHNSWThreshold})
+	vecs := vector.New(vector.Config{Threshold: cfg.VectorHNSWThreshold})
 	svc := &memory.Service{Embedder: emb, Store: db, Audit: db, Blobs: blobs, Index: idx, Vectors: vecs, Secrets: &memory.Secrets{}, Clock: clock}
 	if _, err := svc.Rebuild(ctx); err != nil {
 		vecs.Close()

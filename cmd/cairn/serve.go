@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/hex"
 	"errors"
@@ -21,6 +22,7 @@ import (
 	"github.com/cairn-dev/cairn/account"
 	"github.com/cairn-dev/cairn/api"
 	"github.com/cairn-dev/cairn/billing"
+	"github.com/cairn-dev/cairn/blob"
 	"github.com/cairn-dev/cairn/chain/aptos"
 	"github.com/cairn-dev/cairn/chain/evm"
 	"github.com/cairn-dev/cairn/compliance"
@@ -31,20 +33,20 @@ import (
 	"github.com/cairn-dev/cairn/store"
 	"github.com/cairn-dev/cairn/store/pebble"
 	"github.com/cairn-dev/cairn/store/postgres"
-	"github.com/robfig/cron/v3"
 )
 
 var errUsage = errors.New("usage")
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) error {
 	cfg := DefaultConfig()
-	fs := newServeFlagSet(&cfg)
-	fs.SetOutput(stderr)
-	if err := parseWithEnv(fs, args, getenv); err != nil {
+	if err := parseServeFlags(newServeFlagSet(&cfg), args, stdout, stderr, getenv); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
 		}
-		fmt.Fprintln(stderr, err)
+		return err
+	}
+	if err := cfg.Validate(); err != nil {
+		fmt.Fprintf(stderr, "cairn serve: %s\n", sentence(err))
 		return errUsage
 	}
 	m := NewMain(cfg, stdout, stderr)
@@ -68,15 +70,16 @@ type Main struct {
 	Clock  cairn.Clock
 	Logger *slog.Logger
 
-	store  *pebble.DB  // the embedded store, always open
-	core   store.Store // accounts, keys, ledger, audit, settings: store or pg
-	shared sharedStore // media, screening, list versions, reports: store or pg
-	pg     *postgres.DB
+	store *pebble.DB // the embedded store, always open
+	// core holds every record the instances serving one set of accounts
+	// must see alike: pg when --store is a postgres:// URL, else store.
+	core store.Store
+	pg   *postgres.DB
 	// memFeed hears the memory changes of the other instances on pg from
 	// before the memory index is built at Open; Run follows it (nil: not
 	// listening yet).
 	memFeed  *postgres.MemoryFeed
-	blobs    blobStore
+	blobs    blob.Store
 	server   *api.Server
 	recovery *billing.Recovery
 	sweepers []sweeper
@@ -124,74 +127,101 @@ func NewMain(cfg Config, stdout, stderr io.Writer) *Main {
 // Open opens the stores under the data dir, builds the front end and binds
 // the listener. Nothing is served until Run.
 func (m *Main) Open(ctx context.Context) error {
-	cfg := m.Config
+	if err := m.Config.Validate(); err != nil {
+		return err
+	}
+	if err := resolveSecrets(&m.Config); err != nil {
+		return err
+	}
+	o := &opening{}
+	for _, step := range []func(context.Context, *opening) error{m.openLogging, m.openKeys, m.openStores, m.openServices, m.openState, m.openHTTP} {
+		if err := step(ctx, o); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// opening is what the steps of Open hand on to the next ones.
+type opening struct {
+	serviceKey []byte
+	hd         *aptos.HD
+	deposits   *aptos.Verifier
+	media      *media.Service
+	memory     *memory.Service
+	holder     *screening.Holder
+	cursors    *cairn.Cursors
+	// origin is this data dir's name on its charges: recovery refunds only
+	// the interrupted charges of this instance.
+	origin  string
+	pricing *billing.Pricing
+}
+
+// openLogging sets up the logger and the profiles' listener: from here
+// on a start (the first ingest of a large list, a restore) can be
+// profiled.
+func (m *Main) openLogging(_ context.Context, _ *opening) error {
 	if m.Logger == nil {
-		l, err := newLogger(m.Stderr, cfg.LogLevel, cfg.LogFormat)
+		l, err := newLogger(m.Stderr, m.Config.LogLevel, m.Config.LogFormat)
 		if err != nil {
 			return err
 		}
 		m.Logger = l
 	}
-	if cfg.DataDir == "" {
-		return errors.New("--data-dir is required")
-	}
 	var err error
-	// The profiles are served from here on, not only once the API is: a
-	// start (the first ingest of a large list, a restore) can be profiled.
-	if m.pprof, err = m.listenSide("pprof-listen", cfg.PprofListen, pprofHandler()); err != nil {
+	if m.pprof, err = m.listenSide("pprof-listen", m.Config.PprofListen, pprofHandler()); err != nil {
 		return err
 	}
 	m.pprof.serve()
-	if err := resolveSecrets(&cfg); err != nil {
-		return err
-	}
-	if err := resolveStore(&m.Config); err != nil {
-		return err
-	}
-	cfg.Store = m.Config.Store
+	return nil
+}
+
+// openKeys reads or creates the data dir's keys: the service key and the
+// deposit seed, with the Aptos node deposits are verified on.
+func (m *Main) openKeys(_ context.Context, o *opening) error {
+	cfg := m.Config
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return fmt.Errorf("data dir: %w", err)
 	}
-	serviceKey, err := loadOrCreateServiceKey(cfg.DataDir)
-	if err != nil {
+	var err error
+	if o.serviceKey, err = loadOrCreateServiceKey(cfg.DataDir); err != nil {
 		return fmt.Errorf("service key: %w", err)
 	}
 	mnemonic, _, err := aptos.LoadOrCreateMnemonic(cfg.DataDir, cfg.DepositMnemonic, m.Logger)
 	if err != nil {
 		return fmt.Errorf("deposit seed: %w", err)
 	}
-	hd, err := aptos.NewHD(mnemonic, cfg.AptosNetwork)
-	if err != nil {
+	if o.hd, err = aptos.NewHD(mnemonic, cfg.AptosNetwork); err != nil {
 		return fmt.Errorf("deposit seed: %w", err)
 	}
-	nodeURL := cfg.AptosNodeURL
-	if nodeURL == "" {
-		if nodeURL = aptos.NodeURLs[cfg.AptosNetwork]; nodeURL == "" {
-			return fmt.Errorf("--aptos-node-url is required for --aptos-network %q", cfg.AptosNetwork)
-		}
-	}
-	if cfg.CreditsPerAPT <= 0 {
-		return fmt.Errorf("--credits-per-apt %d: want a positive rate", cfg.CreditsPerAPT)
-	}
-	depositVerifier, err := aptos.NewVerifier(nodeURL, 10*time.Second)
-	if err != nil {
+	nodeURL := cmp.Or(cfg.AptosNodeURL, aptos.NodeURLs[cfg.AptosNetwork])
+	if o.deposits, err = aptos.NewVerifier(nodeURL, 10*time.Second); err != nil {
 		return fmt.Errorf("--aptos-node-url: %w", err)
 	}
-	if m.store, err = pebble.Open(filepath.Join(cfg.DataDir, "store"), pebble.Options{Clock: m.Clock}); err != nil {
+	return nil
+}
+
+// openStores opens the embedded store, the blob store and the store of
+// the records every instance shares (PostgreSQL or the embedded one).
+func (m *Main) openStores(ctx context.Context, _ *opening) error {
+	var err error
+	if m.store, err = pebble.Open(filepath.Join(m.Config.DataDir, "store"), pebble.Options{Clock: m.Clock}); err != nil {
 		return fmt.Errorf("open store: %w", err)
 	}
-	if m.blobs, err = openBlobs(ctx, cfg, m.Clock); err != nil {
+	if m.blobs, err = openBlobs(ctx, m.Config, m.Clock); err != nil {
 		return fmt.Errorf("open blob store: %w", err)
 	}
-	logBlobs(m.Logger, cfg, m.blobs)
-	if m.core, err = m.openCore(ctx); err != nil {
-		return err
-	}
-	m.openShared()
-	if m.pg != nil && (cfg.LeaderInterval <= 0 || cfg.ListPollInterval <= 0 || cfg.MemoryCatchUpInterval <= 0) {
-		return errors.New("--leader-interval, --list-poll-interval and --memory-catch-up-interval must be positive")
-	}
-	mediaSvc := &media.Service{Store: m.shared, Blobs: m.blobs, Clock: m.Clock, RecordCacheTTL: cfg.CacheTTL}
+	logBlobs(m.Logger, m.Config, m.blobs)
+	m.core, err = m.openCore(ctx)
+	return err
+}
+
+// openServices builds media and memory (its search state filled from the
+// store), the ingestion pipeline and the anchorer over the stores.
+func (m *Main) openServices(ctx context.Context, o *opening) error {
+	cfg := m.Config
+	o.media = &media.Service{Store: m.core, Blobs: m.blobs, Clock: m.Clock, RecordCacheTTL: cfg.CacheTTL}
+	var err error
 	// Memory records, their audit entries and the account entries
 	// (register, rotate_key) live in one store: the one log lists them all.
 	if m.pg != nil {
@@ -201,15 +231,14 @@ func (m *Main) Open(ctx context.Context) error {
 			m.Logger.Warn("not listening for memory changes yet; the memory search index catches up once listening", "err", err)
 		}
 	}
-	memorySvc, err := openMemory(ctx, cfg, m.shared, m.blobs, m.Clock)
-	if err != nil {
+	if o.memory, err = openMemory(ctx, cfg, m.core, m.blobs, m.Clock); err != nil {
 		return err
 	}
-	m.memory = memorySvc
-	m.sweepers = append(m.sweepers, sweeper{"memory", memorySvc.Sweep, false})
-	m.sweepers = append(m.sweepers, sweeper{"media", mediaSvc.Sweep, false}, sweeper{"blobs", m.blobs.DeleteExpired, cfg.Blob != "s3"},
+	m.memory = o.memory
+	m.sweepers = append(m.sweepers, sweeper{"memory", o.memory.Sweep, false})
+	m.sweepers = append(m.sweepers, sweeper{"media", o.media.Sweep, false}, sweeper{"blobs", m.blobs.DeleteExpired, cfg.Blob != "s3"},
 		sweeper{"idempotency", m.sweepIdempotency, false})
-	cursors := cairn.NewCursors(deriveKey(serviceKey, "cursor"))
+	o.cursors = cairn.NewCursors(deriveKey(o.serviceKey, "cursor"))
 	sources, err := parseSources(cfg.Sources)
 	if err != nil {
 		return err
@@ -220,36 +249,37 @@ func (m *Main) Open(ctx context.Context) error {
 			sources = ingest.DefaultSources()
 		}
 	}
-	if _, err := cron.ParseStandard(cfg.IngestSchedule); err != nil {
-		return fmt.Errorf("--ingest-schedule %q: %w", cfg.IngestSchedule, err)
-	}
-	holder := &screening.Holder{}
-	if err := m.openAnchorer(ctx, m.shared); err != nil {
+	o.holder = &screening.Holder{}
+	if err := m.openAnchorer(ctx, m.core); err != nil {
 		return err
 	}
 	if m.anchorer != nil {
 		// Proofs against the anchored version (listVersion=anchored) while
 		// a newer one is being anchored: keep the version a new one
 		// replaces until the chain holds a newer one.
-		holder.Retain()
+		o.holder.Retain()
 	}
-	m.pipeline = &ingest.Pipeline{Sources: sources, Blobs: m.blobs, Store: m.shared, Holder: holder, Clock: m.Clock, Logger: m.Logger,
-		MaxDrop: cfg.IngestMaxDrop, MaxSourceBytes: cfg.IngestMaxBytes, MaxXMLToken: cfg.IngestMaxXMLToken, Community: compliance.CommunityListings(m.shared), OnVersion: m.anchorVersion}
+	m.pipeline = &ingest.Pipeline{Sources: sources, Blobs: m.blobs, Store: m.core, Holder: o.holder, Clock: m.Clock, Logger: m.Logger,
+		MaxDrop: cfg.IngestMaxDrop, MaxSourceBytes: cfg.IngestMaxBytes, MaxXMLToken: cfg.IngestMaxXMLToken, Community: compliance.CommunityListings(m.core), OnVersion: m.anchorVersion}
+	return nil
+}
+
+// openState installs the sanctions list, anchors it, loads the prices
+// and refunds the charges of writes a crash interrupted.
+func (m *Main) openState(ctx context.Context, o *opening) error {
+	var err error
 	if m.listRestored, err = m.openList(ctx); err != nil {
 		return err
 	}
 	if err := m.anchorCurrent(ctx); err != nil {
 		return fmt.Errorf("anchor the stored list version: %w", err)
 	}
-	pricing, err := billing.NewPricing(ctx, m.core)
-	if err != nil {
+	if o.pricing, err = billing.NewPricing(ctx, m.core); err != nil {
 		return fmt.Errorf("load pricing: %w", err)
 	}
-	// This data dir's name on its charges: recovery refunds only the
-	// interrupted charges of this instance.
-	origin := hex.EncodeToString(deriveKey(serviceKey, "ledger-origin")[:8])
-	m.recovery = &billing.Recovery{Ledger: m.core, Effects: memorySvc.Audit, Settled: m.shared, Settings: m.store,
-		Origin: origin, Clock: m.Clock}
+	o.origin = hex.EncodeToString(deriveKey(o.serviceKey, "ledger-origin")[:8])
+	m.recovery = &billing.Recovery{Ledger: m.core, Effects: o.memory.Audit, Settled: m.core, Settings: m.store,
+		Origin: o.origin, Clock: m.Clock}
 	refunds, err := m.recovery.Recover(ctx)
 	if err != nil {
 		return fmt.Errorf("recover interrupted charges: %w", err)
@@ -259,21 +289,14 @@ func (m *Main) Open(ctx context.Context) error {
 			"developer_id", r.DeveloperID, "operation", r.Operation, "amount", r.Amount)
 	}
 	m.sweepers = append(m.sweepers, sweeper{"settled marks", m.sweepSettled, false}, sweeper{"rate counters", m.sweepRates, false})
-	var proxies []string
-	for _, p := range strings.Split(cfg.TrustedProxies, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			proxies = append(proxies, p)
-		}
-	}
-	limits := api.DefaultLimits()
-	limits.RequestsPerKey = cfg.RateLimitPerKey
-	limits.WritesPerAgent = cfg.WriteLimitPerAgent
-	limits.RotationsPerIP = cfg.RotateLimitPerIP
-	limits.RegistrationsPerIP = cfg.RegisterLimitPerIP
-	limits.RegistrationsAll = cfg.RegisterLimitAll
-	limits.PublicPerIP = cfg.PublicLimitPerIP
-	limits.MaxBodyBytes = cfg.MaxBodyBytes
-	limits.Shared = m.pg != nil // instances sharing the store count together
+	return nil
+}
+
+// openHTTP binds the listener and builds the front end over the services,
+// and the metrics listener.
+func (m *Main) openHTTP(_ context.Context, o *opening) error {
+	cfg := m.Config
+	var err error
 	if m.ln, err = net.Listen("tcp", cfg.Listen); err != nil {
 		return err
 	}
@@ -281,44 +304,10 @@ func (m *Main) Open(ctx context.Context) error {
 	if publicURL == "" {
 		publicURL = "http://" + m.ln.Addr().String()
 	}
-	ledger := &billing.Ledger{Store: m.core, Clock: m.Clock, Cursors: cursors, Origin: origin}
-	complianceSvc := &compliance.Service{Screening: holder, Ready: m.pipeline.Ready, Screenings: m.shared, Ledger: ledger,
-		Blobs: m.blobs, Proofs: proofStore(m.core), Anchorer: m.chainAnchorer(), PublicURL: publicURL, Clock: m.Clock, Logger: m.Logger}
-	if err := m.openOracle(holder); err != nil {
+	if err := m.openOracle(o.holder); err != nil {
 		return err
 	}
-	if m.oracle != nil {
-		complianceSvc.Oracle = m.oracle
-	}
-	// Reporting agents' entries go to the log GET /v1/memory/audit reads.
-	reports := &compliance.Reports{Store: m.shared, Accounts: m.core, Ledger: m.core, Audit: memorySvc.Audit,
-		Rebuild: m.pipeline.Escalated, MinAccountAge: cfg.ReportMinAccountAge, Clock: m.Clock, Logger: m.Logger}
-	m.server, err = api.New(api.Deps{
-		Health: m.core,
-		Accounts: &account.Service{Store: m.core, Deposits: hd, Clock: m.Clock, StarterCredits: cfg.StarterCredits,
-			AuthCacheTTL:  cfg.CacheTTL,
-			CreditsPerAPT: cfg.CreditsPerAPT},
-		Deposits: &billing.Deposits{Verifier: depositVerifier, Store: m.core, Audit: memorySvc.Audit,
-			CreditsPerAPT: cfg.CreditsPerAPT, Clock: m.Clock},
-		Tokens:         &account.Tokens{Secret: jwtSecret(cfg.JWTSecret, serviceKey), Clock: m.Clock},
-		Pricing:        pricing,
-		Ledger:         ledger,
-		Media:          mediaSvc,
-		Memory:         memorySvc,
-		Compliance:     complianceSvc,
-		Reports:        reports,
-		Ingest:         m.pipeline,
-		Idempotency:    m.shared,
-		Settled:        m.shared,
-		RateLimits:     m.core.(store.RateLimits),
-		Cursors:        cursors,
-		Clock:          m.Clock,
-		Logger:         m.Logger,
-		AdminToken:     cfg.AdminToken,
-		TrustedProxies: proxies,
-		Limits:         limits,
-	})
-	if err != nil {
+	if m.server, err = api.New(m.apiDeps(o, publicURL)); err != nil {
 		return err // Close closes the listener
 	}
 	m.http = &http.Server{
@@ -330,10 +319,68 @@ func (m *Main) Open(ctx context.Context) error {
 		MaxHeaderBytes:    cfg.MaxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(m.Logger.Handler(), slog.LevelWarn),
 	}
-	if m.metrics, err = m.listenSide("metrics-listen", cfg.MetricsListen, m.server.MetricsHandler()); err != nil {
-		return err
+	m.metrics, err = m.listenSide("metrics-listen", cfg.MetricsListen, m.server.MetricsHandler())
+	return err
+}
+
+// apiDeps wires the services into the front end's dependencies.
+func (m *Main) apiDeps(o *opening, publicURL string) api.Deps {
+	cfg := m.Config
+	var proxies []string
+	for _, p := range strings.Split(cfg.TrustedProxies, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			proxies = append(proxies, p)
+		}
 	}
-	return nil
+	ledger := &billing.Ledger{Store: m.core, Clock: m.Clock, Cursors: o.cursors, Origin: o.origin}
+	complianceSvc := &compliance.Service{Screening: o.holder, Ready: m.pipeline.Ready, Screenings: m.core, Ledger: ledger,
+		Blobs: m.blobs, Proofs: m.core, Anchorer: m.chainAnchorer(), PublicURL: publicURL, Clock: m.Clock, Logger: m.Logger}
+	if m.oracle != nil {
+		complianceSvc.Oracle = m.oracle
+	}
+	// Reporting agents' entries go to the log GET /v1/memory/audit reads.
+	reports := &compliance.Reports{Store: m.core, Accounts: m.core, Ledger: m.core, Audit: o.memory.Audit,
+		Rebuild: m.pipeline.Escalated, MinAccountAge: cfg.ReportMinAccountAge, Clock: m.Clock, Logger: m.Logger}
+	return api.Deps{
+		Health: m.core,
+		Accounts: &account.Service{Store: m.core, Deposits: o.hd, Clock: m.Clock, StarterCredits: cfg.StarterCredits,
+			AuthCacheTTL:  cfg.CacheTTL,
+			CreditsPerAPT: cfg.CreditsPerAPT},
+		Deposits: &billing.Deposits{Verifier: o.deposits, Store: m.core, Audit: o.memory.Audit,
+			CreditsPerAPT: cfg.CreditsPerAPT, Clock: m.Clock},
+		Tokens:         &account.Tokens{Secret: jwtSecret(cfg.JWTSecret, o.serviceKey), Clock: m.Clock},
+		Pricing:        o.pricing,
+		Ledger:         ledger,
+		Media:          o.media,
+		Memory:         o.memory,
+		Compliance:     complianceSvc,
+		Reports:        reports,
+		Ingest:         m.pipeline,
+		Idempotency:    m.core,
+		Settled:        m.core,
+		RateLimits:     m.core,
+		Cursors:        o.cursors,
+		Clock:          m.Clock,
+		Logger:         m.Logger,
+		AdminToken:     cfg.AdminToken,
+		TrustedProxies: proxies,
+		Limits:         m.limits(),
+	}
+}
+
+// limits maps the limit flags onto the front end's limits.
+func (m *Main) limits() api.Limits {
+	cfg := m.Config
+	limits := api.DefaultLimits()
+	limits.RequestsPerKey = cfg.RateLimitPerKey
+	limits.WritesPerAgent = cfg.WriteLimitPerAgent
+	limits.RotationsPerIP = cfg.RotateLimitPerIP
+	limits.RegistrationsPerIP = cfg.RegisterLimitPerIP
+	limits.RegistrationsAll = cfg.RegisterLimitAll
+	limits.PublicPerIP = cfg.PublicLimitPerIP
+	limits.MaxBodyBytes = cfg.MaxBodyBytes
+	limits.Shared = m.pg != nil // instances sharing the store count together
+	return limits
 }
 
 // MetricsAddr is the address of --metrics-listen (after Open; "" when off).
@@ -474,47 +521,39 @@ func (m *Main) sweepWhere(ctx context.Context, match func(sweeper) bool) {
 	}
 }
 
-// sweepIdempotency removes the expired idempotency records, a page at a
-// time.
-func (m *Main) sweepIdempotency(ctx context.Context, now time.Time) (int, error) {
-	const page = 1000
+// sweepPage is how many records a sweep removes per store call.
+const sweepPage = 1000
+
+// sweepPaged calls del with sweepPage until it removes fewer than that,
+// and returns how many it removed in all.
+func sweepPaged(del func(page int) (int, error)) (int, error) {
 	total := 0
 	for {
-		n, err := m.shared.DeleteExpiredIdempotency(ctx, now, page)
+		n, err := del(sweepPage)
 		total += n
-		if err != nil || n < page {
+		if err != nil || n < sweepPage {
 			return total, err
 		}
 	}
+}
+
+// sweepIdempotency removes the expired idempotency records.
+func (m *Main) sweepIdempotency(ctx context.Context, now time.Time) (int, error) {
+	return sweepPaged(func(page int) (int, error) { return m.core.DeleteExpiredIdempotency(ctx, now, page) })
 }
 
 // sweepSettled removes the settled marks older than the recovery window:
 // recovery never reads further back than billing.Lookback.
 func (m *Main) sweepSettled(ctx context.Context, now time.Time) (int, error) {
-	const page = 1000
-	total := 0
-	for {
-		n, err := m.shared.DeleteSettledBefore(ctx, now.Add(-2*billing.Lookback), page)
-		total += n
-		if err != nil || n < page {
-			return total, err
-		}
-	}
+	return sweepPaged(func(page int) (int, error) {
+		return m.core.DeleteSettledBefore(ctx, now.Add(-2*billing.Lookback), page)
+	})
 }
 
 // sweepRates removes the stored rate counters whose quota is whole again:
 // a counter that is gone means the same as one that is whole.
 func (m *Main) sweepRates(ctx context.Context, now time.Time) (int, error) {
-	const page = 1000
-	rl := m.core.(store.RateLimits)
-	total := 0
-	for {
-		n, err := rl.DeleteRatesBefore(ctx, now, page)
-		total += n
-		if err != nil || n < page {
-			return total, err
-		}
-	}
+	return sweepPaged(func(page int) (int, error) { return m.core.DeleteRatesBefore(ctx, now, page) })
 }
 
 // Close releases the stores. It is safe after a failed Open.
@@ -568,14 +607,4 @@ func (m *Main) openCore(ctx context.Context) (store.Store, error) {
 		return pg, nil
 	}
 	return nil, fmt.Errorf("--store must be pebble or a postgres:// URL")
-}
-
-// proofStore is where screening proofs are kept: the core store (the
-// embedded one, or PostgreSQL, which every instance shares), or, for a
-// core store that does not hold them, nil, and they are blobs.
-func proofStore(core store.Store) store.Proofs {
-	if p, ok := core.(store.Proofs); ok {
-		return p
-	}
-	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/store"
 	"github.com/cockroachdb/pebble/v2"
 )
 
@@ -19,7 +20,7 @@ func (db *DB) CreateAccount(ctx context.Context, dev *cairn.Developer, agent *ca
 	if dev == nil || dev.ID == "" {
 		return cairn.Errorf(cairn.EINVALID, "Missing developer id.")
 	}
-	a, err := checkNewAgent(agent, dev.ID)
+	a, err := store.CheckNewAgent(agent, dev.ID)
 	if err != nil {
 		return err
 	}
@@ -120,7 +121,7 @@ func (db *DB) CreateAgent(ctx context.Context, agent *cairn.Agent) error {
 	if agent == nil || agent.DeveloperID == "" {
 		return cairn.Errorf(cairn.EINVALID, "Missing developer id.")
 	}
-	a, err := checkNewAgent(agent, agent.DeveloperID)
+	a, err := store.CheckNewAgent(agent, agent.DeveloperID)
 	if err != nil {
 		return err
 	}
@@ -150,25 +151,6 @@ func (db *DB) CreateAgent(ctx context.Context, agent *cairn.Agent) error {
 	}
 	*agent = a
 	return nil
-}
-
-// checkNewAgent validates a new agent of developer devID and returns the
-// copy to store.
-func checkNewAgent(agent *cairn.Agent, devID string) (cairn.Agent, error) {
-	if agent == nil || agent.ID == "" {
-		return cairn.Agent{}, cairn.Errorf(cairn.EINVALID, "Missing agent id.")
-	}
-	a := *agent
-	if a.DeveloperID == "" {
-		a.DeveloperID = devID
-	}
-	if a.DeveloperID != devID {
-		return a, cairn.Errorf(cairn.EINVALID, "Agent belongs to another developer.")
-	}
-	if len(a.KeyHash) == 0 {
-		return a, cairn.Errorf(cairn.EINVALID, "Missing API key hash.")
-	}
-	return a, nil
 }
 
 // checkAgentFree fails with ECONFLICT when the agent's id, key hash or

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/cairn-dev/cairn"
@@ -17,27 +16,12 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 )
 
-// compareEntries orders entries by identity: (family, address, source,
-// entity), the order of their keys.
-func compareEntries(a, b cairn.ListEntry) int {
-	if c := strings.Compare(a.Family, b.Family); c != 0 {
-		return c
-	}
-	if c := strings.Compare(a.Address, b.Address); c != 0 {
-		return c
-	}
-	if c := strings.Compare(a.Source, b.Source); c != 0 {
-		return c
-	}
-	return strings.Compare(a.EntityID, b.EntityID)
-}
-
 func sortedEntries(es []cairn.ListEntry) []cairn.ListEntry {
-	if slices.IsSortedFunc(es, compareEntries) {
+	if slices.IsSortedFunc(es, cairn.ListEntry.Compare) {
 		return es
 	}
 	out := slices.Clone(es)
-	slices.SortFunc(out, compareEntries)
+	slices.SortFunc(out, cairn.ListEntry.Compare)
 	return out
 }
 
@@ -88,7 +72,7 @@ func (c *entryCursor) next() {
 		return
 	}
 	c.cur = c.es.At(c.i)
-	if c.i > 0 && c.err == nil && compareEntries(c.prev, c.cur) > 0 {
+	if c.i > 0 && c.err == nil && c.prev.Compare(c.cur) > 0 {
 		c.err = fmt.Errorf("pebble: list entries not in key order at %d: %s/%s/%s/%s", c.i, c.cur.Family, c.cur.Address,
 			c.cur.Source, c.cur.EntityID)
 	}
@@ -198,11 +182,11 @@ type segmentMerge struct {
 // them when p is nil): an addition is a new entry; a removal of an entry
 // that is not current is a delisting row alone.
 func (m *segmentMerge) before(p *cairn.ListEntry) error {
-	for a := m.added.peek(); a != nil && (p == nil || compareEntries(*a, *p) < 0); a = m.added.peek() {
+	for a := m.added.peek(); a != nil && (p == nil || a.Compare(*p) < 0); a = m.added.peek() {
 		m.out.add(segEntry{*a, m.v.Version})
 		m.added.next()
 	}
-	for r := m.removed.peek(); r != nil && (p == nil || compareEntries(*r, *p) < 0); r = m.removed.peek() {
+	for r := m.removed.peek(); r != nil && (p == nil || r.Compare(*p) < 0); r = m.removed.peek() {
 		if err := m.row(*r, m.v.Version, m.v.BuiltAt, false); err != nil {
 			return err
 		}
@@ -215,18 +199,18 @@ func (m *segmentMerge) prev(p segEntry) error {
 	if err := m.before(&p.ListEntry); err != nil {
 		return err
 	}
-	if r := m.removed.peek(); r != nil && compareEntries(*r, p.ListEntry) == 0 {
+	if r := m.removed.peek(); r != nil && r.Compare(p.ListEntry) == 0 {
 		m.removed.next()
 		if err := m.removal(p); err != nil {
 			return err
 		}
-		if a := m.added.peek(); a != nil && compareEntries(*a, p.ListEntry) == 0 {
+		if a := m.added.peek(); a != nil && a.Compare(p.ListEntry) == 0 {
 			m.out.add(segEntry{*a, m.v.Version}) // removed and listed again
 			m.added.next()
 		}
 		return m.out.err
 	}
-	if a := m.added.peek(); a != nil && compareEntries(*a, p.ListEntry) == 0 {
+	if a := m.added.peek(); a != nil && a.Compare(p.ListEntry) == 0 {
 		p.ListEntry = *a // new details, same listing
 		m.added.next()
 	}

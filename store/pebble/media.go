@@ -31,8 +31,6 @@ func mediaExpKey(at time.Time, agent, id string) []byte {
 	return appendComponent(appendComponent(k, agent), id)
 }
 
-func mediaNotFound() error { return cairn.Errorf(cairn.ENOTFOUND, "Media not found.") }
-
 // CreateMedia stores the record, its indexes and the audit entry in one
 // synced batch.
 func (db *DB) CreateMedia(ctx context.Context, m *cairn.Media, audit *cairn.AuditEntry) error {
@@ -78,7 +76,7 @@ func (db *DB) GetMedia(ctx context.Context, agentID, id string) (*cairn.Media, e
 	if ok, err := db.getJSON(mediaKey(agentID, id), &m); err != nil {
 		return nil, err
 	} else if !ok {
-		return nil, mediaNotFound()
+		return nil, store.MediaNotFound()
 	}
 	return &m, nil
 }

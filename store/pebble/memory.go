@@ -12,8 +12,6 @@ import (
 
 type memRow = cairn.Memory
 
-func memNotFound() error { return cairn.Errorf(cairn.ENOTFOUND, "Memory not found.") }
-
 // lockMemory serializes the writes of one memory key of one agent.
 func (db *DB) lockMemory(agent, k string) *stripe {
 	return db.lock(&db.agts, "mem\x00"+agent+"\x00"+k)
@@ -129,7 +127,7 @@ func (db *DB) memHead(agent, id string) (*cairn.Memory, error) {
 	if ok, err := db.getJSON(memHeadKey(agent, id), &m); err != nil {
 		return nil, err
 	} else if !ok {
-		return nil, memNotFound()
+		return nil, store.MemoryNotFound()
 	}
 	return &m, nil
 }
@@ -139,7 +137,7 @@ func (db *DB) memVersion(agent, id string, ver int) (*cairn.MemoryVersion, error
 	if ok, err := db.getJSON(memVersionKey(agent, id, ver), &v); err != nil {
 		return nil, err
 	} else if !ok {
-		return nil, memNotFound()
+		return nil, store.MemoryNotFound()
 	}
 	return &v, nil
 }
@@ -147,14 +145,14 @@ func (db *DB) memVersion(agent, id string, ver int) (*cairn.MemoryVersion, error
 // resolveVersionID finds the memory id and version number of a version id.
 func (db *DB) resolveVersionID(agent, vid string) (string, int, error) {
 	if !cairn.ValidID(vid) {
-		return "", 0, memNotFound()
+		return "", 0, store.MemoryNotFound()
 	}
 	val, err := db.getBytes(memIDKey(agent, vid))
 	if err != nil {
 		return "", 0, err
 	}
 	if val == nil {
-		return "", 0, memNotFound()
+		return "", 0, store.MemoryNotFound()
 	}
 	id, ver, ok := parseMemIDValue(val)
 	if !ok {
@@ -193,7 +191,7 @@ func (db *DB) MemoryByKey(ctx context.Context, agentID, k string) (*cairn.Memory
 		return nil, err
 	}
 	if id == nil {
-		return nil, memNotFound()
+		return nil, store.MemoryNotFound()
 	}
 	return db.memHead(agentID, string(id))
 }
@@ -226,7 +224,7 @@ func (db *DB) MemoryVersions(ctx context.Context, agentID, memoryID string) ([]c
 		return nil, err
 	}
 	if len(out) == 0 {
-		return nil, memNotFound()
+		return nil, store.MemoryNotFound()
 	}
 	return out, nil
 }

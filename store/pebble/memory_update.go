@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/store"
 )
 
 // UpdateMemory runs fn on the head under the memory's lock and stores the
@@ -13,7 +14,7 @@ func (db *DB) UpdateMemory(ctx context.Context, agentID, memoryID string, fn fun
 		return nil, err
 	}
 	if !cairn.ValidID(memoryID) {
-		return nil, memNotFound()
+		return nil, store.MemoryNotFound()
 	}
 	peek, err := db.memHead(agentID, memoryID)
 	if err != nil {
@@ -89,7 +90,7 @@ func (db *DB) DeleteMemoryVersion(ctx context.Context, agentID, versionID string
 		}
 	}
 	if gone == nil {
-		return nil, nil, memNotFound()
+		return nil, nil, store.MemoryNotFound()
 	}
 	b := db.db.NewBatch()
 	defer b.Close()

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/ratelimit"
 	"github.com/cairn-dev/cairn/store"
 	"github.com/cockroachdb/pebble/v2"
 )
@@ -32,7 +33,7 @@ func (db *DB) TakeRate(ctx context.Context, k string, limit int, period time.Dur
 	if err != nil {
 		return cairn.RateTake{}, err
 	}
-	take, next := store.GCRA(tat, now, limit, period)
+	take, next := ratelimit.GCRA(tat, now, limit, period)
 	if !take.Allowed {
 		return take, nil
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/store"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -122,21 +123,13 @@ func (db *DB) stamp(t time.Time) time.Time {
 	return dbTime(t)
 }
 
-// checkNewAgent validates a new agent of developer devID and returns the
-// copy to store.
+// checkNewAgent validates a new agent of developer devID
+// (store.CheckNewAgent) and returns the copy to store, its times as the
+// database keeps them.
 func (db *DB) checkNewAgent(agent *cairn.Agent, devID string) (cairn.Agent, error) {
-	if agent == nil || agent.ID == "" {
-		return cairn.Agent{}, cairn.Errorf(cairn.EINVALID, "Missing agent id.")
-	}
-	a := *agent
-	if a.DeveloperID == "" {
-		a.DeveloperID = devID
-	}
-	if a.DeveloperID != devID {
-		return a, cairn.Errorf(cairn.EINVALID, "Agent belongs to another developer.")
-	}
-	if len(a.KeyHash) == 0 {
-		return a, cairn.Errorf(cairn.EINVALID, "Missing API key hash.")
+	a, err := store.CheckNewAgent(agent, devID)
+	if err != nil {
+		return a, err
 	}
 	a.CreatedAt = db.stamp(a.CreatedAt)
 	normalizeAgentTimes(&a)

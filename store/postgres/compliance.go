@@ -1,14 +1,12 @@
 package postgres
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/cairn-dev/cairn"
@@ -145,13 +143,6 @@ func addEntries(ctx context.Context, tx pgx.Tx, version uint64, added []cairn.Li
 	return mapErr(err, "add list entries")
 }
 
-// compareEntries orders entries by identity, as their primary key does
-// (COLLATE "C" compares bytes, as strings.Compare).
-func compareEntries(a, b cairn.ListEntry) int {
-	return cmp.Or(strings.Compare(a.Family, b.Family), strings.Compare(a.Address, b.Address),
-		strings.Compare(a.Source, b.Source), strings.Compare(a.EntityID, b.EntityID))
-}
-
 // uniqueEntries returns es sorted by identity, the last of each identity
 // kept: copied in key order, the rows go into the index in order.
 func uniqueEntries(es []cairn.ListEntry) []cairn.ListEntry {
@@ -159,10 +150,10 @@ func uniqueEntries(es []cairn.ListEntry) []cairn.ListEntry {
 		return es
 	}
 	out := slices.Clone(es)
-	slices.SortStableFunc(out, compareEntries)
+	slices.SortStableFunc(out, cairn.ListEntry.Compare) // COLLATE "C" of the primary key compares bytes too
 	w := 0
 	for i := range out {
-		if w > 0 && compareEntries(out[w-1], out[i]) == 0 {
+		if w > 0 && out[w-1].Compare(out[i]) == 0 {
 			out[w-1] = out[i]
 			continue
 		}

@@ -14,8 +14,6 @@ import (
 
 var _ store.Media = (*DB)(nil)
 
-func mediaNotFound() error { return cairn.Errorf(cairn.ENOTFOUND, "Media not found.") }
-
 // mediaExpiry is the expires_ns of m: NULL when it is never swept.
 func mediaExpiry(m *cairn.Media) any {
 	if m.Pinned || m.ExpiresAt.IsZero() {
@@ -53,12 +51,12 @@ func (db *DB) CreateMedia(ctx context.Context, m *cairn.Media, audit *cairn.Audi
 // GetMedia reads the agent's record.
 func (db *DB) GetMedia(ctx context.Context, agentID, id string) (*cairn.Media, error) {
 	if !validText(agentID, id) {
-		return nil, mediaNotFound()
+		return nil, store.MediaNotFound()
 	}
 	var doc []byte
 	err := db.pool.QueryRow(ctx, "SELECT record FROM media WHERE agent_id = $1 AND id = $2", agentID, id).Scan(&doc)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, mediaNotFound()
+		return nil, store.MediaNotFound()
 	} else if err != nil {
 		return nil, mapErr(err, "read media")
 	}
@@ -70,14 +68,14 @@ func (db *DB) GetMedia(ctx context.Context, agentID, id string) (*cairn.Media, e
 // wins; the others find none (ENOTFOUND).
 func (db *DB) DeleteMedia(ctx context.Context, agentID, id string, audit *cairn.AuditEntry) (*cairn.Media, error) {
 	if !validText(agentID, id) {
-		return nil, mediaNotFound()
+		return nil, store.MediaNotFound()
 	}
 	var m *cairn.Media
 	err := db.inTxAudit(ctx, audit, func(tx pgx.Tx) error {
 		var doc []byte
 		err := tx.QueryRow(ctx, "DELETE FROM media WHERE agent_id = $1 AND id = $2 RETURNING record", agentID, id).Scan(&doc)
 		if errors.Is(err, pgx.ErrNoRows) {
-			return mediaNotFound()
+			return store.MediaNotFound()
 		} else if err != nil {
 			return mapErr(err, "delete media")
 		}

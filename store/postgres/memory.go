@@ -15,8 +15,6 @@ import (
 
 var _ store.Memories = (*DB)(nil)
 
-func memNotFound() error { return cairn.Errorf(cairn.ENOTFOUND, "Memory not found.") }
-
 // nanos is t in Unix nanoseconds, clamped to what an int64 holds.
 func nanos(t time.Time) int64 {
 	switch {
@@ -154,7 +152,7 @@ func (db *DB) CreateMemoryVersion(ctx context.Context, m *cairn.Memory, v *cairn
 // MemoryByVersionID returns the head and the version with the id.
 func (db *DB) MemoryByVersionID(ctx context.Context, agentID, versionID string) (*cairn.Memory, *cairn.MemoryVersion, error) {
 	if !cairn.ValidID(versionID) || !validText(agentID) {
-		return nil, nil, memNotFound()
+		return nil, nil, store.MemoryNotFound()
 	}
 	var hd, vd []byte
 	err := db.pool.QueryRow(ctx, `SELECT m.head, v.record FROM memory_versions v
@@ -179,12 +177,12 @@ func decodeItem(hd, vd []byte) (*cairn.Memory, *cairn.MemoryVersion, error) {
 }
 
 // memErr is mapErr where no row means no such memory.
-func memErr(err error, what string) error { return notFound(err, memNotFound(), what) }
+func memErr(err error, what string) error { return notFound(err, store.MemoryNotFound(), what) }
 
 // MemoryByKey returns the agent's memory with the key.
 func (db *DB) MemoryByKey(ctx context.Context, agentID, k string) (*cairn.Memory, error) {
 	if !validText(agentID, k) {
-		return nil, memNotFound()
+		return nil, store.MemoryNotFound()
 	}
 	var doc []byte
 	err := db.pool.QueryRow(ctx, "SELECT head FROM memories WHERE agent_id = $1 AND key = $2", agentID, k).Scan(&doc)
@@ -197,12 +195,12 @@ func (db *DB) MemoryByKey(ctx context.Context, agentID, k string) (*cairn.Memory
 // MemoryVersions returns the stored versions, newest first.
 func (db *DB) MemoryVersions(ctx context.Context, agentID, memoryID string) ([]cairn.MemoryVersion, error) {
 	if !validText(agentID, memoryID) {
-		return nil, memNotFound()
+		return nil, store.MemoryNotFound()
 	}
 	out, err := queryJSON[cairn.MemoryVersion](ctx, db.pool, "memory versions",
 		"SELECT record FROM memory_versions WHERE agent_id = $1 AND memory_id = $2 ORDER BY version DESC", agentID, memoryID)
 	if err == nil && len(out) == 0 {
-		return nil, memNotFound()
+		return nil, store.MemoryNotFound()
 	}
 	return out, err
 }
@@ -211,7 +209,7 @@ func (db *DB) MemoryVersions(ctx context.Context, agentID, memoryID string) ([]c
 // result with the audit entry in one transaction.
 func (db *DB) UpdateMemory(ctx context.Context, agentID, memoryID string, fn func(*cairn.Memory) error, audit *cairn.AuditEntry) (*cairn.Memory, error) {
 	if !cairn.ValidID(memoryID) || !validText(agentID) {
-		return nil, memNotFound()
+		return nil, store.MemoryNotFound()
 	}
 	var next cairn.Memory
 	err := db.inTxAudit(ctx, audit, func(tx pgx.Tx) error {
@@ -244,7 +242,7 @@ func (db *DB) UpdateMemory(ctx context.Context, agentID, memoryID string, fn fun
 // removes the head. All in one transaction with the audit entry.
 func (db *DB) DeleteMemoryVersion(ctx context.Context, agentID, versionID string, audit *cairn.AuditEntry) (*cairn.Memory, *cairn.MemoryVersion, error) {
 	if !cairn.ValidID(versionID) || !validText(agentID) {
-		return nil, nil, memNotFound()
+		return nil, nil, store.MemoryNotFound()
 	}
 	var head *cairn.Memory
 	var gone *cairn.MemoryVersion
@@ -303,7 +301,7 @@ func (db *DB) DeleteMemoryVersion(ctx context.Context, agentID, versionID string
 // change of its memory.
 func (db *DB) SetServerEmbedding(ctx context.Context, agentID, versionID string, e *cairn.Embedding) error {
 	if !cairn.ValidID(versionID) || !validText(agentID) {
-		return memNotFound()
+		return store.MemoryNotFound()
 	}
 	doc, err := json.Marshal(e)
 	if err != nil {

@@ -250,7 +250,7 @@ func (db *DB) UnindexedMemoryVersions(ctx context.Context, fn func(m *cairn.Memo
 // memory stored before key_lower existed has from SQL's lower()).
 func (db *DB) SetMemoryText(ctx context.Context, agentID, versionID string, text *string) error {
 	if !cairn.ValidID(versionID) || !validText(agentID) {
-		return memNotFound()
+		return store.MemoryNotFound()
 	}
 	return db.inTx(ctx, func(tx pgx.Tx) error {
 		var memoryID string

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/ratelimit"
 	"github.com/cairn-dev/cairn/store"
 	"github.com/jackc/pgx/v5"
 )
@@ -30,7 +31,7 @@ func (db *DB) TakeRate(ctx context.Context, key string, limit int, period time.D
 			return mapErr(err, "read rate counter")
 		}
 		var next time.Time
-		take, next = store.GCRA(tat, now, limit, period)
+		take, next = ratelimit.GCRA(tat, now, limit, period)
 		if !take.Allowed {
 			return nil
 		}

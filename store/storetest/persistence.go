@@ -43,11 +43,9 @@ func RunPersistenceTest(t *testing.T, open func(t *testing.T) store.Store) {
 		t.Fatal(err)
 	}
 	rateAt := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
-	if rl, ok := db.(store.RateLimits); ok {
-		for i := 0; i < 2; i++ {
-			if r, err := rl.TakeRate(ctx, "register/203.0.113.7", 2, time.Hour, rateAt); err != nil || !r.Allowed {
-				t.Fatalf("TakeRate %d = %+v, %v; want allowed", i, r, err)
-			}
+	for i := 0; i < 2; i++ {
+		if r, err := db.TakeRate(ctx, "register/203.0.113.7", 2, time.Hour, rateAt); err != nil || !r.Allowed {
+			t.Fatalf("TakeRate %d = %+v, %v; want allowed", i, r, err)
 		}
 	}
 	if err := db.Close(); err != nil {
@@ -56,11 +54,7 @@ func RunPersistenceTest(t *testing.T, open func(t *testing.T) store.Store) {
 	db = open(t)
 	defer db.Close()
 	t.Run("RateLimits", func(t *testing.T) {
-		rl, ok := db.(store.RateLimits)
-		if !ok {
-			t.Skipf("%T does not implement store.RateLimits", db)
-		}
-		r, err := rl.TakeRate(ctx, "register/203.0.113.7", 2, time.Hour, rateAt.Add(time.Minute))
+		r, err := db.TakeRate(ctx, "register/203.0.113.7", 2, time.Hour, rateAt.Add(time.Minute))
 		if err != nil || r.Allowed || r.RetryAfter != 29*time.Minute {
 			t.Fatalf("TakeRate after a restart = %+v, %v; want denied for 29 min", r, err)
 		}

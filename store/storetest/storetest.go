@@ -22,10 +22,10 @@ import (
 
 // RunTests runs the suite. open must return a fresh, empty store for each
 // call; the suite closes every store it opens (t.Cleanup) and runs each
-// subtest on its own store. Beside the suites of store.Store it runs the
-// suite of every optional interface (store.Memories, store.Media, ...) the
-// backend implements, and reports each one it does not implement as a
-// skipped subtest that names the interface.
+// subtest on its own store. It runs the suite of every interface store.Store
+// embeds (store.Memories, store.Media, ...) on every backend, and that of
+// the optional store.MemorySearch where the backend implements it (a
+// skipped subtest naming the interface elsewhere).
 func RunTests(t *testing.T, open func(t *testing.T) store.Store) {
 	groups := []struct {
 		name  string
@@ -54,7 +54,7 @@ func RunTests(t *testing.T, open func(t *testing.T) store.Store) {
 			}
 		})
 	}
-	runOptional(t, open)
+	runContract(t, open)
 }
 
 type test struct {

@@ -1,4 +1,4 @@
-package memory
+package vector
 
 // dotGo is the inner product of two vectors of one length, unrolled by
 // four: dot where no vector instructions are used.

@@ -1,4 +1,4 @@
-package memory
+package vector
 
 import (
 	"math"
@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestDot checks dot (vector instructions where the CPU has them) and
+// TestDot checks Dot (vector instructions where the CPU has them) and
 // dotGo against a float64 sum over every length to 100 and the common
 // embedding sizes, at offsets that misalign the slices, and that a
 // shorter second vector panics rather than reading past it.
@@ -28,7 +28,7 @@ func TestDot(t *testing.T) {
 				want += float64(a[i]) * float64(b[i])
 				mag += math.Abs(float64(a[i]) * float64(b[i]))
 			}
-			for name, got := range map[string]float32{"dot": dot(a, b), "dotGo": dotGo(a, b)} {
+			for name, got := range map[string]float32{"dot": Dot(a, b), "dotGo": dotGo(a, b)} {
 				if math.Abs(float64(got)-want) > 1e-5*(mag+1) {
 					t.Fatalf("%s n=%d off=%d: %v, want %v", name, n, off, got, want)
 				}
@@ -41,5 +41,5 @@ func TestDot(t *testing.T) {
 			t.Fatal("no panic on a short vector")
 		}
 	}()
-	dot(buf[:10], buf[:9:9])
+	Dot(buf[:10], buf[:9:9])
 }

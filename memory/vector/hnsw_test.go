@@ -1,4 +1,4 @@
-package memory
+package vector
 
 import (
 	"fmt"
@@ -17,7 +17,7 @@ func randomUnit(r *rand.Rand, n, dim int) []float32 {
 		data[i] = float32(r.NormFloat64())
 	}
 	for i := range n {
-		normalize(data[i*dim : (i+1)*dim])
+		Normalize(data[i*dim : (i+1)*dim])
 	}
 	return data
 }
@@ -34,7 +34,7 @@ func clusteredUnit(r *rand.Rand, n, dim, k int, spread float64) []float32 {
 		for j := range v {
 			v[j] = c[j] + float32(spread*r.NormFloat64()/math.Sqrt(float64(dim)))
 		}
-		normalize(v)
+		Normalize(v)
 	}
 	return data
 }
@@ -44,7 +44,7 @@ func exactIDs(data, q []float32, dim, k int, ok func(uint32) bool) []uint32 {
 	var cs []cand
 	for i := 0; i < len(data)/dim; i++ {
 		if ok == nil || ok(uint32(i)) {
-			cs = append(cs, cand{uint32(i), dot(q, data[i*dim:(i+1)*dim])})
+			cs = append(cs, cand{uint32(i), Dot(q, data[i*dim:(i+1)*dim])})
 		}
 	}
 	sortBest(cs)
@@ -66,7 +66,7 @@ func recall(got, want []uint32) float64 {
 	return float64(n) / float64(len(want))
 }
 
-func buildGraph(data []float32, dim int, p HNSWParams) *hnsw {
+func buildGraph(data []float32, dim int, p Params) *hnsw {
 	g := newHNSW(dim, p, 1)
 	g.data = data
 	for i := range len(data) / dim {
@@ -89,7 +89,7 @@ func TestHNSWRecall(t *testing.T) {
 		{"Clustered", clusteredUnit(r, n, dim, 40, 0.6)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			g := buildGraph(tc.data, dim, DefaultHNSWParams)
+			g := buildGraph(tc.data, dim, DefaultParams)
 			if g.n != n {
 				t.Fatalf("%d nodes", g.n)
 			}
@@ -101,7 +101,7 @@ func TestHNSWRecall(t *testing.T) {
 			for i := range queries {
 				q := qs[i*dim : (i+1)*dim]
 				var got []uint32
-				for _, c := range g.search(q, DefaultHNSWParams.EfSearch, nil, 0)[:10] {
+				for _, c := range g.search(q, DefaultParams.EfSearch, nil, 0)[:10] {
 					got = append(got, c.id)
 				}
 				total += recall(got, exactIDs(tc.data, q, dim, 10, nil))
@@ -157,8 +157,8 @@ func TestHNSWParallelRecall(t *testing.T) {
 	r := rand.New(rand.NewPCG(17, 17))
 	data := clusteredUnit(r, n, dim, 40, 0.6)
 	qs := clusteredUnit(r, queries, dim, 40, 0.6)
-	seq := buildGraph(data, dim, DefaultHNSWParams)
-	par := newHNSW(dim, DefaultHNSWParams, 1)
+	seq := buildGraph(data, dim, DefaultParams)
+	par := newHNSW(dim, DefaultParams, 1)
 	par.data = data
 	ids := make([]uint32, n)
 	for i := range ids {
@@ -181,11 +181,11 @@ func TestHNSWParallelRecall(t *testing.T) {
 
 // TestHNSWSearchDuringParallelBuild searches the graph from two
 // goroutines while insertMany builds it on three (run with -race): every
-// result is a placed node, scored right, best first, once; once the build
+// result is a placed node, Match right, best first, once; once the build
 // is done, recall@10 is that of a sequential build.
 func TestHNSWSearchDuringParallelBuild(t *testing.T) {
 	const n, dim = 3000, 16
-	p := HNSWParams{M: 8, EfConstruction: 64, EfSearch: 32}
+	p := Params{M: 8, EfConstruction: 64, EfSearch: 32}
 	r := rand.New(rand.NewPCG(19, 19))
 	data := clusteredUnit(r, n, dim, 30, 0.6)
 	qs := clusteredUnit(r, 100, dim, 30, 0.6)
@@ -213,7 +213,7 @@ func TestHNSWSearchDuringParallelBuild(t *testing.T) {
 				res := g.search(q, p.EfSearch, nil, 0)
 				seen := map[uint32]bool{}
 				for j, c := range res {
-					if c.id >= n || seen[c.id] || c.sim != dot(q, data[int(c.id)*dim:int(c.id+1)*dim]) || j > 0 && c.sim > res[j-1].sim {
+					if c.id >= n || seen[c.id] || c.sim != Dot(q, data[int(c.id)*dim:int(c.id+1)*dim]) || j > 0 && c.sim > res[j-1].sim {
 						errs <- fmt.Errorf("search %d: bad result %d %+v of %v", i, j, c, res)
 						return
 					}

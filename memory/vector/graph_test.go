@@ -1,4 +1,4 @@
-package memory
+package vector
 
 import (
 	"fmt"
@@ -11,9 +11,9 @@ import (
 // graphSpace fills agent a's space s of a new index (graph above
 // threshold) with n clustered vectors of dim dimensions: key kNNNNN, type
 // episodic for every 100th key (else semantic), tag "even" on even keys.
-func graphSpace(t *testing.T, threshold, n, dim int) (*Vectors, map[string][]float32) {
+func graphSpace(t *testing.T, threshold, n, dim int) (*Index, map[string][]float32) {
 	t.Helper()
-	x := NewVectorsHNSW(HNSWConfig{Threshold: threshold})
+	x := New(Config{Threshold: threshold})
 	t.Cleanup(x.Close)
 	r := rand.New(rand.NewPCG(3, uint64(n)))
 	data := clusteredUnit(r, n, dim, 30, 0.6)
@@ -21,33 +21,33 @@ func graphSpace(t *testing.T, threshold, n, dim int) (*Vectors, map[string][]flo
 	for i := range n {
 		k := fmt.Sprintf("k%05d", i)
 		vecs[k] = data[i*dim : (i+1)*dim]
-		x.set("a", "s", "m", testMeta(k, i), vecs[k])
+		x.Set("a", "s", "m", testMeta(k, i), vecs[k])
 	}
 	return x, vecs
 }
 
-func testMeta(k string, i int) vecMeta {
-	m := vecMeta{key: k, versionID: "v-" + k, typ: "semantic", visibility: "private"}
+func testMeta(k string, i int) Meta {
+	m := Meta{Key: k, VersionID: "v-" + k, Type: "semantic", Visibility: "private"}
 	if i%100 == 0 {
-		m.typ = "episodic"
+		m.Type = "episodic"
 	}
 	if i%2 == 0 {
-		m.tags = []string{"even"}
+		m.Tags = []string{"even"}
 	}
 	return m
 }
 
 // exactTopK is the exact scan of the space, whatever graph it has.
-func exactTopK(x *Vectors, q []float32, f *VectorFilter, minScore float32, k int) ([]scored, int) {
+func exactTopK(x *Index, q []float32, f *Filter, minScore float32, k int) ([]Match, int) {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	return x.agents["a"]["s"].exact(q, f, minScore, k)
 }
 
-func keysOf(ss []scored) []string {
+func keysOf(ss []Match) []string {
 	var ks []string
 	for _, s := range ss {
-		ks = append(ks, s.key)
+		ks = append(ks, s.Key)
 	}
 	return ks
 }
@@ -56,7 +56,7 @@ func keysOf(ss []scored) []string {
 // the queue has no duplicate and matches the queued marks, every live slot
 // is in the graph or the queue, held slots are the graph's nodes, freed
 // slots are tombstones (in the graph) or free (in none).
-func checkGraphState(t *testing.T, x *Vectors) {
+func checkGraphState(t *testing.T, x *Index) {
 	t.Helper()
 	x.mu.RLock()
 	defer x.mu.RUnlock()
@@ -72,7 +72,7 @@ func checkGraphState(t *testing.T, x *Vectors) {
 		if q := f.st[i]&stQueued != 0; q != queued[i] {
 			t.Fatalf("slot %d: queued mark %v, in queue %v", i, q, queued[i])
 		}
-		live := f.metas[i].key != ""
+		live := f.metas[i].Key != ""
 		if f.g == nil {
 			if f.held(i) {
 				t.Fatalf("slot %d held without a graph", i)
@@ -87,12 +87,12 @@ func checkGraphState(t *testing.T, x *Vectors) {
 		}
 	}
 	for _, i := range f.dead {
-		if f.metas[i].key != "" || !f.g.has(i) {
+		if f.metas[i].Key != "" || !f.g.has(i) {
 			t.Fatalf("tombstone %d is live or not in the graph", i)
 		}
 	}
 	for _, i := range f.free {
-		if f.metas[i].key != "" || f.held(i) {
+		if f.metas[i].Key != "" || f.held(i) {
 			t.Fatalf("free slot %d is live or held", i)
 		}
 	}
@@ -104,7 +104,7 @@ func checkGraphState(t *testing.T, x *Vectors) {
 func countQueued(f *flat) int {
 	n := 0
 	for _, i := range f.queue {
-		if f.metas[i].key != "" && !f.g.has(i) {
+		if f.metas[i].Key != "" && !f.g.has(i) {
 			n++
 		}
 	}
@@ -125,12 +125,12 @@ func TestVectorsGraphSearch(t *testing.T) {
 	checkGraphState(t, x)
 	r := rand.New(rand.NewPCG(9, 9))
 	qs := clusteredUnit(r, 100, dim, 30, 0.6)
-	all := &VectorFilter{}
+	all := &Filter{}
 	before := x.Stats()
 	total := 0.0
 	for i := range 100 {
 		q := qs[i*dim : (i+1)*dim]
-		got, cnt := x.topK("a", "s", q, all, -1, 10)
+		got, cnt := x.TopK("a", "s", q, all, -1, 10)
 		want, _ := exactTopK(x, q, all, -1, 10)
 		if len(got) != 10 || cnt != -1 {
 			t.Fatalf("graph answer: %d results, count %d", len(got), cnt)
@@ -142,10 +142,10 @@ func TestVectorsGraphSearch(t *testing.T) {
 		}
 		hit := 0
 		for _, g := range got {
-			if slices.ContainsFunc(want, func(w scored) bool { return w.key == g.key }) {
+			if slices.ContainsFunc(want, func(w Match) bool { return w.Key == g.Key }) {
 				hit++
 			}
-			if g.versionID != "v-"+g.key || g.score != dot(q, vecs[g.key]) {
+			if g.VersionID != "v-"+g.Key || g.Score != Dot(q, vecs[g.Key]) {
 				t.Fatalf("hit %+v", g)
 			}
 		}
@@ -160,11 +160,11 @@ func TestVectorsGraphSearch(t *testing.T) {
 
 	t.Run("SelectiveFilterFallsBack", func(t *testing.T) {
 		// 30 of 3000 are episodic: fewer than the 50 asked for.
-		f := &VectorFilter{Type: "episodic"}
+		f := &Filter{Type: "episodic"}
 		before := x.Stats()
 		for i := range 20 {
 			q := qs[i*dim : (i+1)*dim]
-			got, cnt := x.topK("a", "s", q, f, -1, 50)
+			got, cnt := x.TopK("a", "s", q, f, -1, 50)
 			want, wcnt := exactTopK(x, q, f, -1, 50)
 			if fmt.Sprint(got) != fmt.Sprint(want) || cnt != wcnt || cnt != 30 {
 				t.Fatalf("got %v (%d), exact %v (%d)", got, cnt, want, wcnt)
@@ -175,16 +175,16 @@ func TestVectorsGraphSearch(t *testing.T) {
 		}
 	})
 	t.Run("BroadFilterInGraph", func(t *testing.T) {
-		f := &VectorFilter{Tags: []string{"even"}, KeyPrefix: "k0"}
+		f := &Filter{Tags: []string{"even"}, KeyPrefix: "k0"}
 		before := x.Stats()
 		for i := range 20 {
-			got, _ := x.topK("a", "s", qs[i*dim:(i+1)*dim], f, -1, 10)
+			got, _ := x.TopK("a", "s", qs[i*dim:(i+1)*dim], f, -1, 10)
 			if len(got) != 10 {
 				t.Fatalf("%d results", len(got))
 			}
 			for _, g := range got {
 				var k int
-				fmt.Sscanf(g.key, "k%d", &k)
+				fmt.Sscanf(g.Key, "k%d", &k)
 				if k%2 != 0 {
 					t.Fatalf("filter not applied: %v", got)
 				}
@@ -198,17 +198,17 @@ func TestVectorsGraphSearch(t *testing.T) {
 		// A vector's own score is 1; its cluster is within the graph's
 		// ef results, the rest of the space below minScore.
 		q := vecs["k00042"]
-		got, cnt := x.topK("a", "s", q, all, 0.999, 100)
+		got, cnt := x.TopK("a", "s", q, all, 0.999, 100)
 		want, wcnt := exactTopK(x, q, all, 0.999, 100)
-		if fmt.Sprint(got) != fmt.Sprint(want) || cnt != wcnt || got[0].key != "k00042" {
+		if fmt.Sprint(got) != fmt.Sprint(want) || cnt != wcnt || got[0].Key != "k00042" {
 			t.Fatalf("got %v (%d), exact %v (%d)", got, cnt, want, wcnt)
 		}
 	})
 	t.Run("EmptyAndOtherAgent", func(t *testing.T) {
-		if got, _ := x.topK("b", "s", qs[:dim], all, -1, 10); len(got) != 0 {
+		if got, _ := x.TopK("b", "s", qs[:dim], all, -1, 10); len(got) != 0 {
 			t.Fatalf("other agent: %v", got)
 		}
-		if got, cnt := x.topK("a", "s", qs[:dim], all, 1.01, 10); len(got) != 0 || cnt != 0 {
+		if got, cnt := x.TopK("a", "s", qs[:dim], all, 1.01, 10); len(got) != 0 || cnt != 0 {
 			t.Fatalf("minScore above 1: %v %d", got, cnt)
 		}
 	})
@@ -223,10 +223,10 @@ func TestVectorsGraphTombstones(t *testing.T) {
 	const n, dim = 2000, 24
 	x, vecs := graphSpace(t, 1000, n, dim)
 	x.Settle()
-	all := &VectorFilter{}
+	all := &Filter{}
 	// Delete 400 of 2000 (20%: no rebuild yet) and move 50 more to new vectors.
 	for i := 0; i < n; i += 5 {
-		x.drop("a", fmt.Sprintf("k%05d", i), nil)
+		x.Drop("a", fmt.Sprintf("k%05d", i), nil)
 	}
 	r := rand.New(rand.NewPCG(5, 5))
 	moved := randomUnit(r, 50, dim)
@@ -234,10 +234,10 @@ func TestVectorsGraphTombstones(t *testing.T) {
 		k := fmt.Sprintf("k%05d", 5*j+1)
 		old := vecs[k]
 		vecs[k] = moved[j*dim : (j+1)*dim]
-		x.set("a", "s", "m", testMeta(k, 5*j+1), vecs[k])
-		got, _ := x.topK("a", "s", old, all, -1, 10)
+		x.Set("a", "s", "m", testMeta(k, 5*j+1), vecs[k])
+		got, _ := x.TopK("a", "s", old, all, -1, 10)
 		for _, g := range got {
-			if g.key == k && g.score != dot(old, vecs[k]) {
+			if g.Key == k && g.Score != Dot(old, vecs[k]) {
 				t.Fatalf("old vector of %s returned: %+v", k, g)
 			}
 		}
@@ -250,10 +250,10 @@ func TestVectorsGraphTombstones(t *testing.T) {
 	checkGraphState(t, x)
 	for i := 0; i < n; i += 5 {
 		k := fmt.Sprintf("k%05d", i)
-		got, _ := x.topK("a", "s", vecs[k], all, -1, 10)
+		got, _ := x.TopK("a", "s", vecs[k], all, -1, 10)
 		for _, g := range got {
 			var j int
-			if _, err := fmt.Sscanf(g.key, "k%d", &j); err != nil || j%5 == 0 {
+			if _, err := fmt.Sscanf(g.Key, "k%d", &j); err != nil || j%5 == 0 {
 				t.Fatalf("deleted vector returned for %s: %+v", k, g)
 			}
 		}
@@ -263,7 +263,7 @@ func TestVectorsGraphTombstones(t *testing.T) {
 	}
 	for j := range 50 {
 		k := fmt.Sprintf("k%05d", 5*j+1)
-		if got, _ := x.topK("a", "s", vecs[k], all, -1, 1); len(got) != 1 || got[0].key != k {
+		if got, _ := x.TopK("a", "s", vecs[k], all, -1, 1); len(got) != 1 || got[0].Key != k {
 			t.Fatalf("moved %s: %v", k, got)
 		}
 	}
@@ -271,7 +271,7 @@ func TestVectorsGraphTombstones(t *testing.T) {
 	// 100 more deletions: 550 tombstones > 2050/4 -> rebuild (the
 	// deletions after the snapshot are tombstones of the new graph).
 	for i := 2; i < 500; i += 5 {
-		x.drop("a", fmt.Sprintf("k%05d", i), nil)
+		x.Drop("a", fmt.Sprintf("k%05d", i), nil)
 	}
 	x.Settle()
 	if s := x.Space("a", "s"); s.GraphNodes-s.Tombstones != n-500 || s.Tombstones*4 > s.GraphNodes || s.Vectors != n-500 {
@@ -282,7 +282,7 @@ func TestVectorsGraphTombstones(t *testing.T) {
 	slots := len(f.metas)
 	for j := range 100 {
 		k := fmt.Sprintf("new%03d", j)
-		x.set("a", "s", "m", vecMeta{key: k, versionID: k}, moved[(j%50)*dim:(j%50+1)*dim])
+		x.Set("a", "s", "m", Meta{Key: k, VersionID: k}, moved[(j%50)*dim:(j%50+1)*dim])
 	}
 	x.Settle()
 	if len(f.metas) != slots {
@@ -293,7 +293,7 @@ func TestVectorsGraphTombstones(t *testing.T) {
 	// Down to 400 vectors, below the threshold: exact search again.
 	for i := range n {
 		if i%5 == 1 || i%5 == 3 || i%5 == 4 {
-			x.drop("a", fmt.Sprintf("k%05d", i), nil)
+			x.Drop("a", fmt.Sprintf("k%05d", i), nil)
 		}
 	}
 	x.Settle()
@@ -303,9 +303,9 @@ func TestVectorsGraphTombstones(t *testing.T) {
 	checkGraphState(t, x)
 	q := vecs["k00502"]
 	before := x.Stats()
-	got, _ := x.topK("a", "s", q, all, -1, 10)
+	got, _ := x.TopK("a", "s", q, all, -1, 10)
 	want, _ := exactTopK(x, q, all, -1, 10)
-	if fmt.Sprint(got) != fmt.Sprint(want) || got[0].key != "k00502" || x.Stats().Exact != before.Exact+1 {
+	if fmt.Sprint(got) != fmt.Sprint(want) || got[0].Key != "k00502" || x.Stats().Exact != before.Exact+1 {
 		t.Fatalf("exact after drop: %v, want %v", got, want)
 	}
 }
@@ -316,7 +316,7 @@ func TestVectorsGraphTombstones(t *testing.T) {
 // ranks first for its own vector) and never a deleted one.
 func TestVectorsGraphConcurrent(t *testing.T) {
 	const dim, writers, per = 16, 4, 400
-	x := NewVectorsHNSW(HNSWConfig{Threshold: 300, Params: HNSWParams{M: 8, EfConstruction: 64, EfSearch: 48}})
+	x := New(Config{Threshold: 300, Params: Params{M: 8, EfConstruction: 64, EfSearch: 48}})
 	defer x.Close()
 	r := rand.New(rand.NewPCG(11, 11))
 	data := randomUnit(r, writers*per, dim)
@@ -330,15 +330,15 @@ func TestVectorsGraphConcurrent(t *testing.T) {
 				n := w*per + i
 				k := fmt.Sprintf("w%d-%04d", w, i)
 				v := data[n*dim : (n+1)*dim]
-				x.set("a", "s", "m", vecMeta{key: k, versionID: k}, v)
-				got, _ := x.topK("a", "s", v, &VectorFilter{}, -1, 3)
-				if len(got) == 0 || got[0].key != k {
+				x.Set("a", "s", "m", Meta{Key: k, VersionID: k}, v)
+				got, _ := x.TopK("a", "s", v, &Filter{}, -1, 3)
+				if len(got) == 0 || got[0].Key != k {
 					errs <- fmt.Errorf("%s just written: top %v", k, keysOf(got))
 					return
 				}
 				if i%3 == 0 {
-					x.drop("a", k, nil)
-					got, _ := x.topK("a", "s", v, &VectorFilter{}, -1, 3)
+					x.Drop("a", k, nil)
+					got, _ := x.TopK("a", "s", v, &Filter{}, -1, 3)
 					if slices.Contains(keysOf(got), k) {
 						errs <- fmt.Errorf("%s deleted, still returned", k)
 						return
@@ -366,7 +366,7 @@ func TestVectorsGraphConcurrent(t *testing.T) {
 // scan does.
 func TestVectorsGraphParallelBuild(t *testing.T) {
 	const n, dim = 2500, 32
-	x := NewVectorsHNSW(HNSWConfig{Threshold: 1000})
+	x := New(Config{Threshold: 1000})
 	defer x.Close()
 	x.builds = make(chan struct{}, 3)
 	r := rand.New(rand.NewPCG(23, 23))
@@ -378,9 +378,9 @@ func TestVectorsGraphParallelBuild(t *testing.T) {
 			defer wg.Done()
 			for i := range n {
 				k := fmt.Sprintf("k%05d", i)
-				x.set(agent, "s", "m", vecMeta{key: k, versionID: k}, d[i*dim:(i+1)*dim])
+				x.Set(agent, "s", "m", Meta{Key: k, VersionID: k}, d[i*dim:(i+1)*dim])
 				if i%50 == 0 {
-					if got, _ := x.topK(agent, "s", d[i*dim:(i+1)*dim], &VectorFilter{}, -1, 1); len(got) != 1 || got[0].key != k {
+					if got, _ := x.TopK(agent, "s", d[i*dim:(i+1)*dim], &Filter{}, -1, 1); len(got) != 1 || got[0].Key != k {
 						t.Errorf("%s %s just written: top %v", agent, k, keysOf(got))
 					}
 				}
@@ -401,11 +401,11 @@ func TestVectorsGraphParallelBuild(t *testing.T) {
 		total := 0.0
 		for i := range 100 {
 			q := qs[i*dim : (i+1)*dim]
-			got, _ := x.topK(agent, "s", q, &VectorFilter{}, -1, 10)
+			got, _ := x.TopK(agent, "s", q, &Filter{}, -1, 10)
 			var ids []uint32
 			for _, g := range got {
 				var id int
-				fmt.Sscanf(g.key, "k%05d", &id)
+				fmt.Sscanf(g.Key, "k%05d", &id)
 				ids = append(ids, uint32(id))
 			}
 			total += recall(ids, exactIDs(d, q, dim, 10, nil))
@@ -419,12 +419,12 @@ func TestVectorsGraphParallelBuild(t *testing.T) {
 // TestVectorsGraphClose stops a build in progress: the space stays
 // searchable exactly and no worker is left.
 func TestVectorsGraphClose(t *testing.T) {
-	x := NewVectorsHNSW(HNSWConfig{Threshold: 4000})
+	x := New(Config{Threshold: 4000})
 	r := rand.New(rand.NewPCG(13, 13))
 	data := randomUnit(r, 5000, 64)
 	for i := range 5000 {
 		k := fmt.Sprintf("k%05d", i)
-		x.set("a", "s", "m", vecMeta{key: k, versionID: k}, data[i*64:(i+1)*64])
+		x.Set("a", "s", "m", Meta{Key: k, VersionID: k}, data[i*64:(i+1)*64])
 	}
 	x.Close()
 	x.mu.Lock()
@@ -433,20 +433,20 @@ func TestVectorsGraphClose(t *testing.T) {
 	if workers != 0 {
 		t.Fatalf("%d workers after Close", workers)
 	}
-	got, _ := x.topK("a", "s", data[64:128], &VectorFilter{}, -1, 1)
-	if len(got) != 1 || got[0].key != "k00001" {
+	got, _ := x.TopK("a", "s", data[64:128], &Filter{}, -1, 1)
+	if len(got) != 1 || got[0].Key != "k00001" {
 		t.Fatalf("after close: %v", got)
 	}
 }
 
 // TestVectorsHashSpaceExact: hash-v1 never gets a graph, whatever its size.
 func TestVectorsHashSpaceExact(t *testing.T) {
-	x := NewVectorsHNSW(HNSWConfig{Threshold: 10})
+	x := New(Config{Threshold: 10})
 	defer x.Close()
 	for i := range 30 {
 		k := fmt.Sprintf("k%02d", i)
-		x.set("a", SpaceHash, SpaceHash, vecMeta{key: k, versionID: k}, HashEmbed(fmt.Sprintf("note number %d about deploys", i)))
-		x.set("a", "s", "m", vecMeta{key: k, versionID: k}, HashEmbed(fmt.Sprintf("note number %d about deploys", i)))
+		x.Set("a", SpaceHash, SpaceHash, Meta{Key: k, VersionID: k}, HashEmbed(fmt.Sprintf("note number %d about deploys", i)))
+		x.Set("a", "s", "m", Meta{Key: k, VersionID: k}, HashEmbed(fmt.Sprintf("note number %d about deploys", i)))
 	}
 	x.Settle()
 	if s := x.Space("a", SpaceHash); s.GraphNodes != 0 || s.Vectors != 30 {

@@ -1,4 +1,4 @@
-package memory
+package vector
 
 import (
 	"container/heap"
@@ -9,22 +9,20 @@ import (
 	"sync/atomic"
 )
 
-// Vectors is the vector index of memories: per agent and embedding space,
-// the unit vectors of the latest versions in one contiguous float32 slice,
-// searched exactly (every vector scored). It is derived state, like Index:
-// Rebuild fills it from the store at start (hash-v1 vectors are recomputed
-// from content, client vectors are stored with their version) and every
-// write updates it after its commit.
+// Index is the vector index: per agent and embedding space, the unit
+// vectors of the keys in one contiguous float32 slice, searched exactly
+// (every vector scored). Its owner keeps it in line with its records (see
+// memory.Service, which fills it at start and after each write).
 //
 // A space other than hash-v1 that holds at least the HNSW threshold of
 // vectors also gets an HNSW graph over the same slice (see hnsw and
-// vector_graph.go), built and kept up to date by a background worker;
+// graph.go), built and kept up to date by a background worker;
 // searches use it and fall back to the exact scan when too few of its
 // candidates pass a filter.
-type Vectors struct {
+type Index struct {
 	mu     sync.RWMutex
 	agents map[string]map[string]*flat // agent -> space -> vectors
-	hnsw   HNSWConfig
+	hnsw   Config
 	// workers counts the running graph workers; idle is signalled when
 	// one stops.
 	workers int
@@ -37,37 +35,34 @@ type Vectors struct {
 	stats  vectorCounters
 }
 
-// HNSWConfig turns on HNSW graphs: a space of an agent (not hash-v1) that
+// Config turns on HNSW graphs: a space of an agent (not hash-v1) that
 // holds at least Threshold vectors (0: never) is searched through a graph
 // with Params.
-type HNSWConfig struct {
+type Config struct {
 	Threshold int
-	Params    HNSWParams
+	Params    Params
 }
 
-// NewVectors returns an empty vector index that searches exactly.
-func NewVectors() *Vectors { return NewVectorsHNSW(HNSWConfig{}) }
-
-// NewVectorsHNSW returns an empty vector index that searches through an
-// HNSW graph the spaces of at least c.Threshold vectors; zero parameters
-// take DefaultHNSWParams.
-func NewVectorsHNSW(c HNSWConfig) *Vectors {
-	if c.Params == (HNSWParams{}) {
-		c.Params = DefaultHNSWParams
+// New returns an empty vector index that searches through an HNSW graph
+// the spaces of at least c.Threshold vectors (zero: every space exactly);
+// zero parameters take DefaultParams.
+func New(c Config) *Index {
+	if c.Params == (Params{}) {
+		c.Params = DefaultParams
 	}
-	x := &Vectors{agents: map[string]map[string]*flat{}, hnsw: c, builds: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2))}
+	x := &Index{agents: map[string]map[string]*flat{}, hnsw: c, builds: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2))}
 	x.idle.L = &x.mu
 	return x
 }
 
 // flat is one agent's vectors of one space. Slot i is
 // data[i*dim:(i+1)*dim]; a freed slot (key "") is reused by the next add,
-// unless a graph holds it (see vector_graph.go).
+// unless a graph holds it (see graph.go).
 type flat struct {
 	dim   int
 	model string
 	data  []float32
-	metas []vecMeta
+	metas []Meta
 	slot  map[string]int // key -> slot
 	free  []int
 	// exactOnly: never a graph. hash-v1 vectors are sparse lexical
@@ -78,17 +73,17 @@ type flat struct {
 	graphState
 }
 
-// vecMeta is what the filters of a vector search read without the store;
+// Meta is what the filters of a vector search read without the store;
 // importance and expiry, which change without a new version, are checked
 // against the store.
-type vecMeta struct {
-	key, versionID, typ, visibility string
-	tags                            []string
+type Meta struct {
+	Key, VersionID, Type, Visibility string
+	Tags                             []string
 }
 
 // spaceOf returns the agent's space, creating it with dim and model when
 // create is set and it does not exist. The caller holds mu.
-func (x *Vectors) spaceOf(agent, space string, dim int, model string, create bool) *flat {
+func (x *Index) spaceOf(agent, space string, dim int, model string, create bool) *flat {
 	sp := x.agents[agent]
 	if sp == nil {
 		if !create {
@@ -107,7 +102,7 @@ func (x *Vectors) spaceOf(agent, space string, dim int, model string, create boo
 
 // Dims returns the dimension and model fixed for the agent's space (by its
 // first vector), ok false when the space holds no vector yet.
-func (x *Vectors) Dims(agent, space string) (dim int, model string, ok bool) {
+func (x *Index) Dims(agent, space string) (dim int, model string, ok bool) {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	if f := x.spaceOf(agent, space, 0, "", false); f != nil {
@@ -118,7 +113,7 @@ func (x *Vectors) Dims(agent, space string) (dim int, model string, ok bool) {
 
 // reserve fixes the dimension and model of the agent's space if it has
 // none yet and reports whether dim and model agree with it.
-func (x *Vectors) reserve(agent, space string, dim int, model string) (int, string, bool) {
+func (x *Index) Reserve(agent, space string, dim int, model string) (int, string, bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	f := x.spaceOf(agent, space, dim, model, true)
@@ -127,14 +122,14 @@ func (x *Vectors) reserve(agent, space string, dim int, model string) (int, stri
 
 // set indexes vec (unit length, of the space's dimension) as the vector of
 // m's key in space, replacing the key's previous vector there.
-func (x *Vectors) set(agent, space, model string, meta vecMeta, vec []float32) {
+func (x *Index) Set(agent, space, model string, meta Meta, vec []float32) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	f := x.spaceOf(agent, space, len(vec), model, true)
 	if f.dim != len(vec) {
 		return // a concurrent first vector fixed another dimension
 	}
-	i, ok := f.slot[meta.key]
+	i, ok := f.slot[meta.Key]
 	if ok && f.held(i) {
 		if slices.Equal(f.vec(i), vec) {
 			f.metas[i] = meta // a graph's vector never changes
@@ -148,11 +143,11 @@ func (x *Vectors) set(agent, space, model string, meta vecMeta, vec []float32) {
 			i, f.free = f.free[n-1], f.free[:n-1]
 		} else {
 			i = len(f.metas)
-			f.metas = append(f.metas, vecMeta{})
+			f.metas = append(f.metas, Meta{})
 			f.data = append(f.data, make([]float32, f.dim)...)
 			f.st = append(f.st, 0)
 		}
-		f.slot[meta.key] = i
+		f.slot[meta.Key] = i
 	}
 	copy(f.vec(i), vec)
 	f.metas[i] = meta
@@ -164,8 +159,8 @@ func (f *flat) vec(i int) []float32 { return f.data[i*f.dim : (i+1)*f.dim] }
 
 // release frees slot i: for reuse, or as a tombstone while a graph holds it.
 func (f *flat) release(i int) {
-	delete(f.slot, f.metas[i].key)
-	f.metas[i] = vecMeta{}
+	delete(f.slot, f.metas[i].Key)
+	f.metas[i] = Meta{}
 	if f.held(i) {
 		f.dead = append(f.dead, i)
 		return
@@ -175,7 +170,7 @@ func (f *flat) release(i int) {
 }
 
 // drop removes the key's vector from every space of the agent except keep.
-func (x *Vectors) drop(agent, key string, keep map[string]bool) {
+func (x *Index) Drop(agent, key string, keep map[string]bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	for name, f := range x.agents[agent] {
@@ -189,29 +184,46 @@ func (x *Vectors) drop(agent, key string, keep map[string]bool) {
 	}
 }
 
-// VectorFilter restricts a vector search; zero fields do not filter.
-type VectorFilter struct {
+// Filter restricts a vector search; zero fields do not filter.
+type Filter struct {
 	Type, Visibility, KeyPrefix string
 	Tags                        []string
 	MinImportance               float64
 }
 
-func (f *VectorFilter) match(m *vecMeta) bool {
-	return m.key != "" && (f.Type == "" || m.typ == f.Type) && (f.Visibility == "" || m.visibility == f.Visibility) &&
-		strings.HasPrefix(m.key, f.KeyPrefix) && hasTags(m.tags, f.Tags)
+func (f *Filter) match(m *Meta) bool {
+	return m.Key != "" && (f.Type == "" || m.Type == f.Type) && (f.Visibility == "" || m.Visibility == f.Visibility) &&
+		strings.HasPrefix(m.Key, f.KeyPrefix) && HasTags(m.Tags, f.Tags)
 }
 
-// scored is a search candidate.
-type scored struct {
-	key, versionID string
-	score          float32
+// HasTags reports whether have holds every tag of want.
+func HasTags(have, want []string) bool {
+	for _, w := range want {
+		found := false
+		for _, h := range have {
+			if h == w {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
-// topK returns up to k of the agent's vectors in space that pass filter
+// Match is a search candidate.
+type Match struct {
+	Key, VersionID string
+	Score          float32
+}
+
+// TopK returns up to k of the agent's vectors in space that pass filter
 // and score at least minScore against q (unit length), best first, and
 // how many passed in all, or -1 when a graph search found k and did not
 // count the others.
-func (x *Vectors) topK(agent, space string, q []float32, f *VectorFilter, minScore float32, k int) ([]scored, int) {
+func (x *Index) TopK(agent, space string, q []float32, f *Filter, minScore float32, k int) ([]Match, int) {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	fl := x.spaceOf(agent, space, 0, "", false)
@@ -231,7 +243,7 @@ func (x *Vectors) topK(agent, space string, q []float32, f *VectorFilter, minSco
 }
 
 // exact scores every vector of the space.
-func (fl *flat) exact(q []float32, f *VectorFilter, minScore float32, k int) ([]scored, int) {
+func (fl *flat) exact(q []float32, f *Filter, minScore float32, k int) ([]Match, int) {
 	h := make(minHeap, 0, k)
 	n := 0
 	for i := range fl.metas {
@@ -239,12 +251,12 @@ func (fl *flat) exact(q []float32, f *VectorFilter, minScore float32, k int) ([]
 		if !f.match(m) {
 			continue
 		}
-		s := dot(q, fl.data[i*fl.dim:(i+1)*fl.dim])
+		s := Dot(q, fl.data[i*fl.dim:(i+1)*fl.dim])
 		if s < minScore {
 			continue
 		}
 		n++
-		c := scored{m.key, m.versionID, s}
+		c := Match{m.Key, m.VersionID, s}
 		if len(h) < k {
 			heap.Push(&h, c)
 		} else if worse(h[0], c) {
@@ -252,26 +264,26 @@ func (fl *flat) exact(q []float32, f *VectorFilter, minScore float32, k int) ([]
 			heap.Fix(&h, 0)
 		}
 	}
-	out := make([]scored, len(h))
+	out := make([]Match, len(h))
 	for i := len(h) - 1; i >= 0; i-- {
-		out[i] = heap.Pop(&h).(scored)
+		out[i] = heap.Pop(&h).(Match)
 	}
 	return out, n
 }
 
 // minHeap keeps the k best candidates with the worst on top; ties keep the
 // smaller key, so that results are deterministic.
-type minHeap []scored
+type minHeap []Match
 
 func (h minHeap) Len() int           { return len(h) }
 func (h minHeap) Less(i, j int) bool { return worse(h[i], h[j]) }
 
-func worse(a, b scored) bool {
-	if a.score != b.score {
-		return a.score < b.score
+func worse(a, b Match) bool {
+	if a.Score != b.Score {
+		return a.Score < b.Score
 	}
-	return a.key > b.key
+	return a.Key > b.Key
 }
 func (h minHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *minHeap) Push(v any)   { *h = append(*h, v.(scored)) }
+func (h *minHeap) Push(v any)   { *h = append(*h, v.(Match)) }
 func (h *minHeap) Pop() (v any) { old := *h; v = old[len(old)-1]; *h = old[:len(old)-1]; return v }

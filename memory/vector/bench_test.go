@@ -1,4 +1,4 @@
-package memory
+package vector
 
 import (
 	"fmt"
@@ -26,8 +26,8 @@ func BenchmarkVectorExact(b *testing.B) {
 			x, queries := benchVectors(n, dim)
 			fl := x.agents["a"]["s"]
 			b.Run(fmt.Sprintf("n=%d/dim=%d/index", n, dim), func(b *testing.B) {
-				f := &VectorFilter{}
-				runQueries(b, queries, func(q []float32) { x.topK("a", "s", q, f, -1, 10) })
+				f := &Filter{}
+				runQueries(b, queries, func(q []float32) { x.TopK("a", "s", q, f, -1, 10) })
 			})
 			b.Run(fmt.Sprintf("n=%d/dim=%d/reference", n, dim), func(b *testing.B) {
 				runQueries(b, queries, func(q []float32) { referenceTopK(fl, q, 10) })
@@ -36,20 +36,20 @@ func BenchmarkVectorExact(b *testing.B) {
 	}
 }
 
-func benchVectors(n, dim int) (*Vectors, [][]float32) {
+func benchVectors(n, dim int) (*Index, [][]float32) {
 	r := rand.New(rand.NewPCG(42, uint64(dim)))
 	rnd := func() []float32 {
 		v := make([]float32, dim)
 		for j := range v {
 			v[j] = float32(r.NormFloat64())
 		}
-		normalize(v)
+		Normalize(v)
 		return v
 	}
-	x := NewVectors()
+	x := New(Config{})
 	for i := range n {
 		k := fmt.Sprintf("k%07d", i)
-		x.set("a", "s", "m", vecMeta{key: k, versionID: k}, rnd())
+		x.Set("a", "s", "m", Meta{Key: k, VersionID: k}, rnd())
 	}
 	qs := make([][]float32, 64)
 	for i := range qs {
@@ -75,21 +75,21 @@ func runQueries(b *testing.B, queries [][]float32, search func([]float32)) {
 
 // referenceTopK is the straightforward way: score every vector with a
 // plain loop, sort all scores, keep k.
-func referenceTopK(f *flat, q []float32, k int) []scored {
-	all := make([]scored, 0, len(f.metas))
+func referenceTopK(f *flat, q []float32, k int) []Match {
+	all := make([]Match, 0, len(f.metas))
 	for i := range f.metas {
 		var s float32
 		v := f.data[i*f.dim : (i+1)*f.dim]
 		for j := range q {
 			s += q[j] * v[j]
 		}
-		all = append(all, scored{f.metas[i].key, f.metas[i].versionID, s})
+		all = append(all, Match{f.metas[i].Key, f.metas[i].VersionID, s})
 	}
-	sort.Slice(all, func(i, j int) bool { return all[i].score > all[j].score })
+	sort.Slice(all, func(i, j int) bool { return all[i].Score > all[j].Score })
 	return all[:k]
 }
 
-// BenchmarkVectorHNSW measures HNSW search (Vectors.topK through the
+// BenchmarkVectorHNSW measures HNSW search (Index.TopK through the
 // graph, top 10, no filter) over n vectors of 384 dimensions: build time
 // and graph memory per vector, p50 and p99, and recall@10 against the exact
 // scan of the same vectors (the share of results scoring at least the
@@ -115,17 +115,17 @@ func BenchmarkVectorHNSW(b *testing.B) {
 			default:
 				b.Fatalf("data set %q", set)
 			}
-			x := NewVectors()
+			x := New(Config{})
 			for i := range n {
 				k := fmt.Sprintf("k%07d", i)
-				x.set("a", "s", "m", vecMeta{key: k, versionID: k}, data[i*dim:(i+1)*dim])
+				x.Set("a", "s", "m", Meta{Key: k, VersionID: k}, data[i*dim:(i+1)*dim])
 			}
 			fl := x.agents["a"]["s"]
 			var before, after runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&before)
 			start := time.Now()
-			g := newHNSW(dim, DefaultHNSWParams, 1)
+			g := newHNSW(dim, DefaultParams, 1)
 			g.data = fl.data
 			for i := range n {
 				g.insert(uint32(i))
@@ -139,26 +139,26 @@ func BenchmarkVectorHNSW(b *testing.B) {
 			for i := range queries {
 				queries[i] = data[(n+i)*dim : (n+i+1)*dim]
 			}
-			f := &VectorFilter{}
-			want := make([][]scored, len(queries))
+			f := &Filter{}
+			want := make([][]Match, len(queries))
 			for i, q := range queries {
 				want[i], _ = fl.exact(q, f, -1, 10)
 			}
-			for _, ef := range envInts(b, "CAIRN_BENCH_HNSW_EF", strconv.Itoa(DefaultHNSWParams.EfSearch)) {
+			for _, ef := range envInts(b, "CAIRN_BENCH_HNSW_EF", strconv.Itoa(DefaultParams.EfSearch)) {
 				x.hnsw.Params.EfSearch = ef
 				hits := 0
 				for i, q := range queries {
 					// A hit scores at least the exact 10th (as ann-benchmarks
 					// counts): among equal scores either vector is right.
-					got, _ := x.topK("a", "s", q, f, -1, 10)
+					got, _ := x.TopK("a", "s", q, f, -1, 10)
 					for _, g := range got {
-						if g.score >= want[i][len(want[i])-1].score-1e-6 {
+						if g.Score >= want[i][len(want[i])-1].Score-1e-6 {
 							hits++
 						}
 					}
 				}
 				b.Run(fmt.Sprintf("%s/n=%d/hnsw/ef=%d", set, n, ef), func(b *testing.B) {
-					runQueries(b, queries, func(q []float32) { x.topK("a", "s", q, f, -1, 10) })
+					runQueries(b, queries, func(q []float32) { x.TopK("a", "s", q, f, -1, 10) })
 					b.ReportMetric(float64(hits)/float64(10*len(queries)), "recall@10")
 					b.ReportMetric(build.Seconds(), "build-s")
 					b.ReportMetric(perVector, "graph-B/vector")
@@ -204,7 +204,7 @@ func embeddingLike(r *rand.Rand, n, dim int) []float32 {
 				v[j] += zl * row[j]
 			}
 		}
-		normalize(v)
+		Normalize(v)
 	}
 	return data
 }
@@ -285,7 +285,7 @@ func BenchmarkHNSWBuild(b *testing.B) {
 	for i := range tenth {
 		q := data[(n+i)*dim : (n+i+1)*dim]
 		ids := exactIDs(base, q, dim, 10, nil)
-		tenth[i] = dot(q, base[int(ids[9])*dim:int(ids[9]+1)*dim])
+		tenth[i] = Dot(q, base[int(ids[9])*dim:int(ids[9]+1)*dim])
 	}
 	ids := make([]uint32, n)
 	for i := range ids {
@@ -295,7 +295,7 @@ func BenchmarkHNSWBuild(b *testing.B) {
 		hits := 0
 		for i := range tenth {
 			q := data[(n+i)*dim : (n+i+1)*dim]
-			for _, c := range g.search(q, DefaultHNSWParams.EfSearch, nil, 0)[:10] {
+			for _, c := range g.search(q, DefaultParams.EfSearch, nil, 0)[:10] {
 				if c.sim >= tenth[i]-1e-6 {
 					hits++
 				}
@@ -319,7 +319,7 @@ func BenchmarkHNSWBuild(b *testing.B) {
 	}
 	var seqS, parS, seqC, parC, seqR, parR float64
 	for round := range rounds {
-		g := newHNSW(dim, DefaultHNSWParams, 1)
+		g := newHNSW(dim, DefaultParams, 1)
 		g.data = base
 		s, sc := timed(func() {
 			for _, id := range ids {
@@ -328,7 +328,7 @@ func BenchmarkHNSWBuild(b *testing.B) {
 		})
 		rs := recall10(g)
 
-		g = newHNSW(dim, DefaultHNSWParams, 1)
+		g = newHNSW(dim, DefaultParams, 1)
 		g.data = base
 		p, pc := timed(func() { g.insertMany(ids, make(chan struct{}, workers-1), nil) })
 		rp := recall10(g)

@@ -1,4 +1,4 @@
-package memory
+package vector
 
 import (
 	"math"
@@ -8,16 +8,16 @@ import (
 	"sync/atomic"
 )
 
-// HNSWParams are the parameters of a hierarchical navigable small world
+// Params are the parameters of a hierarchical navigable small world
 // graph (Malkov and Yashunin, 2016): M links a node per upper layer (2M on
 // the bottom layer), EfConstruction candidates are kept while inserting and
 // EfSearch while searching (at least the number of results asked for).
-type HNSWParams struct {
+type Params struct {
 	M, EfConstruction, EfSearch int
 }
 
-// DefaultHNSWParams are the parameters the service uses.
-var DefaultHNSWParams = HNSWParams{M: 16, EfConstruction: 200, EfSearch: 96}
+// DefaultParams are the parameters the service uses.
+var DefaultParams = Params{M: 16, EfConstruction: 200, EfSearch: 96}
 
 // hnsw is a hierarchical navigable small world graph over unit vectors
 // that its owner holds: node i is data[i*dim:(i+1)*dim], a vector that
@@ -65,7 +65,7 @@ type cand struct {
 	sim float32
 }
 
-func newHNSW(dim int, p HNSWParams, seed uint64) *hnsw {
+func newHNSW(dim int, p Params, seed uint64) *hnsw {
 	return &hnsw{dim: dim, m: p.M, m0: 2 * p.M, efC: p.EfConstruction, ml: 1 / math.Log(float64(p.M)),
 		top: -1, rng: rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))}
 }
@@ -215,7 +215,7 @@ func (g *hnsw) connect(w *inserter, id uint32) {
 		g.epMu.Unlock()
 	}
 	q := g.vec(id)
-	ep := cand{entry, dot(q, g.vec(entry))}
+	ep := cand{entry, Dot(q, g.vec(entry))}
 	for lc := top; lc > l; lc-- {
 		ep = g.greedy(q, ep, lc, &w.nb)
 	}
@@ -254,7 +254,7 @@ func (g *hnsw) link(w *inserter, n, id uint32, sim float32, lc int) {
 	nv := g.vec(n)
 	cs := append(w.prune[:0], cand{id, sim})
 	for _, o := range l[1:] {
-		cs = append(cs, cand{o, dot(nv, g.vec(o))})
+		cs = append(cs, cand{o, Dot(nv, g.vec(o))})
 	}
 	sortBest(cs)
 	keep := g.selectNeighbours(cs, max)
@@ -277,7 +277,7 @@ func (g *hnsw) selectNeighbours(cs []cand, m int) []cand {
 		cv := g.vec(c.id)
 		ok := true
 		for _, o := range out {
-			if dot(cv, g.vec(o.id)) > c.sim {
+			if Dot(cv, g.vec(o.id)) > c.sim {
 				ok = false
 				break
 			}
@@ -296,7 +296,7 @@ func (g *hnsw) greedy(q []float32, ep cand, lc int, buf *[]uint32) cand {
 		moved = false
 		*buf = g.neighbours(ep.id, lc, *buf)
 		for _, n := range *buf {
-			if s := dot(q, g.vec(n)); s > ep.sim {
+			if s := Dot(q, g.vec(n)); s > ep.sim {
 				ep, moved = cand{n, s}, true
 			}
 		}
@@ -315,7 +315,7 @@ func (g *hnsw) search(q []float32, ef int, accept func(uint32) bool, budget int)
 		return nil
 	}
 	buf := make([]uint32, 0, g.m0)
-	ep := cand{entry, dot(q, g.vec(entry))}
+	ep := cand{entry, Dot(q, g.vec(entry))}
 	for lc := top; lc > 0; lc-- {
 		ep = g.greedy(q, ep, lc, &buf)
 	}
@@ -354,7 +354,7 @@ func (g *hnsw) searchLayer(q []float32, eps []cand, ef, lc int, accept func(uint
 				continue
 			}
 			visits++
-			s := dot(q, g.vec(n))
+			s := Dot(q, g.vec(n))
 			if len(res) < ef || s > -res[0].sim {
 				next.push(cand{n, s})
 				if accept == nil || accept(n) {

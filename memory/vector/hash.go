@@ -1,4 +1,4 @@
-package memory
+package vector
 
 import (
 	"hash/fnv"
@@ -73,15 +73,15 @@ func HashEmbed(text string) []float32 {
 		}
 		vec[sum%HashDims] += float32(v)
 	}
-	if !normalize(vec) {
+	if !Normalize(vec) {
 		return nil
 	}
 	return vec
 }
 
-// normalize scales v to unit length in place; false when v is zero or not
+// Normalize scales v to unit length in place; false when v is zero or not
 // finite.
-func normalize(v []float32) bool {
+func Normalize(v []float32) bool {
 	var ss float64
 	for _, x := range v {
 		ss += float64(x) * float64(x)

@@ -1,4 +1,4 @@
-package memory
+package vector
 
 import (
 	"slices"
@@ -16,7 +16,7 @@ const (
 )
 
 // graphState is what a space's HNSW graph adds to its flat vectors. Every
-// field is guarded by Vectors.mu, and so is the graph itself: searches read
+// field is guarded by Index.mu, and so is the graph itself: searches read
 // it under the read lock, the worker inserts under the write lock, one
 // node at a time, and builds a new graph without the lock from a snapshot
 // of held slots.
@@ -62,7 +62,7 @@ const (
 )
 
 // job is the worker's next task for f. The caller holds mu.
-func (x *Vectors) job(f *flat) graphJob {
+func (x *Index) job(f *flat) graphJob {
 	t := x.hnsw.Threshold
 	switch {
 	case t <= 0 || f.exactOnly || f.building || x.closed.Load():
@@ -88,7 +88,7 @@ func (x *Vectors) job(f *flat) graphJob {
 }
 
 // schedule starts f's worker if it has work. The caller holds mu.
-func (x *Vectors) schedule(f *flat) {
+func (x *Index) schedule(f *flat) {
 	if !f.working && x.job(f) != noJob {
 		f.working = true
 		x.workers++
@@ -97,7 +97,7 @@ func (x *Vectors) schedule(f *flat) {
 }
 
 // work runs f's graph jobs until none is left.
-func (x *Vectors) work(f *flat) {
+func (x *Index) work(f *flat) {
 	x.mu.Lock()
 	defer func() {
 		f.working = false
@@ -130,7 +130,7 @@ func (x *Vectors) work(f *flat) {
 // build builds a new graph over the space's live slots without holding mu
 // (the caller holds it; it is released meanwhile), then puts it in place
 // of the old one, which served searches until then.
-func (x *Vectors) build(f *flat) {
+func (x *Index) build(f *flat) {
 	slots := make([]int, 0, len(f.slot))
 	for _, i := range f.slot {
 		slots = append(slots, i)
@@ -171,7 +171,7 @@ func (x *Vectors) build(f *flat) {
 	q := slices.Clone(f.queue[queued:])
 	for _, i := range f.queue[:queued] {
 		f.st[i] &^= stQueued
-		if f.metas[i].key != "" && !g.has(i) {
+		if f.metas[i].Key != "" && !g.has(i) {
 			f.st[i] |= stQueued
 			q = append(q, i)
 		}
@@ -185,7 +185,7 @@ func (f *flat) insertNext() {
 	i := f.queue[0]
 	f.queue = f.queue[1:]
 	f.st[i] &^= stQueued
-	if f.metas[i].key == "" || f.g.has(i) {
+	if f.metas[i].Key == "" || f.g.has(i) {
 		return
 	}
 	f.st[i] |= stHeld
@@ -203,22 +203,22 @@ func (f *flat) dropGraph() {
 	f.g, f.dead, f.queue = nil, nil, nil
 }
 
-// graphTopK is topK through the graph: up to k accepted vectors, and how
+// graphTopK is TopK through the graph: up to k accepted vectors, and how
 // many passed in all (-1: not counted), ok false when the graph found
 // fewer than k and cannot tell that there are no more (the caller then
 // scans exactly). The graph search keeps only vectors that pass f, so a
 // filter makes it walk further; minScore is applied to its ef results,
 // which hold every vector scoring at least minScore when the last of them
 // scores below it. The queue, not yet in the graph, is scanned exactly.
-func (fl *flat) graphTopK(q []float32, f *VectorFilter, minScore float32, k, efSearch int) ([]scored, int, bool) {
+func (fl *flat) graphTopK(q []float32, f *Filter, minScore float32, k, efSearch int) ([]Match, int, bool) {
 	ef := max(efSearch, k)
 	cs := fl.g.search(q, ef, func(id uint32) bool { return f.match(&fl.metas[id]) }, searchBudget*ef)
 	crossed := len(cs) == ef && cs[ef-1].sim < minScore
-	out := make([]scored, 0, len(cs))
+	out := make([]Match, 0, len(cs))
 	for _, c := range cs {
 		if c.sim >= minScore {
 			m := &fl.metas[c.id]
-			out = append(out, scored{m.key, m.versionID, c.sim})
+			out = append(out, Match{m.Key, m.VersionID, c.sim})
 		}
 	}
 	for _, i := range fl.queue {
@@ -226,11 +226,11 @@ func (fl *flat) graphTopK(q []float32, f *VectorFilter, minScore float32, k, efS
 		if fl.g.has(i) || !f.match(m) {
 			continue
 		}
-		if s := dot(q, fl.vec(i)); s >= minScore {
-			out = append(out, scored{m.key, m.versionID, s})
+		if s := Dot(q, fl.vec(i)); s >= minScore {
+			out = append(out, Match{m.Key, m.VersionID, s})
 		}
 	}
-	slices.SortFunc(out, func(a, b scored) int {
+	slices.SortFunc(out, func(a, b Match) int {
 		switch {
 		case worse(b, a):
 			return -1
@@ -253,16 +253,16 @@ type vectorCounters struct {
 	graph, fallback, exact atomic.Int64
 }
 
-// VectorStats counts vector searches since start: answered by a graph,
+// Stats counts vector searches since start: answered by a graph,
 // tried in a graph then scanned exactly (too few candidates passed the
 // filters), and scanned exactly (no graph).
-type VectorStats struct {
+type Stats struct {
 	Graph, Fallback, Exact int64
 }
 
 // Stats returns the search counters.
-func (x *Vectors) Stats() VectorStats {
-	return VectorStats{x.stats.graph.Load(), x.stats.fallback.Load(), x.stats.exact.Load()}
+func (x *Index) Stats() Stats {
+	return Stats{x.stats.graph.Load(), x.stats.fallback.Load(), x.stats.exact.Load()}
 }
 
 // SpaceStats describes one agent's space: its live vectors, the nodes of
@@ -273,7 +273,7 @@ type SpaceStats struct {
 }
 
 // Space returns the state of the agent's space.
-func (x *Vectors) Space(agent, space string) SpaceStats {
+func (x *Index) Space(agent, space string) SpaceStats {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	f := x.spaceOf(agent, space, 0, "", false)
@@ -285,7 +285,7 @@ func (x *Vectors) Space(agent, space string) SpaceStats {
 		s.GraphNodes = f.g.n
 	}
 	for _, i := range f.queue {
-		if f.metas[i].key != "" && (f.g == nil || !f.g.has(i)) {
+		if f.metas[i].Key != "" && (f.g == nil || !f.g.has(i)) {
 			s.Queued++
 		}
 	}
@@ -293,7 +293,7 @@ func (x *Vectors) Space(agent, space string) SpaceStats {
 }
 
 // Settle waits until no graph is being built or updated.
-func (x *Vectors) Settle() {
+func (x *Index) Settle() {
 	x.mu.Lock()
 	for x.workers > 0 {
 		x.idle.Wait()
@@ -303,7 +303,7 @@ func (x *Vectors) Settle() {
 
 // Close stops the graph workers (a build in progress is abandoned) and
 // waits for them; search goes on working.
-func (x *Vectors) Close() {
+func (x *Index) Close() {
 	x.closed.Store(true)
 	x.Settle()
 }
