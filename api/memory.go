@@ -13,24 +13,24 @@ import (
 // memoryRoutes registers the memory endpoints (spec 4.1-4.11) on the agent
 // group. Fixed paths come before /memory/:id so that gin matches them.
 func (s *Server) memoryRoutes(agent *gin.RouterGroup) {
-	agent.POST("/memory", s.idempotent(), s.paid(billing.OpMemoryWrite), h(s.createMemory))
+	agent.POST("/memory", strictBody[memoryRequest](), s.idempotent(), s.paid(billing.OpMemoryWrite), h(s.createMemory))
 	agent.GET("/memory", s.paid(billing.OpMemoryRead), h(s.listMemories))
-	agent.POST("/memory/search", s.paid(billing.OpSearch), h(s.searchMemories))
-	agent.POST("/memory/vector-search", s.paid(billing.OpSearch), h(s.vectorSearchMemories))
-	agent.POST("/memory/reembed", h(s.reembedMemories))
+	agent.POST("/memory/search", strictBody[searchRequest](), s.paid(billing.OpSearch), h(s.searchMemories))
+	agent.POST("/memory/vector-search", strictBody[vectorSearchRequest](), s.paid(billing.OpSearch), h(s.vectorSearchMemories))
+	agent.POST("/memory/reembed", strictBody[reembedRequest](), h(s.reembedMemories))
 	agent.POST("/memory/upload", s.idempotent(), s.paid(billing.OpMemoryWrite), h(s.uploadMemory))
-	agent.POST("/memory/bulk", s.idempotent(), s.paid(""), h(s.bulkMemories))
-	agent.POST("/memory/bulk-delete", s.paid(""), h(s.bulkDeleteMemories))
+	agent.POST("/memory/bulk", strictBody[bulkStrict](), s.idempotent(), s.paid(""), h(s.bulkMemories))
+	agent.POST("/memory/bulk-delete", strictBody[bulkDeleteRequest](), s.paid(""), h(s.bulkDeleteMemories))
 	agent.GET("/memory/expiring", h(s.expiringMemories))
-	agent.POST("/memory/ttl-alerts", h(s.ttlAlerts))
+	agent.POST("/memory/ttl-alerts", strictBody[ttlAlertsRequest](), h(s.ttlAlerts))
 	agent.GET("/memory/audit", h(s.memoryAudit))
 	agent.GET("/memory/:id", fixedPathMethod, s.paid(billing.OpMemoryRead), h(s.getMemory))
-	agent.PUT("/memory/:id", fixedPathMethod, s.paid(billing.OpMemoryUpdate), h(s.putMemory))
+	agent.PUT("/memory/:id", fixedPathMethod, strictBody[memoryRequest](), s.paid(billing.OpMemoryUpdate), h(s.putMemory))
 	agent.DELETE("/memory/:id", fixedPathMethod, s.paid(billing.OpMemoryDelete), h(s.deleteMemory))
 	agent.GET("/memory/:id/history", h(s.memoryHistory))
 	agent.GET("/memory/:id/download", s.paid(billing.OpMemoryRead), h(s.downloadMemory))
 	agent.PATCH("/memory/:id/pin", h(s.pinMemory))
-	agent.PATCH("/memory/:id/importance", h(s.memoryImportance))
+	agent.PATCH("/memory/:id/importance", strictBody[importanceRequest](), h(s.memoryImportance))
 }
 
 // memoryFixedPaths are the fixed paths under /v1/memory and their methods.

@@ -14,6 +14,13 @@ type bulkRequest struct {
 	Memories []json.RawMessage `json:"memories"`
 }
 
+// bulkStrict is the bulk request as strictBody checks it: every item a
+// memory object, so that a misnamed member of any item refuses the whole
+// request before anything is charged or stored.
+type bulkStrict struct {
+	Memories []memoryRequest `json:"memories"`
+}
+
 type bulkDeleteRequest struct {
 	IDs []string `json:"ids"`
 }

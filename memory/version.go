@@ -28,8 +28,11 @@ func (s *Service) NewVersion(ctx context.Context, agentID, id string, ifMatch fu
 	if old.Expired(now) {
 		return nil, memNotFound()
 	}
-	if (w.Type != "" && w.Type != old.Type) || (w.Key != "" && w.Key != old.Key) {
-		return nil, invalid("key", "type and key cannot change; create a new memory instead.")
+	if w.Type != "" && w.Type != old.Type {
+		return nil, invalid("type", "type is %q and cannot change; leave it out, or create a new memory for another type.", old.Type)
+	}
+	if w.Key != "" && w.Key != old.Key {
+		return nil, invalid("key", "key is %q and cannot change; leave it out, or create a new memory under another key.", old.Key)
 	}
 	if ifMatch != nil && !ifMatch(old.Latest) {
 		return nil, cairn.Errorf(cairn.EPRECONDITION, "If-Match does not match: the latest version is %d.", old.Latest).With("version", old.Latest)
