@@ -36,7 +36,6 @@ func TestUnknownFieldsRefused(t *testing.T) {
 		hints                    []string
 	}{
 		{"tags", "/v1/memory", "POST", `{"key":"a/b","content":"x","tags":["t"]}`, []string{"tags"}, []string{"metadata.tags"}},
-		{"visibility", "/v1/memory", "POST", `{"key":"a/b","content":"x","visibility":"share"}`, []string{"visibility"}, []string{"metadata.visibility"}},
 		{"typo and ttl", "/v1/memory", "POST", `{"key":"a/b","contnt":"x","ttl":"7d","expires_in":"1d"}`, []string{"contnt", "ttl", "expires_in"}, []string{"did you mean content?", "expiresIn"}},
 		{"nested", "/v1/memory", "POST", `{"key":"a/b","content":"x","metadata":{"tags":[],"label":"x"}}`, []string{"metadata.label"}, nil},
 		{"bulk item", "/v1/memory/bulk", "POST", `{"memories":[{"key":"a/1","content":"x"},{"key":"a/2","content":"y","tags":["t"]}]}`, []string{"memories[1].tags"}, []string{"memories[1].metadata.tags"}},
@@ -118,4 +117,23 @@ func TestSkillMarksRequiredFields(t *testing.T) {
 	if !required["key"] || !required["content"] || required["type"] {
 		t.Errorf("createMemory fields required: %v", required)
 	}
+}
+
+// TestTopLevelVisibility: visibility at the top level, as records show
+// it, is metadata.visibility; given both, they must agree.
+func TestTopLevelVisibility(t *testing.T) {
+	ls := newLiveServer(t)
+	key, _ := ls.register(t)
+	r := ls.do(t, "POST", "/v1/memory", key, `{"key":"a/b","content":"x","visibility":"share"}`).want(t, http.StatusCreated)
+	if r.str("visibility") != "share" {
+		t.Fatalf("top-level visibility share stored %q", r.str("visibility"))
+	}
+	ls.do(t, "POST", "/v1/memory", key, `{"key":"a/c","content":"x","visibility":"share","metadata":{"visibility":"private"}}`).want(t, http.StatusBadRequest, "invalid")
+	// A record read back with new content is a valid PUT.
+	rec := ls.do(t, "GET", "/v1/memory/"+r.str("id"), key, nil).want(t, http.StatusOK).JSON
+	rec["content"] = "y"
+	ls.do(t, "PUT", "/v1/memory/"+r.str("id"), key, rec).want(t, http.StatusOK)
+	// but not a create.
+	rec["key"] = "a/d"
+	ls.do(t, "POST", "/v1/memory", key, rec).want(t, http.StatusBadRequest, "invalid")
 }

@@ -25,11 +25,11 @@ func (s *Server) memoryRoutes(agent *gin.RouterGroup) {
 	agent.POST("/memory/ttl-alerts", strictBody[ttlAlertsRequest](), h(s.ttlAlerts))
 	agent.GET("/memory/audit", h(s.memoryAudit))
 	agent.GET("/memory/:id", fixedPathMethod, s.paid(billing.OpMemoryRead), h(s.getMemory))
-	agent.PUT("/memory/:id", fixedPathMethod, strictBody[memoryRequest](), s.paid(billing.OpMemoryUpdate), h(s.putMemory))
+	agent.PUT("/memory/:id", fixedPathMethod, strictBody[memoryPutRequest](), s.paid(billing.OpMemoryUpdate), h(s.putMemory))
 	agent.DELETE("/memory/:id", fixedPathMethod, s.paid(billing.OpMemoryDelete), h(s.deleteMemory))
 	agent.GET("/memory/:id/history", h(s.memoryHistory))
 	agent.GET("/memory/:id/download", s.paid(billing.OpMemoryRead), h(s.downloadMemory))
-	agent.PATCH("/memory/:id/pin", h(s.pinMemory))
+	agent.PATCH("/memory/:id/pin", strictBody[pinRequest](), h(s.pinMemory))
 	agent.PATCH("/memory/:id/importance", strictBody[importanceRequest](), h(s.memoryImportance))
 }
 
@@ -53,7 +53,10 @@ func (s *Server) createMemory(c *gin.Context) error {
 	if err := bindJSON(c, &req, false); err != nil {
 		return err
 	}
-	w := req.write(c)
+	w, err := req.write(c)
+	if err != nil {
+		return err
+	}
 	replayable(c, w)
 	v, err := s.Memory.Create(c.Request.Context(), agentOf(c).ID, w)
 	if err != nil {
@@ -85,7 +88,11 @@ func (s *Server) putMemory(c *gin.Context) error {
 	if err := bindJSON(c, &req, false); err != nil {
 		return err
 	}
-	v, err := s.Memory.NewVersion(c.Request.Context(), agentOf(c).ID, c.Param("id"), ifMatch, req.write(c))
+	w, err := req.write(c)
+	if err != nil {
+		return err
+	}
+	v, err := s.Memory.NewVersion(c.Request.Context(), agentOf(c).ID, c.Param("id"), ifMatch, w)
 	if err != nil {
 		return err
 	}

@@ -69,9 +69,13 @@ func (s *Server) bulkOne(c *gin.Context, agentID string, raw json.RawMessage, re
 	if err := json.Unmarshal(raw, &item); err != nil {
 		return cairn.Errorf(cairn.EINVALID, "Item is not a memory object.")
 	}
+	w, err := item.write(c)
+	if err != nil {
+		return err
+	}
 	var v *memory.View
 	if err := billOf(c).Item(c.Request.Context(), billing.OpBulkWrite, func() (err error) {
-		v, err = s.Memory.Create(c.Request.Context(), agentID, item.write(c))
+		v, err = s.Memory.Create(c.Request.Context(), agentID, w)
 		return err
 	}); err != nil {
 		return err

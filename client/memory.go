@@ -429,10 +429,17 @@ type PinResult struct {
 	UpdatedAt time.Time  `json:"updatedAt"`
 }
 
-// PinMemory flips the pin (pinMemory).
+// PinMemory flips the pin (pinMemory without a body); SetMemoryPin sets it.
 func (c *Client) PinMemory(ctx context.Context, id string) (*PinResult, error) {
 	var out PinResult
 	return ret(&out, c.call(ctx, http.MethodPatch, "/v1/memory/"+esc(id)+"/pin", nil, &out, authAgent))
+}
+
+// SetMemoryPin pins (true) or unpins (false) the memory (pinMemory with
+// a body): unlike PinMemory, a retry leaves the same state.
+func (c *Client) SetMemoryPin(ctx context.Context, id string, pinned bool) (*PinResult, error) {
+	var out PinResult
+	return ret(&out, c.call(ctx, http.MethodPatch, "/v1/memory/"+esc(id)+"/pin", map[string]any{"pinned": pinned}, &out, authAgent))
 }
 
 // ImportanceResult is the result of setMemoryImportance.

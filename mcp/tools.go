@@ -147,11 +147,7 @@ func (s *server) addMemoryTools(srv *sdk.Server) {
 			if err != nil {
 				return nil, err
 			}
-			p, err := s.c.PinMemory(ctx, id)
-			if err == nil && p.Pinned != a.Pinned {
-				p, err = s.c.PinMemory(ctx, id)
-			}
-			return p, err
+			return s.c.SetMemoryPin(ctx, id, a.Pinned)
 		})
 	tool(srv, s, "renew_ttl", "Give a memory a new time to live from now (free; by key adds a search, 1 credit).",
 		func(ctx context.Context, a RenewArgs) (any, error) {
