@@ -16,7 +16,7 @@ import (
 func TestErrorTable(t *testing.T) {
 	want := map[string]int{
 		cairn.EINVALID: 400, cairn.EUNAUTHORIZED: 401, cairn.EPAYMENT: 402, cairn.EFORBIDDEN: 403,
-		cairn.ENOTFOUND: 404, cairn.EMETHOD: 405, cairn.ECONFLICT: 409, cairn.EALREADYCREDITED: 409, cairn.EPENDING: 409, cairn.EPRECONDITION: 412,
+		cairn.ENOTFOUND: 404, cairn.EEXPIRED: 404, cairn.EMETHOD: 405, cairn.ECONFLICT: 409, cairn.EALREADYCREDITED: 409, cairn.EPENDING: 409, cairn.EPRECONDITION: 412,
 		cairn.ETOOLARGE: 413, cairn.EUNSUPPORTEDMEDIA: 415, cairn.ERANGE: 416, cairn.EUNPROCESSABLE: 422,
 		cairn.ERATELIMIT: 429, cairn.EINTERNAL: 500, cairn.EUPSTREAM: 502, cairn.EUNAVAILABLE: 503,
 	}

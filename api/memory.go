@@ -24,6 +24,7 @@ func (s *Server) memoryRoutes(agent *gin.RouterGroup) {
 	agent.GET("/memory/expiring", h(s.expiringMemories))
 	agent.POST("/memory/ttl-alerts", strictBody[ttlAlertsRequest](), h(s.ttlAlerts))
 	agent.GET("/memory/audit", h(s.memoryAudit))
+	agent.GET("/memory/by-key", s.paid(billing.OpMemoryRead), h(s.getMemoryByKey))
 	agent.GET("/memory/:id", fixedPathMethod, s.paid(billing.OpMemoryRead), h(s.getMemory))
 	agent.PUT("/memory/:id", fixedPathMethod, strictBody[memoryPutRequest](), s.paid(billing.OpMemoryUpdate), h(s.putMemory))
 	agent.DELETE("/memory/:id", fixedPathMethod, s.paid(billing.OpMemoryDelete), h(s.deleteMemory))
@@ -35,7 +36,7 @@ func (s *Server) memoryRoutes(agent *gin.RouterGroup) {
 
 // memoryFixedPaths are the fixed paths under /v1/memory and their methods.
 var memoryFixedPaths = map[string]string{"search": "POST", "upload": "POST", "bulk": "POST", "bulk-delete": "POST",
-	"ttl-alerts": "POST", "expiring": "GET", "audit": "GET", "vector-search": "POST", "reembed": "POST"}
+	"ttl-alerts": "POST", "expiring": "GET", "audit": "GET", "vector-search": "POST", "reembed": "POST", "by-key": "GET"}
 
 // fixedPathMethod answers 405, before any charge, a method a fixed path
 // does not take: gin routes GET /v1/memory/search to /memory/:id, which
@@ -69,6 +70,22 @@ func (s *Server) createMemory(c *gin.Context) error {
 // getMemory is GET /v1/memory/:id (spec 4.2): any version's id.
 func (s *Server) getMemory(c *gin.Context) error {
 	v, err := s.Memory.Get(c.Request.Context(), agentOf(c).ID, c.Param("id"), true, requestID(c))
+	if err != nil {
+		return err
+	}
+	etag(c, v.Memory.Latest)
+	writeJSON(c, http.StatusOK, toMemoryJSON(v, true))
+	return nil
+}
+
+// getMemoryByKey is GET /v1/memory/by-key?key=K: the latest version of
+// the memory with the key, as GET /v1/memory/:id shows a version.
+func (s *Server) getMemoryByKey(c *gin.Context) error {
+	key, ok := c.GetQuery("key")
+	if !ok || key == "" {
+		return cairn.Errorf(cairn.EINVALID, "key is required: GET /v1/memory/by-key?key=notes/today.").With("field", "key")
+	}
+	v, err := s.Memory.GetByKey(c.Request.Context(), agentOf(c).ID, key, true, requestID(c))
 	if err != nil {
 		return err
 	}
@@ -147,14 +164,35 @@ func (s *Server) deleteMemory(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
+	switch c.Query("scope") {
+	case "", "version":
+	case "memory":
+		return s.deleteWholeMemory(c, ifMatch)
+	default:
+		return cairn.Errorf(cairn.EINVALID, "scope must be version (the default: this version only) or memory (every version).").
+			With("field", "scope").With("allowed", []string{"version", "memory"})
+	}
 	head, gone, err := s.Memory.Delete(c.Request.Context(), agentOf(c).ID, c.Param("id"), ifMatch, requestID(c))
 	if err != nil {
 		return err
 	}
-	out := gin.H{"deleted": true, "id": gone.ID, "version": gone.Version, "memoryDeleted": head == nil, "latestId": nil, "latestVersion": nil}
+	out := gin.H{"deleted": true, "scope": "version", "id": gone.ID, "version": gone.Version, "memoryId": gone.MemoryID,
+		"memoryDeleted": head == nil, "versionsDeleted": 1, "latestId": nil, "latestVersion": nil}
 	if head != nil {
 		out["latestId"], out["latestVersion"] = head.LatestID, head.Latest
 	}
 	writeJSON(c, http.StatusOK, out)
+	return nil
+}
+
+// deleteWholeMemory is DELETE /v1/memory/:id?scope=memory: every version
+// of the memory holding the id (a version's id or its memoryId).
+func (s *Server) deleteWholeMemory(c *gin.Context, ifMatch func(int) bool) error {
+	m, vs, err := s.Memory.DeleteMemory(c.Request.Context(), agentOf(c).ID, c.Param("id"), ifMatch, requestID(c))
+	if err != nil {
+		return err
+	}
+	writeJSON(c, http.StatusOK, gin.H{"deleted": true, "scope": "memory", "id": c.Param("id"), "version": m.Latest, "memoryId": m.ID,
+		"key": m.Key, "memoryDeleted": true, "versionsDeleted": len(vs), "latestId": nil, "latestVersion": nil})
 	return nil
 }

@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 
 	"github.com/cairn-dev/cairn"
@@ -25,14 +26,23 @@ type bulkDeleteRequest struct {
 	IDs []string `json:"ids"`
 }
 
-// itemError is the error member of a bulk item that failed.
+// itemError is the error member of a bulk item that failed: the members
+// of the problem document the item would have had alone (type, title,
+// status, code, detail and field; other extension members are told in
+// detail), and message, the same text as detail.
 func itemError(err error) (int, gin.H) {
 	code := cairn.ErrorCode(err)
 	msg := cairn.ErrorMessage(err)
 	if code == cairn.EINTERNAL {
 		msg = "internal error"
 	}
-	return StatusOf(code), gin.H{"code": code, "message": msg}
+	status := StatusOf(code)
+	out := gin.H{"type": ProblemType + code, "title": http.StatusText(status), "status": status, "code": code, "detail": msg, "message": msg}
+	var e *cairn.Error
+	if code != cairn.EINTERNAL && errors.As(err, &e) && e.Details["field"] != nil {
+		out["field"] = e.Details["field"]
+	}
+	return status, out
 }
 
 // bulkMemories is POST /v1/memory/bulk: up to 20 creates, each charged

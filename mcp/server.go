@@ -121,6 +121,9 @@ func hint(e *client.Error) string {
 	case 403:
 		return "This agent may not do that (revoked, or an admin-only operation)."
 	case 404:
+		if e.Code == "expired" {
+			return "The memory's time to live passed: its key is free, so remember it again (with a longer expiresIn, none, or pin it)."
+		}
 		return "No such memory, file or record for this agent: check the key or id (list or search to find it)."
 	case 409:
 		return "Conflict: the key exists or the state changed; read it again, then retry."
@@ -157,20 +160,11 @@ type MemoryRef struct {
 	ID  string `json:"id,omitempty" jsonschema:"the id of a version of the memory; give key or id"`
 }
 
-// findKey returns the latest version of the memory with the key, or a 404
-// *client.Error. It searches by key (1 credit): the key itself ranks first
-// (score 3), so it is in the first page however many keys extend it.
-func (s *server) findKey(ctx context.Context, key string) (*client.SearchHit, error) {
-	res, err := s.c.SearchMemories(ctx, client.SearchRequest{Query: key, Limit: 100})
-	if err != nil {
-		return nil, err
-	}
-	for i := range res.Results {
-		if res.Results[i].Key == key {
-			return &res.Results[i], nil
-		}
-	}
-	return nil, &client.Error{Status: 404, Code: "not_found", Detail: fmt.Sprintf("no memory with key %q", key)}
+// findKey returns the latest version of the memory with the key, with its
+// content, or a 404 *client.Error (GET /v1/memory/by-key, 1 credit). A
+// malformed key is a 400 the server refunds: nothing is charged for it.
+func (s *server) findKey(ctx context.Context, key string) (*client.Memory, error) {
+	return s.c.GetMemoryByKey(ctx, key)
 }
 
 // resolve returns the id of the version a reference names: the id itself,
@@ -231,21 +225,17 @@ func (s *server) addResources(srv *sdk.Server) {
 			return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: req.Params.URI, MIMEType: "text/markdown", Text: md}}}, nil
 		})
 	srv.AddResourceTemplate(&sdk.ResourceTemplate{URITemplate: "cairn://memory/{+key}", Name: "memory",
-		Description: "The latest version of the memory with this key (costs a search and a read: 2 credits).", MIMEType: "application/json"},
+		Description: "The latest version of the memory with this key (a read by key: 1 credit).", MIMEType: "application/json"},
 		func(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 			key, err := url.PathUnescape(strings.TrimPrefix(req.Params.URI, memoryPrefix))
 			if err != nil || key == "" || !strings.HasPrefix(req.Params.URI, memoryPrefix) {
 				return nil, sdk.ResourceNotFoundError(req.Params.URI)
 			}
-			h, err := s.findKey(ctx, key)
+			m, err := s.findKey(ctx, key)
 			if err != nil {
-				if client.IsCode(err, "not_found") {
+				if client.IsCode(err, "not_found") || client.IsCode(err, "expired") {
 					return nil, sdk.ResourceNotFoundError(req.Params.URI)
 				}
-				return nil, err
-			}
-			m, err := s.c.GetMemory(ctx, h.ID)
-			if err != nil {
 				return nil, err
 			}
 			b, err := json.Marshal(m)

@@ -62,14 +62,14 @@ type RenewArgs struct {
 
 func (s *server) addMemoryTools(srv *sdk.Server) {
 	tool(srv, s, "remember", "Store text under a key: creates the memory (5 credits) or, when the key exists, stores a new version "+
-		"of it (5 credits); finding the key costs a search (1 credit). Older versions stay readable (history).",
+		"of it (5 credits); finding the key costs a read (1 credit). Older versions stay readable (history).",
 		func(ctx context.Context, a RememberArgs) (any, error) {
 			w := client.MemoryWrite{Key: a.Key, Type: a.Type, Content: a.Content, Importance: a.Importance, ExpiresIn: a.ExpiresIn}
 			if len(a.Tags) > 0 || a.Visibility != "" {
 				w.Metadata = &client.MemoryMetadata{Tags: a.Tags, Visibility: a.Visibility}
 			}
 			h, err := s.findKey(ctx, a.Key)
-			if client.IsCode(err, "not_found") {
+			if client.IsCode(err, "not_found") || client.IsCode(err, "expired") {
 				m, err := s.c.CreateMemory(ctx, w, "")
 				return Remembered{Created: true, Memory: m}, err
 			} else if err != nil {
@@ -79,9 +79,12 @@ func (s *server) addMemoryTools(srv *sdk.Server) {
 			m, err := s.c.PutMemory(ctx, h.ID, w, "")
 			return Remembered{Memory: m}, err
 		})
-	tool(srv, s, "recall", "Read a memory with its content, by key (latest version; a search and a read, 2 credits) or by the id "+
-		"of any version (1 credit).",
+	tool(srv, s, "recall", "Read a memory with its content, by key (its latest version) or by the id of any version (that version); "+
+		"1 credit.",
 		func(ctx context.Context, r MemoryRef) (any, error) {
+			if r.Key != "" && r.ID == "" {
+				return s.findKey(ctx, r.Key)
+			}
 			id, err := s.resolve(ctx, r)
 			if err != nil {
 				return nil, err
@@ -107,7 +110,7 @@ func (s *server) addMemoryTools(srv *sdk.Server) {
 		func(ctx context.Context, a ListArgs) (any, error) {
 			return s.c.ListMemories(ctx, client.ListMemoriesParams{Type: a.Type, Pinned: a.Pinned, Limit: a.Limit, Cursor: a.Cursor})
 		})
-	tool(srv, s, "history", "List every version of a memory (free; by key adds a search, 1 credit).",
+	tool(srv, s, "history", "List every version of a memory (free; by key adds a read of the key, 1 credit).",
 		func(ctx context.Context, r MemoryRef) (any, error) {
 			id, err := s.resolve(ctx, r)
 			if err != nil {
@@ -115,33 +118,19 @@ func (s *server) addMemoryTools(srv *sdk.Server) {
 			}
 			return s.c.MemoryHistory(ctx, id)
 		})
-	tool(srv, s, "forget", "Delete a memory with all its versions (2 credits per version; by key adds a search, 1 credit).",
+	tool(srv, s, "forget", "Delete a memory with all its versions and files (2 credits; by key adds a read, 1 credit).",
 		func(ctx context.Context, r MemoryRef) (any, error) {
 			id, err := s.resolve(ctx, r)
 			if err != nil {
 				return nil, err
 			}
-			h, err := s.c.MemoryHistory(ctx, id)
+			res, err := s.c.DeleteWholeMemory(ctx, id, "")
 			if err != nil {
 				return nil, err
 			}
-			var ids []string
-			for _, v := range h.Versions {
-				ids = append(ids, v.ID)
-			}
-			deleted := 0
-			for len(ids) > 0 {
-				n := min(len(ids), 50)
-				res, err := s.c.BulkDeleteMemories(ctx, ids[:n])
-				if err != nil {
-					return nil, err
-				}
-				deleted += res.Succeeded
-				ids = ids[n:]
-			}
-			return map[string]any{"memoryId": h.MemoryID, "key": h.Key, "versionsDeleted": deleted}, nil
+			return map[string]any{"memoryId": res.MemoryID, "key": res.Key, "versionsDeleted": res.VersionsDeleted}, nil
 		})
-	tool(srv, s, "pin", "Pin a memory (it never expires) or unpin it (free; by key adds a search, 1 credit).",
+	tool(srv, s, "pin", "Pin a memory (it never expires) or unpin it (free; by key adds a read of the key, 1 credit).",
 		func(ctx context.Context, a PinArgs) (any, error) {
 			id, err := s.resolve(ctx, a.MemoryRef)
 			if err != nil {
@@ -149,7 +138,7 @@ func (s *server) addMemoryTools(srv *sdk.Server) {
 			}
 			return s.c.SetMemoryPin(ctx, id, a.Pinned)
 		})
-	tool(srv, s, "renew_ttl", "Give a memory a new time to live from now (free; by key adds a search, 1 credit).",
+	tool(srv, s, "renew_ttl", "Give a memory a new time to live from now (free; by key adds a read of the key, 1 credit).",
 		func(ctx context.Context, a RenewArgs) (any, error) {
 			id, err := s.resolve(ctx, a.MemoryRef)
 			if err != nil {

@@ -59,7 +59,7 @@ func (s *server) addFileTools(srv *sdk.Server) {
 			fields := nonEmpty(map[string]string{"type": typ, "key": a.Key, "mimeType": a.MimeType, "expiresIn": a.ExpiresIn})
 			return s.c.UploadMemory(ctx, client.UploadFile{Name: a.Filename, ContentType: a.MimeType, Data: data}, fields, "")
 		})
-	tool(srv, s, "fetch_file", "Read a memory's stored bytes as base64 (1 credit; by key adds a search, 1 credit). At most 4 MiB.",
+	tool(srv, s, "fetch_file", "Read a memory's stored bytes as base64 (1 credit; by key adds a read of the key, 1 credit). At most 4 MiB.",
 		func(ctx context.Context, a FetchFileArgs) (any, error) {
 			id, err := s.resolve(ctx, a.MemoryRef)
 			if err != nil {

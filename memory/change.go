@@ -18,7 +18,7 @@ func (s *Service) Delete(ctx context.Context, agentID, id string, ifMatch func(l
 		return nil, nil, err
 	}
 	if peek.Expired(s.now().Now()) {
-		return nil, nil, memNotFound()
+		return nil, nil, memExpired(peek)
 	}
 	unlock := s.lock(agentID, peek.Key)
 	defer unlock()
@@ -28,7 +28,7 @@ func (s *Service) Delete(ctx context.Context, agentID, id string, ifMatch func(l
 			return nil, nil, err
 		}
 		if !ifMatch(cur.Latest) {
-			return nil, nil, cairn.Errorf(cairn.EPRECONDITION, "If-Match does not match: the latest version is %d.", cur.Latest).With("version", cur.Latest)
+			return nil, nil, preconditionFailed(cur.Latest)
 		}
 	}
 	audit := auditEntry(agentID, cairn.AuditDelete, id, reqID, map[string]any{"key": peek.Key})
@@ -75,7 +75,7 @@ func (s *Service) update(ctx context.Context, agentID, id string, audit *cairn.A
 		return nil, err
 	}
 	if old.Expired(now) {
-		return nil, memNotFound()
+		return nil, memExpired(old)
 	}
 	next := *old
 	if err := fn(&next); err != nil {

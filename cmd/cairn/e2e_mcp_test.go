@@ -158,8 +158,11 @@ func TestE2EMCPTools(t *testing.T) {
 			t.Fatalf("remember: %v", r.body)
 		}
 		s.fails("remember", map[string]any{"key": "facts/x"}, "schema")
-		s.fails("remember", map[string]any{"key": "bad//key", "content": "x"}, cairn.EINVALID)
-		got := s.ok("recall", map[string]any{"key": "facts/sky"}, 2).result()
+		// A malformed key costs nothing: the key read is refused (400, refunded) before any write.
+		if f := s.fails("remember", map[string]any{"key": "/bad//key", "content": "x"}, cairn.EINVALID); f.charged() != 0 {
+			t.Fatalf("remember with a malformed key charged %d", f.charged())
+		}
+		got := s.ok("recall", map[string]any{"key": "facts/sky"}, 1).result()
 		if got["content"] != "the sky is blue" {
 			t.Fatalf("recall: %v", got)
 		}
@@ -323,7 +326,7 @@ func TestE2EMCPAgentSession(t *testing.T) {
 	if h["totalVersions"] != float64(2) {
 		t.Fatalf("history: %v", h)
 	}
-	if got := s.ok("recall", map[string]any{"key": "notes/deploy"}, 2).result(); got["content"] != "deploy the billing service on friday" {
+	if got := s.ok("recall", map[string]any{"key": "notes/deploy"}, 1).result(); got["content"] != "deploy the billing service on friday" {
 		t.Fatalf("recall after update: %v", got)
 	}
 	f := s.ok("forget", map[string]any{"key": "notes/groceries"}, 3).result()
@@ -334,8 +337,8 @@ func TestE2EMCPAgentSession(t *testing.T) {
 	if l := s.ok("list", map[string]any{}, 1).result(); len(l["memories"].([]any)) != 2 {
 		t.Fatalf("after forget: %v", l)
 	}
-	// 3 creates (6) + search (1) + update (6) + history (1) + recall (2) + forget (3) + failed recall (1) + list (1).
-	if spent := start - s.balance(); spent != 18+1+6+1+2+3+1+1 {
+	// 3 creates (6) + search (1) + update (6) + history (1) + recall (1) + forget (3) + failed recall (1) + list (1).
+	if spent := start - s.balance(); spent != 18+1+6+1+1+3+1+1 {
 		t.Fatalf("the session cost %d credits", spent)
 	}
 }
