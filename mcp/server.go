@@ -98,7 +98,12 @@ func toolError(err error, charged int64) *sdk.CallToolResult {
 			Required: ce.Required, Available: ce.Available, Hint: hint(ce), CreditsCharged: charged}
 	} else if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		te.Code, te.Hint = "unavailable", "The call was cancelled or timed out; try again."
-	} else if !errors.As(err, new(*argError)) {
+	} else if ae := (*argError)(nil); errors.As(err, &ae) {
+		te.Status, te.Field = 400, ae.field
+		if ae.field != "" {
+			te.Hint = "Fix the argument " + ae.field + " (see the tool's input schema) and call again."
+		}
+	} else {
 		te.Code, te.Hint = "unavailable", "The cairn server could not be reached; check --server-url and try again."
 	}
 	b, _ := json.Marshal(te)
@@ -148,11 +153,11 @@ func ptr(p *int64) string {
 
 // argError is a tool argument the server would reject too, caught before
 // any call.
-type argError struct{ msg string }
+type argError struct{ msg, field string }
 
 func (e *argError) Error() string { return e.msg }
 
-func badArg(format string, a ...any) error { return &argError{fmt.Sprintf(format, a...)} }
+func badArg(format string, a ...any) error { return &argError{msg: fmt.Sprintf(format, a...)} }
 
 // MemoryRef names a memory by key or by the id of one of its versions.
 type MemoryRef struct {

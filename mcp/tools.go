@@ -2,17 +2,73 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
 
 	"github.com/cairn-dev/cairn/client"
+	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// tool registers a tool whose handler runs between two balance reads.
+// tool registers a tool whose handler runs between two balance reads. Its
+// input schema is derived from In; arguments that do not match it are a
+// tool error like any other (code invalid, the field, a hint), not the
+// SDK's plain text, and cost nothing.
 func tool[In any](srv *sdk.Server, s *server, name, desc string, op func(context.Context, In) (any, error)) {
-	sdk.AddTool(srv, &sdk.Tool{Name: name, Description: desc},
-		func(ctx context.Context, _ *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {
-			return s.run(ctx, func(ctx context.Context) (any, error) { return op(ctx, in) })
+	schema, err := jsonschema.For[In](nil)
+	if err != nil {
+		panic(fmt.Sprintf("mcp: input schema of %s: %v", name, err))
+	}
+	resolved, err := schema.Resolve(nil)
+	if err != nil {
+		panic(fmt.Sprintf("mcp: input schema of %s: %v", name, err))
+	}
+	srv.AddTool(&sdk.Tool{Name: name, Description: desc, InputSchema: schema},
+		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			var in In
+			if err := decodeArgs(req.Params.Arguments, resolved, &in); err != nil {
+				return toolError(err, 0), nil
+			}
+			res, out, _ := s.run(ctx, func(ctx context.Context) (any, error) { return op(ctx, in) })
+			if res != nil {
+				return res, nil
+			}
+			b, err := json.Marshal(out)
+			if err != nil {
+				return nil, err
+			}
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b)}, nil
 		})
+}
+
+// argField finds the argument a schema validation error names.
+var argField = regexp.MustCompile(`/properties/([A-Za-z0-9_]+)|missing properties: \["([A-Za-z0-9_]+)"`)
+
+// decodeArgs validates the arguments against the tool's input schema and
+// decodes them into in.
+func decodeArgs(raw json.RawMessage, schema *jsonschema.Resolved, in any) error {
+	args := map[string]any{}
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &args); err != nil {
+			return badArg("the arguments must be a JSON object: %v", err)
+		}
+	}
+	if err := schema.Validate(args); err != nil {
+		e := &argError{msg: "arguments do not match the tool's input schema: " + err.Error()}
+		if m := argField.FindStringSubmatch(err.Error()); m != nil {
+			e.field = m[1] + m[2]
+		}
+		return e
+	}
+	b, err := json.Marshal(args)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, in); err != nil {
+		return badArg("arguments: %v", err)
+	}
+	return nil
 }
 
 // RememberArgs are the arguments of remember.
@@ -43,7 +99,7 @@ type SearchArgs struct {
 // ListArgs are the arguments of list.
 type ListArgs struct {
 	Type   string `json:"type,omitempty" jsonschema:"only memories of this type"`
-	Pinned string `json:"pinned,omitempty" jsonschema:"true or false: only pinned or unpinned memories"`
+	Pinned *bool  `json:"pinned,omitempty" jsonschema:"true: only pinned memories; false: only unpinned ones; absent: both"`
 	Limit  int    `json:"limit,omitempty" jsonschema:"page size, 1 to 100 (default 50)"`
 	Cursor string `json:"cursor,omitempty" jsonschema:"nextCursor of the previous page"`
 }
@@ -108,7 +164,11 @@ func (s *server) addMemoryTools(srv *sdk.Server) {
 		})
 	tool(srv, s, "list", "List the agent's memories, newest first, one page at a time (1 credit per page).",
 		func(ctx context.Context, a ListArgs) (any, error) {
-			return s.c.ListMemories(ctx, client.ListMemoriesParams{Type: a.Type, Pinned: a.Pinned, Limit: a.Limit, Cursor: a.Cursor})
+			p := client.ListMemoriesParams{Type: a.Type, Limit: a.Limit, Cursor: a.Cursor}
+			if a.Pinned != nil {
+				p.Pinned = fmt.Sprint(*a.Pinned)
+			}
+			return s.c.ListMemories(ctx, p)
 		})
 	tool(srv, s, "history", "List every version of a memory (free; by key adds a read of the key, 1 credit).",
 		func(ctx context.Context, r MemoryRef) (any, error) {

@@ -39,6 +39,11 @@ type MediaListArgs struct {
 	Cursor   string `json:"cursor,omitempty" jsonschema:"nextCursor of the previous page"`
 }
 
+// MediaDeleteArgs are the arguments of media_delete.
+type MediaDeleteArgs struct {
+	ID string `json:"id" jsonschema:"the media file's id"`
+}
+
 // MediaGetArgs are the arguments of media_get.
 type MediaGetArgs struct {
 	ID             string `json:"id" jsonschema:"the media id"`
@@ -84,6 +89,10 @@ func (s *server) addFileTools(srv *sdk.Server) {
 	tool(srv, s, "media_list", "List the agent's media files, newest first, one page at a time.",
 		func(ctx context.Context, a MediaListArgs) (any, error) {
 			return s.c.ListMedia(ctx, a.Category, a.Limit, a.Cursor)
+		})
+	tool(srv, s, "media_delete", "Delete a media file and its stored bytes (priced as media.delete).",
+		func(ctx context.Context, a MediaDeleteArgs) (any, error) {
+			return s.c.DeleteMedia(ctx, a.ID)
 		})
 	tool(srv, s, "media_get", "Describe a media file, optionally with its bytes as base64.",
 		func(ctx context.Context, a MediaGetArgs) (any, error) {

@@ -100,7 +100,8 @@ func (s *mcpSession) ok(name string, args map[string]any, credits int64) toolCal
 }
 
 // fails calls a tool that must fail with the problem code; code "schema"
-// means the SDK's input validation refused the arguments.
+// means the input schema refused the arguments: a tool error with code
+// invalid like any other, free.
 func (s *mcpSession) fails(name string, args map[string]any, code string) toolCall {
 	s.t.Helper()
 	tc := s.call(name, args)
@@ -108,8 +109,8 @@ func (s *mcpSession) fails(name string, args map[string]any, code string) toolCa
 		s.t.Fatalf("%s(%v) succeeded: %s", name, args, tc.text)
 	}
 	if code == "schema" {
-		if tc.body != nil || !strings.Contains(tc.text, "validating") {
-			s.t.Fatalf("%s: want an input schema error, got %s", name, tc.text)
+		if tc.body["code"] != cairn.EINVALID || !strings.Contains(tc.text, "input schema") || tc.charged() != 0 || tc.body["hint"] == "" {
+			s.t.Fatalf("%s: want an input schema error as a problem, got %s", name, tc.text)
 		}
 		return tc
 	}
@@ -119,7 +120,7 @@ func (s *mcpSession) fails(name string, args map[string]any, code string) toolCa
 	return tc
 }
 
-var mcpTools = []string{"balance", "fetch_file", "forget", "history", "list", "media_get", "media_list", "media_upload",
+var mcpTools = []string{"balance", "deposit", "fetch_file", "forget", "history", "list", "media_delete", "media_get", "media_list", "media_upload",
 	"merkle_proof", "pin", "pricing", "recall", "remember", "renew_ttl", "report_address", "screen_addresses", "search", "upload_file"}
 
 func TestE2EMCPTools(t *testing.T) {
@@ -157,7 +158,9 @@ func TestE2EMCPTools(t *testing.T) {
 		if r.result()["created"] != true {
 			t.Fatalf("remember: %v", r.body)
 		}
-		s.fails("remember", map[string]any{"key": "facts/x"}, "schema")
+		if f := s.fails("remember", map[string]any{"key": "facts/x"}, "schema"); f.body["field"] != "content" {
+			t.Fatalf("missing content: %s", f.text)
+		}
 		// A malformed key costs nothing: the key read is refused (400, refunded) before any write.
 		if f := s.fails("remember", map[string]any{"key": "/bad//key", "content": "x"}, cairn.EINVALID); f.charged() != 0 {
 			t.Fatalf("remember with a malformed key charged %d", f.charged())
@@ -184,6 +187,12 @@ func TestE2EMCPTools(t *testing.T) {
 			t.Fatalf("list: %v", l)
 		}
 		s.fails("list", map[string]any{"limit": 1000}, cairn.EINVALID)
+		if l := s.ok("list", map[string]any{"pinned": true}, 1).result(); len(l["memories"].([]any)) != 0 {
+			t.Fatalf("list pinned: %v", l)
+		}
+		if f := s.fails("list", map[string]any{"pinned": "yes"}, "schema"); f.body["field"] != "pinned" {
+			t.Fatalf("list pinned yes: %s", f.text)
+		}
 		if p := s.ok("pin", map[string]any{"key": "facts/sky", "pinned": true}, 1).result(); p["pinned"] != true {
 			t.Fatalf("pin: %v", p)
 		}
@@ -231,6 +240,10 @@ func TestE2EMCPTools(t *testing.T) {
 			t.Fatalf("media get: %v", g)
 		}
 		s.fails("media_get", map[string]any{"id": cairn.NewID()}, cairn.ENOTFOUND)
+		if d := s.ok("media_delete", map[string]any{"id": id}, 2).result(); d["deleted"] != true {
+			t.Fatalf("media delete: %v", d)
+		}
+		s.fails("media_get", map[string]any{"id": id}, cairn.ENOTFOUND)
 	})
 
 	t.Run("Compliance", func(t *testing.T) {
@@ -262,6 +275,7 @@ func TestE2EMCPTools(t *testing.T) {
 			t.Fatalf("pricing: %v", p)
 		}
 		s.fails("balance", map[string]any{"unexpected": 1}, "schema")
+		s.fails("deposit", map[string]any{"txHash": "not-a-hash"}, cairn.EINVALID)
 		ts.do(t, "PUT", "/v1/admin/pricing", admin, map[string]any{"operationCosts": map[string]any{"memory.write": 1000000}}).must(t, 200)
 		defer func() {
 			ts.do(t, "PUT", "/v1/admin/pricing", admin, map[string]any{"operationCosts": map[string]any{"memory.write": 5}}).must(t, 200)
