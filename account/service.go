@@ -156,7 +156,7 @@ func (s *Service) newAgent(ctx context.Context, developerID, name string) (*cair
 		return nil, Credentials{}, err
 	}
 	key, keyHash := newSecret()
-	secret, secretHash := newSecret()
+	secret, secretHash := newRotationSecret()
 	if name == "" {
 		name = generatedName()
 	}

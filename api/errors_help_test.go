@@ -87,3 +87,23 @@ func TestErrorsSayWhatToDoNext(t *testing.T) {
 		}
 	})
 }
+
+// TestRotationSecretIsNotAKey: the rotation secret keeps the spec's
+// sk_live_ prefix but is told apart (sk_live_rs_), and sent as a bearer
+// token it is a 401 that says what it is.
+func TestRotationSecretIsNotAKey(t *testing.T) {
+	ls := newLiveServer(t)
+	key, reg := ls.register(t)
+	secret := reg.str("rotationSecret")
+	if !strings.HasPrefix(secret, "sk_live_rs_") || strings.HasPrefix(key, "sk_live_rs_") || !strings.HasPrefix(key, "sk_live_") {
+		t.Fatalf("key %q, secret %q", key[:12], secret[:12])
+	}
+	r := ls.do(t, "GET", "/v1/memory", secret, nil).want(t, http.StatusUnauthorized, "unauthorized")
+	if !strings.Contains(r.str("detail"), "rotation secret") {
+		t.Errorf("secret as key: %s", r.Body)
+	}
+	rot := ls.do(t, "POST", "/v1/agents/self/rotate-key", key, map[string]any{"rotationSecret": secret}).want(t, http.StatusOK)
+	if !strings.HasPrefix(rot.str("rotationSecret"), "sk_live_rs_") {
+		t.Errorf("rotated secret %q", rot.str("rotationSecret")[:12])
+	}
+}

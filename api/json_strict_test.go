@@ -137,3 +137,15 @@ func TestTopLevelVisibility(t *testing.T) {
 	rec["key"] = "a/d"
 	ls.do(t, "POST", "/v1/memory", key, rec).want(t, http.StatusBadRequest, "invalid")
 }
+
+// TestSkillExplainsDefaultTTLs: the three default times to live are told
+// together where an agent reads first.
+func TestSkillExplainsDefaultTTLs(t *testing.T) {
+	ls := newLiveServer(t)
+	d := ls.do(t, "GET", "/v1/skill", "", nil).want(t, http.StatusOK).str("description")
+	for _, s := range []string{"JSON memory never expires", "30 days", "90 days"} {
+		if !strings.Contains(d, s) {
+			t.Errorf("skill description does not say %q", s)
+		}
+	}
+}
