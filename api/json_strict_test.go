@@ -102,7 +102,7 @@ func TestPutNamesTheFieldThatCannotChange(t *testing.T) {
 // required on createMemory.
 func TestSkillMarksRequiredFields(t *testing.T) {
 	ls := newLiveServer(t)
-	r := ls.do(t, "GET", "/v1/skill", "", nil).want(t, http.StatusOK)
+	r := ls.do(t, "GET", "/v1/skill?full=true", "", nil).want(t, http.StatusOK)
 	var fields []any
 	for _, e := range r.JSON["endpoints"].([]any) {
 		if e := e.(map[string]any); e["operationId"] == "createMemory" {
@@ -142,10 +142,11 @@ func TestTopLevelVisibility(t *testing.T) {
 // together where an agent reads first.
 func TestSkillExplainsDefaultTTLs(t *testing.T) {
 	ls := newLiveServer(t)
-	d := ls.do(t, "GET", "/v1/skill", "", nil).want(t, http.StatusOK).str("description")
+	d := ls.do(t, "GET", "/v1/skill?full=true", "", nil).want(t, http.StatusOK).str("description")
+	q := ls.do(t, "GET", "/v1/skill", "", nil).want(t, http.StatusOK).str("markdown")
 	for _, s := range []string{"JSON memory never expires", "30 days", "90 days"} {
-		if !strings.Contains(d, s) {
-			t.Errorf("skill description does not say %q", s)
+		if !strings.Contains(d, s) || !strings.Contains(q, s) {
+			t.Errorf("the skill (full or short) does not say %q", s)
 		}
 	}
 }

@@ -36,7 +36,8 @@ func NewServer(c *client.Client) *sdk.Server {
 	srv := sdk.NewServer(&sdk.Implementation{Name: "cairn", Version: Version}, &sdk.ServerOptions{
 		Instructions: "cairn gives you persistent, versioned memory (by key), file and media storage paid in credits, " +
 			"and sanctions screening of blockchain addresses with Merkle proofs. Every tool result says the credits " +
-			"it cost (creditsCharged) and the balance left. Read cairn://skill for the full API.",
+			"it cost (creditsCharged) and the balance left. Read cairn://skill, a short guide (about 6 KB), before anything else; " +
+			"cairn://skill/full is the full reference of the HTTP API, for when the guide is not enough.",
 	})
 	s.addMemoryTools(srv)
 	s.addFileTools(srv)
@@ -220,15 +221,21 @@ func readFile(s *client.Stream) (string, error) {
 const memoryPrefix = "cairn://memory/"
 
 func (s *server) addResources(srv *sdk.Server) {
-	srv.AddResource(&sdk.Resource{URI: "cairn://skill", Name: "skill", MIMEType: "text/markdown",
-		Description: "The cairn skill document: every route, its price and its errors."},
-		func(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
-			md, err := s.c.GetSkill(ctx, true)
+	skill := func(get func(context.Context, bool) (string, error)) sdk.ResourceHandler {
+		return func(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+			md, err := get(ctx, true)
 			if err != nil {
 				return nil, err
 			}
 			return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: req.Params.URI, MIMEType: "text/markdown", Text: md}}}, nil
-		})
+		}
+	}
+	srv.AddResource(&sdk.Resource{URI: "cairn://skill", Name: "skill", MIMEType: "text/markdown",
+		Description: "The short guide to cairn (about 6 KB): register, store, recall, search, files, screening, credits and the common errors."},
+		skill(s.c.GetSkill))
+	srv.AddResource(&sdk.Resource{URI: "cairn://skill/full", Name: "skill-full", MIMEType: "text/markdown",
+		Description: "The full reference of every HTTP route, its price and its errors (large: read the short guide first)."},
+		skill(s.c.GetFullSkill))
 	srv.AddResourceTemplate(&sdk.ResourceTemplate{URITemplate: "cairn://memory/{+key}", Name: "memory",
 		Description: "The latest version of the memory with this key (a read by key: 1 credit).", MIMEType: "application/json"},
 		func(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {

@@ -289,9 +289,18 @@ func TestE2EMCPTools(t *testing.T) {
 	t.Run("Resources", func(t *testing.T) {
 		s := session(t)
 		s.ok("remember", map[string]any{"key": "facts/sky", "content": "the sky is blue"}, 6)
+		// cairn://skill is the short guide, which the instructions point at;
+		// cairn://skill/full the full reference.
 		sk, err := s.cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: "cairn://skill"})
-		if err != nil || !strings.Contains(sk.Contents[0].Text, "/v1/memory") {
-			t.Fatalf("skill: %v", err)
+		if err != nil || !strings.Contains(sk.Contents[0].Text, "/v1/memory") || len(sk.Contents[0].Text) > 10<<10 {
+			t.Fatalf("skill: %v (%d bytes)", err, len(sk.Contents[0].Text))
+		}
+		full, err := s.cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: "cairn://skill/full"})
+		if err != nil || !strings.Contains(full.Contents[0].Text, "### GET /v1/memory/by-key") {
+			t.Fatalf("full skill: %v", err)
+		}
+		if ins := s.cs.InitializeResult().Instructions; !strings.Contains(ins, "cairn://skill, a short guide") {
+			t.Fatalf("instructions: %q", ins)
 		}
 		r, err := s.cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: "cairn://memory/facts/sky"})
 		if err != nil {
