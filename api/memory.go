@@ -25,6 +25,7 @@ func (s *Server) memoryRoutes(agent *gin.RouterGroup) {
 	agent.POST("/memory/ttl-alerts", strictBody[ttlAlertsRequest](), h(s.ttlAlerts))
 	agent.GET("/memory/audit", h(s.memoryAudit))
 	agent.GET("/memory/by-key", s.paid(billing.OpMemoryRead), h(s.getMemoryByKey))
+	agent.GET("/memory/vector-spaces", h(s.vectorSpaces))
 	agent.GET("/memory/:id", fixedPathMethod, s.paid(billing.OpMemoryRead), h(s.getMemory))
 	agent.PUT("/memory/:id", fixedPathMethod, strictBody[memoryPutRequest](), s.paid(billing.OpMemoryUpdate), h(s.putMemory))
 	agent.DELETE("/memory/:id", fixedPathMethod, s.paid(billing.OpMemoryDelete), h(s.deleteMemory))
@@ -36,7 +37,7 @@ func (s *Server) memoryRoutes(agent *gin.RouterGroup) {
 
 // memoryFixedPaths are the fixed paths under /v1/memory and their methods.
 var memoryFixedPaths = map[string]string{"search": "POST", "upload": "POST", "bulk": "POST", "bulk-delete": "POST",
-	"ttl-alerts": "POST", "expiring": "GET", "audit": "GET", "vector-search": "POST", "reembed": "POST", "by-key": "GET"}
+	"ttl-alerts": "POST", "expiring": "GET", "audit": "GET", "vector-search": "POST", "reembed": "POST", "by-key": "GET", "vector-spaces": "GET"}
 
 // fixedPathMethod answers 405, before any charge, a method a fixed path
 // does not take: gin routes GET /v1/memory/search to /memory/:id, which

@@ -126,6 +126,7 @@ func (c *Client) AllMemories(ctx context.Context, p ListMemoriesParams) iter.Seq
 // SearchRequest is the body of searchMemories.
 type SearchRequest struct {
 	Query        string   `json:"query,omitempty"`
+	KeyQuery     string   `json:"keyQuery,omitempty"`
 	ContentQuery string   `json:"contentQuery,omitempty"`
 	Tags         []string `json:"tags,omitempty"`
 	Limit        int      `json:"limit,omitempty"`
@@ -157,8 +158,18 @@ type SearchHit struct {
 
 // SearchResults are the hits of a search, best first.
 type SearchResults struct {
-	Count   int         `json:"count"`
-	Results []SearchHit `json:"results"`
+	Count    int            `json:"count"`
+	Searched SearchedFields `json:"searched"`
+	Hint     string         `json:"hint,omitempty"`
+	Results  []SearchHit    `json:"results"`
+}
+
+// SearchedFields says what each criterion of a search was matched against.
+type SearchedFields struct {
+	KeyNames       string   `json:"keyNames,omitempty"`
+	Content        string   `json:"content,omitempty"`
+	ContentVectors string   `json:"contentVectors,omitempty"`
+	Tags           []string `json:"tags,omitempty"`
 }
 
 // SearchMemories searches by key, full text and tags (searchMemories).

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"time"
 
 	"github.com/cairn-dev/cairn/client"
 	"github.com/google/jsonschema-go/jsonschema"
@@ -71,6 +72,26 @@ func decodeArgs(raw json.RawMessage, schema *jsonschema.Resolved, in any) error 
 	return nil
 }
 
+// vectorKind says what vector search means on the server, from GET
+// /v1/memory/vector-spaces: semantic with an embedding model, else lexical.
+func (s *server) vectorKind() string {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	vs, err := s.c.MemoryVectorSpaces(ctx)
+	switch {
+	case err != nil:
+		return "lexical (shared words) unless the server has an embedding model"
+	case vs.DefaultTextSpace == "server":
+		for _, sp := range vs.Spaces {
+			if sp.Name == "server" && sp.Model != nil {
+				return "semantic, the server's embedding model " + *sp.Model + ": similar meaning"
+			}
+		}
+		return "semantic: similar meaning"
+	}
+	return "lexical on this server, shared words and word pieces, not similar meaning in other words"
+}
+
 // RememberArgs are the arguments of remember.
 type RememberArgs struct {
 	Key        string   `json:"key" jsonschema:"the memory's key: a slash-separated path such as notes/meeting-2026-01-05"`
@@ -91,7 +112,7 @@ type Remembered struct {
 // SearchArgs are the arguments of search.
 type SearchArgs struct {
 	Query string   `json:"query" jsonschema:"what to look for"`
-	Mode  string   `json:"mode,omitempty" jsonschema:"key (key names), fulltext (content words), vector (similar meaning) or hybrid (full text and vector fused, the default)"`
+	Mode  string   `json:"mode,omitempty" jsonschema:"key (key names only), fulltext (words of the content), vector (similar text: lexical or semantic, as the tool description says) or hybrid (full text and lexical vectors fused, the default)"`
 	Tags  []string `json:"tags,omitempty" jsonschema:"only memories with all these tags (key, fulltext and hybrid modes)"`
 	Limit int      `json:"limit,omitempty" jsonschema:"at most this many results, 1 to 100"`
 }
@@ -147,8 +168,8 @@ func (s *server) addMemoryTools(srv *sdk.Server) {
 			}
 			return s.c.GetMemory(ctx, id)
 		})
-	tool(srv, s, "search", "Find memories, best first (1 credit): by key name, by words of the content (fulltext), by similar "+
-		"meaning (vector) or both fused (hybrid, the default).",
+	tool(srv, s, "search", "Find memories, best first (1 credit): by key name (key), by words of the content (fulltext), by "+
+		"similar text (vector: "+s.vectorKind()+") or full text and lexical vectors fused (hybrid, the default).",
 		func(ctx context.Context, a SearchArgs) (any, error) {
 			switch a.Mode {
 			case "key":

@@ -146,6 +146,10 @@ func TestE2EMCPTools(t *testing.T) {
 		if len(tl.Description) < 20 || tl.InputSchema == nil {
 			t.Errorf("tool %s lacks a description or schema", tl.Name)
 		}
+		// Without --embedder-url vector search is lexical, and the tool says so.
+		if tl.Name == "search" && (!strings.Contains(tl.Description, "lexical on this server") || strings.Contains(tl.Description, "similar meaning (vector)")) {
+			t.Errorf("search tool description: %s", tl.Description)
+		}
 	}
 	sort.Strings(names)
 	if strings.Join(names, ",") != strings.Join(mcpTools, ",") {
