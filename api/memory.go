@@ -7,6 +7,7 @@ import (
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/billing"
+	"github.com/cairn-dev/cairn/memory"
 	"github.com/gin-gonic/gin"
 )
 
@@ -68,9 +69,19 @@ func (s *Server) createMemory(c *gin.Context) error {
 	return nil
 }
 
-// getMemory is GET /v1/memory/:id (spec 4.2): any version's id.
+// getMemory is GET /v1/memory/:id (spec 4.2): any version's id; with
+// ?agentId= a shared memory of another agent of the developer.
 func (s *Server) getMemory(c *gin.Context) error {
-	v, err := s.Memory.Get(c.Request.Context(), agentOf(c).ID, c.Param("id"), true, requestID(c))
+	owner, err := s.sharedOwner(c)
+	if err != nil {
+		return err
+	}
+	var v *memory.View
+	if owner != "" {
+		v, err = s.Memory.GetShared(c.Request.Context(), owner, c.Param("id"), "", requestID(c))
+	} else {
+		v, err = s.Memory.Get(c.Request.Context(), agentOf(c).ID, c.Param("id"), true, requestID(c))
+	}
 	if err != nil {
 		return err
 	}
@@ -86,13 +97,37 @@ func (s *Server) getMemoryByKey(c *gin.Context) error {
 	if !ok || key == "" {
 		return cairn.Errorf(cairn.EINVALID, "key is required: GET /v1/memory/by-key?key=notes/today.").With("field", "key")
 	}
-	v, err := s.Memory.GetByKey(c.Request.Context(), agentOf(c).ID, key, true, requestID(c))
+	owner, err := s.sharedOwner(c)
+	if err != nil {
+		return err
+	}
+	var v *memory.View
+	if owner != "" {
+		v, err = s.Memory.GetShared(c.Request.Context(), owner, "", key, requestID(c))
+	} else {
+		v, err = s.Memory.GetByKey(c.Request.Context(), agentOf(c).ID, key, true, requestID(c))
+	}
 	if err != nil {
 		return err
 	}
 	etag(c, v.Memory.Latest)
 	writeJSON(c, http.StatusOK, toMemoryJSON(v, true))
 	return nil
+}
+
+// sharedOwner is the agent whose shared memories a read names with
+// ?agentId=: another agent of the caller's developer; "" for the caller's
+// own memories (no agentId, or its own).
+func (s *Server) sharedOwner(c *gin.Context) (string, error) {
+	id, ok := c.GetQuery("agentId")
+	if !ok || id == agentOf(c).ID {
+		return "", nil
+	}
+	a, err := s.Accounts.Sibling(c.Request.Context(), agentOf(c), id)
+	if err != nil {
+		return "", err
+	}
+	return a.ID, nil
 }
 
 // putMemory is PUT /v1/memory/:id (spec 4.4): version N+1, optionally

@@ -104,3 +104,30 @@ func keyInUse(m *cairn.Memory) error {
 		m.Key, m.ID, m.Latest, m.LatestID, m.Latest, m.Key).
 		With("key", m.Key).With("memoryId", m.ID).With("latestId", m.LatestID).With("latestVersion", m.Latest)
 }
+
+// GetShared returns, for another agent of the same developer (the caller
+// checked that), a version of owner's memory (id a version's id, or "" with
+// key for the latest version of the memory with the key) when the memory
+// is shared (visibility share); any other memory is ENOTFOUND, exactly as
+// an unknown one. The read is logged in the owner's audit log.
+func (s *Service) GetShared(ctx context.Context, ownerID, id, key, reqID string) (*View, error) {
+	var m *cairn.Memory
+	var err error
+	if id == "" {
+		if err = checkKey(key); err != nil {
+			return nil, err
+		}
+		if m, err = s.Store.MemoryByKey(ctx, ownerID, key); err == nil {
+			id = m.LatestID
+		}
+	} else {
+		m, _, err = s.lookup(ctx, ownerID, id)
+	}
+	if cairn.IsCode(err, cairn.ENOTFOUND) || err == nil && m.Visibility != "share" {
+		return nil, cairn.Errorf(cairn.ENOTFOUND, "No shared memory with this id or key: another agent's memories are readable only when "+
+			"their visibility is share.")
+	} else if err != nil {
+		return nil, err
+	}
+	return s.Get(ctx, ownerID, id, true, reqID)
+}
