@@ -36,7 +36,10 @@ type liveServer struct {
 	memory *memory.Service
 }
 
-func newLiveServer(t *testing.T) *liveServer {
+// liveAdmin is the admin token of a liveServer.
+const liveAdmin = "live-admin-token-0123456789abcdef"
+
+func newLiveServer(t *testing.T, setup ...func(d *api.Deps, db *pebble.DB, blobs *fs.Store)) *liveServer {
 	t.Helper()
 	dir := t.TempDir()
 	ctx := context.Background()
@@ -72,7 +75,7 @@ func newLiveServer(t *testing.T) *liveServer {
 	cursors := cairn.NewCursors(bytes.Repeat([]byte{7}, 32))
 	ledger := &billing.Ledger{Clock: clock, Store: db, Cursors: cursors}
 	logger := slog.New(slog.NewTextHandler(testWriter{t}, nil))
-	s, err := api.New(api.Deps{
+	d := api.Deps{
 		Health:      db,
 		Accounts:    &account.Service{Clock: clock, Store: db, Deposits: hd, StarterCredits: 100, CreditsPerAPT: 1000},
 		Tokens:      &account.Tokens{Clock: clock, Secret: bytes.Repeat([]byte{9}, 32)},
@@ -89,7 +92,12 @@ func newLiveServer(t *testing.T) *liveServer {
 		Clock:       clock,
 		Logger:      logger,
 		Limits:      api.DefaultLimits(),
-	})
+		AdminToken:  liveAdmin,
+	}
+	for _, f := range setup {
+		f(&d, db, blobs)
+	}
+	s, err := api.New(d)
 	if err != nil {
 		t.Fatal(err)
 	}
