@@ -60,3 +60,30 @@ func TestRangeUnknownUnitOrMalformedServesAll(t *testing.T) {
 	}
 	ls.do(t, "GET", path, key, nil, "Range", "bytes=1000-2000").want(t, http.StatusRequestedRangeNotSatisfiable)
 }
+
+// TestMediaRenew: POST /v1/media/{id}/renew gives a file a new time to
+// live from now (free); a bad expiresIn or body is 400, another agent's
+// file 404.
+func TestMediaRenew(t *testing.T) {
+	ls := newLiveServer(t)
+	key, _ := ls.register(t)
+	other, _ := ls.register(t)
+	id := ls.uploadMedia(t, key, "a.txt", []byte("hello"))
+	before := ls.balance(t, key)
+	r := ls.do(t, "POST", "/v1/media/"+id+"/renew", key, `{"expiresIn":"365d"}`).want(t, http.StatusOK)
+	if r.str("expiresAt") < "2027" {
+		t.Fatalf("renew: %s", r.Body)
+	}
+	if g := ls.do(t, "GET", "/v1/media/"+id, key, nil).want(t, http.StatusOK); g.str("expiresAt") != r.str("expiresAt") {
+		t.Fatalf("record after renew: %s", g.Body)
+	}
+	ls.do(t, "POST", "/v1/media/"+id+"/renew", key, `{"expiresIn":"forever"}`).want(t, http.StatusBadRequest, "invalid")
+	ls.do(t, "POST", "/v1/media/"+id+"/renew", key, `{"ttl":"7d"}`).want(t, http.StatusBadRequest, "invalid")
+	ls.do(t, "POST", "/v1/media/"+id+"/renew", other, `{"expiresIn":"7d"}`).want(t, http.StatusNotFound, "not_found")
+	if got := ls.balance(t, key); got != before {
+		t.Fatalf("renewal cost %v credits", before-got)
+	}
+	if s := ls.do(t, "GET", "/v1/media/"+id+"/stream", key, nil).want(t, http.StatusOK); string(s.Body) != "hello" {
+		t.Fatalf("stream after renew: %q", s.Body)
+	}
+}

@@ -44,6 +44,12 @@ type MediaDeleteArgs struct {
 	ID string `json:"id" jsonschema:"the media file's id"`
 }
 
+// MediaRenewArgs are the arguments of media_renew.
+type MediaRenewArgs struct {
+	ID        string `json:"id" jsonschema:"the media file's id"`
+	ExpiresIn string `json:"expiresIn" jsonschema:"the new time to live from now, such as 90d or 12h"`
+}
+
 // MediaGetArgs are the arguments of media_get.
 type MediaGetArgs struct {
 	ID             string `json:"id" jsonschema:"the media id"`
@@ -93,6 +99,10 @@ func (s *server) addFileTools(srv *sdk.Server) {
 	tool(srv, s, "media_delete", "Delete a media file and its stored bytes (priced as media.delete).",
 		func(ctx context.Context, a MediaDeleteArgs) (any, error) {
 			return s.c.DeleteMedia(ctx, a.ID)
+		})
+	tool(srv, s, "media_renew", "Give a media file a new time to live from now, such as 90d (free).",
+		func(ctx context.Context, a MediaRenewArgs) (any, error) {
+			return s.c.RenewMedia(ctx, a.ID, a.ExpiresIn)
 		})
 	tool(srv, s, "media_get", "Describe a media file, optionally with its bytes as base64.",
 		func(ctx context.Context, a MediaGetArgs) (any, error) {

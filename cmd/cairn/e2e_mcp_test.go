@@ -120,7 +120,7 @@ func (s *mcpSession) fails(name string, args map[string]any, code string) toolCa
 	return tc
 }
 
-var mcpTools = []string{"balance", "deposit", "fetch_file", "forget", "history", "list", "media_delete", "media_get", "media_list", "media_upload",
+var mcpTools = []string{"balance", "deposit", "fetch_file", "forget", "history", "list", "media_delete", "media_get", "media_list", "media_renew", "media_upload",
 	"merkle_proof", "pin", "pricing", "recall", "remember", "renew_ttl", "report_address", "screen_addresses", "search", "upload_file"}
 
 func TestE2EMCPTools(t *testing.T) {
@@ -244,6 +244,10 @@ func TestE2EMCPTools(t *testing.T) {
 			t.Fatalf("media get: %v", g)
 		}
 		s.fails("media_get", map[string]any{"id": cairn.NewID()}, cairn.ENOTFOUND)
+		if r := s.ok("media_renew", map[string]any{"id": id, "expiresIn": "365d"}, 0).result(); r["expiresAt"] == nil {
+			t.Fatalf("media renew: %v", r)
+		}
+		s.fails("media_renew", map[string]any{"id": id, "expiresIn": "forever"}, cairn.EINVALID)
 		if d := s.ok("media_delete", map[string]any{"id": id}, 2).result(); d["deleted"] != true {
 			t.Fatalf("media delete: %v", d)
 		}
