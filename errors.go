@@ -15,6 +15,7 @@ const (
 	EPAYMENT          = "insufficient_credits"   // balance too low for the operation (402)
 	EFORBIDDEN        = "forbidden"              // authenticated but not allowed, e.g. revoked agent (403)
 	ENOTFOUND         = "not_found"              // unknown resource, or not the caller's (404)
+	EEXPIRED          = "expired"                // the resource existed but its time to live passed (404)
 	EMETHOD           = "method_not_allowed"     // route exists, method does not (405)
 	ECONFLICT         = "conflict"               // duplicate key or state conflict (409)
 	EALREADYCREDITED  = "already_credited"       // a deposit transaction was credited before (409)
@@ -33,7 +34,7 @@ const (
 // Codes lists every code, in the order above. The HTTP front end's table test
 // checks that each one has a status.
 var Codes = []string{
-	EINVALID, EUNAUTHORIZED, EPAYMENT, EFORBIDDEN, ENOTFOUND, EMETHOD, ECONFLICT, EALREADYCREDITED, EPENDING,
+	EINVALID, EUNAUTHORIZED, EPAYMENT, EFORBIDDEN, ENOTFOUND, EEXPIRED, EMETHOD, ECONFLICT, EALREADYCREDITED, EPENDING,
 	EPRECONDITION, ETOOLARGE, EUNSUPPORTEDMEDIA, ERANGE, EUNPROCESSABLE, ERATELIMIT,
 	EINTERNAL, EUPSTREAM, EUNAVAILABLE,
 }

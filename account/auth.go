@@ -2,6 +2,7 @@ package account
 
 import (
 	"context"
+	"strings"
 
 	"github.com/cairn-dev/cairn"
 )
@@ -23,7 +24,10 @@ func (s *Service) Authenticate(ctx context.Context, key string) (*cairn.Agent, e
 		}
 	}
 	a, err := s.Store.AgentByKeyHash(ctx, h)
-	if cairn.IsCode(err, cairn.ENOTFOUND) {
+	if cairn.IsCode(err, cairn.ENOTFOUND) && strings.HasPrefix(key, SecretPrefix) {
+		return nil, cairn.Errorf(cairn.EUNAUTHORIZED, "This is a rotation secret (sk_live_rs_...), not an API key: send the apiKey as the bearer token. "+
+			"The rotation secret goes only in the body of POST /v1/agents/self/rotate-key.")
+	} else if cairn.IsCode(err, cairn.ENOTFOUND) {
 		return nil, cairn.Errorf(cairn.EUNAUTHORIZED, "Missing or invalid API key.")
 	} else if err != nil {
 		return nil, err
@@ -62,7 +66,7 @@ func (s *Service) Rotate(ctx context.Context, agentID, secret, requestID, ip str
 	}
 	given := HashSecret(secret)
 	key, keyHash := newSecret()
-	newSecretText, newSecretHash := newSecret()
+	newSecretText, newSecretHash := newRotationSecret()
 	now := s.Clock.Now()
 	audit := &cairn.AuditEntry{AgentID: agentID, Action: cairn.AuditRotateKey, Resource: agentID, RequestID: requestID, IP: ip, CreatedAt: now}
 	defer s.forget(agentID) // also after a failure: the commit may have happened

@@ -8,18 +8,40 @@ import (
 	"strings"
 )
 
-// KeyPrefix starts every API key and rotation secret.
+// KeyPrefix starts every API key and rotation secret (spec 2.3).
 const KeyPrefix = "sk_live_"
 
+// SecretPrefix starts the rotation secrets issued since they were told
+// apart from API keys: still KeyPrefix (spec 2.3), then "rs_", which no
+// new API key starts with, so that a secret sent as a key gets an answer
+// that says so.
+const SecretPrefix = KeyPrefix + "rs_"
+
 // newSecret returns KeyPrefix followed by 256 random bits in base64url
-// (43 characters), and its SHA-256 digest.
+// (43 characters) that do not start with "rs_", and its SHA-256 digest:
+// a new API key.
 func newSecret() (string, []byte) {
+	for {
+		s := KeyPrefix + randomText()
+		if !strings.HasPrefix(s, SecretPrefix) {
+			return s, HashSecret(s)
+		}
+	}
+}
+
+// newRotationSecret returns SecretPrefix followed by 256 random bits in
+// base64url, and its SHA-256 digest.
+func newRotationSecret() (string, []byte) {
+	s := SecretPrefix + randomText()
+	return s, HashSecret(s)
+}
+
+func randomText() string {
 	var b [32]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		panic("account: crypto/rand failed: " + err.Error())
 	}
-	s := KeyPrefix + base64.RawURLEncoding.EncodeToString(b[:])
-	return s, HashSecret(s)
+	return base64.RawURLEncoding.EncodeToString(b[:])
 }
 
 // HashSecret returns the SHA-256 digest under which a key or secret is

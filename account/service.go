@@ -156,7 +156,7 @@ func (s *Service) newAgent(ctx context.Context, developerID, name string) (*cair
 		return nil, Credentials{}, err
 	}
 	key, keyHash := newSecret()
-	secret, secretHash := newSecret()
+	secret, secretHash := newRotationSecret()
 	if name == "" {
 		name = generatedName()
 	}
@@ -185,4 +185,18 @@ func generatedName() string {
 	var b [4]byte
 	_, _ = rand.Read(b[:])
 	return "agent-" + hex.EncodeToString(b[:])
+}
+
+// Sibling returns the agent with the id when it belongs to the caller's
+// developer account and is not revoked; any other agent, or none, is
+// ENOTFOUND, so that agents of other developers are never told apart from
+// unknown ids.
+func (s *Service) Sibling(ctx context.Context, caller *cairn.Agent, id string) (*cairn.Agent, error) {
+	a, err := s.Store.Agent(ctx, id)
+	if cairn.IsCode(err, cairn.ENOTFOUND) || err == nil && (a.DeveloperID != caller.DeveloperID || a.Revoked) {
+		return nil, cairn.Errorf(cairn.ENOTFOUND, "No agent %q under this developer account.", id).With("field", "agentId")
+	} else if err != nil {
+		return nil, err
+	}
+	return a, nil
 }

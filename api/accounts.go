@@ -16,14 +16,14 @@ func (s *Server) accountRoutes(v1, agent *gin.RouterGroup) {
 	v1.POST("/auth/agent-register",
 		s.rateLimit(policy{name: "registrations", l: s.registerLimit, key: clientNet, when: always},
 			policy{name: "registrations-all", l: s.registerAllLimit, key: everyone, when: always}),
-		h(s.register))
+		strictBody[nameRequest](), h(s.register))
 	agent.GET("/agents/self", h(s.self))
-	agent.POST("/agents", s.paid(billing.OpAgentCreate), h(s.createAgent))
+	agent.POST("/agents", strictBody[nameRequest](), s.paid(billing.OpAgentCreate), h(s.createAgent))
 	// Rotation counts attempts per client IP before anything else, so that
 	// guessing secrets is bounded whatever the key.
 	v1.POST("/agents/self/rotate-key",
 		s.rateLimit(policy{name: "rotations", l: s.rotateLimit, key: clientNet, when: always}),
-		s.agentAuth, s.limited(), h(s.rotateKey))
+		s.agentAuth, s.limited(), strictBody[rotateRequest](), h(s.rotateKey))
 }
 
 // registrationResponse is the record of spec 2.3.

@@ -2,20 +2,24 @@ package api
 
 import (
 	"net/http"
+	"slices"
+	"strings"
 
 	"github.com/cairn-dev/cairn"
 	"github.com/gin-gonic/gin"
 )
 
+// auditActions are the actions the audit log may be filtered by.
+var auditActions = []string{cairn.AuditRead, cairn.AuditWrite, cairn.AuditDelete, cairn.AuditSearch, cairn.AuditList,
+	cairn.AuditUpload, cairn.AuditPin, cairn.AuditImportance, cairn.AuditRotateKey, cairn.AuditReport, cairn.AuditModeration, cairn.AuditDeposit}
+
 // memoryAudit is GET /v1/memory/audit (spec 4.10), free: the agent's
 // operation log, newest first, with cursor pagination.
 func (s *Server) memoryAudit(c *gin.Context) error {
 	action := c.Query("action")
-	switch action {
-	case "", cairn.AuditRead, cairn.AuditWrite, cairn.AuditDelete, cairn.AuditSearch, cairn.AuditList,
-		cairn.AuditUpload, cairn.AuditPin, cairn.AuditImportance, cairn.AuditRotateKey, cairn.AuditReport, cairn.AuditModeration, cairn.AuditDeposit:
-	default:
-		return cairn.Errorf(cairn.EINVALID, "Unknown action %q.", action).With("field", "action")
+	if action != "" && !slices.Contains(auditActions, action) {
+		return cairn.Errorf(cairn.EINVALID, "Unknown action %q; action is one of %s, or absent for every action.", action,
+			strings.Join(auditActions, ", ")).With("field", "action").With("allowed", auditActions)
 	}
 	pg, err := s.readIDPage(c, action)
 	if err != nil {

@@ -52,6 +52,12 @@ func (s *Server) agentAuth(c *gin.Context) {
 		writeError(c, cairn.Errorf(cairn.EUNAUTHORIZED, "Missing API key: send Authorization: Bearer <key>."))
 		return
 	}
+	if !account.LooksLikeKey(tok) && strings.Count(tok, ".") == 2 {
+		writeError(c, cairn.Errorf(cairn.EUNAUTHORIZED, "This route wants an agent API key (sk_live_...), and this is a developer token (JWT), "+
+			"which only the account routes (/v1/billing/balance, /v1/billing/transactions) and screening accept. "+
+			"Register an agent with POST /v1/auth/agent-register, or send the key of one of the developer's agents.").With("wants", "agent API key"))
+		return
+	}
 	a, err := s.Accounts.Authenticate(c.Request.Context(), tok)
 	if err != nil {
 		writeError(c, err)

@@ -1,8 +1,12 @@
 package api
 
 import (
+	"errors"
+	"fmt"
+	"strconv"
 	"time"
 
+	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/billing"
 	"github.com/gin-gonic/gin"
 )
@@ -25,12 +29,43 @@ func (s *Server) paid(op string) gin.HandlerFunc {
 		c.Set(billKey, b)
 		if err := b.Charge(c.Request.Context(), op); err != nil {
 			b.Settle(c.Request.Context(), errStatus(err))
-			writeError(c, err)
+			writeError(c, s.topUpHelp(p, err))
 			return
 		}
 		c.Next()
 		b.Settle(c.Request.Context(), c.Writer.Status())
 	}
+}
+
+// topUpHelp adds to a 402 what to do about it: the agent's deposit
+// address and network, the deposit endpoint, the smallest deposit that
+// covers the shortfall, and what stays free meanwhile. Other errors are
+// returned as they are.
+func (s *Server) topUpHelp(p *principal, err error) error {
+	var e *cairn.Error
+	if !errors.As(err, &e) || e.Code != cairn.EPAYMENT {
+		return err
+	}
+	required, _ := e.Details["required"].(int64)
+	available, _ := e.Details["available"].(int64)
+	if p.Agent == nil {
+		return e.With("depositEndpoint", "POST /v1/billing/agent/deposit")
+	}
+	info := s.Accounts.DepositInfo(p.Agent)
+	rate := s.Accounts.CreditsPerAPT
+	if rate <= 0 {
+		rate = 1000
+	}
+	short := max(required-available, 1)
+	octas := (short*100_000_000 + rate - 1) / rate // the smallest deposit buying short credits
+	apt := strconv.FormatFloat(float64(octas)/1e8, 'f', -1, 64)
+	msg := fmt.Sprintf("Insufficient credits: %d required, %d available. To top up, send at least %s APT (%d credits per APT) "+
+		"on %s to this agent's deposit address %s, then POST /v1/billing/agent/deposit {\"txHash\": \"0x...\"}; "+
+		"GET /v1/billing/agent/balance shows the balance. Free meanwhile: history, pin, importance, TTL alerts, the audit log, "+
+		"media metadata and listing.", required, available, apt, rate, info.Network, info.Address)
+	return (&cairn.Error{Code: e.Code, Message: msg, Details: e.Details}).
+		With("depositAddress", info.Address).With("network", info.Network).With("depositEndpoint", "POST /v1/billing/agent/deposit").
+		With("minimumDepositApt", apt)
 }
 
 // billOf is the bill paid opened for the request.

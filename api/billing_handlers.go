@@ -16,7 +16,7 @@ import (
 func (s *Server) billingRoutes(v1, agent *gin.RouterGroup) {
 	v1.GET("/billing/pricing", h(s.pricing))
 	agent.GET("/billing/agent/balance", h(s.agentBalance))
-	agent.POST("/billing/agent/deposit", h(s.deposit))
+	agent.POST("/billing/agent/deposit", strictBody[depositRequest](), h(s.deposit))
 	account := v1.Group("", s.agentOrDeveloperAuth, s.limited())
 	account.GET("/billing/balance", h(s.balance))
 	account.GET("/billing/transactions", h(s.transactions))

@@ -16,6 +16,7 @@ var statusOf = map[string]int{
 	cairn.EPAYMENT:          http.StatusPaymentRequired,
 	cairn.EFORBIDDEN:        http.StatusForbidden,
 	cairn.ENOTFOUND:         http.StatusNotFound,
+	cairn.EEXPIRED:          http.StatusNotFound,
 	cairn.EMETHOD:           http.StatusMethodNotAllowed,
 	cairn.ECONFLICT:         http.StatusConflict,
 	cairn.EALREADYCREDITED:  http.StatusConflict,

@@ -7,6 +7,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"reflect"
 	"strings"
 	"time"
 
@@ -95,7 +96,7 @@ func decodeError(err error) error {
 		if field == "" {
 			return cairn.Errorf(cairn.EINVALID, "Request body must be a JSON %s.", "object")
 		}
-		return cairn.Errorf(cairn.EINVALID, "Field %q must be of type %s.", field, ute.Type.String()).With("field", field)
+		return cairn.Errorf(cairn.EINVALID, "Field %q must be %s, not %s.", field, jsonKind(ute.Type), jsonValueKind(ute.Value)).With("field", field)
 	case errors.Is(err, io.EOF):
 		return cairn.Errorf(cairn.EINVALID, "Request body is empty; a JSON object is required.")
 	case errors.Is(err, io.ErrUnexpectedEOF):
@@ -103,6 +104,50 @@ func decodeError(err error) error {
 	default:
 		return cairn.Errorf(cairn.EINVALID, "Malformed JSON: %s", sanitize(err.Error()))
 	}
+}
+
+// jsonKind names the JSON value a Go type decodes from, as a client
+// writes it: never a Go type name.
+func jsonKind(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	}
+	return "another JSON value"
+}
+
+// jsonValueKind names the JSON value encoding/json found (its
+// UnmarshalTypeError.Value: "string", "number", "number 1.5", "bool",
+// "array", "object").
+func jsonValueKind(v string) string {
+	switch {
+	case v == "bool":
+		return "true or false"
+	case v == "array", v == "object":
+		return "an " + v
+	case strings.HasPrefix(v, "number"):
+		if n := strings.TrimSpace(strings.TrimPrefix(v, "number")); n != "" {
+			return "the number " + n
+		}
+		return "a number"
+	case v == "string":
+		return "a string"
+	}
+	return v
 }
 
 // sanitize bounds an error text taken from a decoder before it is shown.

@@ -16,6 +16,7 @@ func (s *Server) mediaRoutes(agent *gin.RouterGroup) {
 	agent.GET("/media/:id/stream", s.paid(billing.OpMediaStream), h(s.streamMedia))
 	agent.HEAD("/media/:id/stream", h(s.streamMedia))
 	agent.DELETE("/media/:id", s.paid(billing.OpMediaDelete), h(s.deleteMedia))
+	agent.POST("/media/:id/renew", strictBody[renewMediaRequest](), h(s.renewMedia))
 }
 
 type mediaJSON struct {
@@ -58,6 +59,28 @@ func (s *Server) deleteMedia(c *gin.Context) error {
 		return err
 	}
 	writeJSON(c, http.StatusOK, gin.H{"deleted": true, "id": m.ID})
+	return nil
+}
+
+type renewMediaRequest struct {
+	ExpiresIn *string `json:"expiresIn"`
+}
+
+// renewMedia is POST /v1/media/:id/renew {expiresIn} (free): a new time
+// to live from now, as TTL renewal gives memories.
+func (s *Server) renewMedia(c *gin.Context) error {
+	var req renewMediaRequest
+	if err := bindJSON(c, &req, false); err != nil {
+		return err
+	}
+	if req.ExpiresIn == nil {
+		return cairn.Errorf(cairn.EINVALID, `expiresIn is required, e.g. {"expiresIn": "90d"}.`).With("field", "expiresIn")
+	}
+	m, err := s.Media.Renew(c.Request.Context(), agentOf(c).ID, c.Param("id"), *req.ExpiresIn, requestID(c))
+	if err != nil {
+		return err
+	}
+	writeJSON(c, http.StatusOK, toMediaJSON(m))
 	return nil
 }
 

@@ -7,35 +7,38 @@ import (
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/billing"
+	"github.com/cairn-dev/cairn/memory"
 	"github.com/gin-gonic/gin"
 )
 
 // memoryRoutes registers the memory endpoints (spec 4.1-4.11) on the agent
 // group. Fixed paths come before /memory/:id so that gin matches them.
 func (s *Server) memoryRoutes(agent *gin.RouterGroup) {
-	agent.POST("/memory", s.idempotent(), s.paid(billing.OpMemoryWrite), h(s.createMemory))
+	agent.POST("/memory", strictBody[memoryRequest](), s.idempotent(), s.paid(billing.OpMemoryWrite), h(s.createMemory))
 	agent.GET("/memory", s.paid(billing.OpMemoryRead), h(s.listMemories))
-	agent.POST("/memory/search", s.paid(billing.OpSearch), h(s.searchMemories))
-	agent.POST("/memory/vector-search", s.paid(billing.OpSearch), h(s.vectorSearchMemories))
-	agent.POST("/memory/reembed", h(s.reembedMemories))
+	agent.POST("/memory/search", strictBody[searchRequest](), s.paid(billing.OpSearch), h(s.searchMemories))
+	agent.POST("/memory/vector-search", strictBody[vectorSearchRequest](), s.paid(billing.OpSearch), h(s.vectorSearchMemories))
+	agent.POST("/memory/reembed", strictBody[reembedRequest](), h(s.reembedMemories))
 	agent.POST("/memory/upload", s.idempotent(), s.paid(billing.OpMemoryWrite), h(s.uploadMemory))
-	agent.POST("/memory/bulk", s.idempotent(), s.paid(""), h(s.bulkMemories))
-	agent.POST("/memory/bulk-delete", s.paid(""), h(s.bulkDeleteMemories))
+	agent.POST("/memory/bulk", strictBody[bulkStrict](), s.idempotent(), s.paid(""), h(s.bulkMemories))
+	agent.POST("/memory/bulk-delete", strictBody[bulkDeleteRequest](), s.paid(""), h(s.bulkDeleteMemories))
 	agent.GET("/memory/expiring", h(s.expiringMemories))
-	agent.POST("/memory/ttl-alerts", h(s.ttlAlerts))
+	agent.POST("/memory/ttl-alerts", strictBody[ttlAlertsRequest](), h(s.ttlAlerts))
 	agent.GET("/memory/audit", h(s.memoryAudit))
+	agent.GET("/memory/by-key", s.paid(billing.OpMemoryRead), h(s.getMemoryByKey))
+	agent.GET("/memory/vector-spaces", h(s.vectorSpaces))
 	agent.GET("/memory/:id", fixedPathMethod, s.paid(billing.OpMemoryRead), h(s.getMemory))
-	agent.PUT("/memory/:id", fixedPathMethod, s.paid(billing.OpMemoryUpdate), h(s.putMemory))
+	agent.PUT("/memory/:id", fixedPathMethod, strictBody[memoryPutRequest](), s.paid(billing.OpMemoryUpdate), h(s.putMemory))
 	agent.DELETE("/memory/:id", fixedPathMethod, s.paid(billing.OpMemoryDelete), h(s.deleteMemory))
 	agent.GET("/memory/:id/history", h(s.memoryHistory))
 	agent.GET("/memory/:id/download", s.paid(billing.OpMemoryRead), h(s.downloadMemory))
-	agent.PATCH("/memory/:id/pin", h(s.pinMemory))
-	agent.PATCH("/memory/:id/importance", h(s.memoryImportance))
+	agent.PATCH("/memory/:id/pin", strictBody[pinRequest](), h(s.pinMemory))
+	agent.PATCH("/memory/:id/importance", strictBody[importanceRequest](), h(s.memoryImportance))
 }
 
 // memoryFixedPaths are the fixed paths under /v1/memory and their methods.
 var memoryFixedPaths = map[string]string{"search": "POST", "upload": "POST", "bulk": "POST", "bulk-delete": "POST",
-	"ttl-alerts": "POST", "expiring": "GET", "audit": "GET", "vector-search": "POST", "reembed": "POST"}
+	"ttl-alerts": "POST", "expiring": "GET", "audit": "GET", "vector-search": "POST", "reembed": "POST", "by-key": "GET", "vector-spaces": "GET"}
 
 // fixedPathMethod answers 405, before any charge, a method a fixed path
 // does not take: gin routes GET /v1/memory/search to /memory/:id, which
@@ -53,7 +56,10 @@ func (s *Server) createMemory(c *gin.Context) error {
 	if err := bindJSON(c, &req, false); err != nil {
 		return err
 	}
-	w := req.write(c)
+	w, err := req.write(c)
+	if err != nil {
+		return err
+	}
 	replayable(c, w)
 	v, err := s.Memory.Create(c.Request.Context(), agentOf(c).ID, w)
 	if err != nil {
@@ -63,15 +69,65 @@ func (s *Server) createMemory(c *gin.Context) error {
 	return nil
 }
 
-// getMemory is GET /v1/memory/:id (spec 4.2): any version's id.
+// getMemory is GET /v1/memory/:id (spec 4.2): any version's id; with
+// ?agentId= a shared memory of another agent of the developer.
 func (s *Server) getMemory(c *gin.Context) error {
-	v, err := s.Memory.Get(c.Request.Context(), agentOf(c).ID, c.Param("id"), true, requestID(c))
+	owner, err := s.sharedOwner(c)
+	if err != nil {
+		return err
+	}
+	var v *memory.View
+	if owner != "" {
+		v, err = s.Memory.GetShared(c.Request.Context(), owner, c.Param("id"), "", requestID(c))
+	} else {
+		v, err = s.Memory.Get(c.Request.Context(), agentOf(c).ID, c.Param("id"), true, requestID(c))
+	}
 	if err != nil {
 		return err
 	}
 	etag(c, v.Memory.Latest)
 	writeJSON(c, http.StatusOK, toMemoryJSON(v, true))
 	return nil
+}
+
+// getMemoryByKey is GET /v1/memory/by-key?key=K: the latest version of
+// the memory with the key, as GET /v1/memory/:id shows a version.
+func (s *Server) getMemoryByKey(c *gin.Context) error {
+	key, ok := c.GetQuery("key")
+	if !ok || key == "" {
+		return cairn.Errorf(cairn.EINVALID, "key is required: GET /v1/memory/by-key?key=notes/today.").With("field", "key")
+	}
+	owner, err := s.sharedOwner(c)
+	if err != nil {
+		return err
+	}
+	var v *memory.View
+	if owner != "" {
+		v, err = s.Memory.GetShared(c.Request.Context(), owner, "", key, requestID(c))
+	} else {
+		v, err = s.Memory.GetByKey(c.Request.Context(), agentOf(c).ID, key, true, requestID(c))
+	}
+	if err != nil {
+		return err
+	}
+	etag(c, v.Memory.Latest)
+	writeJSON(c, http.StatusOK, toMemoryJSON(v, true))
+	return nil
+}
+
+// sharedOwner is the agent whose shared memories a read names with
+// ?agentId=: another agent of the caller's developer; "" for the caller's
+// own memories (no agentId, or its own).
+func (s *Server) sharedOwner(c *gin.Context) (string, error) {
+	id, ok := c.GetQuery("agentId")
+	if !ok || id == agentOf(c).ID {
+		return "", nil
+	}
+	a, err := s.Accounts.Sibling(c.Request.Context(), agentOf(c), id)
+	if err != nil {
+		return "", err
+	}
+	return a.ID, nil
 }
 
 // putMemory is PUT /v1/memory/:id (spec 4.4): version N+1, optionally
@@ -85,7 +141,11 @@ func (s *Server) putMemory(c *gin.Context) error {
 	if err := bindJSON(c, &req, false); err != nil {
 		return err
 	}
-	v, err := s.Memory.NewVersion(c.Request.Context(), agentOf(c).ID, c.Param("id"), ifMatch, req.write(c))
+	w, err := req.write(c)
+	if err != nil {
+		return err
+	}
+	v, err := s.Memory.NewVersion(c.Request.Context(), agentOf(c).ID, c.Param("id"), ifMatch, w)
 	if err != nil {
 		return err
 	}
@@ -140,14 +200,35 @@ func (s *Server) deleteMemory(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
+	switch c.Query("scope") {
+	case "", "version":
+	case "memory":
+		return s.deleteWholeMemory(c, ifMatch)
+	default:
+		return cairn.Errorf(cairn.EINVALID, "scope must be version (the default: this version only) or memory (every version).").
+			With("field", "scope").With("allowed", []string{"version", "memory"})
+	}
 	head, gone, err := s.Memory.Delete(c.Request.Context(), agentOf(c).ID, c.Param("id"), ifMatch, requestID(c))
 	if err != nil {
 		return err
 	}
-	out := gin.H{"deleted": true, "id": gone.ID, "version": gone.Version, "memoryDeleted": head == nil, "latestId": nil, "latestVersion": nil}
+	out := gin.H{"deleted": true, "scope": "version", "id": gone.ID, "version": gone.Version, "memoryId": gone.MemoryID,
+		"memoryDeleted": head == nil, "versionsDeleted": 1, "latestId": nil, "latestVersion": nil}
 	if head != nil {
 		out["latestId"], out["latestVersion"] = head.LatestID, head.Latest
 	}
 	writeJSON(c, http.StatusOK, out)
+	return nil
+}
+
+// deleteWholeMemory is DELETE /v1/memory/:id?scope=memory: every version
+// of the memory holding the id (a version's id or its memoryId).
+func (s *Server) deleteWholeMemory(c *gin.Context, ifMatch func(int) bool) error {
+	m, vs, err := s.Memory.DeleteMemory(c.Request.Context(), agentOf(c).ID, c.Param("id"), ifMatch, requestID(c))
+	if err != nil {
+		return err
+	}
+	writeJSON(c, http.StatusOK, gin.H{"deleted": true, "scope": "memory", "id": c.Param("id"), "version": m.Latest, "memoryId": m.ID,
+		"key": m.Key, "memoryDeleted": true, "versionsDeleted": len(vs), "latestId": nil, "latestVersion": nil})
 	return nil
 }

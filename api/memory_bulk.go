@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 
 	"github.com/cairn-dev/cairn"
@@ -14,18 +15,34 @@ type bulkRequest struct {
 	Memories []json.RawMessage `json:"memories"`
 }
 
+// bulkStrict is the bulk request as strictBody checks it: every item a
+// memory object, so that a misnamed member of any item refuses the whole
+// request before anything is charged or stored.
+type bulkStrict struct {
+	Memories []memoryRequest `json:"memories"`
+}
+
 type bulkDeleteRequest struct {
 	IDs []string `json:"ids"`
 }
 
-// itemError is the error member of a bulk item that failed.
+// itemError is the error member of a bulk item that failed: the members
+// of the problem document the item would have had alone (type, title,
+// status, code, detail and field; other extension members are told in
+// detail), and message, the same text as detail.
 func itemError(err error) (int, gin.H) {
 	code := cairn.ErrorCode(err)
 	msg := cairn.ErrorMessage(err)
 	if code == cairn.EINTERNAL {
 		msg = "internal error"
 	}
-	return StatusOf(code), gin.H{"code": code, "message": msg}
+	status := StatusOf(code)
+	out := gin.H{"type": ProblemType + code, "title": http.StatusText(status), "status": status, "code": code, "detail": msg, "message": msg}
+	var e *cairn.Error
+	if code != cairn.EINTERNAL && errors.As(err, &e) && e.Details["field"] != nil {
+		out["field"] = e.Details["field"]
+	}
+	return status, out
 }
 
 // bulkMemories is POST /v1/memory/bulk: up to 20 creates, each charged
@@ -62,9 +79,13 @@ func (s *Server) bulkOne(c *gin.Context, agentID string, raw json.RawMessage, re
 	if err := json.Unmarshal(raw, &item); err != nil {
 		return cairn.Errorf(cairn.EINVALID, "Item is not a memory object.")
 	}
+	w, err := item.write(c)
+	if err != nil {
+		return err
+	}
 	var v *memory.View
 	if err := billOf(c).Item(c.Request.Context(), billing.OpBulkWrite, func() (err error) {
-		v, err = s.Memory.Create(c.Request.Context(), agentID, item.write(c))
+		v, err = s.Memory.Create(c.Request.Context(), agentID, w)
 		return err
 	}); err != nil {
 		return err

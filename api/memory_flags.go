@@ -1,15 +1,39 @@
 package api
 
 import (
+	"bytes"
+	"io"
 	"net/http"
 
 	"github.com/cairn-dev/cairn"
 	"github.com/gin-gonic/gin"
 )
 
-// pinMemory is PATCH /v1/memory/:id/pin (free): toggles the pin.
+// pinRequest is the body of PATCH /v1/memory/:id/pin: absent, the pin
+// toggles (spec 4.11); {"pinned": true|false} sets it, so that a retry
+// does not undo it.
+type pinRequest struct {
+	Pinned *bool `json:"pinned"`
+}
+
+// pinMemory is PATCH /v1/memory/:id/pin (free): sets the pin to the
+// body's pinned, or toggles it without a body.
 func (s *Server) pinMemory(c *gin.Context) error {
-	m, err := s.Memory.TogglePin(c.Request.Context(), agentOf(c).ID, c.Param("id"), requestID(c))
+	var req pinRequest
+	raw, err := io.ReadAll(c.Request.Body)
+	if err != nil {
+		return decodeError(err)
+	}
+	if len(bytes.TrimSpace(raw)) > 0 {
+		c.Request.Body = io.NopCloser(bytes.NewReader(raw))
+		if err := bindJSON(c, &req, false); err != nil {
+			return err
+		}
+	}
+	if len(bytes.TrimSpace(raw)) > 0 && req.Pinned == nil {
+		return cairn.Errorf(cairn.EINVALID, `pinned is required in a body: {"pinned": true} pins, {"pinned": false} unpins; send no body to toggle.`).With("field", "pinned")
+	}
+	m, err := s.Memory.SetPin(c.Request.Context(), agentOf(c).ID, c.Param("id"), req.Pinned, requestID(c))
 	if err != nil {
 		return err
 	}

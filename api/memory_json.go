@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/json"
 	"strconv"
 
 	"github.com/cairn-dev/cairn"
@@ -23,13 +24,52 @@ type memoryRequest struct {
 	EncryptionProvider *string          `json:"encryptionProvider"`
 	EncryptionMeta     map[string]any   `json:"encryptionMeta"`
 	Embedding          *cairn.Embedding `json:"embedding"`
+	// Visibility is metadata.visibility, as records show it at the top
+	// level too; given both, they must agree.
+	Visibility *string `json:"visibility"`
 }
 
-func (r *memoryRequest) write(c *gin.Context) *memory.Write {
+func (r *memoryRequest) write(c *gin.Context) (*memory.Write, error) {
+	md := r.Metadata
+	if v := r.Visibility; v != nil {
+		switch {
+		case md == nil:
+			md = &memory.Metadata{Visibility: *v}
+		case md.Visibility == "":
+			md.Visibility = *v
+		case md.Visibility != *v:
+			return nil, cairn.Errorf(cairn.EINVALID, "visibility %q and metadata.visibility %q differ; give one of them.", *v, md.Visibility).With("field", "visibility")
+		}
+	}
 	return &memory.Write{Type: r.Type, Key: r.Key, Content: r.Content, ContentEncoding: r.ContentEncoding,
-		Importance: r.Importance, ExpiresIn: r.ExpiresIn, Metadata: r.Metadata, BlobFilename: r.BlobFilename,
+		Importance: r.Importance, ExpiresIn: r.ExpiresIn, Metadata: md, BlobFilename: r.BlobFilename,
 		BlobExtension: r.BlobExtension, MimeType: r.MimeType, EncProvider: r.EncryptionProvider,
-		EncMeta: r.EncryptionMeta, Embedding: r.Embedding, RequestID: requestID(c)}
+		EncMeta: r.EncryptionMeta, Embedding: r.Embedding, RequestID: requestID(c)}, nil
+}
+
+// memoryPutRequest is the body of PUT /v1/memory/:id as strictBody checks
+// it: a memoryRequest, or the record a read returned with new content (a
+// round trip), whose read-only members are taken and ignored.
+type memoryPutRequest struct {
+	memoryRequest
+	recordEcho
+}
+
+// recordEcho are the read-only members of a memory record.
+type recordEcho struct {
+	ID           json.RawMessage `json:"id"`
+	MemoryID     json.RawMessage `json:"memoryId"`
+	Version      json.RawMessage `json:"version"`
+	IsLatest     json.RawMessage `json:"isLatest"`
+	Pinned       json.RawMessage `json:"pinned"`
+	IsCompressed json.RawMessage `json:"isCompressed"`
+	SizeBytes    json.RawMessage `json:"sizeBytes"`
+	StoredBytes  json.RawMessage `json:"storedBytes"`
+	Filename     json.RawMessage `json:"filename"`
+	BlobName     json.RawMessage `json:"blobName"`
+	ExpiresAt    json.RawMessage `json:"expiresAt"`
+	CreatedAt    json.RawMessage `json:"createdAt"`
+	UpdatedAt    json.RawMessage `json:"updatedAt"`
 }
 
 // memoryJSON is a memory version as the API shows it; Content and

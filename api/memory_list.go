@@ -73,7 +73,11 @@ func (s *Server) listMemories(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	page, err := s.Memory.List(c.Request.Context(), agentOf(c).ID, q, requestID(c))
+	owner, err := s.listOwner(c, &q.Filter)
+	if err != nil {
+		return err
+	}
+	page, err := s.Memory.List(c.Request.Context(), owner, q, requestID(c))
 	if err != nil {
 		return err
 	}
@@ -90,6 +94,23 @@ func (s *Server) listMemories(c *gin.Context) error {
 	}
 	writeJSON(c, http.StatusOK, out)
 	return nil
+}
+
+// listOwner is the agent whose memories a listing reads: the caller, or
+// with ?agentId= another agent of its developer, whose shared memories
+// only it lists.
+func (s *Server) listOwner(c *gin.Context, f *cairn.MemoryFilter) (string, error) {
+	owner, err := s.sharedOwner(c)
+	switch {
+	case err != nil:
+		return "", err
+	case owner == "":
+		return agentOf(c).ID, nil
+	case f.Visibility == "private":
+		return "", cairn.Errorf(cairn.EINVALID, "Another agent's private memories are not readable; leave visibility out or give share.").With("field", "visibility")
+	}
+	f.Visibility = "share"
+	return owner, nil
 }
 
 // memoryQuery is the query of a memory listing: f on page pg, or, with

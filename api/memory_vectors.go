@@ -45,7 +45,45 @@ func (s *Server) vectorSearchMemories(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(c, http.StatusOK, gin.H{"results": hitsJSON(hits), "count": len(hits), "space": q.Space})
+	if req.MinScore == nil && req.Vector == nil {
+		hits = positive(hits) // a text query sharing nothing with a memory does not match it
+	}
+	searched := gin.H{"space": q.Space, "kind": s.spaceKind(q.Space)}
+	if req.Query != "" {
+		searched["content"] = req.Query
+	}
+	writeJSON(c, http.StatusOK, gin.H{"results": hitsJSON(hits), "count": len(hits), "space": q.Space, "searched": searched})
+	return nil
+}
+
+// spaceKind says what similarity in a vector space means: lexical (shared
+// words and word pieces) for hash-v1, semantic for the server's embedder,
+// client for the agent's own vectors.
+func (s *Server) spaceKind(space string) string {
+	switch space {
+	case memory.SpaceHash:
+		return "lexical"
+	case memory.SpaceServer:
+		return "semantic"
+	}
+	return "client"
+}
+
+// vectorSpaces is GET /v1/memory/vector-spaces (free): the spaces the
+// service computes, what their similarity means, and which one a text
+// query uses by default.
+func (s *Server) vectorSpaces(c *gin.Context) error {
+	spaces := []gin.H{{"name": memory.SpaceHash, "kind": "lexical", "available": true, "model": nil,
+		"description": "Built in: finds memories that share words and word pieces with the query, not ones that say the same in other words."}}
+	server := gin.H{"name": memory.SpaceServer, "kind": "semantic", "available": s.Memory.Embedder != nil, "model": nil,
+		"description": "The operator's embedding model (--embedder-url): finds memories of similar meaning. Not configured on this server."}
+	def := memory.SpaceHash
+	if e := s.Memory.Embedder; e != nil {
+		server["model"], def = e.Model, memory.SpaceServer
+		server["description"] = "The operator's embedding model: finds memories of similar meaning."
+	}
+	writeJSON(c, http.StatusOK, gin.H{"spaces": append(spaces, server), "defaultTextSpace": def,
+		"clientSpaces": "Vectors you store with a write (embedding) live in spaces you name; search them with vector {space, values}."})
 	return nil
 }
 

@@ -3,12 +3,15 @@ package api
 import (
 	"bytes"
 	"crypto/sha256"
+	_ "embed"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 
+	"github.com/cairn-dev/cairn"
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/gin-gonic/gin"
 	"github.com/oasdiff/yaml"
@@ -19,9 +22,30 @@ import (
 type document struct {
 	doc      *openapi3.T
 	json     asset // GET /v1/openapi.json
-	skill    asset // GET /v1/skill, JSON
-	skillMD  asset // GET /v1/skill, Markdown
+	skill    asset // GET /v1/skill?full=true, JSON
+	skillMD  asset // GET /v1/skill?full=true, Markdown
+	quick    asset // GET /v1/skill, JSON: the short guide
+	quickMD  asset // GET /v1/skill, Markdown: the short guide
 	skillObj *skillDoc
+}
+
+// quickGuide is the short, agent-first guide GET /v1/skill serves by
+// default (at most 10 KB: it must fit in a model's context beside the
+// work); the full reference is derived from the document.
+//
+//go:embed skill_quick.md
+var quickGuide []byte
+
+// skillQuick is the JSON form of the short guide: the guide itself as
+// Markdown, with where the full reference is.
+type skillQuick struct {
+	Name        string `json:"name"`
+	Version     string `json:"version"`
+	Description string `json:"description"`
+	BasePath    string `json:"basePath"`
+	OpenAPI     string `json:"openapi"`
+	Full        string `json:"full"`
+	Markdown    string `json:"markdown"`
 }
 
 // asset is a fixed response body with its validator.
@@ -75,11 +99,20 @@ func loadDocument(src []byte) (*document, error) {
 	if err != nil {
 		return nil, fmt.Errorf("skill: %w", err)
 	}
+	quick, err := marshalCompact(skillQuick{Name: sk.Name, Version: sk.Version, BasePath: sk.BasePath, OpenAPI: sk.OpenAPI,
+		Description: "The short guide for agents, as Markdown in `markdown`: register, store, recall, search, files, screening, " +
+			"credits and the common errors. The full reference of every endpoint is at `full`.",
+		Full: "/v1/skill?full=true", Markdown: string(quickGuide)})
+	if err != nil {
+		return nil, fmt.Errorf("skill: %w", err)
+	}
 	return &document{
 		doc:      doc,
 		json:     newAsset(js, jsonContentType),
 		skill:    newAsset(skJSON, jsonContentType),
 		skillMD:  newAsset(renderSkillMarkdown(sk), "text/markdown; charset=utf-8"),
+		quick:    newAsset(quick, jsonContentType),
+		quickMD:  newAsset(quickGuide, "text/markdown; charset=utf-8"),
 		skillObj: sk,
 	}, nil
 }
@@ -113,10 +146,20 @@ func (s *Server) skill(c *gin.Context) error {
 	if loadErr != nil {
 		return fmt.Errorf("openapi document: %w", loadErr)
 	}
-	if negotiate(c.GetHeader("Accept"), skillOffers) == "text/markdown" {
+	full, err := strconv.ParseBool(c.DefaultQuery("full", "false"))
+	if err != nil {
+		return cairn.Errorf(cairn.EINVALID, "full must be true (the full reference) or false (the short guide, the default).").With("field", "full")
+	}
+	md := negotiate(c.GetHeader("Accept"), skillOffers) == "text/markdown"
+	switch {
+	case full && md:
 		serveAsset(c, apiDoc.skillMD)
-	} else {
+	case full:
 		serveAsset(c, apiDoc.skill)
+	case md:
+		serveAsset(c, apiDoc.quickMD)
+	default:
+		serveAsset(c, apiDoc.quick)
 	}
 	return nil
 }

@@ -24,6 +24,18 @@ const MaxRanges = 16
 // that the caller closes.
 func serveRanges(w http.ResponseWriter, r *http.Request, size int64, modtime time.Time, content io.ReadSeeker) {
 	if h := r.Header.Get("Range"); h != "" {
+		if wellFormedRange(h) {
+			_, spec, _ := strings.Cut(h, "=")
+			r.Header.Set("Range", "bytes="+spec) // the unit is case-insensitive
+		} else {
+			// An unknown unit (items=0-5) or a malformed byte range
+			// (bytes=abc) is ignored, as RFC 9110 14.2 says: the whole
+			// content, 200. Only a well-formed range the content cannot
+			// satisfy is 416.
+			r.Header.Del("Range")
+		}
+	}
+	if h := r.Header.Get("Range"); h != "" {
 		if merged, ok := coalesceRanges(h, size); ok {
 			if merged == "" {
 				r.Header.Del("Range")
@@ -33,6 +45,37 @@ func serveRanges(w http.ResponseWriter, r *http.Request, size int64, modtime tim
 		}
 	}
 	http.ServeContent(w, r, "", modtime, content)
+}
+
+// wellFormedRange reports whether h is a "bytes" Range header whose every
+// range is "first-last" (first <= last), "first-" or "-suffix" in digits,
+// whatever the content's size.
+func wellFormedRange(h string) bool {
+	unit, spec, found := strings.Cut(h, "=")
+	if !found || !strings.EqualFold(strings.TrimSpace(unit), "bytes") {
+		return false
+	}
+	digits := func(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
+	n := 0
+	for _, part := range strings.Split(spec, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		a, b, found := strings.Cut(part, "-")
+		switch {
+		case !found, a == "" && !digits(b), a != "" && !digits(a), a != "" && b != "" && !digits(b):
+			return false
+		case a != "" && b != "":
+			x, err1 := strconv.ParseUint(a, 10, 64)
+			y, err2 := strconv.ParseUint(b, 10, 64)
+			if err1 == nil && err2 == nil && x > y {
+				return false
+			}
+		}
+		n++
+	}
+	return n > 0
 }
 
 // coalesceRanges resolves a "bytes=" Range header against size, merges

@@ -12,7 +12,7 @@ import (
 )
 
 // Refundable reports whether a response status gives back the credits a
-// request paid (spec 7): 5xx, 400, 413 and 422 do; 404, 409 and 429 do not.
+// request paid (spec 7): 5xx, 400, 413 and 422 do; 404, 409, 412 and 429 do not.
 // A 415 (wrong Content-Type) is a malformed request like a 400, and a 416
 // delivers nothing the client could use: both are refunded too.
 func Refundable(status int) bool {

@@ -41,7 +41,7 @@ func Note(costs map[string]int64, freeAddresses int, window time.Duration) strin
 	fmt.Fprintf(&b, " Free: %s.", free)
 	fmt.Fprintf(&b, " Screening and Merkle proofs (single and batch) share one window: the first %d addresses per %s per developer are free, then 1 credit per address.",
 		freeAddresses, per(window))
-	fmt.Fprintf(&b, " Failed requests (%s) are refunded; 404, 409 and 429 are not.", refundedStatuses)
+	fmt.Fprintf(&b, " Failed requests (%s) are refunded; 404, 409, 412 (a failed If-Match) and 429 are not.", refundedStatuses)
 	return b.String()
 }
 

@@ -84,6 +84,13 @@ func (c *Client) DeleteMedia(ctx context.Context, id string) (*MediaDeletion, er
 	return ret(&out, c.call(ctx, http.MethodDelete, "/v1/media/"+esc(id), nil, &out, authAgent))
 }
 
+// RenewMedia gives a media file a new time to live from now, e.g. "90d"
+// (renewMedia).
+func (c *Client) RenewMedia(ctx context.Context, id, expiresIn string) (*Media, error) {
+	var out Media
+	return ret(&out, c.call(ctx, http.MethodPost, "/v1/media/"+esc(id)+"/renew", map[string]string{"expiresIn": expiresIn}, &out, authAgent))
+}
+
 // StreamMedia streams a media file's bytes, whole or by Range
 // (streamMedia). The caller closes the body.
 func (c *Client) StreamMedia(ctx context.Context, id string, o RangeOptions) (*Stream, error) {

@@ -126,6 +126,7 @@ func (c *Client) AllMemories(ctx context.Context, p ListMemoriesParams) iter.Seq
 // SearchRequest is the body of searchMemories.
 type SearchRequest struct {
 	Query        string   `json:"query,omitempty"`
+	KeyQuery     string   `json:"keyQuery,omitempty"`
 	ContentQuery string   `json:"contentQuery,omitempty"`
 	Tags         []string `json:"tags,omitempty"`
 	Limit        int      `json:"limit,omitempty"`
@@ -157,8 +158,18 @@ type SearchHit struct {
 
 // SearchResults are the hits of a search, best first.
 type SearchResults struct {
-	Count   int         `json:"count"`
-	Results []SearchHit `json:"results"`
+	Count    int            `json:"count"`
+	Searched SearchedFields `json:"searched"`
+	Hint     string         `json:"hint,omitempty"`
+	Results  []SearchHit    `json:"results"`
+}
+
+// SearchedFields says what each criterion of a search was matched against.
+type SearchedFields struct {
+	KeyNames       string   `json:"keyNames,omitempty"`
+	Content        string   `json:"content,omitempty"`
+	ContentVectors string   `json:"contentVectors,omitempty"`
+	Tags           []string `json:"tags,omitempty"`
 }
 
 // SearchMemories searches by key, full text and tags (searchMemories).
@@ -241,8 +252,13 @@ type BulkResults struct {
 		ID     *string `json:"id"`
 		Status int     `json:"status"`
 		Error  *struct {
+			Type    string `json:"type"`
+			Title   string `json:"title"`
+			Status  int    `json:"status"`
 			Code    string `json:"code"`
+			Detail  string `json:"detail"`
 			Message string `json:"message"`
+			Field   string `json:"field,omitempty"`
 		} `json:"error"`
 		Memory *Memory `json:"memory,omitempty"`
 	} `json:"results"`
@@ -362,6 +378,14 @@ func (c *Client) GetMemory(ctx context.Context, id string) (*Memory, error) {
 	return ret(&m, c.call(ctx, http.MethodGet, "/v1/memory/"+esc(id), nil, &m, authAgent))
 }
 
+// GetMemoryByKey reads the latest version of the memory with the key, with
+// its content (getMemoryByKey).
+func (c *Client) GetMemoryByKey(ctx context.Context, key string) (*Memory, error) {
+	var m Memory
+	_, err := c.do(ctx, &request{method: http.MethodGet, path: "/v1/memory/by-key", query: query("key", key)}, &m)
+	return ret(&m, err)
+}
+
 // PutMemory stores a new version of the memory holding id (putMemory).
 // ifMatch, when not empty, is the expected latest version's ETag.
 func (c *Client) PutMemory(ctx context.Context, id string, w MemoryWrite, ifMatch string) (*Memory, error) {
@@ -371,17 +395,31 @@ func (c *Client) PutMemory(ctx context.Context, id string, w MemoryWrite, ifMatc
 
 // DeleteResult is the result of deleteMemory.
 type DeleteResult struct {
-	Deleted       bool    `json:"deleted"`
-	ID            string  `json:"id"`
-	Version       int     `json:"version"`
-	MemoryDeleted bool    `json:"memoryDeleted"`
-	LatestID      *string `json:"latestId"`
-	LatestVersion *int    `json:"latestVersion"`
+	Deleted         bool    `json:"deleted"`
+	Scope           string  `json:"scope"`
+	ID              string  `json:"id"`
+	Version         int     `json:"version"`
+	MemoryID        string  `json:"memoryId"`
+	Key             string  `json:"key,omitempty"`
+	MemoryDeleted   bool    `json:"memoryDeleted"`
+	VersionsDeleted int     `json:"versionsDeleted"`
+	LatestID        *string `json:"latestId"`
+	LatestVersion   *int    `json:"latestVersion"`
 }
 
 // DeleteMemory deletes one version (deleteMemory).
 func (c *Client) DeleteMemory(ctx context.Context, id, ifMatch string) (*DeleteResult, error) {
-	r := &request{method: http.MethodDelete, path: "/v1/memory/" + esc(id)}
+	return c.deleteMemory(ctx, id, ifMatch, "")
+}
+
+// DeleteWholeMemory deletes every version of the memory holding id, a
+// version's id or its memoryId (deleteMemory with scope=memory).
+func (c *Client) DeleteWholeMemory(ctx context.Context, id, ifMatch string) (*DeleteResult, error) {
+	return c.deleteMemory(ctx, id, ifMatch, "memory")
+}
+
+func (c *Client) deleteMemory(ctx context.Context, id, ifMatch, scope string) (*DeleteResult, error) {
+	r := &request{method: http.MethodDelete, path: "/v1/memory/" + esc(id), query: query("scope", scope)}
 	r.setHeader("If-Match", ifMatch)
 	var out DeleteResult
 	_, err := c.do(ctx, r, &out)
@@ -429,10 +467,17 @@ type PinResult struct {
 	UpdatedAt time.Time  `json:"updatedAt"`
 }
 
-// PinMemory flips the pin (pinMemory).
+// PinMemory flips the pin (pinMemory without a body); SetMemoryPin sets it.
 func (c *Client) PinMemory(ctx context.Context, id string) (*PinResult, error) {
 	var out PinResult
 	return ret(&out, c.call(ctx, http.MethodPatch, "/v1/memory/"+esc(id)+"/pin", nil, &out, authAgent))
+}
+
+// SetMemoryPin pins (true) or unpins (false) the memory (pinMemory with
+// a body): unlike PinMemory, a retry leaves the same state.
+func (c *Client) SetMemoryPin(ctx context.Context, id string, pinned bool) (*PinResult, error) {
+	var out PinResult
+	return ret(&out, c.call(ctx, http.MethodPatch, "/v1/memory/"+esc(id)+"/pin", map[string]any{"pinned": pinned}, &out, authAgent))
 }
 
 // ImportanceResult is the result of setMemoryImportance.

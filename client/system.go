@@ -45,14 +45,23 @@ func (c *Client) GetOpenAPI(ctx context.Context) (json.RawMessage, error) {
 	return body, nil
 }
 
-// GetSkill returns the skill document (getSkill): Markdown when markdown is
-// true, else JSON text.
+// GetSkill returns the short guide for agents (getSkill): Markdown when
+// markdown is true, else JSON text.
 func (c *Client) GetSkill(ctx context.Context, markdown bool) (string, error) {
-	accept := "application/json"
+	return c.text(ctx, "/v1/skill", skillAccept(markdown), authNone)
+}
+
+// GetFullSkill returns the full reference of every endpoint (getSkill with
+// full=true): Markdown when markdown is true, else JSON text.
+func (c *Client) GetFullSkill(ctx context.Context, markdown bool) (string, error) {
+	return c.text(ctx, "/v1/skill?full=true", skillAccept(markdown), authNone)
+}
+
+func skillAccept(markdown bool) string {
 	if markdown {
-		accept = "text/markdown"
+		return "text/markdown"
 	}
-	return c.text(ctx, "/v1/skill", accept, authNone)
+	return "application/json"
 }
 
 func (c *Client) text(ctx context.Context, path, accept string, a auth) (string, error) {

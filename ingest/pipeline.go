@@ -134,6 +134,18 @@ func (p *Pipeline) Run(ctx context.Context) (*Result, error) {
 			p.OnProgress(Progress{Source: src.Name, Entries: n, Took: time.Since(start), Err: err})
 		}
 	}
+	if len(p.Sources) > 0 && len(res.Failures) == len(p.Sources) {
+		// Every source failed: nothing was fetched, so there is no new
+		// version to store; the installed one stays, as the log says.
+		p.mu.Lock()
+		ix := p.lastIx
+		p.mu.Unlock()
+		if ix != nil {
+			p.logger().Warn("every source failed: the installed list version stays", "version", ix.Version)
+			res.Version, res.Root, res.Leaves = ix.Version, rootHex(ix), ix.Len()
+			return res, nil
+		}
+	}
 	ix, v, err := p.rebuildShared(ctx, true)
 	if err != nil {
 		return nil, err

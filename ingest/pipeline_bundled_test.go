@@ -72,6 +72,13 @@ func TestPipelineBundledThenLive(t *testing.T) {
 		if err != nil || res.Failures[SourceGovSDN] == "" || res.Root != rootHex(ix) || res.Added+res.Removed != 0 {
 			t.Fatalf("run with the server down: %+v %v", res, err)
 		}
+		// Nothing was fetched: no new list version, the installed one stays.
+		if res.Version != 1 || h.Current().Version != 1 {
+			t.Fatalf("a run whose every source failed made version %d (installed %d), want 1", res.Version, h.Current().Version)
+		}
+		if vs, err := p.Versions(ctx, 0, 10); err != nil || len(vs) != 1 {
+			t.Fatalf("stored versions after a failed run: %d %v", len(vs), err)
+		}
 		st := p.States()[SourceGovSDN]
 		if st.LastError == "" || !st.Snapshot.Bundled || st.Entries != entries {
 			t.Fatalf("state %+v", st)

@@ -36,7 +36,8 @@ func NewServer(c *client.Client) *sdk.Server {
 	srv := sdk.NewServer(&sdk.Implementation{Name: "cairn", Version: Version}, &sdk.ServerOptions{
 		Instructions: "cairn gives you persistent, versioned memory (by key), file and media storage paid in credits, " +
 			"and sanctions screening of blockchain addresses with Merkle proofs. Every tool result says the credits " +
-			"it cost (creditsCharged) and the balance left. Read cairn://skill for the full API.",
+			"it cost (creditsCharged) and the balance left. Read cairn://skill, a short guide (about 6 KB), before anything else; " +
+			"cairn://skill/full is the full reference of the HTTP API, for when the guide is not enough.",
 	})
 	s.addMemoryTools(srv)
 	s.addFileTools(srv)
@@ -98,7 +99,12 @@ func toolError(err error, charged int64) *sdk.CallToolResult {
 			Required: ce.Required, Available: ce.Available, Hint: hint(ce), CreditsCharged: charged}
 	} else if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		te.Code, te.Hint = "unavailable", "The call was cancelled or timed out; try again."
-	} else if !errors.As(err, new(*argError)) {
+	} else if ae := (*argError)(nil); errors.As(err, &ae) {
+		te.Status, te.Field = 400, ae.field
+		if ae.field != "" {
+			te.Hint = "Fix the argument " + ae.field + " (see the tool's input schema) and call again."
+		}
+	} else {
 		te.Code, te.Hint = "unavailable", "The cairn server could not be reached; check --server-url and try again."
 	}
 	b, _ := json.Marshal(te)
@@ -121,6 +127,9 @@ func hint(e *client.Error) string {
 	case 403:
 		return "This agent may not do that (revoked, or an admin-only operation)."
 	case 404:
+		if e.Code == "expired" {
+			return "The memory's time to live passed: its key is free, so remember it again (with a longer expiresIn, none, or pin it)."
+		}
 		return "No such memory, file or record for this agent: check the key or id (list or search to find it)."
 	case 409:
 		return "Conflict: the key exists or the state changed; read it again, then retry."
@@ -145,11 +154,11 @@ func ptr(p *int64) string {
 
 // argError is a tool argument the server would reject too, caught before
 // any call.
-type argError struct{ msg string }
+type argError struct{ msg, field string }
 
 func (e *argError) Error() string { return e.msg }
 
-func badArg(format string, a ...any) error { return &argError{fmt.Sprintf(format, a...)} }
+func badArg(format string, a ...any) error { return &argError{msg: fmt.Sprintf(format, a...)} }
 
 // MemoryRef names a memory by key or by the id of one of its versions.
 type MemoryRef struct {
@@ -157,20 +166,11 @@ type MemoryRef struct {
 	ID  string `json:"id,omitempty" jsonschema:"the id of a version of the memory; give key or id"`
 }
 
-// findKey returns the latest version of the memory with the key, or a 404
-// *client.Error. It searches by key (1 credit): the key itself ranks first
-// (score 3), so it is in the first page however many keys extend it.
-func (s *server) findKey(ctx context.Context, key string) (*client.SearchHit, error) {
-	res, err := s.c.SearchMemories(ctx, client.SearchRequest{Query: key, Limit: 100})
-	if err != nil {
-		return nil, err
-	}
-	for i := range res.Results {
-		if res.Results[i].Key == key {
-			return &res.Results[i], nil
-		}
-	}
-	return nil, &client.Error{Status: 404, Code: "not_found", Detail: fmt.Sprintf("no memory with key %q", key)}
+// findKey returns the latest version of the memory with the key, with its
+// content, or a 404 *client.Error (GET /v1/memory/by-key, 1 credit). A
+// malformed key is a 400 the server refunds: nothing is charged for it.
+func (s *server) findKey(ctx context.Context, key string) (*client.Memory, error) {
+	return s.c.GetMemoryByKey(ctx, key)
 }
 
 // resolve returns the id of the version a reference names: the id itself,
@@ -221,31 +221,33 @@ func readFile(s *client.Stream) (string, error) {
 const memoryPrefix = "cairn://memory/"
 
 func (s *server) addResources(srv *sdk.Server) {
-	srv.AddResource(&sdk.Resource{URI: "cairn://skill", Name: "skill", MIMEType: "text/markdown",
-		Description: "The cairn skill document: every route, its price and its errors."},
-		func(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
-			md, err := s.c.GetSkill(ctx, true)
+	skill := func(get func(context.Context, bool) (string, error)) sdk.ResourceHandler {
+		return func(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+			md, err := get(ctx, true)
 			if err != nil {
 				return nil, err
 			}
 			return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: req.Params.URI, MIMEType: "text/markdown", Text: md}}}, nil
-		})
+		}
+	}
+	srv.AddResource(&sdk.Resource{URI: "cairn://skill", Name: "skill", MIMEType: "text/markdown",
+		Description: "The short guide to cairn (about 6 KB): register, store, recall, search, files, screening, credits and the common errors."},
+		skill(s.c.GetSkill))
+	srv.AddResource(&sdk.Resource{URI: "cairn://skill/full", Name: "skill-full", MIMEType: "text/markdown",
+		Description: "The full reference of every HTTP route, its price and its errors (large: read the short guide first)."},
+		skill(s.c.GetFullSkill))
 	srv.AddResourceTemplate(&sdk.ResourceTemplate{URITemplate: "cairn://memory/{+key}", Name: "memory",
-		Description: "The latest version of the memory with this key (costs a search and a read: 2 credits).", MIMEType: "application/json"},
+		Description: "The latest version of the memory with this key (a read by key: 1 credit).", MIMEType: "application/json"},
 		func(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 			key, err := url.PathUnescape(strings.TrimPrefix(req.Params.URI, memoryPrefix))
 			if err != nil || key == "" || !strings.HasPrefix(req.Params.URI, memoryPrefix) {
 				return nil, sdk.ResourceNotFoundError(req.Params.URI)
 			}
-			h, err := s.findKey(ctx, key)
+			m, err := s.findKey(ctx, key)
 			if err != nil {
-				if client.IsCode(err, "not_found") {
+				if client.IsCode(err, "not_found") || client.IsCode(err, "expired") {
 					return nil, sdk.ResourceNotFoundError(req.Params.URI)
 				}
-				return nil, err
-			}
-			m, err := s.c.GetMemory(ctx, h.ID)
-			if err != nil {
 				return nil, err
 			}
 			b, err := json.Marshal(m)

@@ -46,10 +46,20 @@ func (s *server) addComplianceTools(srv *sdk.Server) {
 		})
 }
 
+// DepositArgs are the arguments of deposit.
+type DepositArgs struct {
+	TxHash string `json:"txHash" jsonschema:"the hash (0x...) of the APT transfer to the agent's deposit address"`
+}
+
 func (s *server) addBillingTools(srv *sdk.Server) {
 	tool(srv, s, "balance", "The credit balance and the agent's APT deposit address (free).",
 		func(ctx context.Context, _ struct{}) (any, error) {
 			return s.c.GetAgentBalance(ctx)
+		})
+	tool(srv, s, "deposit", "Credit an APT transfer to the agent's deposit address (the balance tool shows aptosAddress): "+
+		"give the transaction hash once it is committed; each transaction is credited once (free).",
+		func(ctx context.Context, a DepositArgs) (any, error) {
+			return s.c.DepositAPT(ctx, a.TxHash)
 		})
 	tool(srv, s, "pricing", "What each operation costs in credits (free).",
 		func(ctx context.Context, _ struct{}) (any, error) {

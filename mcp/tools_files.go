@@ -39,6 +39,17 @@ type MediaListArgs struct {
 	Cursor   string `json:"cursor,omitempty" jsonschema:"nextCursor of the previous page"`
 }
 
+// MediaDeleteArgs are the arguments of media_delete.
+type MediaDeleteArgs struct {
+	ID string `json:"id" jsonschema:"the media file's id"`
+}
+
+// MediaRenewArgs are the arguments of media_renew.
+type MediaRenewArgs struct {
+	ID        string `json:"id" jsonschema:"the media file's id"`
+	ExpiresIn string `json:"expiresIn" jsonschema:"the new time to live from now, such as 90d or 12h"`
+}
+
 // MediaGetArgs are the arguments of media_get.
 type MediaGetArgs struct {
 	ID             string `json:"id" jsonschema:"the media id"`
@@ -59,7 +70,7 @@ func (s *server) addFileTools(srv *sdk.Server) {
 			fields := nonEmpty(map[string]string{"type": typ, "key": a.Key, "mimeType": a.MimeType, "expiresIn": a.ExpiresIn})
 			return s.c.UploadMemory(ctx, client.UploadFile{Name: a.Filename, ContentType: a.MimeType, Data: data}, fields, "")
 		})
-	tool(srv, s, "fetch_file", "Read a memory's stored bytes as base64 (1 credit; by key adds a search, 1 credit). At most 4 MiB.",
+	tool(srv, s, "fetch_file", "Read a memory's stored bytes as base64 (1 credit; by key adds a read of the key, 1 credit). At most 4 MiB.",
 		func(ctx context.Context, a FetchFileArgs) (any, error) {
 			id, err := s.resolve(ctx, a.MemoryRef)
 			if err != nil {
@@ -84,6 +95,14 @@ func (s *server) addFileTools(srv *sdk.Server) {
 	tool(srv, s, "media_list", "List the agent's media files, newest first, one page at a time.",
 		func(ctx context.Context, a MediaListArgs) (any, error) {
 			return s.c.ListMedia(ctx, a.Category, a.Limit, a.Cursor)
+		})
+	tool(srv, s, "media_delete", "Delete a media file and its stored bytes (priced as media.delete).",
+		func(ctx context.Context, a MediaDeleteArgs) (any, error) {
+			return s.c.DeleteMedia(ctx, a.ID)
+		})
+	tool(srv, s, "media_renew", "Give a media file a new time to live from now, such as 90d (free).",
+		func(ctx context.Context, a MediaRenewArgs) (any, error) {
+			return s.c.RenewMedia(ctx, a.ID, a.ExpiresIn)
 		})
 	tool(srv, s, "media_get", "Describe a media file, optionally with its bytes as base64.",
 		func(ctx context.Context, a MediaGetArgs) (any, error) {

@@ -18,7 +18,7 @@ func (s *Service) Delete(ctx context.Context, agentID, id string, ifMatch func(l
 		return nil, nil, err
 	}
 	if peek.Expired(s.now().Now()) {
-		return nil, nil, memNotFound()
+		return nil, nil, memExpired(peek)
 	}
 	unlock := s.lock(agentID, peek.Key)
 	defer unlock()
@@ -28,7 +28,7 @@ func (s *Service) Delete(ctx context.Context, agentID, id string, ifMatch func(l
 			return nil, nil, err
 		}
 		if !ifMatch(cur.Latest) {
-			return nil, nil, cairn.Errorf(cairn.EPRECONDITION, "If-Match does not match: the latest version is %d.", cur.Latest).With("version", cur.Latest)
+			return nil, nil, preconditionFailed(cur.Latest)
 		}
 	}
 	audit := auditEntry(agentID, cairn.AuditDelete, id, reqID, map[string]any{"key": peek.Key})
@@ -75,7 +75,7 @@ func (s *Service) update(ctx context.Context, agentID, id string, audit *cairn.A
 		return nil, err
 	}
 	if old.Expired(now) {
-		return nil, memNotFound()
+		return nil, memExpired(old)
 	}
 	next := *old
 	if err := fn(&next); err != nil {
@@ -104,8 +104,22 @@ func (s *Service) update(ctx context.Context, agentID, id string, audit *cairn.A
 // TogglePin flips the pin of the memory holding version id. A pinned
 // memory and its blobs never expire.
 func (s *Service) TogglePin(ctx context.Context, agentID, id, reqID string) (*cairn.Memory, error) {
-	return s.update(ctx, agentID, id, auditEntry(agentID, cairn.AuditPin, id, reqID, nil), func(m *cairn.Memory) error {
-		m.Pinned = !m.Pinned
+	return s.SetPin(ctx, agentID, id, nil, reqID)
+}
+
+// SetPin sets the pin of the memory holding version id to *pinned, which
+// a retry cannot undo; nil flips it (TogglePin).
+func (s *Service) SetPin(ctx context.Context, agentID, id string, pinned *bool, reqID string) (*cairn.Memory, error) {
+	var details map[string]any
+	if pinned != nil {
+		details = map[string]any{"pinned": *pinned}
+	}
+	return s.update(ctx, agentID, id, auditEntry(agentID, cairn.AuditPin, id, reqID, details), func(m *cairn.Memory) error {
+		if pinned == nil {
+			m.Pinned = !m.Pinned
+		} else {
+			m.Pinned = *pinned
+		}
 		return nil
 	})
 }

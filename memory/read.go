@@ -10,12 +10,15 @@ import (
 // Get returns the version with the id and, when withContent, its original
 // content. An expired memory is ENOTFOUND even before the sweep.
 func (s *Service) Get(ctx context.Context, agentID, id string, withContent bool, reqID string) (*View, error) {
-	m, v, err := s.Store.MemoryByVersionID(ctx, agentID, id)
+	m, v, err := s.lookup(ctx, agentID, id)
 	if err != nil {
 		return nil, err
 	}
+	if v == nil {
+		return nil, versionGone(m)
+	}
 	if m.Expired(s.now().Now()) {
-		return nil, memNotFound()
+		return nil, memExpired(m)
 	}
 	view := &View{Memory: *m, Version: *v}
 	if withContent {
@@ -55,12 +58,12 @@ type History struct {
 
 // History returns the versions of the memory holding version id.
 func (s *Service) History(ctx context.Context, agentID, id, reqID string) (*History, error) {
-	m, _, err := s.Store.MemoryByVersionID(ctx, agentID, id)
+	m, _, err := s.lookup(ctx, agentID, id)
 	if err != nil {
 		return nil, err
 	}
 	if m.Expired(s.now().Now()) {
-		return nil, memNotFound()
+		return nil, memExpired(m)
 	}
 	vs, err := s.Store.MemoryVersions(ctx, agentID, m.ID)
 	if err != nil {

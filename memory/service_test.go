@@ -376,7 +376,7 @@ func TestSweepRemovesExpiredMemories(t *testing.T) {
 	f.clock.Advance(3 * time.Hour)
 	// Expired memories are gone for readers before the sweep, but their
 	// records and blobs are still stored.
-	if _, err := f.s.Get(ctx, "a", old2.Version.ID, false, ""); !cairn.IsCode(err, cairn.ENOTFOUND) {
+	if _, err := f.s.Get(ctx, "a", old2.Version.ID, false, ""); !cairn.IsCode(err, cairn.EEXPIRED) {
 		t.Fatalf("read of an expired memory: %v", err)
 	}
 	if _, err := f.db.MemoryByKey(ctx, "a", "old"); err != nil {

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/cairn-dev/cairn"
@@ -26,13 +27,16 @@ func (s *Service) NewVersion(ctx context.Context, agentID, id string, ifMatch fu
 	}
 	now := s.now().Now()
 	if old.Expired(now) {
-		return nil, memNotFound()
+		return nil, memExpired(old)
 	}
-	if (w.Type != "" && w.Type != old.Type) || (w.Key != "" && w.Key != old.Key) {
-		return nil, invalid("key", "type and key cannot change; create a new memory instead.")
+	if w.Type != "" && w.Type != old.Type {
+		return nil, invalid("type", "type is %q and cannot change; leave it out, or create a new memory for another type.", old.Type)
+	}
+	if w.Key != "" && w.Key != old.Key {
+		return nil, invalid("key", "key is %q and cannot change; leave it out, or create a new memory under another key.", old.Key)
 	}
 	if ifMatch != nil && !ifMatch(old.Latest) {
-		return nil, cairn.Errorf(cairn.EPRECONDITION, "If-Match does not match: the latest version is %d.", old.Latest).With("version", old.Latest)
+		return nil, preconditionFailed(old.Latest)
 	}
 	m := *old
 	m.UpdatedAt = now
@@ -48,6 +52,14 @@ func (s *Service) NewVersion(ctx context.Context, agentID, id string, ifMatch fu
 }
 
 func memNotFound() error { return cairn.Errorf(cairn.ENOTFOUND, "Memory not found.") }
+
+// memExpired is the answer for a memory whose time to live has passed
+// and that the sweeper has not removed yet: still a 404, with its own code.
+func memExpired(m *cairn.Memory) error {
+	at := m.ExpiresAt.UTC().Format("2006-01-02T15:04:05.000Z")
+	return cairn.Errorf(cairn.EEXPIRED, "Memory %q expired at %s and is being removed; its key is free: store it again with POST /v1/memory "+
+		"(give expiresIn, or none to keep it forever, or pin it).", m.Key, at).With("expiresAt", at).With("key", m.Key)
+}
 
 // expiresBefore reports whether expiry a comes before b (zero: never).
 func expiresBefore(a, b time.Time) bool {
@@ -107,8 +119,8 @@ func (s *Service) screenStored(ctx context.Context, m *cairn.Memory) error {
 			return err
 		}
 		if len(rules) > 0 {
-			return cairn.Errorf(cairn.EUNPROCESSABLE, "Version %d contains credentials (%d kinds); it would become shared content. Delete it or keep the memory private.",
-				vs[i].Version, len(rules)).With("rules", rules).With("version", vs[i].Version)
+			return cairn.Errorf(cairn.EUNPROCESSABLE, "Version %d contains credentials (%s: %s); it would become shared content. Delete that version or keep the memory private.",
+				vs[i].Version, kinds(len(rules)), strings.Join(rules, ", ")).With("rules", rules).With("version", vs[i].Version)
 		}
 	}
 	return nil

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/cairn-dev/cairn"
@@ -118,7 +120,8 @@ func (s *Service) screen(m *cairn.Memory, w *Write, content []byte) error {
 		return err
 	}
 	if len(rules) > 0 {
-		return cairn.Errorf(cairn.EUNPROCESSABLE, "Shared content contains credentials (%d kinds); store it private or remove them.", len(rules)).With("rules", rules)
+		return cairn.Errorf(cairn.EUNPROCESSABLE, "Shared content contains credentials (%s: %s); store it private (metadata.visibility \"private\"), "+
+			"encrypt it, or remove them. The request was refunded.", kinds(len(rules)), strings.Join(rules, ", ")).With("rules", rules).With("field", "content")
 	}
 	return nil
 }
@@ -147,7 +150,7 @@ func (s *Service) Create(ctx context.Context, agentID string, w *Write) (*View, 
 	defer unlock()
 	if old, err := s.Store.MemoryByKey(ctx, agentID, w.Key); err == nil {
 		if !old.Expired(now) {
-			return nil, cairn.Errorf(cairn.ECONFLICT, "Key %q is already in use.", w.Key).With("key", w.Key)
+			return nil, keyInUse(old)
 		}
 		// Expired but not swept yet: it is gone for the client, so its key
 		// is free; remove it now as the sweeper would.
@@ -258,3 +261,11 @@ func (s *Service) writeVersion(ctx context.Context, m, old *cairn.Memory, vid st
 const blobFailed = "The blob store failed."
 
 var blobKeep = []string{cairn.EINVALID, cairn.ETOOLARGE, cairn.EUPSTREAM}
+
+// kinds is "1 kind" or "n kinds".
+func kinds(n int) string {
+	if n == 1 {
+		return "1 kind"
+	}
+	return fmt.Sprintf("%d kinds", n)
+}

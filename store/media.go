@@ -33,6 +33,12 @@ type Media interface {
 	// ENOTFOUND.
 	DeleteMedia(ctx context.Context, agentID, id string, audit *cairn.AuditEntry) (*cairn.Media, error)
 
+	// RenewMedia sets the expiry of the agent's record with the id to
+	// expiresAt (moving its expiry index; a pinned record has none) and
+	// writes the audit entry when not nil, in one commit, and returns the
+	// record as stored.
+	RenewMedia(ctx context.Context, agentID, id string, expiresAt time.Time, audit *cairn.AuditEntry) (*cairn.Media, error)
+
 	// ExpiredMedia returns up to limit unpinned records of any agent whose
 	// expiry is at or before now, soonest first.
 	ExpiredMedia(ctx context.Context, now time.Time, limit int) ([]cairn.Media, error)

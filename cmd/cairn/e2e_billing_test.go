@@ -243,6 +243,17 @@ func TestE2EDeveloperToken(t *testing.T) {
 	if code := Run(t.Context(), []string{"token"}, &out, &errOut, func(string) string { return "" }); code != 2 {
 		t.Fatalf("token without --developer-id exit %d, want 2", code)
 	}
+	// A data dir without the server's key is refused, and no key is created
+	// there (it would sign tokens no server accepts).
+	empty := filepath.Join(t.TempDir(), "data")
+	out.Reset()
+	errOut.Reset()
+	if code := Run(t.Context(), []string{"token", "--developer-id", a.DeveloperID, "--data-dir", empty}, &out, &errOut, func(string) string { return "" }); code != 2 || out.Len() != 0 || !strings.Contains(errOut.String(), "--data-dir") {
+		t.Fatalf("token over an empty data dir: exit %d, out %q, err %q", code, out.String(), errOut.String())
+	}
+	if _, err := os.Stat(empty); !os.IsNotExist(err) {
+		t.Fatalf("token created %s: %v", empty, err)
+	}
 }
 
 // TestE2EConcurrentStreamCharges races Range streams of one file, each

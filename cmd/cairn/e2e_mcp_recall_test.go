@@ -23,10 +23,10 @@ func TestE2EMCPRecallExactKey(t *testing.T) {
 	ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "a", "content": "the key itself"}).must(t, 201)
 
 	s := startMCP(t, ts, a.Key)
-	if got := s.ok("recall", map[string]any{"key": "a"}, 2).result(); got["content"] != "the key itself" || got["key"] != "a" {
+	if got := s.ok("recall", map[string]any{"key": "a"}, 1).result(); got["content"] != "the key itself" || got["key"] != "a" {
 		t.Fatalf("recall a: %v", got)
 	}
-	if got := s.ok("recall", map[string]any{"key": "A/119"}, 2).result(); got["content"] != "an extension of the key" {
+	if got := s.ok("recall", map[string]any{"key": "A/119"}, 1).result(); got["content"] != "an extension of the key" {
 		t.Fatalf("recall A/119: %v", got)
 	}
 	// Searching by key directly: the exact key scores 3 and comes first.

@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	iofs "io/fs"
+	"path/filepath"
 	"time"
 
 	"github.com/cairn-dev/cairn"
@@ -46,8 +48,14 @@ func runToken(args []string, stdout, stderr io.Writer, getenv func(string) strin
 	}
 	key := []byte(sec.JWTSecret)
 	if sec.JWTSecret == "" {
-		sk, err := loadOrCreateServiceKey(dataDir)
-		if err != nil {
+		// The server's key is read, never created: a new key would sign
+		// tokens no server accepts.
+		sk, err := readServiceKey(filepath.Join(dataDir, serviceKeyFile))
+		if errors.Is(err, iofs.ErrNotExist) {
+			fmt.Fprintf(stderr, "%s has no %s: give --data-dir of the server (the directory it was started with), "+
+				"or the server's --jwt-secret-file\n", dataDir, serviceKeyFile)
+			return errUsage
+		} else if err != nil {
 			return fmt.Errorf("service key: %w", err)
 		}
 		key = jwtSecret("", sk)

@@ -110,6 +110,41 @@ func (db *DB) DeleteMedia(ctx context.Context, agentID, id string, audit *cairn.
 	return m, nil
 }
 
+// RenewMedia sets the record's expiry, moving its expiry index, with the
+// audit entry in one commit.
+func (db *DB) RenewMedia(ctx context.Context, agentID, id string, expiresAt time.Time, audit *cairn.AuditEntry) (*cairn.Media, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	st := db.lock(&db.agts, "media\x00"+id)
+	defer st.Unlock()
+	m, err := db.GetMedia(ctx, agentID, id)
+	if err != nil {
+		return nil, err
+	}
+	b := db.db.NewBatch()
+	defer b.Close()
+	if !m.Pinned && !m.ExpiresAt.IsZero() {
+		_ = b.Delete(mediaExpKey(m.ExpiresAt, agentID, id), nil)
+	}
+	m.ExpiresAt = expiresAt
+	if err := setJSON(b, mediaKey(agentID, id), m); err != nil {
+		return nil, err
+	}
+	if !m.Pinned && !m.ExpiresAt.IsZero() {
+		_ = b.Set(mediaExpKey(m.ExpiresAt, agentID, id), nil, nil)
+	}
+	if audit != nil {
+		if err := db.stageAudit(b, audit); err != nil {
+			return nil, err
+		}
+	}
+	if err := db.commit(b); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
 // ListMedia pages the agent's records newest first, by a reverse seek over
 // the record keys or, with a category, over the category index.
 func (db *DB) ListMedia(ctx context.Context, agentID string, f store.MediaFilter, beforeID string, limit int) ([]cairn.Media, error) {

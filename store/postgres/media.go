@@ -88,6 +88,37 @@ func (db *DB) DeleteMedia(ctx context.Context, agentID, id string, audit *cairn.
 	return m, nil
 }
 
+// RenewMedia sets the record's expiry (and its expires_ns column, which
+// media_expiry_idx covers) with the audit entry in one transaction.
+func (db *DB) RenewMedia(ctx context.Context, agentID, id string, expiresAt time.Time, audit *cairn.AuditEntry) (*cairn.Media, error) {
+	if !validText(agentID, id) {
+		return nil, store.MediaNotFound()
+	}
+	var m *cairn.Media
+	err := db.inTxAudit(ctx, audit, func(tx pgx.Tx) error {
+		var doc []byte
+		err := tx.QueryRow(ctx, "SELECT record FROM media WHERE agent_id = $1 AND id = $2 FOR UPDATE", agentID, id).Scan(&doc)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return store.MediaNotFound()
+		} else if err != nil {
+			return mapErr(err, "read media")
+		}
+		if m, err = decodeJSON[cairn.Media](doc, "media"); err != nil {
+			return err
+		}
+		m.ExpiresAt = expiresAt
+		if doc, err = json.Marshal(m); err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, "UPDATE media SET expires_ns = $3, record = $4 WHERE agent_id = $1 AND id = $2", agentID, id, mediaExpiry(m), doc)
+		return mapErr(err, "renew media")
+	})
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
 // ListMedia pages the agent's records newest first: a backward range scan
 // of the primary key or, with a category, of media_category_idx.
 func (db *DB) ListMedia(ctx context.Context, agentID string, f store.MediaFilter, beforeID string, limit int) ([]cairn.Media, error) {

@@ -121,6 +121,40 @@ func RunMediaTests(t *testing.T, open func(t *testing.T) store.Media) {
 			t.Fatal("expiry index kept a deleted record")
 		}
 	})
+	t.Run("Renew", func(t *testing.T) {
+		s := open(t)
+		m := newMedia("agent-a", cairn.MediaPhoto, time.Hour, false)
+		pinned := newMedia("agent-a", cairn.MediaPhoto, time.Hour, true)
+		for _, x := range []*cairn.Media{m, pinned} {
+			if err := s.CreateMedia(ctx, x, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		later := t0.Add(48 * time.Hour)
+		got, err := s.RenewMedia(ctx, "agent-a", m.ID, later, nil)
+		if err != nil || !got.ExpiresAt.Equal(later) {
+			t.Fatalf("RenewMedia = %+v, %v", got, err)
+		}
+		if g, _ := s.GetMedia(ctx, "agent-a", m.ID); g == nil || !g.ExpiresAt.Equal(later) || g.Metadata["k"] != "v" {
+			t.Fatalf("after renew: %+v", g)
+		}
+		// The expiry index moved: not expired at the old time, expired after the new one.
+		if exp, _ := s.ExpiredMedia(ctx, t0.Add(2*time.Hour), 10); len(exp) != 0 {
+			t.Fatalf("expired at the old expiry: %v", exp)
+		}
+		if exp, _ := s.ExpiredMedia(ctx, later, 10); len(exp) != 1 || exp[0].ID != m.ID {
+			t.Fatalf("expired at the new expiry: %v", exp)
+		}
+		if _, err := s.RenewMedia(ctx, "agent-a", pinned.ID, later, nil); err != nil {
+			t.Fatal(err)
+		}
+		if exp, _ := s.ExpiredMedia(ctx, later.Add(time.Hour), 10); len(exp) != 1 {
+			t.Fatalf("a renewed pinned record entered the expiry index: %v", exp)
+		}
+		if _, err := s.RenewMedia(ctx, "agent-b", m.ID, later, nil); !cairn.IsCode(err, cairn.ENOTFOUND) {
+			t.Fatalf("another agent's media: %v", err)
+		}
+	})
 	t.Run("Expired", func(t *testing.T) {
 		s := open(t)
 		soon := newMedia("agent-a", cairn.MediaPhoto, time.Hour, false)

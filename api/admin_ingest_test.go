@@ -1,0 +1,53 @@
+package api_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/api"
+	"github.com/cairn-dev/cairn/blob/fs"
+	"github.com/cairn-dev/cairn/ingest"
+	"github.com/cairn-dev/cairn/screening"
+	"github.com/cairn-dev/cairn/store/pebble"
+)
+
+// TestIngestWithEverySourceDownKeepsTheVersion: an ingestion whose every
+// source fails (the list server down, as offline) stores no new list
+// version; the installed one stays, as the log says.
+func TestIngestWithEverySourceDownKeepsTheVersion(t *testing.T) {
+	var up atomic.Bool
+	up.Store(true)
+	src := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !up.Load() {
+			http.Error(w, "down", http.StatusServiceUnavailable)
+			return
+		}
+		w.Write([]byte("0x098B716B8Aaf21512996dC57EB0615e2383E2f96\n"))
+	}))
+	defer src.Close()
+	var p *ingest.Pipeline
+	ls := newLiveServer(t, func(d *api.Deps, db *pebble.DB, blobs *fs.Store) {
+		h := &screening.Holder{}
+		p = &ingest.Pipeline{Sources: []ingest.Source{{Name: "list:ETH", Location: src.URL + "/eth.txt"}}, Blobs: blobs, Store: db,
+			Holder: h, Clock: cairn.SystemClock{}}
+		d.Ingest = p
+		d.Compliance.Screening, d.Compliance.Ready = h, p.Ready
+	})
+	if _, err := p.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	up.Store(false)
+	r := ls.do(t, "POST", "/v1/admin/ingest", liveAdmin, nil).want(t, http.StatusOK)
+	if r.num("listVersion") != 1 {
+		t.Fatalf("ingest with the source down: %s", r.Body)
+	}
+	key, _ := ls.register(t)
+	v := ls.do(t, "GET", "/v1/compliance/versions", key, nil).want(t, http.StatusOK)
+	if vs, _ := v.JSON["versions"].([]any); len(vs) != 1 {
+		t.Fatalf("list versions after a failed ingestion: %s", v.Body)
+	}
+}
