@@ -347,23 +347,8 @@ func (m *Main) apiDeps(o *opening, publicURL string) api.Deps {
 		Logger:         m.Logger,
 		AdminToken:     cfg.AdminToken,
 		TrustedProxies: proxies,
-		Limits:         m.limits(),
+		Limits:         cfg.apiLimits(m.pg != nil),
 	}
-}
-
-// limits maps the limit flags onto the front end's limits.
-func (m *Main) limits() api.Limits {
-	cfg := m.Config
-	limits := api.DefaultLimits()
-	limits.RequestsPerKey = cfg.RateLimitPerKey
-	limits.WritesPerAgent = cfg.WriteLimitPerAgent
-	limits.RotationsPerIP = cfg.RotateLimitPerIP
-	limits.RegistrationsPerIP = cfg.RegisterLimitPerIP
-	limits.RegistrationsAll = cfg.RegisterLimitAll
-	limits.PublicPerIP = cfg.PublicLimitPerIP
-	limits.MaxBodyBytes = cfg.MaxBodyBytes
-	limits.Shared = m.pg != nil // instances sharing the store count together
-	return limits
 }
 
 // MetricsAddr is the address of --metrics-listen (after Open; "" when off).
