@@ -419,18 +419,11 @@ const checkpointInterval = 10 * time.Second
 // checkpoint records the billing checkpoint every checkpointInterval until
 // ctx ends.
 func (m *Main) checkpoint(ctx context.Context) {
-	t := time.NewTicker(checkpointInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if err := m.recovery.Checkpoint(ctx, m.server.SettledBefore()); err != nil && ctx.Err() == nil {
-				m.Logger.Error("billing checkpoint failed", "err", err)
-			}
+	every(ctx, checkpointInterval, func() {
+		if err := m.recovery.Checkpoint(ctx, m.server.SettledBefore()); err != nil && ctx.Err() == nil {
+			m.Logger.Error("billing checkpoint failed", "err", err)
 		}
-	}
+	})
 }
 
 // sweeper removes expired items of one kind; Main runs every sweeper each
