@@ -13,14 +13,10 @@ import (
 // Delete removes the blob. Deleting an absent or expired blob succeeds. The
 // sidecar goes first (that is the commit), then the content file.
 func (s *Store) Delete(ctx context.Context, name string) error {
-	if err := blob.ValidateName(name); err != nil {
+	l, lk, err := s.lookup(ctx, name)
+	if err != nil {
 		return err
 	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	l := s.locate(name)
-	lk := &s.locks[l.stripe]
 	lk.Lock()
 	defer lk.Unlock()
 	rec, rerr := readRecord(l) // damaged: the sidecar still goes, a sweep finds the orphan
@@ -43,14 +39,10 @@ func (s *Store) Delete(ctx context.Context, name string) error {
 // ExtendExpiry sets a new expiry (zero: never) for a live blob, rewriting
 // only its sidecar. ENOTFOUND when the blob is absent or already expired.
 func (s *Store) ExtendExpiry(ctx context.Context, name string, expiresAt time.Time) error {
-	if err := blob.ValidateName(name); err != nil {
+	l, lk, err := s.lookup(ctx, name)
+	if err != nil {
 		return err
 	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	l := s.locate(name)
-	lk := &s.locks[l.stripe]
 	lk.Lock()
 	defer lk.Unlock()
 	rec, err := readRecord(l)

@@ -13,14 +13,10 @@ import (
 
 // Stat returns the blob's Info; ENOTFOUND when it is absent or expired.
 func (s *Store) Stat(ctx context.Context, name string) (blob.Info, error) {
-	if err := blob.ValidateName(name); err != nil {
+	l, lk, err := s.lookup(ctx, name)
+	if err != nil {
 		return blob.Info{}, err
 	}
-	if err := ctx.Err(); err != nil {
-		return blob.Info{}, err
-	}
-	l := s.locate(name)
-	lk := &s.locks[l.stripe]
 	lk.RLock()
 	rec, err := s.cachedRecord(l)
 	lk.RUnlock()
@@ -63,14 +59,10 @@ func (s *Store) Open(ctx context.Context, name string) (blob.ReadSeekCloser, blo
 // that a concurrent Put cannot remove the file between the two. The content
 // of an inline blob came with its sidecar.
 func (s *Store) openContent(ctx context.Context, name string) (*record, content, error) {
-	if err := blob.ValidateName(name); err != nil {
+	l, lk, err := s.lookup(ctx, name)
+	if err != nil {
 		return nil, nil, err
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, nil, err
-	}
-	l := s.locate(name)
-	lk := &s.locks[l.stripe]
 	lk.RLock()
 	rec, err := s.cachedRecord(l)
 	if err != nil {

@@ -129,6 +129,19 @@ type loc struct {
 	stripe int    // index into Store.locks
 }
 
+// lookup validates name and returns where its blob lives and the lock of
+// its stripe; the error of an invalid name or of a done ctx.
+func (s *Store) lookup(ctx context.Context, name string) (loc, *sync.RWMutex, error) {
+	if err := blob.ValidateName(name); err != nil {
+		return loc{}, nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return loc{}, nil, err
+	}
+	l := s.locate(name)
+	return l, &s.locks[l.stripe], nil
+}
+
 func (s *Store) locate(name string) loc {
 	sum := sha256.Sum256([]byte(name))
 	key := hex.EncodeToString(sum[:])

@@ -209,32 +209,29 @@ func TestMetadataFits(t *testing.T) {
 // an http:// or https:// URL (the AWS tools' --endpoint-url) sets it by
 // its scheme; anything else in a URL is refused.
 func TestParseEndpoint(t *testing.T) {
-	for _, tc := range []struct {
-		in         string
-		secure     bool
-		host       string
-		wantSecure bool
-		bad        bool
-	}{
-		{in: "127.0.0.1:9000", secure: true, host: "127.0.0.1:9000", wantSecure: true},
-		{in: "s3.amazonaws.com", secure: false, host: "s3.amazonaws.com"},
-		{in: "http://127.0.0.1:9000", secure: true, host: "127.0.0.1:9000"},
-		{in: "https://minio.example:9443/", secure: false, host: "minio.example:9443", wantSecure: true},
-		{in: "ftp://127.0.0.1:9000", bad: true},
-		{in: "http://", bad: true},
-		{in: "http://127.0.0.1:9000/bucket", bad: true},
-		{in: "http://user:pw@127.0.0.1:9000", bad: true},
-		{in: "http://127.0.0.1:9000?x=1", bad: true},
-	} {
-		host, secure, err := ParseEndpoint(tc.in, tc.secure)
-		if tc.bad {
-			if err == nil {
-				t.Errorf("ParseEndpoint(%q) = %q, %v; want an error", tc.in, host, secure)
+	type endpoint struct {
+		host, err string
+		secure    bool
+	}
+	cases := map[string]map[bool]endpoint{ // endpoint -> --s3-secure -> want
+		"127.0.0.1:9000":                {true: {"127.0.0.1:9000", "", true}},
+		"s3.amazonaws.com":              {false: {"s3.amazonaws.com", "", false}},
+		"http://127.0.0.1:9000":         {true: {"127.0.0.1:9000", "", false}},
+		"https://minio.example:9443/":   {false: {"minio.example:9443", "", true}},
+		"ftp://127.0.0.1:9000":          {true: {err: "neither http nor https"}},
+		"http://":                       {true: {err: "want http(s)://host[:port]"}},
+		"http://127.0.0.1:9000/bucket":  {true: {err: "want http(s)://host[:port]"}},
+		"http://user:pw@127.0.0.1:9000": {true: {err: "want http(s)://host[:port]"}},
+		"http://127.0.0.1:9000?x=1":     {true: {err: "want http(s)://host[:port]"}},
+	}
+	for in, bySecure := range cases {
+		for secure, want := range bySecure {
+			host, gotSecure, err := ParseEndpoint(in, secure)
+			if want.err != "" && (err == nil || !strings.Contains(err.Error(), want.err)) {
+				t.Errorf("ParseEndpoint(%q) = %q, %v, %v; want an error saying %q", in, host, gotSecure, err, want.err)
+			} else if want.err == "" && (err != nil || host != want.host || gotSecure != want.secure) {
+				t.Errorf("ParseEndpoint(%q, %v) = %q, %v, %v; want %q, %v", in, secure, host, gotSecure, err, want.host, want.secure)
 			}
-			continue
-		}
-		if err != nil || host != tc.host || secure != tc.wantSecure {
-			t.Errorf("ParseEndpoint(%q, %v) = %q, %v, %v; want %q, %v", tc.in, tc.secure, host, secure, err, tc.host, tc.wantSecure)
 		}
 	}
 }

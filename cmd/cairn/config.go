@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cairn-dev/cairn/api"
 	"github.com/cairn-dev/cairn/billing"
 	blobfs "github.com/cairn-dev/cairn/blob/fs"
 	blobs3 "github.com/cairn-dev/cairn/blob/s3"
@@ -13,28 +14,45 @@ import (
 	"github.com/cairn-dev/cairn/ingest"
 )
 
-// Config is everything `cairn serve` can be told. Every flag --some-name
-// can also be given as the environment variable CAIRN_SOME_NAME; a flag on
-// the command line wins over the environment.
+// Config is everything `cairn serve` can be told, by section (the
+// sections of `cairn serve --help`). Every flag --some-name can also be
+// given as the environment variable CAIRN_SOME_NAME; a flag on the
+// command line wins over the environment. The sections are embedded, so
+// that cfg.Listen names cfg.HTTPConfig.Listen; Validate checks them all.
 type Config struct {
-	Listen         string
+	HTTPConfig
+	StoreConfig
+	BlobConfig
+	OperatorConfig
+	AptosConfig
+	LimitsConfig
+	IngestConfig
+	EVMConfig
+	MemoryConfig
+}
+
+// HTTPConfig is the HTTP server: where it listens, what third parties
+// reach it at, whose X-Forwarded-For it trusts and its limits of time and
+// size.
+type HTTPConfig struct {
+	Listen string
+	// PublicURL is the base URL third parties reach the service at.
+	PublicURL        string
+	TrustedProxies   string
+	HTTPReadTimeout  time.Duration
+	HTTPWriteTimeout time.Duration
+	HTTPIdleTimeout  time.Duration
+	MaxHeaderBytes   int
+	ShutdownTimeout  time.Duration
+}
+
+// StoreConfig is where the records are kept and how instances sharing a
+// PostgreSQL store keep in step.
+type StoreConfig struct {
 	DataDir        string
 	Store          string
 	PostgresURL    string
 	PostgresSchema string
-	AdminToken     string
-	JWTSecret      string
-	// AdminTokenFile and JWTSecretFile name files (mode 0600) holding
-	// those secrets, so that they stay off the command line.
-	AdminTokenFile string
-	// MetricsListen is the address of a listener serving only GET
-	// /metrics without a token (empty: none).
-	MetricsListen string
-	// PprofListen is the address of a listener serving the Go runtime's
-	// profiles (net/http/pprof) under /debug/pprof/ ("": none).
-	PprofListen      string
-	JWTSecretFile    string
-	TTLSweepInterval time.Duration
 	// LeaderInterval is how often, on a Postgres store, a follower tries
 	// the leader lock and the leader checks its connection;
 	// ListPollInterval is how often an instance compares the stored list
@@ -46,34 +64,103 @@ type Config struct {
 	// case a memory change notification was lost without its connection
 	// failing.
 	MemoryCatchUpInterval time.Duration
-	DepositMnemonic       string
-	AptosNetwork          string
+	TTLSweepInterval      time.Duration
+	// CacheTTL is how long an authenticated API key's agent and a media
+	// record read are remembered (0: not at all).
+	CacheTTL time.Duration
+}
+
+// BlobConfig is the blob store: "fs" (files under the data dir) or "s3"
+// (an S3-compatible service, the S3* fields). S3AccessKey and S3SecretKey
+// are read from the environment only (envOnlyFlags).
+type BlobConfig struct {
+	Blob string
+	// BlobCacheBytes bounds the blob store's read cache of sidecars and
+	// verified chunks (0: none).
+	BlobCacheBytes int64
+	S3Endpoint     string
+	S3Bucket       string
+	S3AccessKey    string
+	S3SecretKey    string
+	S3Secure       bool
+	S3Region       string
+}
+
+// OperatorConfig is the operators' access: the admin token and the JWT
+// secret (or the files holding them), the metrics and profile listeners
+// and the logs.
+type OperatorConfig struct {
+	AdminToken string
+	JWTSecret  string
+	// AdminTokenFile and JWTSecretFile name files (mode 0600) holding
+	// those secrets, so that they stay off the command line.
+	AdminTokenFile string
+	JWTSecretFile  string
+	// MetricsListen is the address of a listener serving only GET
+	// /metrics without a token (empty: none).
+	MetricsListen string
+	// PprofListen is the address of a listener serving the Go runtime's
+	// profiles (net/http/pprof) under /debug/pprof/ ("": none).
+	PprofListen string
+	LogLevel    string
+	LogFormat   string
+}
+
+// AptosConfig is accounts and their APT deposits.
+type AptosConfig struct {
+	StarterCredits  int64
+	DepositMnemonic string
+	AptosNetwork    string
 	// AptosNodeURL is the REST endpoint deposits are verified against
 	// (empty: the public endpoint of AptosNetwork).
-	AptosNodeURL    string
-	CreditsPerAPT   int64
-	ShutdownTimeout time.Duration
-	// HTTP server limits.
-	HTTPReadTimeout  time.Duration
-	HTTPWriteTimeout time.Duration
-	HTTPIdleTimeout  time.Duration
-	MaxHeaderBytes   int
-	LogLevel         string
-	LogFormat        string
-	TrustedProxies   string
-	Sources          stringList
-	DefaultSources   bool
-	// PublicURL is the base URL third parties reach the service at.
-	PublicURL string
+	AptosNodeURL  string
+	CreditsPerAPT int64
+}
+
+// LimitsConfig is the request limits, the front end's api.Limits
+// (apiLimits).
+type LimitsConfig struct {
+	RateLimitPerKey    int
+	WriteLimitPerAgent int
+	RotateLimitPerIP   int
+	RegisterLimitPerIP int
+	RegisterLimitAll   int
+	PublicLimitPerIP   int
+	MaxBodyBytes       int64
+}
+
+// apiLimits maps the limits onto the front end's; shared: instances
+// sharing the store count together.
+func (l LimitsConfig) apiLimits(shared bool) api.Limits {
+	limits := api.DefaultLimits()
+	limits.RequestsPerKey = l.RateLimitPerKey
+	limits.WritesPerAgent = l.WriteLimitPerAgent
+	limits.RotationsPerIP = l.RotateLimitPerIP
+	limits.RegistrationsPerIP = l.RegisterLimitPerIP
+	limits.RegistrationsAll = l.RegisterLimitAll
+	limits.PublicPerIP = l.PublicLimitPerIP
+	limits.MaxBodyBytes = l.MaxBodyBytes
+	limits.Shared = shared
+	return limits
+}
+
+// IngestConfig is the sanctions sources, their ingestion and the
+// community reports that add to them.
+type IngestConfig struct {
+	Sources           stringList
+	DefaultSources    bool
+	IngestSchedule    string
+	IngestMaxBytes    int64
+	IngestMaxXMLToken int
+	IngestMaxDrop     float64
 	// ReportMinAccountAge: community reports of an account that never
 	// paid count toward escalation once it is this old and has used the
 	// service.
 	ReportMinAccountAge time.Duration
-	IngestSchedule      string
-	IngestMaxDrop       float64
-	IngestMaxBytes      int64
-	IngestMaxXMLToken   int
+}
 
+// EVMConfig is the anchoring of the list roots on an EVM chain.
+type EVMConfig struct {
 	EVMRPCURL        string
 	EVMChainID       uint64
 	EVMContract      string
@@ -83,87 +170,67 @@ type Config struct {
 	// EVMOracle keeps the contract's isSanctioned(address) storage in
 	// step with each anchored version (on by default with anchoring).
 	EVMOracle bool
+}
 
-	RateLimitPerKey    int
-	WriteLimitPerAgent int
-	RotateLimitPerIP   int
-	RegisterLimitPerIP int
-	RegisterLimitAll   int
-	PublicLimitPerIP   int
-	MaxBodyBytes       int64
-	StarterCredits     int64
-
-	// CacheTTL is how long an authenticated API key's agent and a media
-	// record read are remembered (0: not at all); BlobCacheBytes bounds the blob store's
-	// read cache of sidecars and verified chunks (0: none).
-	CacheTTL       time.Duration
-	BlobCacheBytes int64
-
-	// Blob selects the blob store: "fs" (files under the data dir) or
-	// "s3" (an S3-compatible service, the S3* fields). S3AccessKey and
-	// S3SecretKey are read from the environment only (envOnlyFlags).
-	Blob        string
-	S3Endpoint  string
-	S3Bucket    string
-	S3AccessKey string
-	S3SecretKey string
-	S3Secure    bool
-	S3Region    string
-
-	// EmbedderURL (OpenAI-compatible embeddings endpoint) and
-	// EmbedderModel make the memory vector space "server".
-	EmbedderURL   string
-	EmbedderModel string
-
-	// VectorHNSWThreshold is the number of vectors in one agent's server or client space
-	// from which its vector search goes through an HNSW graph (0: exact
-	// search only).
+// MemoryConfig is memory search: EmbedderURL (an OpenAI-compatible
+// embeddings endpoint) and EmbedderModel make the memory vector space
+// "server"; VectorHNSWThreshold is the number of vectors in one agent's
+// server or client space from which its vector search goes through an
+// HNSW graph (0: exact search only).
+type MemoryConfig struct {
+	EmbedderURL         string
+	EmbedderModel       string
 	VectorHNSWThreshold int
 }
 
 // DefaultConfig returns the defaults of every flag.
 func DefaultConfig() Config {
 	return Config{
-		Listen:                "127.0.0.1:8080",
-		DataDir:               "./data",
-		Store:                 "pebble",
-		PostgresSchema:        "cairn",
-		TTLSweepInterval:      time.Minute,
-		LeaderInterval:        5 * time.Second,
-		ListPollInterval:      30 * time.Second,
-		MemoryCatchUpInterval: 5 * time.Minute,
-		AptosNetwork:          "mainnet",
-		CreditsPerAPT:         billing.DefaultCreditsPerAPT,
-		ShutdownTimeout:       30 * time.Second,
-		HTTPReadTimeout:       5 * time.Minute,
-		HTTPWriteTimeout:      15 * time.Minute,
-		HTTPIdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:        64 << 10,
-		LogLevel:              "info",
-		LogFormat:             "json",
-		RateLimitPerKey:       300,
-		WriteLimitPerAgent:    30,
-		RotateLimitPerIP:      3,
-		RegisterLimitPerIP:    10,
-		RegisterLimitAll:      1000,
-		PublicLimitPerIP:      120,
-		MaxBodyBytes:          1 << 20,
-		StarterCredits:        100,
-		CacheTTL:              5 * time.Second,
-		BlobCacheBytes:        blobfs.DefaultCacheBytes,
-		Blob:                  "fs",
-		S3Secure:              true,
-		S3Region:              blobs3.DefaultRegion,
-		IngestSchedule:        "@every 6h",
-		DefaultSources:        true,
-		ReportMinAccountAge:   compliance.DefaultMinAccountAge,
-		IngestMaxDrop:         0.20,
-		IngestMaxBytes:        ingest.DefaultMaxSourceBytes,
-		IngestMaxXMLToken:     ingest.DefaultMaxXMLToken,
-		EVMConfirmations:      3,
-		EVMPollInterval:       4 * time.Second,
-		EVMOracle:             true,
-		VectorHNSWThreshold:   20000,
+		HTTPConfig: HTTPConfig{
+			Listen:           "127.0.0.1:8080",
+			HTTPReadTimeout:  5 * time.Minute,
+			HTTPWriteTimeout: 15 * time.Minute,
+			HTTPIdleTimeout:  2 * time.Minute,
+			MaxHeaderBytes:   64 << 10,
+			ShutdownTimeout:  30 * time.Second,
+		},
+		StoreConfig: StoreConfig{
+			DataDir:               "./data",
+			Store:                 "pebble",
+			PostgresSchema:        "cairn",
+			LeaderInterval:        5 * time.Second,
+			ListPollInterval:      30 * time.Second,
+			MemoryCatchUpInterval: 5 * time.Minute,
+			TTLSweepInterval:      time.Minute,
+			CacheTTL:              5 * time.Second,
+		},
+		BlobConfig: BlobConfig{
+			Blob:           "fs",
+			BlobCacheBytes: blobfs.DefaultCacheBytes,
+			S3Secure:       true,
+			S3Region:       blobs3.DefaultRegion,
+		},
+		OperatorConfig: OperatorConfig{LogLevel: "info", LogFormat: "json"},
+		AptosConfig:    AptosConfig{StarterCredits: 100, AptosNetwork: "mainnet", CreditsPerAPT: billing.DefaultCreditsPerAPT},
+		LimitsConfig: LimitsConfig{
+			RateLimitPerKey:    300,
+			WriteLimitPerAgent: 30,
+			RotateLimitPerIP:   3,
+			RegisterLimitPerIP: 10,
+			RegisterLimitAll:   1000,
+			PublicLimitPerIP:   120,
+			MaxBodyBytes:       1 << 20,
+		},
+		IngestConfig: IngestConfig{
+			DefaultSources:      true,
+			IngestSchedule:      "@every 6h",
+			IngestMaxBytes:      ingest.DefaultMaxSourceBytes,
+			IngestMaxXMLToken:   ingest.DefaultMaxXMLToken,
+			IngestMaxDrop:       0.20,
+			ReportMinAccountAge: compliance.DefaultMinAccountAge,
+		},
+		EVMConfig:    EVMConfig{EVMConfirmations: 3, EVMPollInterval: 4 * time.Second, EVMOracle: true},
+		MemoryConfig: MemoryConfig{VectorHNSWThreshold: 20000},
 	}
 }
 

@@ -206,7 +206,7 @@ func TestResolveStore(t *testing.T) {
 		{"pebble", url, "", false},
 		{"postgres://other@h/db", url, "", false},
 	} {
-		cfg := Config{Store: c.store, PostgresURL: c.pgURL}
+		cfg := Config{StoreConfig: StoreConfig{Store: c.store, PostgresURL: c.pgURL}}
 		err := resolveStore(&cfg)
 		if (err == nil) != c.ok || (c.ok && cfg.Store != c.want) {
 			t.Errorf("--store %q --postgres-url %q: store %q, %v", c.store, c.pgURL, cfg.Store, err)

@@ -364,23 +364,8 @@ func (m *Main) apiDeps(o *opening, publicURL string) api.Deps {
 		Logger:         m.Logger,
 		AdminToken:     cfg.AdminToken,
 		TrustedProxies: proxies,
-		Limits:         m.limits(),
+		Limits:         cfg.apiLimits(m.pg != nil),
 	}
-}
-
-// limits maps the limit flags onto the front end's limits.
-func (m *Main) limits() api.Limits {
-	cfg := m.Config
-	limits := api.DefaultLimits()
-	limits.RequestsPerKey = cfg.RateLimitPerKey
-	limits.WritesPerAgent = cfg.WriteLimitPerAgent
-	limits.RotationsPerIP = cfg.RotateLimitPerIP
-	limits.RegistrationsPerIP = cfg.RegisterLimitPerIP
-	limits.RegistrationsAll = cfg.RegisterLimitAll
-	limits.PublicPerIP = cfg.PublicLimitPerIP
-	limits.MaxBodyBytes = cfg.MaxBodyBytes
-	limits.Shared = m.pg != nil // instances sharing the store count together
-	return limits
 }
 
 // MetricsAddr is the address of --metrics-listen (after Open; "" when off).
@@ -451,18 +436,11 @@ const checkpointInterval = 10 * time.Second
 // checkpoint records the billing checkpoint every checkpointInterval until
 // ctx ends.
 func (m *Main) checkpoint(ctx context.Context) {
-	t := time.NewTicker(checkpointInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if err := m.recovery.Checkpoint(ctx, m.server.SettledBefore()); err != nil && ctx.Err() == nil {
-				m.Logger.Error("billing checkpoint failed", "err", err)
-			}
+	every(ctx, checkpointInterval, func() {
+		if err := m.recovery.Checkpoint(ctx, m.server.SettledBefore()); err != nil && ctx.Err() == nil {
+			m.Logger.Error("billing checkpoint failed", "err", err)
 		}
-	}
+	})
 }
 
 // sweeper removes expired items of one kind; Main runs every sweeper each

@@ -13,36 +13,33 @@ import (
 // with exit status 2 and a message naming its flag, before anything is
 // opened: the data dir is never created.
 func TestServeValidate(t *testing.T) {
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"--ingest-max-drop", "0"}, "--ingest-max-drop 0: want a share in (0, 1]"},
-		{[]string{"--ingest-max-drop", "5"}, "--ingest-max-drop 5: want a share in (0, 1]"},
-		{[]string{"--ingest-schedule", "every so often"}, "--ingest-schedule"},
-		{[]string{"--source", "nope=x"}, "--source: source \"nope\""},
-		{[]string{"--log-level", "loud"}, `invalid log level "loud"`},
-		{[]string{"--log-format", "xml"}, `invalid log format "xml"`},
-		{[]string{"--store", "mysql://x"}, "--store must be pebble or a postgres:// URL"},
-		{[]string{"--store", "postgres"}, "--store postgres needs --postgres-url"},
-		{[]string{"--store", "postgres://x/y", "--leader-interval", "0s"}, "--leader-interval, --list-poll-interval and --memory-catch-up-interval must be positive"},
-		{[]string{"--blob", "tape"}, `--blob "tape": want fs or s3`},
-		{[]string{"--blob", "s3", "--s3-bucket", "b"}, "--blob s3 needs --s3-endpoint and --s3-bucket"},
-		{[]string{"--blob", "s3", "--s3-bucket", "b", "--s3-endpoint", "ftp://127.0.0.1:9000"}, "--s3-endpoint"},
-		{[]string{"--credits-per-apt", "0"}, "--credits-per-apt 0: want a positive rate"},
-		{[]string{"--aptos-network", "moonnet"}, `--aptos-node-url is required for --aptos-network "moonnet"`},
-		{[]string{"--embedder-url", "http://127.0.0.1:1"}, "--embedder-url needs --embedder-model"},
-		{[]string{"--vector-hnsw-threshold", "-1"}, "--vector-hnsw-threshold must be 0 or more"},
-		{[]string{"--evm-rpc-url", "http://127.0.0.1:1"}, "needs --evm-contract and --evm-key-file"},
-		{[]string{"--evm-contract", "0x00"}, "need --evm-rpc-url"},
+	for want, args := range map[string][]string{ // what stderr says -> the flags
+		"--ingest-max-drop 0: want a share in (0, 1]": {"--ingest-max-drop", "0"},
+		"--ingest-max-drop 5: want a share in (0, 1]": {"--ingest-max-drop", "5"},
+		"--ingest-schedule":                           {"--ingest-schedule", "every so often"},
+		"--source: source \"nope\"":                   {"--source", "nope=x"},
+		`invalid log level "loud"`:                    {"--log-level", "loud"},
+		`invalid log format "xml"`:                    {"--log-format", "xml"},
+		"--store must be pebble or a postgres:// URL": {"--store", "mysql://x"},
+		"--store postgres needs --postgres-url":       {"--store", "postgres"},
+		"--leader-interval, --list-poll-interval and --memory-catch-up-interval must be positive": {"--store", "postgres://x/y", "--leader-interval", "0s"},
+		`--blob "tape": want fs or s3`:                  {"--blob", "tape"},
+		"--blob s3 needs --s3-endpoint and --s3-bucket": {"--blob", "s3", "--s3-bucket", "b"},
+		"--s3-endpoint": {"--blob", "s3", "--s3-bucket", "b", "--s3-endpoint", "ftp://127.0.0.1:9000"},
+		"--credits-per-apt 0: want a positive rate":                  {"--credits-per-apt", "0"},
+		`--aptos-node-url is required for --aptos-network "moonnet"`: {"--aptos-network", "moonnet"},
+		"--embedder-url needs --embedder-model":                      {"--embedder-url", "http://127.0.0.1:1"},
+		"--vector-hnsw-threshold must be 0 or more":                  {"--vector-hnsw-threshold", "-1"},
+		"needs --evm-contract and --evm-key-file":                    {"--evm-rpc-url", "http://127.0.0.1:1"},
+		"need --evm-rpc-url":                                         {"--evm-contract", "0x00"},
 	} {
-		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "data")
 			var out, errOut bytes.Buffer
-			args := append([]string{"serve", "--data-dir", dir, "--listen", "127.0.0.1:0", "--default-sources=false"}, tc.args...)
+			args := append([]string{"serve", "--data-dir", dir, "--listen", "127.0.0.1:0", "--default-sources=false"}, args...)
 			code := Run(context.Background(), args, &out, &errOut, func(string) string { return "" })
-			if code != 2 || !strings.Contains(errOut.String(), tc.want) || !strings.HasPrefix(errOut.String(), "cairn serve: ") {
-				t.Fatalf("exit %d, stderr %q; want 2 and %q", code, errOut.String(), tc.want)
+			if code != 2 || !strings.Contains(errOut.String(), want) || !strings.HasPrefix(errOut.String(), "cairn serve: ") {
+				t.Fatalf("exit %d, stderr %q; want 2 and %q", code, errOut.String(), want)
 			}
 			if strings.Contains(errOut.String(), "code=") {
 				t.Fatalf("not a sentence: %q", errOut.String())

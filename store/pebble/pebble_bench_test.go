@@ -1,20 +1,14 @@
 package pebble_test
 
 import (
-	"context"
-	"crypto/sha256"
 	"encoding/binary"
 	"sync/atomic"
 	"testing"
 
-	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/store/pebble"
+	"github.com/cairn-dev/cairn/store/storetest"
 	pebblev2 "github.com/cockroachdb/pebble/v2"
 )
-
-// parallelism * GOMAXPROCS goroutines write at once, like concurrent
-// requests of a server, so that synced commits can be grouped.
-const parallelism = 8
 
 // openBench opens an on-disk store (synced commits hit the disk) or an
 // in-memory one.
@@ -28,46 +22,9 @@ func openBench(b *testing.B, inMemory bool) *pebble.DB {
 	return db
 }
 
-func keyHash(i int) []byte {
-	h := sha256.Sum256(binary.BigEndian.AppendUint64(nil, uint64(i)))
-	return h[:]
-}
-
-// newDevs creates n developers with one agent and a large balance each.
-func newDevs(b *testing.B, db *pebble.DB, n int) []*cairn.Agent {
-	b.Helper()
-	agents := make([]*cairn.Agent, n)
-	for i := range agents {
-		dev := &cairn.Developer{ID: cairn.NewID()}
-		agents[i] = &cairn.Agent{ID: cairn.NewID(), KeyHash: keyHash(i)}
-		g := &cairn.LedgerEntry{Kind: cairn.LedgerGrant, Operation: "starter", Amount: 1 << 40}
-		if err := db.CreateAccount(context.Background(), dev, agents[i], g); err != nil {
-			b.Fatal(err)
-		}
-	}
-	return agents
-}
-
 func benchApply(b *testing.B, inMemory, sameDev bool) {
 	db := openBench(b, inMemory)
-	agents := newDevs(b, db, 256)
-	var next atomic.Int64
-	b.SetParallelism(parallelism)
-	b.ReportAllocs()
-	b.ResetTimer()
-	b.RunParallel(func(pb *testing.PB) {
-		a := agents[0]
-		if !sameDev {
-			a = agents[next.Add(1)%int64(len(agents))]
-		}
-		for pb.Next() {
-			e := &cairn.LedgerEntry{DeveloperID: a.DeveloperID, AgentID: a.ID,
-				Kind: cairn.LedgerCharge, Operation: "memory.write", Amount: -5}
-			if err := db.Apply(context.Background(), e); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
+	storetest.BenchApply(b, db, storetest.BenchAccounts(b, db, 256), sameDev)
 }
 
 // BenchmarkApply measures ledger charges from parallel goroutines, each on
@@ -91,20 +48,11 @@ func BenchmarkApply(b *testing.B) {
 func BenchmarkAgentByKeyHash(b *testing.B) {
 	db := openBench(b, false)
 	const n = 10000
-	newDevs(b, db, n)
+	storetest.BenchAccounts(b, db, n)
 	if err := db.Pebble().Flush(); err != nil { // read from sstables, not the memtable
 		b.Fatal(err)
 	}
-	var next atomic.Int64
-	b.ReportAllocs()
-	b.ResetTimer()
-	b.RunParallel(func(pb *testing.PB) {
-		for pb.Next() {
-			if _, err := db.AgentByKeyHash(context.Background(), keyHash(int(next.Add(1)%n))); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
+	storetest.BenchAgentByKeyHash(b, db, n)
 }
 
 // BenchmarkRawPebble is the reference for the figures above: one synced
@@ -116,7 +64,7 @@ func BenchmarkRawPebble(b *testing.B) {
 	b.Run("SyncSet", func(b *testing.B) {
 		p := openBench(b, false).Pebble()
 		var next atomic.Int64
-		b.SetParallelism(parallelism)
+		b.SetParallelism(storetest.BenchParallelism)
 		b.ResetTimer()
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {
@@ -131,7 +79,7 @@ func BenchmarkRawPebble(b *testing.B) {
 		p := openBench(b, false).Pebble()
 		const n = 10000
 		for i := 0; i < n; i++ {
-			if err := p.Set(keyHash(i), val, pebblev2.NoSync); err != nil {
+			if err := p.Set(storetest.BenchKeyHash(i), val, pebblev2.NoSync); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -142,7 +90,7 @@ func BenchmarkRawPebble(b *testing.B) {
 		b.ResetTimer()
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {
-				_, closer, err := p.Get(keyHash(int(next.Add(1) % n)))
+				_, closer, err := p.Get(storetest.BenchKeyHash(int(next.Add(1) % n)))
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -59,24 +59,6 @@ func TestOpenClose(t *testing.T) {
 			t.Fatal("Open with no directory succeeded")
 		}
 	})
-	t.Run("CloseTwice", func(t *testing.T) {
-		db, err := pebble.Open("", pebble.Options{InMemory: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := db.Ping(ctx); err != nil {
-			t.Fatalf("Ping: %v", err)
-		}
-		if err := db.Close(); err != nil {
-			t.Fatalf("Close: %v", err)
-		}
-		if err := db.Close(); err != nil {
-			t.Fatalf("second Close: %v", err)
-		}
-		if err := db.Ping(ctx); !cairn.IsCode(err, cairn.EUNAVAILABLE) {
-			t.Fatalf("Ping after Close = %v, want %s", err, cairn.EUNAVAILABLE)
-		}
-	})
 	t.Run("Clock", func(t *testing.T) {
 		at := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
 		db, err := pebble.Open("", pebble.Options{InMemory: true, Clock: cairn.NewManualClock(at)})

@@ -2,44 +2,21 @@ package postgres
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/binary"
 	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
 
-	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/store/storetest"
 )
 
-// parallelism * GOMAXPROCS goroutines write at once, like concurrent
-// requests of a server (the same figure as the pebble benchmarks), each
-// with a connection of its own.
-const parallelism = 8
-
+// openBench opens a store with a connection for each of the
+// storetest.BenchParallelism goroutines per CPU that write at once, like
+// concurrent requests of a server (the same figure as the pebble
+// benchmarks).
 func openBench(b *testing.B) *DB {
 	b.Helper()
-	return openTest(b, Options{MaxConns: int32(parallelism * runtime.GOMAXPROCS(0))})
-}
-
-func keyHash(i int) []byte {
-	h := sha256.Sum256(binary.BigEndian.AppendUint64(nil, uint64(i)))
-	return h[:]
-}
-
-// newDevs creates n developers with one agent and a large balance each.
-func newDevs(b *testing.B, db *DB, n int) []*cairn.Agent {
-	b.Helper()
-	agents := make([]*cairn.Agent, n)
-	for i := range agents {
-		dev := &cairn.Developer{ID: cairn.NewID()}
-		agents[i] = &cairn.Agent{ID: cairn.NewID(), KeyHash: keyHash(i)}
-		g := &cairn.LedgerEntry{Kind: cairn.LedgerGrant, Operation: "starter", Amount: 1 << 40}
-		if err := db.CreateAccount(context.Background(), dev, agents[i], g); err != nil {
-			b.Fatal(err)
-		}
-	}
-	return agents
+	return openTest(b, Options{MaxConns: int32(storetest.BenchParallelism * runtime.GOMAXPROCS(0))})
 }
 
 // BenchmarkApply measures ledger charges from parallel goroutines, each on
@@ -55,24 +32,7 @@ func BenchmarkApply(b *testing.B) {
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			db := openBench(b)
-			agents := newDevs(b, db, 64)
-			var next atomic.Int64
-			b.SetParallelism(parallelism)
-			b.ReportAllocs()
-			b.ResetTimer()
-			b.RunParallel(func(pb *testing.PB) {
-				a := agents[0]
-				if !c.sameDev {
-					a = agents[next.Add(1)%int64(len(agents))]
-				}
-				for pb.Next() {
-					e := &cairn.LedgerEntry{DeveloperID: a.DeveloperID, AgentID: a.ID,
-						Kind: cairn.LedgerCharge, Operation: "memory.write", Amount: -5}
-					if err := db.Apply(context.Background(), e); err != nil {
-						b.Fatal(err)
-					}
-				}
-			})
+			storetest.BenchApply(b, db, storetest.BenchAccounts(b, db, 64), c.sameDev)
 		})
 	}
 }
@@ -82,17 +42,8 @@ func BenchmarkApply(b *testing.B) {
 func BenchmarkAgentByKeyHash(b *testing.B) {
 	db := openBench(b)
 	const n = 10000
-	newDevs(b, db, n)
-	var next atomic.Int64
-	b.ReportAllocs()
-	b.ResetTimer()
-	b.RunParallel(func(pb *testing.PB) {
-		for pb.Next() {
-			if _, err := db.AgentByKeyHash(context.Background(), keyHash(int(next.Add(1)%n))); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
+	storetest.BenchAccounts(b, db, n)
+	storetest.BenchAgentByKeyHash(b, db, n)
 }
 
 // BenchmarkRawInsert is the reference for BenchmarkApply: one autocommit
@@ -107,7 +58,7 @@ func BenchmarkRawInsert(b *testing.B) {
 	}
 	val := strings.Repeat("x", 200)
 	var next atomic.Int64
-	b.SetParallelism(parallelism)
+	b.SetParallelism(storetest.BenchParallelism)
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {

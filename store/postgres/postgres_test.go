@@ -67,21 +67,6 @@ func TestOpenClose(t *testing.T) {
 			t.Fatal("Open with a malformed URL succeeded")
 		}
 	})
-	t.Run("CloseTwice", func(t *testing.T) {
-		db := openTest(t, Options{})
-		if err := db.Ping(ctx); err != nil {
-			t.Fatalf("Ping: %v", err)
-		}
-		if err := db.Close(); err != nil {
-			t.Fatalf("Close: %v", err)
-		}
-		if err := db.Close(); err != nil {
-			t.Fatalf("second Close: %v", err)
-		}
-		if err := db.Ping(ctx); !cairn.IsCode(err, cairn.EUNAVAILABLE) {
-			t.Fatalf("Ping after Close = %v, want %s", err, cairn.EUNAVAILABLE)
-		}
-	})
 	t.Run("Clock", func(t *testing.T) {
 		at := time.Date(2030, 1, 2, 3, 4, 5, 6789, time.UTC)
 		db := openTest(t, Options{Clock: cairn.NewManualClock(at)})

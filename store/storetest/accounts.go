@@ -58,16 +58,7 @@ var accountTests = []test{
 	}},
 	{"CreateAccount/ErrConflicts", func(t *testing.T, s store.Store) {
 		_, first := createAccount(t, s, 100)
-		for _, tc := range []struct {
-			name   string
-			modify func(a *cairn.Agent)
-		}{
-			{"AgentID", func(a *cairn.Agent) { a.ID = first.ID }},
-			{"KeyHash", func(a *cairn.Agent) { a.KeyHash = first.KeyHash }},
-			{"DepositIndex", func(a *cairn.Agent) {
-				a.DepositIndex, a.DepositAddress = first.DepositIndex, first.DepositAddress
-			}},
-		} {
+		for _, tc := range conflictsWith(first) {
 			t.Run(tc.name, func(t *testing.T) {
 				dev := &cairn.Developer{ID: cairn.NewID()}
 				a := newAgent(t, s, dev.ID)

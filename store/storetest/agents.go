@@ -28,16 +28,7 @@ var agentTests = []test{
 	}},
 	{"CreateAgent/ErrConflicts", func(t *testing.T, s store.Store) {
 		dev, first := createAccount(t, s, 100)
-		for _, tc := range []struct {
-			name   string
-			modify func(a *cairn.Agent)
-		}{
-			{"AgentID", func(a *cairn.Agent) { a.ID = first.ID }},
-			{"KeyHash", func(a *cairn.Agent) { a.KeyHash = first.KeyHash }},
-			{"DepositIndex", func(a *cairn.Agent) {
-				a.DepositIndex, a.DepositAddress = first.DepositIndex, first.DepositAddress
-			}},
-		} {
+		for _, tc := range conflictsWith(first) {
 			t.Run(tc.name, func(t *testing.T) {
 				a := newAgent(t, s, dev.ID)
 				tc.modify(a)
@@ -158,4 +149,23 @@ var agentTests = []test{
 			t.Fatalf("index %d handed out twice", a.DepositIndex)
 		}
 	}},
+}
+
+// agentConflict makes a new agent collide with an existing one in one of
+// the fields that must be unique.
+type agentConflict struct {
+	name   string
+	modify func(a *cairn.Agent)
+}
+
+// conflictsWith returns the ways a new agent can collide with first: its
+// id, its key hash, its deposit index.
+func conflictsWith(first *cairn.Agent) []agentConflict {
+	return []agentConflict{
+		{"AgentID", func(a *cairn.Agent) { a.ID = first.ID }},
+		{"KeyHash", func(a *cairn.Agent) { a.KeyHash = first.KeyHash }},
+		{"DepositIndex", func(a *cairn.Agent) {
+			a.DepositIndex, a.DepositAddress = first.DepositIndex, first.DepositAddress
+		}},
+	}
 }

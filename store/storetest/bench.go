@@ -2,9 +2,12 @@ package storetest
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -81,5 +84,70 @@ func BenchMemory(b *testing.B, db store.Memories) {
 				b.Fatal(err)
 			}
 		})
+	})
+}
+
+// BenchParallelism * GOMAXPROCS goroutines write at once in the backends'
+// benchmarks, like concurrent requests of a server, so that synced commits
+// can be grouped.
+const BenchParallelism = 8
+
+// BenchKeyHash is the API key hash of the i-th agent of BenchAccounts.
+func BenchKeyHash(i int) []byte {
+	h := sha256.Sum256(binary.BigEndian.AppendUint64(nil, uint64(i)))
+	return h[:]
+}
+
+// BenchAccounts creates n developers with one agent (key hash
+// BenchKeyHash(i)) and a large balance each.
+func BenchAccounts(b *testing.B, db store.Accounts, n int) []*cairn.Agent {
+	b.Helper()
+	agents := make([]*cairn.Agent, n)
+	for i := range agents {
+		dev := &cairn.Developer{ID: cairn.NewID()}
+		agents[i] = &cairn.Agent{ID: cairn.NewID(), KeyHash: BenchKeyHash(i)}
+		g := &cairn.LedgerEntry{Kind: cairn.LedgerGrant, Operation: "starter", Amount: 1 << 40}
+		if err := db.CreateAccount(context.Background(), dev, agents[i], g); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return agents
+}
+
+// BenchApply measures ledger charges from BenchParallelism goroutines per
+// CPU, each on its own developer of agents or all on the first (sameDev,
+// where every charge waits for that developer).
+func BenchApply(b *testing.B, db store.Ledger, agents []*cairn.Agent, sameDev bool) {
+	var next atomic.Int64
+	b.SetParallelism(BenchParallelism)
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		a := agents[0]
+		if !sameDev {
+			a = agents[next.Add(1)%int64(len(agents))]
+		}
+		for pb.Next() {
+			e := &cairn.LedgerEntry{DeveloperID: a.DeveloperID, AgentID: a.ID,
+				Kind: cairn.LedgerCharge, Operation: "memory.write", Amount: -5}
+			if err := db.Apply(context.Background(), e); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchAgentByKeyHash measures the authentication lookup of every request
+// over the n agents of BenchAccounts.
+func BenchAgentByKeyHash(b *testing.B, db store.Accounts, n int) {
+	var next atomic.Int64
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if _, err := db.AgentByKeyHash(context.Background(), BenchKeyHash(int(next.Add(1)%int64(n)))); err != nil {
+				b.Fatal(err)
+			}
+		}
 	})
 }

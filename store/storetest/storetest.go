@@ -36,6 +36,7 @@ func RunTests(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Ledger", ledgerTests},
 		{"Audit", auditTests},
 		{"Settings", settingTests},
+		{"Lifecycle", lifecycleTests},
 		{"ConcurrentLedger", ledgerConcurrencyTests},
 		{"ConcurrentAccounts", accountConcurrencyTests},
 	}
