@@ -75,6 +75,11 @@ type ScreeningProof struct {
 	MerkleRoot    string `json:"merkleRoot"`
 	SanctionsRoot string `json:"sanctionsRoot,omitempty"`
 	CommunityRoot string `json:"communityRoot,omitempty"`
+	// ExclusionRoot and CommunityExclusionRoot are the roots of the
+	// exclusion trees (empty in documents stored before clear results
+	// were proven).
+	ExclusionRoot          string `json:"exclusionRoot,omitempty"`
+	CommunityExclusionRoot string `json:"communityExclusionRoot,omitempty"`
 	// ProofURL is where anyone reads the stored proof document, without an
 	// account (GetScreeningProof).
 	ProofURL string `json:"proofUrl,omitempty"`
@@ -129,6 +134,13 @@ type ClassMultiproof struct {
 	Multiproof
 }
 
+// ClassExclusionMultiproof is the multiproof of the gaps of one class's
+// exclusion tree against its root.
+type ClassExclusionMultiproof struct {
+	Root string `json:"root"`
+	ExclusionMultiproof
+}
+
 // ScreeningProofDocument is a stored screening proof with the results it
 // hashes (getScreeningProof).
 type ScreeningProofDocument struct {
@@ -138,6 +150,9 @@ type ScreeningProofDocument struct {
 	// of the listed results against that class's root; a class with no
 	// listed result is absent.
 	MerkleProofs map[string]ClassMultiproof `json:"merkleProofs,omitempty"`
+	// ExclusionProofs holds, by class, the multiproof of the exclusion
+	// tree gaps that hold the results not in that class's tree.
+	ExclusionProofs map[string]ClassExclusionMultiproof `json:"exclusionProofs,omitempty"`
 	// ResultsJSON is the results array exactly as the server sent it:
 	// ResultsHash is the hex SHA-256 of its compact form.
 	ResultsJSON json.RawMessage `json:"-"`
