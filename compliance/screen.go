@@ -203,6 +203,20 @@ func SnapshotURL(publicURL, sha256 string) string {
 	return publicURL + "/v1/compliance/snapshots/" + sha256
 }
 
+// listedIn tells the trees a result's matches put its address in: the
+// sanctions tree for a match of a sanctions source, the community tree
+// for a community one.
+func listedIn(r screening.Result) (sanctions, community bool) {
+	for _, m := range r.Matches {
+		if screening.SanctionsSource(m.Source) {
+			sanctions = true
+		} else {
+			community = true
+		}
+	}
+	return sanctions, community
+}
+
 // resultProofs is the multiproof of the listed results of each class, in
 // class name order (a class with no listed result is left out). An
 // address screened twice is proved once (MultiProofIn proves each leaf
@@ -210,14 +224,7 @@ func SnapshotURL(publicURL, sha256 string) string {
 func resultProofs(ix *screening.Index, results []screening.Result) ([]classProof, error) {
 	var community, sanctions [][2]string // the classes in name order
 	for _, r := range results {
-		inCommunity, inSanctions := false, false
-		for _, m := range r.Matches {
-			if m.Source == screening.SourceCommunity {
-				inCommunity = true
-			} else {
-				inSanctions = true
-			}
-		}
+		inSanctions, inCommunity := listedIn(r)
 		pair := [2]string{string(r.Family), r.Canonical}
 		if inCommunity {
 			community = append(community, pair)
@@ -257,14 +264,7 @@ func resultGaps(ix *screening.Index, results []screening.Result, community bool)
 		if r.Status == screening.StatusInvalidAddress {
 			continue
 		}
-		inCommunity, inSanctions := false, false
-		for _, m := range r.Matches {
-			if m.Source == screening.SourceCommunity {
-				inCommunity = true
-			} else {
-				inSanctions = true
-			}
-		}
+		inSanctions, inCommunity := listedIn(r)
 		pair := [2]string{string(r.Family), r.Canonical}
 		if community && !inCommunity {
 			notCommunity = append(notCommunity, pair)

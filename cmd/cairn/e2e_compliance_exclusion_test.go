@@ -158,17 +158,7 @@ func TestE2EExclusionProofs(t *testing.T) {
 // root.
 func verifyGapMultiproof(t *testing.T, mp map[string]any, root merkle.Hash) {
 	t.Helper()
-	var values [][]any
-	for _, v := range mp["values"].([]any) {
-		values = append(values, v.([]any))
-	}
-	var flags []bool
-	for _, f := range mp["proofFlags"].([]any) {
-		flags = append(flags, f.(bool))
-	}
-	if ok, err := merkle.VerifyStandardMultiProof(root, exclusionEncoding, values, proofHashes(t, mp["proof"]), flags); err != nil || !ok {
-		t.Fatalf("exclusion multiproof does not verify: %v", err)
-	}
+	verifyStandardMultiproof(t, mp, root, exclusionEncoding)
 }
 
 func anySlice(ss []string) []any {

@@ -123,6 +123,19 @@ func verifyBatch(t *testing.T, r *response, root merkle.Hash, wantListed int) {
 // verifyMultiproof checks a multiproof of a batch answer against root.
 func verifyMultiproof(t *testing.T, mp map[string]any, root merkle.Hash, wantListed int) {
 	t.Helper()
+	if n := len(mp["values"].([]any)); n != wantListed {
+		t.Fatalf("multiproof of %d values, want %d", n, wantListed)
+	}
+	if wantListed == 0 && root == (merkle.Hash{}) {
+		return // an empty tree: nothing to prove
+	}
+	verifyStandardMultiproof(t, mp, root, []string{"string", "string"})
+}
+
+// verifyStandardMultiproof checks a multiproof object of an answer
+// (values, proof, proofFlags) against root, its values of the encoding.
+func verifyStandardMultiproof(t *testing.T, mp map[string]any, root merkle.Hash, encoding []string) {
+	t.Helper()
 	var values [][]any
 	for _, v := range mp["values"].([]any) {
 		values = append(values, v.([]any))
@@ -131,13 +144,7 @@ func verifyMultiproof(t *testing.T, mp map[string]any, root merkle.Hash, wantLis
 	for _, f := range mp["proofFlags"].([]any) {
 		flags = append(flags, f.(bool))
 	}
-	if len(values) != wantListed {
-		t.Fatalf("multiproof of %d values, want %d", len(values), wantListed)
-	}
-	if wantListed == 0 && root == (merkle.Hash{}) {
-		return // an empty tree: nothing to prove
-	}
-	if ok, err := merkle.VerifyStandardMultiProof(root, []string{"string", "string"}, values, proofHashes(t, mp["proof"]), flags); err != nil || !ok {
+	if ok, err := merkle.VerifyStandardMultiProof(root, encoding, values, proofHashes(t, mp["proof"]), flags); err != nil || !ok {
 		t.Fatalf("multiproof does not verify: %v", err)
 	}
 }
