@@ -2,6 +2,7 @@ package compliance
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"time"
 
@@ -86,7 +87,7 @@ func ParseAddress(addr, chain string) (screening.Family, string, error) {
 	}
 	fam, err := screening.ChainFamily(chain)
 	if err != nil {
-		return "", "", cairn.Errorf(cairn.EINVALID, "Unknown chain %q.", clip(chain)).With("chain", clip(chain))
+		return "", "", screening.UnknownChain("chain", chain)
 	}
 	canon, st := screening.Normalize(fam, addr)
 	if st == screening.StatusInvalid {
@@ -117,7 +118,7 @@ func checkCount(n int) error {
 func checkChains(qs []screening.Query) error {
 	for i, q := range qs {
 		if _, err := screening.ChainFamily(q.Chain); err != nil {
-			return cairn.Errorf(cairn.EINVALID, "addresses[%d]: unknown chain %q.", i, clip(q.Chain)).With("chain", clip(q.Chain))
+			return screening.UnknownChain(fmt.Sprintf("addresses[%d].chain", i), q.Chain)
 		}
 	}
 	return nil

@@ -86,3 +86,23 @@ func ChainFamily(chain string) (Family, error) {
 	}
 	return "", cairn.Errorf(cairn.EINVALID, "unknown chain %q", name).With("chain", name)
 }
+
+// SupportedChains names the chains a screening takes, one per family
+// (EVM standing for every EVM chain); ChainFamily takes more spellings.
+const SupportedChains = "ethereum (or any EVM chain: bsc, polygon, arbitrum, optimism, base, avalanche, ...), bitcoin, " +
+	"litecoin, bitcoin-cash, bitcoin-sv, bitcoin-gold, dogecoin, dash, zcash, monero, tron, solana, ripple, verge, bnb-beacon"
+
+// UnknownChain is the EINVALID of a chain ChainFamily does not know, on the
+// request member field (for example "addresses[0].chain"): it names the
+// chain, or says it is missing, and lists the supported ones.
+func UnknownChain(field, chain string) error {
+	if strings.TrimSpace(chain) == "" {
+		return cairn.Errorf(cairn.EINVALID, "%s is missing: give the chain of the address, one of %s.", field, SupportedChains).With("field", field)
+	}
+	name := chain
+	if len(name) > 64 {
+		name = name[:64] + "..."
+	}
+	return cairn.Errorf(cairn.EINVALID, "%s: unknown chain %q; supported: %s.", field, name, SupportedChains).
+		With("field", field).With("chain", name)
+}

@@ -1,9 +1,8 @@
 package screening
 
 import (
+	"fmt"
 	"strings"
-
-	"github.com/cairn-dev/cairn"
 )
 
 // Query is one address to screen.
@@ -30,7 +29,7 @@ func (ix *Index) Screen(qs []Query, includeCommunity bool) ([]Result, error) {
 	for i, q := range qs {
 		f, err := ChainFamily(q.Chain)
 		if err != nil {
-			return nil, cairn.Errorf(cairn.EINVALID, "addresses[%d]: unknown chain %q.", i, clipText(q.Chain)).With("chain", clipText(q.Chain))
+			return nil, UnknownChain(fmt.Sprintf("addresses[%d].chain", i), q.Chain)
 		}
 		r := Result{Address: q.Address, Chain: q.Chain, Family: f, Matches: []Match{}, Checksum: "none"}
 		canon, st := Normalize(f, q.Address)

@@ -113,8 +113,15 @@ func TestE2EScreen(t *testing.T) {
 		ts.do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": many}).problem(t, 400, cairn.EINVALID)
 		r := ts.do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": []map[string]any{{"address": tornado, "chain": "narnia"}}}).
 			problem(t, 400, cairn.EINVALID)
-		if !strings.Contains(r.str("detail"), "narnia") {
-			t.Fatalf("unknown chain not named: %s", r.Body)
+		if !strings.Contains(r.str("detail"), "narnia") || r.str("field") != "addresses[0].chain" || !strings.Contains(r.str("detail"), "bitcoin") {
+			t.Fatalf("unknown chain not named, or its field or the supported chains not given: %s", r.Body)
+		}
+		// A missing chain says so (not `unknown chain ""`), on the member
+		// that lacks it.
+		r = ts.do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": []map[string]any{
+			{"address": tornado, "chain": "ethereum"}, {"address": tornado}}}).problem(t, 400, cairn.EINVALID)
+		if r.str("field") != "addresses[1].chain" || !strings.Contains(r.str("detail"), "missing") || strings.Contains(r.str("detail"), `""`) {
+			t.Fatalf("missing chain: %s", r.Body)
 		}
 		ts.do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": []any{}}).problem(t, 400, cairn.EINVALID)
 		if b := ts.balance(t, a.Key); b != before {
