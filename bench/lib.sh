@@ -10,11 +10,14 @@ sys.stdout.write(''.join('0x%040x\\n' % r.getrandbits(160) for _ in range($1)))"
 }
 
 # screen_body listed: a screening request of 100 addresses, the first 50
-# lines of the file listed (ethereum) and 50 unlisted (polygon).
+# lines of the file listed (ethereum) and 50 unlisted (polygon), spread
+# over the address space as real ones are (the first 20 bytes of the
+# SHA-256 of 1..50): each lies in a gap of its own, which the stored proof
+# proves (addresses 0x00..01 to 0x00..32 would all share the lowest gap).
 screen_body() {
   local items i
   items=$(head -50 "$1" | sed -E 's/.*/{"address":"&","chain":"ethereum"}/' | paste -sd, -)
-  for i in $(seq 1 50); do items="$items,{\"address\":\"0x$(printf '%040x' "$i")\",\"chain\":\"polygon\"}"; done
+  for i in $(seq 1 50); do items="$items,{\"address\":\"0x$(printf '%s' "$i" | sha256sum | cut -c1-40)\",\"chain\":\"polygon\"}"; done
   echo "{\"addresses\":[$items]}"
 }
 
