@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cairn-dev/cairn/compliance"
 	"github.com/cairn-dev/cairn/merkle"
 	"github.com/cairn-dev/cairn/screening"
 )
@@ -42,33 +43,21 @@ type verifyDoc struct {
 	ExclusionProof          *verifyGap `json:"exclusionProof"`
 	CommunityExclusionProof *verifyGap `json:"communityExclusionProof"`
 	// A screening proof (GET /v1/compliance/proofs/:id).
-	ResultsHash   string          `json:"resultsHash"`
-	Results       json.RawMessage `json:"results"`
-	MerkleRoot    string          `json:"merkleRoot"`
-	SanctionsRoot string          `json:"sanctionsRoot"`
-	CommunityRoot string          `json:"communityRoot"`
-	MerkleProofs  map[string]struct {
-		Root       merkle.Hash   `json:"root"`
-		Leaves     []merkle.Hash `json:"leaves"`
-		Proof      []merkle.Hash `json:"proof"`
-		ProofFlags []bool        `json:"proofFlags"`
-		Values     [][2]string   `json:"values"`
-	} `json:"merkleProofs"`
+	ResultsHash   string                            `json:"resultsHash"`
+	Results       json.RawMessage                   `json:"results"`
+	MerkleRoot    string                            `json:"merkleRoot"`
+	SanctionsRoot string                            `json:"sanctionsRoot"`
+	CommunityRoot string                            `json:"communityRoot"`
+	MerkleProofs  map[string]compliance.ResultProof `json:"merkleProofs"`
 	// Of both: the roots of the exclusion trees.
 	ExclusionRoot          string `json:"exclusionRoot"`
 	CommunityExclusionRoot string `json:"communityExclusionRoot"`
 	// ExclusionProofs holds, by class, the multiproof of the gaps of the
 	// results that are not in that class's tree (absent from documents
 	// stored before clear results were proven).
-	ExclusionProofs map[string]struct {
-		Root       merkle.Hash   `json:"root"`
-		Leaves     []merkle.Hash `json:"leaves"`
-		Proof      []merkle.Hash `json:"proof"`
-		ProofFlags []bool        `json:"proofFlags"`
-		Values     [][3]string   `json:"values"`
-	} `json:"exclusionProofs"`
-	DataSources   []string `json:"dataSources"`
-	DataSnapshots map[string]struct {
+	ExclusionProofs map[string]compliance.GapResultProof `json:"exclusionProofs"`
+	DataSources     []string                             `json:"dataSources"`
+	DataSnapshots   map[string]struct {
 		StorageURL string `json:"storageUrl"`
 		SHA256     string `json:"sha256"`
 	} `json:"dataSnapshots"`
