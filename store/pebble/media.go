@@ -83,36 +83,38 @@ func (db *DB) GetMedia(ctx context.Context, agentID, id string) (*cairn.Media, e
 
 // DeleteMedia removes the record, its indexes and writes the audit entry.
 func (db *DB) DeleteMedia(ctx context.Context, agentID, id string, audit *cairn.AuditEntry) (*cairn.Media, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	st := db.lock(&db.agts, "media\x00"+id)
-	defer st.Unlock()
-	m, err := db.GetMedia(ctx, agentID, id)
-	if err != nil {
-		return nil, err
-	}
-	b := db.db.NewBatch()
-	defer b.Close()
-	_ = b.Delete(mediaKey(agentID, id), nil)
-	_ = b.Delete(mediaCatKey(agentID, m.Category, id), nil)
-	if !m.Pinned && !m.ExpiresAt.IsZero() {
-		_ = b.Delete(mediaExpKey(m.ExpiresAt, agentID, id), nil)
-	}
-	if audit != nil {
-		if err := db.stageAudit(b, audit); err != nil {
-			return nil, err
+	return db.changeMedia(ctx, agentID, id, audit, func(b *pebble.Batch, m *cairn.Media) error {
+		_ = b.Delete(mediaKey(agentID, id), nil)
+		_ = b.Delete(mediaCatKey(agentID, m.Category, id), nil)
+		if !m.Pinned && !m.ExpiresAt.IsZero() {
+			_ = b.Delete(mediaExpKey(m.ExpiresAt, agentID, id), nil)
 		}
-	}
-	if err := db.commit(b); err != nil {
-		return nil, err
-	}
-	return m, nil
+		return nil
+	})
 }
 
 // RenewMedia sets the record's expiry, moving its expiry index, with the
 // audit entry in one commit.
 func (db *DB) RenewMedia(ctx context.Context, agentID, id string, expiresAt time.Time, audit *cairn.AuditEntry) (*cairn.Media, error) {
+	return db.changeMedia(ctx, agentID, id, audit, func(b *pebble.Batch, m *cairn.Media) error {
+		if !m.Pinned && !m.ExpiresAt.IsZero() {
+			_ = b.Delete(mediaExpKey(m.ExpiresAt, agentID, id), nil)
+		}
+		m.ExpiresAt = expiresAt
+		if err := setJSON(b, mediaKey(agentID, id), m); err != nil {
+			return err
+		}
+		if !m.Pinned && !m.ExpiresAt.IsZero() {
+			_ = b.Set(mediaExpKey(m.ExpiresAt, agentID, id), nil, nil)
+		}
+		return nil
+	})
+}
+
+// changeMedia reads a record under its lock, lets change stage what
+// becomes of it in a batch, and commits that with the audit entry; it
+// returns the record as change left it.
+func (db *DB) changeMedia(ctx context.Context, agentID, id string, audit *cairn.AuditEntry, change func(*pebble.Batch, *cairn.Media) error) (*cairn.Media, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -124,15 +126,8 @@ func (db *DB) RenewMedia(ctx context.Context, agentID, id string, expiresAt time
 	}
 	b := db.db.NewBatch()
 	defer b.Close()
-	if !m.Pinned && !m.ExpiresAt.IsZero() {
-		_ = b.Delete(mediaExpKey(m.ExpiresAt, agentID, id), nil)
-	}
-	m.ExpiresAt = expiresAt
-	if err := setJSON(b, mediaKey(agentID, id), m); err != nil {
+	if err := change(b, m); err != nil {
 		return nil, err
-	}
-	if !m.Pinned && !m.ExpiresAt.IsZero() {
-		_ = b.Set(mediaExpKey(m.ExpiresAt, agentID, id), nil, nil)
 	}
 	if audit != nil {
 		if err := db.stageAudit(b, audit); err != nil {
