@@ -30,7 +30,16 @@ func hashInternal(nodes []Hash, n int) {
 		hi := min(1<<(d+1)-2, top)
 		forChunks(lo, hi+1, parallelNodes, func(a, b int) {
 			k := hasherPool.Get().(*hasher)
-			for i := b - 1; i >= a; i-- {
+			i := b - 1
+			for ; i-3 >= a; i -= 4 {
+				// Four nodes at once: i-3 .. i, children 2i-5 .. 2i+2.
+				l, r := [4]*Hash{}, [4]*Hash{}
+				for j := range 4 {
+					l[j], r[j] = &nodes[2*(i-3+j)+1], &nodes[2*(i-3+j)+2]
+				}
+				k.pairs4(&l, &r, (*[4]Hash)(nodes[i-3:i+1]))
+			}
+			for ; i >= a; i-- {
 				nodes[i] = k.pair(&nodes[2*i+1], &nodes[2*i+2])
 			}
 			hasherPool.Put(k)

@@ -63,6 +63,7 @@ func clip(s string) string {
 type keccakState interface {
 	hash.Hash
 	Read([]byte) (int, error)
+	MarshalBinary() ([]byte, error) // the state after whole blocks: midstate
 }
 
 // hasher hashes without allocating: one sponge reused across calls. It is
@@ -72,6 +73,11 @@ type hasher struct {
 	buf     [64]byte
 	out     Hash   // digest buffer: reading into a stack value would escape
 	scratch []byte // abi encoding buffer, reused
+
+	x4       *sponge4 // the four-way sponge, made on first use
+	prefixes prefixCache
+	pairBuf  [4][64]byte
+	lanes    [4][]byte // four leaf encodings, reused
 }
 
 func newHasher() *hasher {

@@ -1,6 +1,9 @@
 package merkle
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"slices"
+)
 
 // StandardLeafHash returns a StandardMerkleTree leaf:
 // keccak256(keccak256(abi.encode(types, values))).
@@ -35,12 +38,16 @@ func LeafHashStrings2(a, b string) Hash {
 func (k *hasher) strings2(a, b string) Hash { return strings2(k, a, b) }
 
 func strings2[B string | []byte](k *hasher, a string, b B) Hash {
+	k.scratch = appendStrings2(k.scratch[:0], a, b)
+	return k.leaf(k.scratch)
+}
+
+// appendStrings2 appends abi.encode(string a, string b) to dst.
+func appendStrings2[B string | []byte](dst []byte, a string, b B) []byte {
 	pa, pb := pad32(len(a)), pad32(len(b))
 	size := 64 + 32 + pa + 32 + pb
-	if cap(k.scratch) < size {
-		k.scratch = make([]byte, size, max(size, 256))
-	}
-	e := k.scratch[:size]
+	dst = slices.Grow(dst, size)
+	e := dst[len(dst) : len(dst)+size]
 	clear(e)
 	binary.BigEndian.PutUint64(e[24:32], 64)
 	binary.BigEndian.PutUint64(e[56:64], uint64(64+32+pa))
@@ -49,7 +56,7 @@ func strings2[B string | []byte](k *hasher, a string, b B) Hash {
 	o := 96 + pa
 	binary.BigEndian.PutUint64(e[o+24:o+32], uint64(len(b)))
 	copy(e[o+32:], b)
-	return k.leaf(e)
+	return dst[:len(dst)+size]
 }
 
 func pad32(n int) int { return (n + 31) &^ 31 }
@@ -57,15 +64,9 @@ func pad32(n int) int { return (n + 31) &^ 31 }
 // LeafHashesStrings2 returns LeafHashStrings2 of every pair, hashed on all
 // CPUs for large inputs.
 func LeafHashesStrings2(pairs [][2]string) []Hash {
-	out := make([]Hash, len(pairs))
-	forChunks(0, len(pairs), parallelNodes, func(lo, hi int) {
-		k := hasherPool.Get().(*hasher)
-		for i := lo; i < hi; i++ {
-			out[i] = k.strings2(pairs[i][0], pairs[i][1])
-		}
-		hasherPool.Put(k)
+	return leafHashes(len(pairs), func(i int, dst, _ []byte) []byte {
+		return appendStrings2(dst, pairs[i][0], pairs[i][1])
 	})
-	return out
 }
 
 // LeafHashesStrings2Func returns LeafHashStrings2 of n pairs, pair i given
@@ -73,17 +74,10 @@ func LeafHashesStrings2(pairs [][2]string) []Hash {
 // pair may append to scratch (a buffer of its own per goroutine). Hashed
 // on all CPUs for large inputs; pair is called concurrently.
 func LeafHashesStrings2Func(n int, pair func(i int, scratch []byte) (string, []byte)) []Hash {
-	out := make([]Hash, n)
-	forChunks(0, n, parallelNodes, func(lo, hi int) {
-		k := hasherPool.Get().(*hasher)
-		var scratch [128]byte
-		for i := lo; i < hi; i++ {
-			a, b := pair(i, scratch[:0])
-			out[i] = strings2(k, a, b)
-		}
-		hasherPool.Put(k)
+	return leafHashes(n, func(i int, dst, scratch []byte) []byte {
+		a, b := pair(i, scratch)
+		return appendStrings2(dst, a, b)
 	})
-	return out
 }
 
 // LeafHashStrings3 returns StandardLeafHash([]string{"string", "string",
@@ -100,12 +94,16 @@ func LeafHashStrings3(a, b, c string) Hash {
 // strings3 encodes (string a, string b, string c) into the hasher's
 // scratch buffer, as strings2 does for two.
 func strings3(k *hasher, a string, b, c []byte) Hash {
+	k.scratch = appendStrings3(k.scratch[:0], a, b, c)
+	return k.leaf(k.scratch)
+}
+
+// appendStrings3 appends abi.encode(string a, string b, string c) to dst.
+func appendStrings3(dst []byte, a string, b, c []byte) []byte {
 	pa, pb, pc := pad32(len(a)), pad32(len(b)), pad32(len(c))
 	size := 96 + 32 + pa + 32 + pb + 32 + pc
-	if cap(k.scratch) < size {
-		k.scratch = make([]byte, size, max(size, 256))
-	}
-	e := k.scratch[:size]
+	dst = slices.Grow(dst, size)
+	e := dst[len(dst) : len(dst)+size]
 	clear(e)
 	ob := 96 + 32 + pa
 	oc := ob + 32 + pb
@@ -118,7 +116,7 @@ func strings3(k *hasher, a string, b, c []byte) Hash {
 	copy(e[ob+32:], b)
 	binary.BigEndian.PutUint64(e[oc+24:oc+32], uint64(len(c)))
 	copy(e[oc+32:], c)
-	return k.leaf(e)
+	return dst[:len(dst)+size]
 }
 
 // LeafHashesStrings3Func returns LeafHashStrings3 of n triples, triple i
@@ -126,13 +124,27 @@ func strings3(k *hasher, a string, b, c []byte) Hash {
 // which triple may append to scratch (a buffer of its own per goroutine).
 // Hashed on all CPUs for large inputs; triple is called concurrently.
 func LeafHashesStrings3Func(n int, triple func(i int, scratch []byte) (string, []byte, []byte)) []Hash {
+	return leafHashes(n, func(i int, dst, scratch []byte) []byte {
+		a, b, c := triple(i, scratch)
+		return appendStrings3(dst, a, b, c)
+	})
+}
+
+// leafHashes returns the StandardMerkleTree leaves of n encodings, leaf
+// i's appended to dst by enc(i, dst, scratch) (scratch: a buffer of enc's
+// own per goroutine). Hashed four at a time, on all CPUs for large inputs;
+// enc is called concurrently.
+func leafHashes(n int, enc func(i int, dst, scratch []byte) []byte) []Hash {
 	out := make([]Hash, n)
 	forChunks(0, n, parallelNodes, func(lo, hi int) {
 		k := hasherPool.Get().(*hasher)
 		var scratch [256]byte
-		for i := lo; i < hi; i++ {
-			a, b, c := triple(i, scratch[:0])
-			out[i] = strings3(k, a, b, c)
+		for i := lo; i < hi; i += 4 {
+			m := min(4, hi-i)
+			for l := range m {
+				k.lanes[l] = enc(i+l, k.lanes[l][:0], scratch[:0])
+			}
+			k.leaves(k.lanes[:m], out[i:i+m])
 		}
 		hasherPool.Put(k)
 	})
