@@ -36,6 +36,7 @@ func (s *Server) complianceRoutes(v1 *gin.RouterGroup) {
 	v1.GET("/compliance/stats", public, h(s.stats))
 	v1.GET("/compliance/proofs/:screeningId", public, h(s.getProof))
 	v1.GET("/compliance/snapshots/:sha256", public, h(s.getSnapshot))
+	v1.GET("/compliance/signing-keys", public, h(s.signingKeys))
 }
 
 type screenRequest struct {

@@ -83,6 +83,42 @@ type ScreeningProof struct {
 	// ProofURL is where anyone reads the stored proof document, without an
 	// account (GetScreeningProof).
 	ProofURL string `json:"proofUrl,omitempty"`
+	// Signature is the issuer's Ed25519 signature of the document's
+	// statement (GetSigningKeys); nil in documents stored before documents
+	// were signed.
+	Signature *ProofSignature `json:"signature,omitempty"`
+}
+
+// ProofSignature is a proof document's signature: Value is the standard
+// base64 of the 64-byte Ed25519 signature by the key KeyID.
+type ProofSignature struct {
+	Alg   string `json:"alg"`
+	KeyID string `json:"keyId"`
+	Value string `json:"value"`
+}
+
+// SigningKey is a public key proof documents are signed with: PublicKey
+// is its 32 bytes in hex; Current is false for a retired key.
+type SigningKey struct {
+	KeyID     string `json:"keyId"`
+	Alg       string `json:"alg"`
+	PublicKey string `json:"publicKey"`
+	Current   bool   `json:"current"`
+}
+
+// SigningKeys is the result of getSigningKeys.
+type SigningKeys struct {
+	Keys []SigningKey `json:"keys"`
+}
+
+// GetSigningKeys lists the keys proof documents are signed with, the
+// current one first (getSigningKeys; no account needed).
+func (c *Client) GetSigningKeys(ctx context.Context) (*SigningKeys, error) {
+	var out SigningKeys
+	if _, err := c.do(ctx, &request{method: http.MethodGet, path: "/v1/compliance/signing-keys", auth: authNone}, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
 }
 
 // Screening is the result of screenAddresses.

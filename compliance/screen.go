@@ -44,6 +44,10 @@ type ProofDoc struct {
 	// ProofURL is where anyone holding the screening id reads this
 	// document, without an account.
 	ProofURL string `json:"proofUrl,omitempty"`
+	// Signature is the issuer's signature of the document's statement
+	// (signing.go); absent from documents stored before documents were
+	// signed, or when the service signs none.
+	Signature *ProofSignature `json:"signature,omitempty"`
 }
 
 // ResultProof is the OpenZeppelin multiproof of the listed results of one
@@ -157,6 +161,11 @@ func (s *Service) prove(ctx context.Context, ix *screening.Index, results []scre
 	gaps, err := resultGaps(ix, results, community)
 	if err != nil {
 		return nil, err
+	}
+	if s.Signer != nil {
+		if doc.Signature, err = s.Signer.Sign(&doc); err != nil {
+			return nil, err
+		}
 	}
 	proofJSON, err := json.Marshal(doc)
 	if err != nil {

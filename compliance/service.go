@@ -74,8 +74,11 @@ type Service struct {
 	// the URLs of their snapshots unless Blobs presigns URLs of its own
 	// (blob.Presigner). Empty: the blob store's URLs are kept.
 	PublicURL string
-	Clock     cairn.Clock
-	Logger    *slog.Logger
+	// Signer signs the proof documents and publishes its keys; nil: the
+	// documents are not signed.
+	Signer *Signer
+	Clock  cairn.Clock
+	Logger *slog.Logger
 }
 
 // ParseAddress checks one (address, chain): a known chain (EINVALID naming

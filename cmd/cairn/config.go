@@ -96,6 +96,10 @@ type OperatorConfig struct {
 	// those secrets, so that they stay off the command line.
 	AdminTokenFile string
 	JWTSecretFile  string
+	// ProofKeyFile holds the Ed25519 seed screening proof documents are
+	// signed with (empty: proof-signing.key in the data dir); the public
+	// keys it replaced are listed in ProofKeyFile + ".retired".
+	ProofKeyFile string
 	// MetricsListen is the address of a listener serving only GET
 	// /metrics without a token (empty: none).
 	MetricsListen string
@@ -249,6 +253,7 @@ func newServeFlagSet(c *Config) *flag.FlagSet {
 	fs.StringVar(&c.MetricsListen, "metrics-listen", c.MetricsListen, "address serving GET /metrics without a token, for operators only, e.g. 127.0.0.1:9090 (empty: none; /metrics on --listen needs the admin token)")
 	fs.StringVar(&c.AdminTokenFile, "admin-token-file", c.AdminTokenFile, "file (mode 0600) holding the admin token")
 	fs.StringVar(&c.JWTSecretFile, "jwt-secret-file", c.JWTSecretFile, "file (mode 0600) holding the JWT secret")
+	fs.StringVar(&c.ProofKeyFile, "proof-key-file", c.ProofKeyFile, "file (mode 0600, created on first start) holding the Ed25519 key screening proof documents are signed with; instances sharing a store share it (default: proof-signing.key in --data-dir; cairn proof-key rotate replaces it)")
 	fs.DurationVar(&c.TTLSweepInterval, "ttl-sweep-interval", c.TTLSweepInterval, "how often expired items are removed")
 	fs.DurationVar(&c.LeaderInterval, "leader-interval", c.LeaderInterval, "with a postgres:// --store: how often an instance that does not lead tries to become the leader (which runs the TTL sweeps, scheduled ingestion and anchoring), and the leader checks its lock")
 	fs.DurationVar(&c.MemoryCatchUpInterval, "memory-catch-up-interval", c.MemoryCatchUpInterval, "with a postgres:// --store: how often an instance compares its memory vector index with the store, in case the notification of another instance's change was lost")

@@ -235,6 +235,11 @@ func TestE2EClient(t *testing.T) {
 			t.Fatalf("proof: %+v %v", p, err)
 		}
 		checkProofDocument(t, p)
+		// The document is signed by the current published key.
+		keys, err := pub.GetSigningKeys(ctx)
+		if err != nil || len(keys.Keys) != 1 || !keys.Keys[0].Current || p.Signature == nil || p.Signature.KeyID != keys.Keys[0].KeyID {
+			t.Fatalf("signing keys %+v %v, document signature %+v", keys, err, p.Signature)
+		}
 		mp, err := c.GetMerkleProof(ctx, tornado, "ethereum")
 		if err != nil || !mp.Sanctioned || mp.Class == nil || *mp.Class != "sanctions" || mp.RateLimit.FreeLimit == 0 {
 			t.Fatalf("merkle proof: %+v %v", mp, err)

@@ -46,7 +46,10 @@ Usage:
   cairn ingest --data-dir D --source N=P... ingest the sanctions sources into D's store now (server stopped)
   cairn ingest --export-snapshot OUT --from SDN_ADVANCED.XML[.bz2]|URL
                                             write the bundled OFAC snapshot (OUT: ingest/snapshot)
-  cairn verify-proof [--offline] FILE|-|URL  check a Merkle proof, or a screening proof with its Merkle proofs and snapshots
+  cairn verify-proof [--offline] [--keys-url U | --key HEX] [--allow-unsigned] FILE|-|URL
+                                            check a Merkle proof, or a screening proof: its signature, Merkle proofs and snapshots
+  cairn proof-key rotate|show [--data-dir D] [--proof-key-file F]
+                                            retire the key proof documents are signed with and make a new one, or list the keys
   cairn contract deploy --evm-rpc-url URL --evm-key-file F [--evm-chain-id N]
                                             deploy the verifier contract and print its address
   cairn mcp [--server-url U] [--mcp-listen A]
@@ -77,6 +80,8 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		err = runMCP(ctx, args[1:], stdout, stderr, getenv)
 	case "verify-proof":
 		err = runVerifyProof(args[1:], os.Stdin, stdout, stderr)
+	case "proof-key":
+		err = runProofKey(args[1:], stdout, stderr, getenv)
 	case "version", "-version", "--version":
 		bi, _ := debug.ReadBuildInfo()
 		fmt.Fprint(stdout, versionText(bi))

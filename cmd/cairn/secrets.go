@@ -33,7 +33,12 @@ func loadOrCreateServiceKey(dataDir string) ([]byte, error) {
 	if err := os.MkdirAll(dataDir, 0o700); err != nil {
 		return nil, err
 	}
-	path := filepath.Join(dataDir, serviceKeyFile)
+	return loadOrCreateKey(filepath.Join(dataDir, serviceKeyFile))
+}
+
+// loadOrCreateKey returns the 32-byte key kept in hex at path, creating
+// it (random, mode 0600) when the file does not exist.
+func loadOrCreateKey(path string) ([]byte, error) {
 	key, err := readServiceKey(path)
 	if !errors.Is(err, fs.ErrNotExist) {
 		return key, err
@@ -52,8 +57,8 @@ func loadOrCreateServiceKey(dataDir string) ([]byte, error) {
 	return key, nil
 }
 
-// readServiceKey reads and checks the stored key; a missing file is an
-// error matching fs.ErrNotExist.
+// readServiceKey reads and checks a stored 32-byte hex key; a missing
+// file is an error matching fs.ErrNotExist.
 func readServiceKey(path string) ([]byte, error) {
 	s, err := readSecretFile(path)
 	if err != nil {

@@ -145,6 +145,7 @@ func (m *Main) Open(ctx context.Context) error {
 // opening is what the steps of Open hand on to the next ones.
 type opening struct {
 	serviceKey []byte
+	signer     *compliance.Signer // of the screening proof documents
 	hd         *aptos.HD
 	deposits   *aptos.Verifier
 	media      *media.Service
@@ -186,6 +187,9 @@ func (m *Main) openKeys(_ context.Context, o *opening) error {
 	var err error
 	if o.serviceKey, err = loadOrCreateServiceKey(cfg.DataDir); err != nil {
 		return fmt.Errorf("service key: %w", err)
+	}
+	if o.signer, err = openProofSigner(proofKeyPath(cfg.DataDir, cfg.ProofKeyFile)); err != nil {
+		return fmt.Errorf("--proof-key-file: %w", err)
 	}
 	mnemonic, _, err := aptos.LoadOrCreateMnemonic(cfg.DataDir, cfg.DepositMnemonic, m.Logger)
 	if err != nil {
@@ -334,7 +338,7 @@ func (m *Main) apiDeps(o *opening, publicURL string) api.Deps {
 	}
 	ledger := &billing.Ledger{Store: m.core, Clock: m.Clock, Cursors: o.cursors, Origin: o.origin}
 	complianceSvc := &compliance.Service{Screening: o.holder, Ready: m.pipeline.Ready, Screenings: m.core, Ledger: ledger,
-		Blobs: m.blobs, Proofs: m.core, Anchorer: m.chainAnchorer(), PublicURL: publicURL, Clock: m.Clock, Logger: m.Logger}
+		Blobs: m.blobs, Proofs: m.core, Anchorer: m.chainAnchorer(), PublicURL: publicURL, Signer: o.signer, Clock: m.Clock, Logger: m.Logger}
 	if m.oracle != nil {
 		complianceSvc.Oracle = m.oracle
 	}

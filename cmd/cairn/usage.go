@@ -25,7 +25,7 @@ var serveSections = []flagSection{
 		"memory-catch-up-interval", "ttl-sweep-interval", "cache-ttl"}},
 	{"Blob store", []string{"blob", "blob-cache-bytes", "s3-endpoint", "s3-bucket", "s3-access-key", "s3-secret-key",
 		"s3-secure", "s3-region"}},
-	{"Secrets and operators", []string{"admin-token", "admin-token-file", "jwt-secret", "jwt-secret-file",
+	{"Secrets and operators", []string{"admin-token", "admin-token-file", "jwt-secret", "jwt-secret-file", "proof-key-file",
 		"metrics-listen", "pprof-listen", "log-level", "log-format"}},
 	{"Accounts and deposits (Aptos)", []string{"starter-credits", "deposit-mnemonic", "aptos-network", "aptos-node-url",
 		"credits-per-apt"}},

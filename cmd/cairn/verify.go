@@ -94,11 +94,14 @@ func runVerifyProof(args []string, stdin io.Reader, stdout, stderr io.Writer) er
 	fs := flag.NewFlagSet("verify-proof", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	offline := fs.Bool("offline", false, "do not fetch the data snapshots to check their digests")
+	keysURL := fs.String("keys-url", "", "where the issuer publishes its signing keys (default: GET /v1/compliance/signing-keys at the origin of the document's proofUrl, or of the URL it was read from)")
+	keyHex := fs.String("key", "", "trust this Ed25519 public key (64 hex digits) for the signature instead of fetching the published ones")
+	unsigned := fs.Bool("allow-unsigned", false, "accept a screening proof without a signature (documents stored before they were signed); its results are then not bound to the issuer")
 	if err := fs.Parse(args); err != nil {
 		return errUsage
 	}
 	if fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "usage: cairn verify-proof [--offline] FILE|-|URL")
+		fmt.Fprintln(stderr, "usage: cairn verify-proof [--offline] [--keys-url URL | --key HEX] [--allow-unsigned] FILE|-|URL")
 		return errUsage
 	}
 	in, err := readSource(fs.Arg(0), stdin)
@@ -127,6 +130,9 @@ func runVerifyProof(args []string, stdin io.Reader, stdout, stderr io.Writer) er
 			}
 		}
 		if err := verifySnapshots(&doc, *offline, stdout); err != nil {
+			return err
+		}
+		if err := verifySignature(in, fs.Arg(0), signatureOptions{keysURL: *keysURL, key: *keyHex, allowUnsigned: *unsigned}, stdout); err != nil {
 			return err
 		}
 	}
@@ -459,4 +465,89 @@ func verifySnapshots(doc *verifyDoc, offline bool, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "OK: snapshot of %s matches sha256 %s\n", name, snap.SHA256)
 	}
 	return nil
+}
+
+// signatureOptions is how verify-proof finds the keys a screening proof's
+// signature is checked with.
+type signatureOptions struct {
+	keysURL, key  string
+	allowUnsigned bool
+}
+
+// verifySignature checks a screening proof's signature (compliance.
+// VerifySignature) with the key given, or the keys published at the keys
+// URL: given, or GET /v1/compliance/signing-keys at the origin of the
+// document's proofUrl or of the URL it was read from (src). A document
+// without a signature fails unless allowUnsigned.
+func verifySignature(in []byte, src string, o signatureOptions, stdout io.Writer) error {
+	var doc compliance.ProofDoc
+	if err := json.Unmarshal(in, &doc); err != nil {
+		return fmt.Errorf("FAIL: the document's header: %w", err)
+	}
+	if doc.Signature == nil {
+		if o.allowUnsigned {
+			fmt.Fprintln(stdout, "UNSIGNED: the document carries no signature (--allow-unsigned): its results are not bound to the issuer")
+			return nil
+		}
+		return errors.New("FAIL: the document carries no signature, so anyone could have rewritten its results (documents stored before they were signed: --allow-unsigned)")
+	}
+	var keys []compliance.SigningKey
+	if o.key != "" {
+		pub, err := hex.DecodeString(strings.TrimPrefix(o.key, "0x"))
+		if err != nil || len(pub) != 32 {
+			return errors.New("--key is not a 64-hex-digit Ed25519 public key")
+		}
+		keys = []compliance.SigningKey{{KeyID: compliance.KeyID(pub), Alg: compliance.SignatureAlg, PublicKey: hex.EncodeToString(pub)}}
+	} else {
+		u := o.keysURL
+		if u == "" {
+			u = keysURLOf(doc.ProofURL, src)
+		}
+		if u == "" {
+			return errors.New("FAIL: cannot check the signature: the document names no proofUrl; give --keys-url (the issuer's /v1/compliance/signing-keys) or --key")
+		}
+		var err error
+		if keys, err = fetchSigningKeys(u); err != nil {
+			return fmt.Errorf("FAIL: the signing keys: %w", err)
+		}
+	}
+	k, err := compliance.VerifySignature(&doc, keys)
+	if err != nil {
+		return fmt.Errorf("FAIL: %s", sentence(err))
+	}
+	state := "a retired key"
+	if k.Current {
+		state = "the current key"
+	}
+	fmt.Fprintf(stdout, "OK: signed by %s (%s, %s)\n", k.KeyID, state, k.PublicKey)
+	return nil
+}
+
+// keysURLOf is the signing keys' URL at the origin of the document's
+// proofUrl, else of the http(s) URL it was read from; "" without either.
+func keysURLOf(proofURL, src string) string {
+	for _, raw := range []string{proofURL, src} {
+		u, err := url.Parse(raw)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			continue
+		}
+		return u.Scheme + "://" + u.Host + "/v1/compliance/signing-keys"
+	}
+	return ""
+}
+
+// fetchSigningKeys reads GET /v1/compliance/signing-keys.
+func fetchSigningKeys(u string) ([]compliance.SigningKey, error) {
+	rc, err := fetchURL(u)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	var out struct {
+		Keys []compliance.SigningKey `json:"keys"`
+	}
+	if err := json.NewDecoder(io.LimitReader(rc, 1<<20)).Decode(&out); err != nil {
+		return nil, fmt.Errorf("%s: %w", u, err)
+	}
+	return out.Keys, nil
 }
