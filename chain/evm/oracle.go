@@ -39,9 +39,11 @@ type OracleOptions struct {
 // one.
 //
 // What the contract marks is read from its own events
-// (SanctionedAddressesAdded/Removed, from the first anchored block), so
-// that the plan is right whoever sent the earlier transactions, and
-// after a restart. Its progress is recorded in the anchor store under
+// (SanctionedAddressesAdded/Removed, from the first anchored block up to
+// the newest block with Options.Confirmations), so that the plan is
+// right whoever sent the earlier transactions, after a restart, and
+// after a reorg of the blocks not yet confirmed; a batch counts as done
+// only once its block is confirmed too. Its progress is recorded in the anchor store under
 // the target "<anchor target>/oracle", one record per list version: each
 // transaction is signed and stored before it is broadcast, followed until
 // mined (or found dropped) before the next is planned, and broadcast
