@@ -2,6 +2,7 @@ package evm_test
 
 import (
 	"math/big"
+	"strings"
 	"testing"
 
 	"github.com/cairn-dev/cairn/chain"
@@ -89,5 +90,34 @@ func TestOracleConfirmedReads(t *testing.T) {
 	checkInStep(t, w, v1.listed, []string{lowerHex(evm.Address(e.updater))})
 	if r := e.oracleRecord(t, 1); r.Batches != 1 || len(r.PrevTxHashes) != 1 || r.PrevTxHashes[0] != batch.TxHash {
 		t.Fatalf("record %+v: want the same batch, mined once", r)
+	}
+}
+
+// TestOracleFromBlockAhead: a first block past the newest confirmed one
+// (a mistyped --evm-oracle-from-block) would miss every event before it:
+// the oracle fails, saying so, and sends nothing.
+func TestOracleFromBlockAhead(t *testing.T) {
+	e := newAnchorEnv(t)
+	_, pairs := fixtureLeaves(t)
+	v1 := newOracleList(t, 1, pairs[:12])
+	a := e.anchorer(t, e.updater, 2)
+	o, err := evm.NewOracle(a, evm.OracleOptions{Lists: &oracleLists{v1}, FromBlock: 1_000_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Submit(ctx, 1, v1.roots()); err != nil {
+		t.Fatal(err)
+	}
+	e.syncAnchor(t, a, 1)
+	n := e.nonce(t, e.updater)
+	if err := o.Step(ctx); err != nil {
+		t.Fatal(err)
+	}
+	st, err := o.OracleStatus(ctx)
+	if err != nil || st.Status != chain.OracleFailed || !strings.Contains(st.Error, "first block 1000000 is past the newest confirmed block") {
+		t.Fatalf("status %+v, %v", st, err)
+	}
+	if pending, err := e.client.PendingNonceAt(ctx, evm.Address(e.updater)); err != nil || pending != n {
+		t.Fatalf("the oracle sent a transaction: pending nonce %d, mined %d (%v)", pending, n, err)
 	}
 }

@@ -198,3 +198,33 @@ func TestE2EOracleOff(t *testing.T) {
 		t.Fatalf("oracle %+v, owner nonce %d", o, c.nonce(t))
 	}
 }
+
+// TestE2EOracleFromBlock: --evm-oracle-from-block reaches the oracle: one
+// past the chain's confirmed blocks (a typo) leaves the storage alone, and
+// merkle-root says why.
+func TestE2EOracleFromBlock(t *testing.T) {
+	c := newSimChain(t)
+	base, _ := complianceConfig(t)
+	cfg, setup := c.config(base)
+	cfg.EVMOracleFromBlock = 1_000_000
+	ts := startServer(t, cfg, setup)
+	a := ts.register(t, "")
+	waitAnchor(t, ts, c, 1, chain.AnchorSynced, true)
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(15 * time.Millisecond) {
+		r := ts.do(t, "GET", "/v1/compliance/merkle-root", a.Key, nil).must(t, 200)
+		o := r.JSON["oracle"].(map[string]any)
+		if o["status"] == chain.OracleFailed {
+			if msg, _ := o["error"].(string); !strings.Contains(msg, "first block 1000000 is past the newest confirmed block") {
+				t.Fatalf("oracle %+v", o)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("oracle %+v, want failed", o)
+		}
+		c.sim.Commit()
+	}
+	if c.nonce(t) != 2 || c.oracle(t, tornado) {
+		t.Fatalf("owner nonce %d: the oracle sent a batch", c.nonce(t))
+	}
+}
