@@ -19,7 +19,8 @@ type OracleOptions struct {
 	// Lists gives the list version whose roots the chain holds.
 	Lists chain.OracleLists
 	// MaxGas bounds the gas of one transaction (0: half the gas limit of
-	// the head block), so that each batch fits a block beside others.
+	// the head block, 2^24 at most), so that each batch fits a block
+	// beside others.
 	MaxGas uint64
 	// FromBlock is the first block whose oracle events are read to learn
 	// what the contract holds (0: the first block that anchored roots of

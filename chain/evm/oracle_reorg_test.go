@@ -121,3 +121,28 @@ func TestOracleFromBlockAhead(t *testing.T) {
 		t.Fatalf("the oracle sent a transaction: pending nonce %d, mined %d (%v)", pending, n, err)
 	}
 }
+
+// TestOracleDefaultGasBound: with no gas bound given, batches fit the gas
+// a transaction may use since Osaka (2^24, EIP-7825), under half of the
+// simulated chain's block gas limit: the first guess of the gas per
+// address (60k) is under what the simulated chain charges (about 120k), so
+// the first batch asked is more than a node will estimate, and is halved
+// until it fits instead of failing every round.
+func TestOracleDefaultGasBound(t *testing.T) {
+	e := newAnchorEnv(t)
+	w := newViews(t, e.chainEnv, e.contract)
+	_, pairs := fixtureLeaves(t)
+	v1 := newOracleList(t, 1, pairs)
+	a := e.anchorer(t, e.updater, 1)
+	o := e.oracle(t, a, &oracleLists{v1}, 0)
+	if err := a.Submit(ctx, 1, v1.roots()); err != nil {
+		t.Fatal(err)
+	}
+	e.syncOracle(t, a, o, 1)
+	checkInStep(t, w, v1.listed, nil)
+	for _, h := range e.oracleRecord(t, 1).PrevTxHashes {
+		if rcpt, err := e.client.TransactionReceipt(ctx, common.HexToHash(h)); err != nil || rcpt.GasUsed > 1<<24 {
+			t.Fatalf("batch %s: %+v %v", h, rcpt, err)
+		}
+	}
+}
