@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/cairn-dev/cairn/chain"
@@ -119,7 +120,7 @@ func (a *Anchorer) mined(ctx context.Context, r store.Anchor, block uint64) erro
 	if head+1 >= block+a.opts.Confirmations {
 		return a.synced(ctx, r, block)
 	}
-	a.logWaiting(r, block, head)
+	a.logWaiting(a.log, r, block, head)
 	if r.BlockNumber == block && r.Status == chain.AnchorSubmitted {
 		return nil
 	}
@@ -133,14 +134,15 @@ func (a *Anchorer) mined(ctx context.Context, r store.Anchor, block uint64) erro
 // logWaiting says, once per new head, how many blocks r's transaction still
 // needs: on a chain that mines only when it has transactions (ganache
 // without --miner.blockTime) they may never come, and the status alone
-// would stay submitted without a word.
-func (a *Anchorer) logWaiting(r store.Anchor, block, head uint64) {
+// would stay submitted without a word. The oracle logs its own waits on
+// log.
+func (a *Anchorer) logWaiting(log *slog.Logger, r store.Anchor, block, head uint64) {
 	a.mu.Lock()
 	seen := a.waitHead == head && a.waitTx == r.TxHash
 	a.waitHead, a.waitTx = head, r.TxHash
 	a.mu.Unlock()
 	if !seen {
-		a.log.Info("waiting for confirmations", "list_version", r.ListVersion, "tx", r.TxHash, "block", block, "head", head,
+		log.Info("waiting for confirmations", "list_version", r.ListVersion, "tx", r.TxHash, "block", block, "head", head,
 			"confirmations", a.opts.Confirmations, "blocks_needed", block+a.opts.Confirmations-(head+1))
 	}
 }

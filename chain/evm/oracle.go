@@ -19,7 +19,8 @@ type OracleOptions struct {
 	// Lists gives the list version whose roots the chain holds.
 	Lists chain.OracleLists
 	// MaxGas bounds the gas of one transaction (0: half the gas limit of
-	// the head block), so that each batch fits a block beside others.
+	// the head block, 2^24 at most), so that each batch fits a block
+	// beside others.
 	MaxGas uint64
 	// FromBlock is the first block whose oracle events are read to learn
 	// what the contract holds (0: the first block that anchored roots of
@@ -39,9 +40,11 @@ type OracleOptions struct {
 // one.
 //
 // What the contract marks is read from its own events
-// (SanctionedAddressesAdded/Removed, from the first anchored block), so
-// that the plan is right whoever sent the earlier transactions, and
-// after a restart. Its progress is recorded in the anchor store under
+// (SanctionedAddressesAdded/Removed, from the first anchored block up to
+// the newest block with Options.Confirmations), so that the plan is
+// right whoever sent the earlier transactions, after a restart, and
+// after a reorg of the blocks not yet confirmed; a batch counts as done
+// only once its block is confirmed too. Its progress is recorded in the anchor store under
 // the target "<anchor target>/oracle", one record per list version: each
 // transaction is signed and stored before it is broadcast, followed until
 // mined (or found dropped) before the next is planned, and broadcast

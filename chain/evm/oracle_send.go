@@ -107,6 +107,11 @@ func (o *Oracle) synced(ctx context.Context, r store.Anchor) error {
 	return err
 }
 
+// maxTxGas is the most gas a transaction may use since Osaka (EIP-7825):
+// a node refuses to estimate or take a larger one, whatever the block's
+// gas limit.
+const maxTxGas = 1 << 24
+
 // gasBudget is the most gas one transaction may use.
 func (o *Oracle) gasBudget(ctx context.Context) (uint64, error) {
 	if o.opts.MaxGas != 0 {
@@ -116,13 +121,15 @@ func (o *Oracle) gasBudget(ctx context.Context) (uint64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("read the head block: %w", err)
 	}
-	return head.GasLimit / 2, nil
+	return min(head.GasLimit/2, maxTxGas), nil
 }
 
 // fit returns the call data of the first n accounts of a batch of kind,
 // as many as fit the gas budget with a quarter to spare, and the gas
 // limit to sign with. It starts from the gas per address last measured
-// and shrinks the batch by what the node's estimate says until it fits.
+// and shrinks the batch by what the node's estimate says until it fits;
+// a batch the node cannot estimate (over the gas a node allows a call,
+// when an address costs more than guessed) is halved first.
 func (o *Oracle) fit(ctx context.Context, list chain.OracleList, kind string, accounts []common.Address) (data []byte, n int, gas uint64, err error) {
 	budget, err := o.gasBudget(ctx)
 	if err != nil {
@@ -134,7 +141,10 @@ func (o *Oracle) fit(ctx context.Context, list chain.OracleList, kind string, ac
 			return nil, 0, 0, err
 		}
 		est, err := o.a.b.EstimateGas(ctx, ethereum.CallMsg{From: o.a.from, To: &o.a.opts.Contract, Data: data})
-		if err != nil {
+		if err != nil && n > 1 {
+			n /= 2
+			continue
+		} else if err != nil {
 			return nil, 0, 0, o.a.explainRevert(fmt.Sprintf("%sSanctioned of %d addresses would fail", kind, n), err)
 		}
 		o.gasPer[kind] = max(est/uint64(n), 1)

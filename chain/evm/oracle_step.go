@@ -122,7 +122,18 @@ func (o *Oracle) track(ctx context.Context, r store.Anchor) (done bool, err erro
 			// The root changed under it, or a bug: plan again, later.
 			return true, o.fail(ctx, r, fmt.Errorf("transaction %s reverted in block %d", r.TxHash, rcpt.BlockNumber), true)
 		}
-		return true, o.ended(ctx, r, rcpt.BlockNumber.Uint64())
+		// The next batch is planned from confirmed events only (scan):
+		// until this one is confirmed too, planning would send it again.
+		block := rcpt.BlockNumber.Uint64()
+		head, err := o.a.b.BlockNumber(ctx)
+		if err != nil {
+			return false, o.fail(ctx, r, fmt.Errorf("read the head block number: %w", err), false)
+		}
+		if head+1 < block+o.a.opts.Confirmations {
+			o.a.logWaiting(o.log, r, block, head)
+			return false, nil
+		}
+		return true, o.ended(ctx, r, block)
 	case !isNotFound(err):
 		return false, o.fail(ctx, r, fmt.Errorf("read the receipt of %s: %w", r.TxHash, err), false)
 	}
@@ -198,21 +209,32 @@ func (o *Oracle) broadcast(ctx context.Context, r store.Anchor) error {
 }
 
 // scan reads the contract's oracle events from where the last scan ended
-// up to the head into marked.
+// up to the newest confirmed block (Confirmations-1 blocks below the
+// head) into marked. Blocks above it may still be replaced by a reorg:
+// an event read from one could name a change the chain then forgets,
+// which marked would keep (the scan never reads a block twice), and the
+// oracle would skip work, or report a storage in step that is not.
 func (o *Oracle) scan(ctx context.Context) error {
+	head, err := o.a.b.BlockNumber(ctx)
+	if err != nil {
+		return fmt.Errorf("read the head block number: %w", err)
+	}
+	if head+1 < o.a.opts.Confirmations {
+		return fmt.Errorf("no confirmed block yet: head %d, %d confirmations", head, o.a.opts.Confirmations)
+	}
+	last := head + 1 - o.a.opts.Confirmations
 	if !o.started {
 		from, err := o.fromBlock(ctx)
 		if err != nil {
 			return err
 		}
+		if from > last {
+			return fmt.Errorf("the oracle's first block %d is past the newest confirmed block %d: events before it would be missed", from, last)
+		}
 		o.next, o.started = from, true
 	}
-	head, err := o.a.b.BlockNumber(ctx)
-	if err != nil {
-		return fmt.Errorf("read the head block number: %w", err)
-	}
-	for o.next <= head {
-		to := min(head, o.next+o.opts.LogRange-1)
+	for o.next <= last {
+		to := min(last, o.next+o.opts.LogRange-1)
 		logs, err := o.a.b.FilterLogs(ctx, ethereum.FilterQuery{
 			FromBlock: new(big.Int).SetUint64(o.next), ToBlock: new(big.Int).SetUint64(to),
 			Addresses: []common.Address{o.a.opts.Contract}, Topics: [][]common.Hash{{addedTopic, removedTopic}},

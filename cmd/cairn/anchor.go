@@ -71,7 +71,8 @@ func (m *Main) openOracle(holder *screening.Holder) error {
 		return nil
 	}
 	var err error
-	m.oracle, err = evm.NewOracle(m.anchorer, evm.OracleOptions{Lists: compliance.OracleLists(holder), MaxGas: m.EVMOracleMaxGas})
+	m.oracle, err = evm.NewOracle(m.anchorer, evm.OracleOptions{Lists: compliance.OracleLists(holder), MaxGas: m.EVMOracleMaxGas,
+		FromBlock: m.Config.EVMOracleFromBlock})
 	return err
 }
 

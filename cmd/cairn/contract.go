@@ -76,7 +76,11 @@ func runContract(ctx context.Context, args []string, stdout, stderr io.Writer, g
 	if err != nil {
 		return errors.New(evm.Redact(err))
 	}
-	fmt.Fprintf(stderr, "deployed by transaction %s; owner %s\n", tx.Hex(), evm.Address(key).Hex())
+	block := ""
+	if rcpt, err := client.TransactionReceipt(ctx, tx); err == nil {
+		block = fmt.Sprintf(" in block %d (for --evm-oracle-from-block)", rcpt.BlockNumber)
+	}
+	fmt.Fprintf(stderr, "deployed by transaction %s%s; owner %s\n", tx.Hex(), block, evm.Address(key).Hex())
 	if updater != "" {
 		u := common.HexToAddress(updater)
 		gtx, err := evm.GrantUpdater(ctx, client, key, id, addr, u)

@@ -152,11 +152,7 @@ func TestAnchoringOff(t *testing.T) {
 // ADDR the updater role once the contract is mined.
 func TestGanacheDeployUpdater(t *testing.T) {
 	url := evmtest.URL(t)
-	_, hexKey := evmtest.Key(t, evmtest.KeyDeploy)
-	keyFile := filepath.Join(t.TempDir(), "evm-key")
-	if err := os.WriteFile(keyFile, []byte(hexKey+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	_, keyFile := ganacheKeyFile(t, evmtest.KeyDeploy)
 	hot := "0x1df62f291b2e969fb0849d99d9ce41e2f137006e"
 	code, out, errs := runCmd("contract", "deploy", "--evm-rpc-url", url, "--evm-key-file", keyFile, "--updater", hot)
 	if code != 0 || !common.IsHexAddress(strings.TrimSpace(out)) || !strings.Contains(errs, "granted the updater role to") {

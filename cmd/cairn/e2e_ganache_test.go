@@ -1,6 +1,7 @@
 package main
 
 import (
+	"crypto/ecdsa"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -23,11 +24,7 @@ import (
 // delisting, an administrator's delisting of a community address).
 func TestE2EGanache(t *testing.T) {
 	url := evmtest.URL(t)
-	_, hexKey := evmtest.Key(t, evmtest.KeyE2E)
-	keyFile := filepath.Join(t.TempDir(), "evm-key")
-	if err := os.WriteFile(keyFile, []byte(hexKey+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	_, keyFile := ganacheKeyFile(t, evmtest.KeyE2E)
 	code, out, errs := runCmd("contract", "deploy", "--evm-rpc-url", url, "--evm-key-file", keyFile)
 	if code != 0 || !common.IsHexAddress(strings.TrimSpace(out)) {
 		t.Fatalf("contract deploy: exit %d, stdout %q, stderr %q", code, out, errs)
@@ -79,28 +76,8 @@ func TestE2EGanache(t *testing.T) {
 	// Clear proofs: the API's exclusion proof of an unlisted address
 	// passes isNotSanctioned; the same gap for a listed address, or a
 	// widened one, does not.
-	type gap struct {
-		account, low, high common.Address
-		proof              [][32]byte
-	}
-	clearProof := func(addr string) gap {
-		t.Helper()
-		r := ts.do(t, "GET", "/v1/compliance/merkle-proof?chain=ethereum&address="+addr, a.Key, nil).must(t, 200)
-		e := r.JSON["exclusionProof"].(map[string]any)
-		g := gap{account: common.HexToAddress(addr), low: common.HexToAddress(e["low"].(string)), high: common.HexToAddress(e["high"].(string))}
-		for _, h := range e["proof"].([]any) {
-			g.proof = append(g.proof, hexBytes32(t, h.(string)))
-		}
-		return g
-	}
-	notSanctioned := func(g gap) bool {
-		t.Helper()
-		ok, err := bind.Call(bound, nil, v.PackIsNotSanctioned(g.account, g.low, g.high, g.proof), v.UnpackIsNotSanctioned)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return ok
-	}
+	clearProof := func(addr string) gap { return clearProofOf(t, ts, a.Key, addr) }
+	notSanctioned := func(g gap) bool { return isNotSanctioned(t, bound, g) }
 	clear1 := clearProof("0x1111111111111111111111111111111111111111")
 	if !notSanctioned(clear1) {
 		t.Fatal("isNotSanctioned refuses the API's clear proof on ganache")
@@ -185,4 +162,50 @@ func TestE2EGanache(t *testing.T) {
 	if lv, err := bind.Call(bound, nil, v.PackListVersion(), v.UnpackListVersion); err != nil || lv != 4 {
 		t.Fatalf("listVersion() = %d, %v", lv, err)
 	}
+}
+
+// gap is isNotSanctioned's arguments: an account and the gap leaf (low,
+// high) with its proof that say it is clear.
+type gap struct {
+	account, low, high common.Address
+	proof              [][32]byte
+}
+
+// clearProofOf is the exclusionProof GET /v1/compliance/merkle-proof
+// serves for an unlisted EVM address.
+func clearProofOf(t *testing.T, ts *testServer, key, addr string) gap {
+	t.Helper()
+	r := ts.do(t, "GET", "/v1/compliance/merkle-proof?chain=ethereum&address="+addr, key, nil).must(t, 200)
+	e, ok := r.JSON["exclusionProof"].(map[string]any)
+	if !ok {
+		t.Fatalf("no exclusionProof for %s: %s", addr, r.Body)
+	}
+	g := gap{account: common.HexToAddress(addr), low: common.HexToAddress(e["low"].(string)), high: common.HexToAddress(e["high"].(string))}
+	for _, h := range e["proof"].([]any) {
+		g.proof = append(g.proof, hexBytes32(t, h.(string)))
+	}
+	return g
+}
+
+// isNotSanctioned asks the contract whether g proves its account clear.
+func isNotSanctioned(t *testing.T, bound *bind.BoundContract, g gap) bool {
+	t.Helper()
+	v := evm.NewVerifier()
+	ok, err := bind.Call(bound, nil, v.PackIsNotSanctioned(g.account, g.low, g.high, g.proof), v.UnpackIsNotSanctioned)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ok
+}
+
+// ganacheKeyFile writes the key of ganache's deterministic account i (one
+// of the evmtest.Key* constants) to a key file, as cairn reads it.
+func ganacheKeyFile(t *testing.T, i int) (*ecdsa.PrivateKey, string) {
+	t.Helper()
+	key, hexKey := evmtest.Key(t, i)
+	keyFile := filepath.Join(t.TempDir(), "evm-key")
+	if err := os.WriteFile(keyFile, []byte(hexKey+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return key, keyFile
 }

@@ -34,8 +34,8 @@ func getOracle(t *testing.T, ts *testServer, key string) oracleState {
 }
 
 // waitOracle polls merkle-root until ok holds of its oracle object,
-// mining a block between polls when mine is set; 60 s at most.
-func waitOracle(t *testing.T, ts *testServer, c *simChain, key string, mine bool, ok func(oracleState) bool) oracleState {
+// calling mine (a block) between polls when it is set; 60 s at most.
+func waitOracle(t *testing.T, ts *testServer, key string, mine func(), ok func(oracleState) bool) oracleState {
 	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
@@ -46,8 +46,8 @@ func waitOracle(t *testing.T, ts *testServer, c *simChain, key string, mine bool
 		if o.status == chain.OracleFailed || time.Now().After(deadline) {
 			t.Fatalf("oracle %+v", o)
 		}
-		if mine {
-			c.sim.Commit()
+		if mine != nil {
+			mine()
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -64,6 +64,9 @@ func listedEVM(t *testing.T, content []byte) []string {
 	}
 	return out
 }
+
+// mine mines a block.
+func (c *simChain) mine() { c.sim.Commit() }
 
 func (c *simChain) oracle(t *testing.T, addr string) bool {
 	v := evm.NewVerifier()
@@ -104,7 +107,7 @@ func TestE2EOracleSimulated(t *testing.T) {
 	waitAnchor(t, ts, c, 1, chain.AnchorSynced, true)
 	// The first batch is in flight (nothing mined since): stop and start
 	// again.
-	inFlight := waitOracle(t, ts, c, a.Key, false, func(o oracleState) bool { return o.txHash != "" })
+	inFlight := waitOracle(t, ts, a.Key, nil, func(o oracleState) bool { return o.txHash != "" })
 	if inFlight.status != chain.OracleSyncing || inFlight.listVersion != 1 || inFlight.pending == 0 {
 		t.Fatalf("oracle while syncing %+v", inFlight)
 	}
@@ -113,7 +116,7 @@ func TestE2EOracleSimulated(t *testing.T) {
 	if o := getOracle(t, ts, a.Key); o.txHash != inFlight.txHash {
 		t.Fatalf("after the restart the oracle shows %+v, before %+v", o, inFlight)
 	}
-	waitOracle(t, ts, c, a.Key, true, func(o oracleState) bool {
+	waitOracle(t, ts, a.Key, c.mine, func(o oracleState) bool {
 		return o.status == chain.OracleSynced && o.listVersion == 1 && o.pending == 0 && o.txHash == ""
 	})
 	for _, addr := range listed {
@@ -166,7 +169,7 @@ func TestE2EOracleSimulated(t *testing.T) {
 	ing := ts.do(t, "POST", "/v1/admin/ingest", admin, nil).must(t, 200)
 	next := ing.num("listVersion")
 	waitAnchor(t, ts, c, uint64(next), chain.AnchorSynced, true)
-	waitOracle(t, ts, c, a.Key, true, func(o oracleState) bool {
+	waitOracle(t, ts, a.Key, c.mine, func(o oracleState) bool {
 		return o.status == chain.OracleSynced && o.listVersion == next && o.pending == 0
 	})
 	if c.oracle(t, tornado) || !c.oracle(t, added) || !c.oracle(t, listed[len(listed)-1]) {
@@ -196,5 +199,35 @@ func TestE2EOracleOff(t *testing.T) {
 	}
 	if o := getOracle(t, ts, a.Key); o.status != chain.OracleDisabled || c.nonce(t) != 2 || c.oracle(t, tornado) {
 		t.Fatalf("oracle %+v, owner nonce %d", o, c.nonce(t))
+	}
+}
+
+// TestE2EOracleFromBlock: --evm-oracle-from-block reaches the oracle: one
+// past the chain's confirmed blocks (a typo) leaves the storage alone, and
+// merkle-root says why.
+func TestE2EOracleFromBlock(t *testing.T) {
+	c := newSimChain(t)
+	base, _ := complianceConfig(t)
+	cfg, setup := c.config(base)
+	cfg.EVMOracleFromBlock = 1_000_000
+	ts := startServer(t, cfg, setup)
+	a := ts.register(t, "")
+	waitAnchor(t, ts, c, 1, chain.AnchorSynced, true)
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(15 * time.Millisecond) {
+		r := ts.do(t, "GET", "/v1/compliance/merkle-root", a.Key, nil).must(t, 200)
+		o := r.JSON["oracle"].(map[string]any)
+		if o["status"] == chain.OracleFailed {
+			if msg, _ := o["error"].(string); !strings.Contains(msg, "first block 1000000 is past the newest confirmed block") {
+				t.Fatalf("oracle %+v", o)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("oracle %+v, want failed", o)
+		}
+		c.sim.Commit()
+	}
+	if c.nonce(t) != 2 || c.oracle(t, tornado) {
+		t.Fatalf("owner nonce %d: the oracle sent a batch", c.nonce(t))
 	}
 }

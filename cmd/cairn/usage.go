@@ -34,7 +34,7 @@ var serveSections = []flagSection{
 	{"Sanctions lists and reports", []string{"source", "default-sources", "ingest-schedule", "ingest-max-bytes",
 		"ingest-max-xml-token", "ingest-max-drop", "report-min-account-age"}},
 	{"Anchoring (EVM)", []string{"evm-rpc-url", "evm-chain-id", "evm-contract", "evm-key-file", "evm-confirmations",
-		"evm-poll-interval", "evm-oracle"}},
+		"evm-poll-interval", "evm-oracle", "evm-oracle-from-block"}},
 	{"Memory search", []string{"embedder-url", "embedder-model", "vector-hnsw-threshold"}},
 }
 

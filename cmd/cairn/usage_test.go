@@ -73,6 +73,7 @@ func TestServeFlagMistakes(t *testing.T) {
 		{[]string{"--s3-secure=maybe"}, nil, `--s3-secure takes true or false, not "maybe"`},
 		{[]string{"--rate-limit-per-key", "lots"}, nil, `--rate-limit-per-key takes a whole number, not "lots"`},
 		{[]string{"--evm-chain-id", "-1"}, nil, `--evm-chain-id takes a whole number of 0 or more, not "-1"`},
+		{[]string{"--evm-oracle-from-block", "-1"}, nil, `--evm-oracle-from-block takes a whole number of 0 or more, not "-1"`},
 		{[]string{"--ingest-max-drop", "a fifth"}, nil, `--ingest-max-drop takes a number such as 0.2, not "a fifth"`},
 		{[]string{"--listen"}, nil, "cairn serve: --listen needs a value\n"},
 		{nil, map[string]string{"CAIRN_WRITE_LIMIT_PER_AGENT": "many"}, `CAIRN_WRITE_LIMIT_PER_AGENT="many" is not a value of --write-limit-per-agent, which takes a whole number`},

@@ -105,6 +105,12 @@ func (c *Config) validateMemory() error {
 
 // validateAnchoring: the --evm-* flags go together.
 func (c *Config) validateAnchoring() error {
-	_, err := c.anchorEnabled()
-	return err
+	on, err := c.anchorEnabled()
+	switch {
+	case err != nil:
+		return err
+	case c.EVMOracleFromBlock != 0 && (!on || !c.EVMOracle):
+		return fmt.Errorf("--evm-oracle-from-block %d needs anchoring (--evm-rpc-url) with --evm-oracle", c.EVMOracleFromBlock)
+	}
+	return nil
 }

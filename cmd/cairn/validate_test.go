@@ -32,6 +32,9 @@ func TestServeValidate(t *testing.T) {
 		"--vector-hnsw-threshold must be 0 or more":                  {"--vector-hnsw-threshold", "-1"},
 		"needs --evm-contract and --evm-key-file":                    {"--evm-rpc-url", "http://127.0.0.1:1"},
 		"need --evm-rpc-url":                                         {"--evm-contract", "0x00"},
+		"--evm-oracle-from-block 5 needs anchoring":                  {"--evm-oracle-from-block", "5"},
+		"--evm-oracle-from-block 7 needs anchoring (--evm-rpc-url)": {"--evm-rpc-url", "http://127.0.0.1:1", "--evm-contract",
+			"0x00000000000000000000000000000000000000aa", "--evm-key-file", "evm.key", "--evm-oracle=false", "--evm-oracle-from-block", "7"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "data")
