@@ -113,6 +113,20 @@ func TestE2EGanache(t *testing.T) {
 	if ok, err := bind.Call(bound, nil, v.PackMultiProofVerify(hashes(mp.Proof), mp.ProofFlags, hashes(mp.Leaves)), v.UnpackMultiProofVerify); err != nil || !ok {
 		t.Fatalf("multiProofVerify of a screening proof on ganache: %v, %v", ok, err)
 	}
+	// verify-proof finds the document's roots among the contract's
+	// RootsUpdated events; at an address that anchored nothing it fails.
+	docFile := filepath.Join(t.TempDir(), "screening.json")
+	if err := os.WriteFile(docFile, body, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errs := runCmd("verify-proof", "--offline", "--evm-rpc-url", url, "--evm-contract", contract.Hex(), docFile); code != 0 ||
+		!strings.Contains(out, "OK: the roots of list version 1 were anchored at "+contract.Hex()) {
+		t.Fatalf("verify-proof on ganache: exit %d, %s %s", code, out, errs)
+	}
+	if code, out, errs := runCmd("verify-proof", "--offline", "--evm-rpc-url", url, "--evm-contract", "0x000000000000000000000000000000000000dEaD", docFile); code != 1 ||
+		!strings.Contains(out+errs, "was never anchored") {
+		t.Fatalf("verify-proof against a contract that anchored nothing: exit %d, %s %s", code, out, errs)
+	}
 
 	// The community tree: three established reporters list an address in
 	// version 2, an administrator delists it in version 3.

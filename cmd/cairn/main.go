@@ -46,8 +46,9 @@ Usage:
   cairn ingest --data-dir D --source N=P... ingest the sanctions sources into D's store now (server stopped)
   cairn ingest --export-snapshot OUT --from SDN_ADVANCED.XML[.bz2]|URL
                                             write the bundled OFAC snapshot (OUT: ingest/snapshot)
-  cairn verify-proof [--offline] [--keys-url U | --key HEX] [--allow-unsigned] FILE|-|URL
-                                            check a Merkle proof, or a screening proof: its signature, Merkle proofs and snapshots
+  cairn verify-proof [--offline] [--keys-url U | --key HEX] [--allow-unsigned] [--evm-rpc-url U --evm-contract A] FILE|-|URL
+                                            check a Merkle proof, or a screening proof: its signature, Merkle proofs and snapshots,
+                                            and with --evm-rpc-url that its roots were anchored
   cairn proof-key rotate|show [--data-dir D] [--proof-key-file F]
                                             retire the key proof documents are signed with and make a new one, or list the keys
   cairn contract deploy --evm-rpc-url URL --evm-key-file F [--evm-chain-id N]

@@ -18,9 +18,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cairn-dev/cairn/chain/evm"
 	"github.com/cairn-dev/cairn/compliance"
 	"github.com/cairn-dev/cairn/merkle"
 	"github.com/cairn-dev/cairn/screening"
+	"github.com/ethereum/go-ethereum/common"
 )
 
 // maxVerifyFetch bounds a document or snapshot verify-proof downloads.
@@ -96,12 +98,23 @@ func runVerifyProof(args []string, stdin io.Reader, stdout, stderr io.Writer) er
 	offline := fs.Bool("offline", false, "do not fetch the data snapshots to check their digests")
 	keysURL := fs.String("keys-url", "", "where the issuer publishes its signing keys (default: GET /v1/compliance/signing-keys at the origin of the document's proofUrl, or of the URL it was read from)")
 	keyHex := fs.String("key", "", "trust this Ed25519 public key (64 hex digits) for the signature instead of fetching the published ones")
+	evmURL := fs.String("evm-rpc-url", "", "with --evm-contract: also check on that chain that the verifier contract recorded the screening proof's roots for its list version (its RootsUpdated events)")
+	evmContract := fs.String("evm-contract", "", "the verifier contract's address, with --evm-rpc-url")
+	evmFrom := fs.Uint64("evm-from-block", 0, "with --evm-rpc-url: the first block the contract's events are read from (the contract's deployment block, for a node that limits the range of a log query)")
 	unsigned := fs.Bool("allow-unsigned", false, "accept a screening proof without a signature (documents stored before they were signed); its results are then not bound to the issuer")
 	if err := fs.Parse(args); err != nil {
 		return errUsage
 	}
 	if fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "usage: cairn verify-proof [--offline] [--keys-url URL | --key HEX] [--allow-unsigned] FILE|-|URL")
+		fmt.Fprintln(stderr, "usage: cairn verify-proof [--offline] [--keys-url URL | --key HEX] [--allow-unsigned] [--evm-rpc-url URL --evm-contract ADDR] FILE|-|URL")
+		return errUsage
+	}
+	if (*evmURL == "") != (*evmContract == "") {
+		fmt.Fprintln(stderr, "--evm-rpc-url and --evm-contract go together")
+		return errUsage
+	}
+	if *evmContract != "" && !common.IsHexAddress(*evmContract) {
+		fmt.Fprintf(stderr, "--evm-contract %q is not a 0x-prefixed 20-byte hex address\n", *evmContract)
 		return errUsage
 	}
 	in, err := readSource(fs.Arg(0), stdin)
@@ -134,6 +147,11 @@ func runVerifyProof(args []string, stdin io.Reader, stdout, stderr io.Writer) er
 		}
 		if err := verifySignature(in, fs.Arg(0), signatureOptions{keysURL: *keysURL, key: *keyHex, allowUnsigned: *unsigned}, stdout); err != nil {
 			return err
+		}
+		if *evmURL != "" {
+			if err := verifyAnchored(in, *evmURL, common.HexToAddress(*evmContract), *evmFrom, stdout); err != nil {
+				return err
+			}
 		}
 	}
 	if !checked {
@@ -550,4 +568,38 @@ func fetchSigningKeys(u string) ([]compliance.SigningKey, error) {
 		return nil, fmt.Errorf("%s: %w", u, err)
 	}
 	return out.Keys, nil
+}
+
+// verifyAnchored checks that the verifier contract at addr recorded, for
+// the screening proof's list version, the roots the document names (the
+// exclusion roots too, when the document has them): so that the proofs a
+// holder checks offline are the ones a contract accepts.
+func verifyAnchored(in []byte, rpcURL string, addr common.Address, from uint64, stdout io.Writer) error {
+	var doc compliance.ProofDoc
+	if err := json.Unmarshal(in, &doc); err != nil {
+		return fmt.Errorf("FAIL: the document's header: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	client, err := evm.Dial(ctx, rpcURL)
+	if err != nil {
+		return fmt.Errorf("--evm-rpc-url: %w", err)
+	}
+	defer client.Close()
+	recorded, err := evm.RootsOf(ctx, client, addr, doc.ListVersion, from)
+	if err != nil {
+		return fmt.Errorf("FAIL: %w", err)
+	}
+	if len(recorded) == 0 {
+		return fmt.Errorf("FAIL: list version %d was never anchored at %s (no RootsUpdated event of it since block %d)", doc.ListVersion, addr.Hex(), from)
+	}
+	same := func(want string, got common.Hash) bool { return want == "" || strings.EqualFold(want, got.Hex()) }
+	for _, r := range recorded {
+		if same(cmp.Or(doc.SanctionsRoot, doc.MerkleRoot), r.Sanctions) && same(doc.CommunityRoot, r.Community) &&
+			same(doc.ExclusionRoot, r.Exclusion) && same(doc.CommunityExclusionRoot, r.CommunityExclusion) {
+			fmt.Fprintf(stdout, "OK: the roots of list version %d were anchored at %s in block %d (transaction %s)\n", doc.ListVersion, addr.Hex(), r.Block, r.TxHash.Hex())
+			return nil
+		}
+	}
+	return fmt.Errorf("FAIL: the contract at %s recorded other roots for list version %d (block %d) than the document names", addr.Hex(), doc.ListVersion, recorded[len(recorded)-1].Block)
 }
