@@ -127,6 +127,25 @@ func TestE2EGanache(t *testing.T) {
 		!strings.Contains(out+errs, "was never anchored") {
 		t.Fatalf("verify-proof against a contract that anchored nothing: exit %d, %s %s", code, out, errs)
 	}
+	// A Merkle proof too; one made by hand, a lone leaf as its own root
+	// with no proof hashes, verifies offline but not against the chain.
+	single := ts.do(t, "GET", "/v1/compliance/merkle-proof?chain=ethereum&address="+tornado, a.Key, nil).must(t, 200).Body
+	var made map[string]any
+	json.Unmarshal(single, &made)
+	made["root"], made["proof"] = made["leaf"], []any{}
+	forgedRoot, _ := json.Marshal(made)
+	for _, tc := range []struct {
+		name string
+		body []byte
+		code int
+		out  string
+	}{{"single.json", single, 0, "OK: the roots of list version 1 were anchored"}, {"lone-leaf.json", forgedRoot, 1, "recorded other roots"}} {
+		path := filepath.Join(t.TempDir(), tc.name)
+		os.WriteFile(path, tc.body, 0o600)
+		if code, out, errs := runCmd("verify-proof", "--offline", "--evm-rpc-url", url, "--evm-contract", contract.Hex(), path); code != tc.code || !strings.Contains(out+errs, tc.out) {
+			t.Fatalf("verify-proof of %s on ganache: exit %d, %s %s", tc.name, code, out, errs)
+		}
+	}
 
 	// The community tree: three established reporters list an address in
 	// version 2, an administrator delists it in version 3.

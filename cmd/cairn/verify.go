@@ -125,6 +125,17 @@ func runVerifyProof(args []string, stdin io.Reader, stdout, stderr io.Writer) er
 	if err := json.Unmarshal(in, &doc); err != nil {
 		return fmt.Errorf("not a proof document: %w", err)
 	}
+	// anchored checks the document's roots on chain, with --evm-rpc-url.
+	anchored := func(claimOf func([]byte) (rootsClaim, error)) error {
+		if *evmURL == "" {
+			return nil
+		}
+		claim, err := claimOf(in)
+		if err != nil {
+			return err
+		}
+		return verifyAnchored(claim, *evmURL, common.HexToAddress(*evmContract), *evmFrom, stdout)
+	}
 	checked := false
 	if doc.Root != nil && doc.Leaf != nil {
 		checked = true
@@ -132,6 +143,9 @@ func runVerifyProof(args []string, stdin io.Reader, stdout, stderr io.Writer) er
 			return err
 		}
 		if err := verifyAddressExclusion(&doc, stdout); err != nil {
+			return err
+		}
+		if err := anchored(proofClaim); err != nil {
 			return err
 		}
 	}
@@ -148,10 +162,8 @@ func runVerifyProof(args []string, stdin io.Reader, stdout, stderr io.Writer) er
 		if err := verifySignature(in, fs.Arg(0), signatureOptions{keysURL: *keysURL, key: *keyHex, allowUnsigned: *unsigned}, stdout); err != nil {
 			return err
 		}
-		if *evmURL != "" {
-			if err := verifyAnchored(in, *evmURL, common.HexToAddress(*evmContract), *evmFrom, stdout); err != nil {
-				return err
-			}
+		if err := anchored(screeningClaim); err != nil {
+			return err
 		}
 	}
 	if !checked {
@@ -570,15 +582,47 @@ func fetchSigningKeys(u string) ([]compliance.SigningKey, error) {
 	return out.Keys, nil
 }
 
-// verifyAnchored checks that the verifier contract at addr recorded, for
-// the screening proof's list version, the roots the document names (the
-// exclusion roots too, when the document has them): so that the proofs a
-// holder checks offline are the ones a contract accepts.
-func verifyAnchored(in []byte, rpcURL string, addr common.Address, from uint64, stdout io.Writer) error {
+// rootsClaim is what a document says the contract recorded for its list
+// version; an empty root is not checked.
+type rootsClaim struct {
+	version                                     uint64
+	sanctions, community, exclusion, cExclusion string
+}
+
+// screeningClaim is the roots a screening proof names.
+func screeningClaim(in []byte) (rootsClaim, error) {
 	var doc compliance.ProofDoc
 	if err := json.Unmarshal(in, &doc); err != nil {
-		return fmt.Errorf("FAIL: the document's header: %w", err)
+		return rootsClaim{}, fmt.Errorf("FAIL: the document's header: %w", err)
 	}
+	return rootsClaim{doc.ListVersion, cmp.Or(doc.SanctionsRoot, doc.MerkleRoot), doc.CommunityRoot, doc.ExclusionRoot, doc.CommunityExclusionRoot}, nil
+}
+
+// proofClaim is the roots a Merkle proof (GET merkle-proof) names: its
+// root is the tree of its class's (sanctions unless community).
+func proofClaim(in []byte) (rootsClaim, error) {
+	var doc struct {
+		ListVersion            uint64  `json:"listVersion"`
+		Class                  *string `json:"class"`
+		Root                   string  `json:"root"`
+		ExclusionRoot          string  `json:"exclusionRoot"`
+		CommunityExclusionRoot string  `json:"communityExclusionRoot"`
+	}
+	if err := json.Unmarshal(in, &doc); err != nil {
+		return rootsClaim{}, fmt.Errorf("FAIL: the document: %w", err)
+	}
+	c := rootsClaim{version: doc.ListVersion, sanctions: doc.Root, exclusion: doc.ExclusionRoot, cExclusion: doc.CommunityExclusionRoot}
+	if doc.Class != nil && *doc.Class == screening.ClassCommunity {
+		c.sanctions, c.community = "", doc.Root
+	}
+	return c, nil
+}
+
+// verifyAnchored checks that the verifier contract at addr recorded, for
+// the document's list version, the roots the document names: so that the
+// proofs a holder checks offline are the ones a contract accepts, and a
+// root the document made up (a lone leaf as its own root) fails.
+func verifyAnchored(claim rootsClaim, rpcURL string, addr common.Address, from uint64, stdout io.Writer) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	client, err := evm.Dial(ctx, rpcURL)
@@ -586,20 +630,20 @@ func verifyAnchored(in []byte, rpcURL string, addr common.Address, from uint64, 
 		return fmt.Errorf("--evm-rpc-url: %w", err)
 	}
 	defer client.Close()
-	recorded, err := evm.RootsOf(ctx, client, addr, doc.ListVersion, from)
+	recorded, err := evm.RootsOf(ctx, client, addr, claim.version, from)
 	if err != nil {
 		return fmt.Errorf("FAIL: %w", err)
 	}
 	if len(recorded) == 0 {
-		return fmt.Errorf("FAIL: list version %d was never anchored at %s (no RootsUpdated event of it since block %d)", doc.ListVersion, addr.Hex(), from)
+		return fmt.Errorf("FAIL: list version %d was never anchored at %s (no RootsUpdated event of it since block %d)", claim.version, addr.Hex(), from)
 	}
 	same := func(want string, got common.Hash) bool { return want == "" || strings.EqualFold(want, got.Hex()) }
 	for _, r := range recorded {
-		if same(cmp.Or(doc.SanctionsRoot, doc.MerkleRoot), r.Sanctions) && same(doc.CommunityRoot, r.Community) &&
-			same(doc.ExclusionRoot, r.Exclusion) && same(doc.CommunityExclusionRoot, r.CommunityExclusion) {
-			fmt.Fprintf(stdout, "OK: the roots of list version %d were anchored at %s in block %d (transaction %s)\n", doc.ListVersion, addr.Hex(), r.Block, r.TxHash.Hex())
+		if same(claim.sanctions, r.Sanctions) && same(claim.community, r.Community) &&
+			same(claim.exclusion, r.Exclusion) && same(claim.cExclusion, r.CommunityExclusion) {
+			fmt.Fprintf(stdout, "OK: the roots of list version %d were anchored at %s in block %d (transaction %s)\n", claim.version, addr.Hex(), r.Block, r.TxHash.Hex())
 			return nil
 		}
 	}
-	return fmt.Errorf("FAIL: the contract at %s recorded other roots for list version %d (block %d) than the document names", addr.Hex(), doc.ListVersion, recorded[len(recorded)-1].Block)
+	return fmt.Errorf("FAIL: the contract at %s recorded other roots for list version %d (block %d) than the document names", addr.Hex(), claim.version, recorded[len(recorded)-1].Block)
 }
