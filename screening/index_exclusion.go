@@ -100,6 +100,11 @@ func (g *gapFamily) search(canonical string, t *evmTable) (k int, listed, ok boo
 	if !isEVM {
 		return 0, false, false
 	}
+	if g.n == 0 {
+		// The class lists no EVM address (the community class, often):
+		// the one gap ("", "") holds every address, no lookup needed.
+		return 0, false, true
+	}
 	// The table's position of the address, then the class's: its slots
 	// are a subset of the table's, in the same order (all of them when
 	// every EVM address is of the class, the common case).
