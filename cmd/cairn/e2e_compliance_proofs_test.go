@@ -109,6 +109,13 @@ func TestE2EVerifyProofCommand(t *testing.T) {
 	if code, out := check("no-proof.json", noProof); code != 1 || !strings.Contains(out, "holds no proof") {
 		t.Fatalf("a listing without its proof verified: %d %s", code, out)
 	}
+	// A lone leaf made its own root, the proof emptied: it proves nothing
+	// offline.
+	claim["root"] = claim["leaf"]
+	loneLeaf, _ := json.Marshal(claim)
+	if code, out := check("lone-leaf.json", loneLeaf); code != 1 || !strings.Contains(out, "is the leaf itself") {
+		t.Fatalf("a lone leaf as its own root verified: %d %s", code, out)
+	}
 	var whole map[string]json.RawMessage
 	json.Unmarshal(doc.Body, &whole)
 	var rs []map[string]any

@@ -139,7 +139,7 @@ func runVerifyProof(args []string, stdin io.Reader, stdout, stderr io.Writer) er
 	checked := false
 	if doc.Root != nil && doc.Leaf != nil {
 		checked = true
-		if err := verifyMerkleProof(&doc, stdout); err != nil {
+		if err := verifyMerkleProof(&doc, *evmURL != "", stdout); err != nil {
 			return err
 		}
 		if err := verifyAddressExclusion(&doc, stdout); err != nil {
@@ -227,7 +227,11 @@ type closerFunc func() error
 
 func (f closerFunc) Close() error { return f() }
 
-func verifyMerkleProof(doc *verifyDoc, stdout io.Writer) error {
+// verifyMerkleProof checks a Merkle proof's leaf and path. onChain tells
+// that its roots are checked on chain afterwards (--evm-rpc-url): without
+// that, a lone leaf that is its own root (an empty proof) fails, for
+// anyone can write such a document of any address.
+func verifyMerkleProof(doc *verifyDoc, onChain bool, stdout io.Writer) error {
 	leaf := merkle.LeafHashStrings2(doc.Family, doc.CanonicalAddress)
 	claimed := (doc.Listed != nil && *doc.Listed) || (doc.Sanctioned != nil && *doc.Sanctioned)
 	switch {
@@ -242,6 +246,8 @@ func verifyMerkleProof(doc *verifyDoc, stdout io.Writer) error {
 		return fmt.Errorf("FAIL: the proof does not lead from (%s, %s) to root %s", doc.Family, doc.CanonicalAddress, doc.Root)
 	case doc.Listed != nil && !*doc.Listed:
 		return fmt.Errorf("FAIL: the answer says (%s, %s) is not listed, yet proves it a leaf of root %s", doc.Family, doc.CanonicalAddress, doc.Root)
+	case len(doc.Proof) == 0 && !onChain:
+		return fmt.Errorf("FAIL: the proof is empty and root %s is the leaf itself: a tree of one leaf, which anyone can write of any address; check that root on chain (--evm-rpc-url and --evm-contract)", doc.Root)
 	default:
 		fmt.Fprintf(stdout, "OK: (%s, %s) is a leaf of root %s (%d proof hashes)\n", doc.Family, doc.CanonicalAddress, doc.Root, len(doc.Proof))
 	}
