@@ -74,3 +74,8 @@ func billOf(c *gin.Context) *billing.Bill { return c.MustGet(billKey).(*billing.
 // SettledBefore is the checkpoint of start-up recovery: the start of the
 // oldest priced request still running (billing.Biller.SettledBefore).
 func (s *Server) SettledBefore() time.Time { return s.biller.SettledBefore() }
+
+// StopBilling ends the background retries of refunds the store could not
+// take (billing.Biller.Stop): their requests stay open for start-up
+// recovery. Call it once the server takes no more requests.
+func (s *Server) StopBilling() { s.biller.Stop() }

@@ -86,6 +86,10 @@ func writeError(c *gin.Context, err error) {
 	if status == http.StatusUnauthorized {
 		c.Header("WWW-Authenticate", `Bearer realm="cairn"`)
 	}
+	if status == http.StatusServiceUnavailable && c.Writer.Header().Get("Retry-After") == "" {
+		// A store or list that is back in a moment: say when to try again.
+		c.Header("Retry-After", "1")
+	}
 	c.Abort()
 	if c.Writer.Written() {
 		return // a streamed body already started; the status cannot change

@@ -41,6 +41,11 @@ type Biller struct {
 	Logger   *slog.Logger
 
 	running running
+
+	stop      chan struct{} // closed by Stop
+	stopOnce  sync.Once
+	closeOnce sync.Once
+	retries   sync.WaitGroup
 }
 
 // SettledMarks records that charges stand although their request logged
@@ -55,7 +60,10 @@ type Bill struct {
 	b                               *Biller
 	developerID, agentID, requestID string
 	charges                         []*cairn.LedgerEntry
-	end                             func()
+	// unrefunded are the charges of failed bulk items whose refund the
+	// unreachable store could not take yet: Settle retries them.
+	unrefunded []*cairn.LedgerEntry
+	end        func()
 }
 
 // Open starts the bill of a request paid by developerID (agentID: the agent
@@ -112,7 +120,7 @@ func (bl *Bill) Item(ctx context.Context, op string, fn func() error) error {
 		return err
 	}
 	bl.charges = bl.charges[:n]
-	bl.refund(ctx, item)
+	bl.unrefunded = append(bl.unrefunded, bl.refund(ctx, item)...)
 	return err
 }
 
@@ -121,32 +129,55 @@ func (bl *Bill) Item(ctx context.Context, op string, fn func() error) error {
 // write (404, 409) marks them settled, since no audit entry shows that the
 // request ran and recovery must not take them for charges of a request a
 // crash cut short. It runs after the response is written, when the client
-// may have hung up: the bookkeeping does not end with ctx.
+// may have hung up: the bookkeeping does not end with ctx. What the store
+// cannot take now because it is unreachable (EUNAVAILABLE: a restart of
+// PostgreSQL) is retried in the background until it can; the request
+// counts as running until then, so that a crash meanwhile leaves its
+// charges to start-up recovery.
 func (bl *Bill) Settle(ctx context.Context, status int) {
-	defer bl.end()
 	ctx = context.WithoutCancel(ctx)
+	refunds, marks := bl.unrefunded, []*cairn.LedgerEntry(nil)
 	switch {
 	case Refundable(status):
-		bl.refund(ctx, bl.charges)
+		refunds = append(refunds, bl.charges...)
 	case status < 200 || status >= 300:
-		bl.markSettled(ctx, bl.charges)
+		marks = bl.charges
 	}
-	bl.charges = nil
+	bl.charges, bl.unrefunded = nil, nil
+	step := func(ctx context.Context) bool {
+		refunds = bl.refund(ctx, refunds)
+		if len(marks) > 0 && bl.markSettled(ctx, marks) {
+			marks = nil
+		}
+		return len(refunds) == 0 && len(marks) == 0
+	}
+	if step(ctx) {
+		bl.end()
+		return
+	}
+	bl.b.retry(ctx, bl.requestID, step, bl.end)
 }
 
-func (bl *Bill) refund(ctx context.Context, charges []*cairn.LedgerEntry) {
+// refund gives back each charge and returns those the store could not
+// take because it is unreachable, to be retried; other failures are
+// logged.
+func (bl *Bill) refund(ctx context.Context, charges []*cairn.LedgerEntry) (unreachable []*cairn.LedgerEntry) {
 	for _, ch := range charges {
-		if _, err := bl.b.Ledger.Refund(ctx, ch, 0, bl.requestID); err != nil {
+		if _, err := bl.b.Ledger.Refund(ctx, ch, 0, bl.requestID); cairn.IsCode(err, cairn.EUNAVAILABLE) {
+			unreachable = append(unreachable, ch)
+		} else if err != nil {
 			bl.b.Logger.ErrorContext(ctx, "refund failed", "charge_id", ch.ID, "op", ch.Operation, "err", err)
 		}
 	}
+	return unreachable
 }
 
 // markSettled marks the charges of recoverable writes among charges as
-// standing.
-func (bl *Bill) markSettled(ctx context.Context, charges []*cairn.LedgerEntry) {
+// standing. It returns false when the store is unreachable, to be retried;
+// other failures are logged.
+func (bl *Bill) markSettled(ctx context.Context, charges []*cairn.LedgerEntry) bool {
 	if bl.b.Settled == nil {
-		return
+		return true
 	}
 	var ids []string
 	for _, ch := range charges {
@@ -155,11 +186,60 @@ func (bl *Bill) markSettled(ctx context.Context, charges []*cairn.LedgerEntry) {
 		}
 	}
 	if len(ids) == 0 {
-		return
+		return true
 	}
-	if err := bl.b.Settled.MarkSettled(ctx, ids, bl.b.Clock.Now()); err != nil {
+	if err := bl.b.Settled.MarkSettled(ctx, ids, bl.b.Clock.Now()); cairn.IsCode(err, cairn.EUNAVAILABLE) {
+		return false
+	} else if err != nil {
 		bl.b.Logger.ErrorContext(ctx, "settled mark failed", "err", err)
 	}
+	return true
+}
+
+// Retry delays: from the first to the longest, doubling.
+const (
+	retryFirst = 100 * time.Millisecond
+	retryMost  = 5 * time.Second
+)
+
+// retry runs step in the background, after growing delays, until it
+// reports done, then calls end; until Stop, after which the request stays
+// open for start-up recovery.
+func (b *Biller) retry(ctx context.Context, requestID string, step func(context.Context) bool, end func()) {
+	b.Logger.WarnContext(ctx, "the store is unreachable: the request's refunds are retried until it is back", "request_id", requestID)
+	stop := b.stopped()
+	b.retries.Add(1)
+	go func() {
+		defer b.retries.Done()
+		for delay := retryFirst; ; delay = min(2*delay, retryMost) {
+			select {
+			case <-stop:
+				return
+			case <-time.After(delay):
+			}
+			if step(ctx) {
+				end()
+				b.Logger.InfoContext(ctx, "the store is back: the request's refunds are stored", "request_id", requestID)
+				return
+			}
+		}
+	}()
+}
+
+// stopped is closed by Stop.
+func (b *Biller) stopped() <-chan struct{} {
+	b.stopOnce.Do(func() { b.stop = make(chan struct{}) })
+	return b.stop
+}
+
+// Stop ends the retries of refunds and settled marks the store could not
+// take, and waits for them: their requests stay open, so that the
+// checkpoint stays before them and start-up recovery refunds their
+// charges. Call it once the server takes no more requests.
+func (b *Biller) Stop() {
+	b.stopped()
+	b.closeOnce.Do(func() { close(b.stop) })
+	b.retries.Wait()
 }
 
 // running is the set of priced requests in progress, by start time.

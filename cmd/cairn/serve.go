@@ -422,8 +422,10 @@ func (m *Main) Run(ctx context.Context) error {
 	stopSweep()
 	m.wg.Wait()
 	m.pipeline.Wait() // the rebuilds of escalations made on this instance
-	// Requests still running after the shutdown timeout keep the
-	// checkpoint before their start.
+	// Refunds still waiting for an unreachable store are left to the
+	// next start's recovery; requests still running after the shutdown
+	// timeout keep the checkpoint before their start.
+	m.server.StopBilling()
 	if cerr := m.recovery.Checkpoint(context.Background(), m.server.SettledBefore()); cerr != nil {
 		m.Logger.Error("billing checkpoint failed", "err", cerr)
 	}

@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"strings"
+	"syscall"
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
@@ -122,7 +125,7 @@ func nullBytes(b []byte) any {
 func (db *DB) inTx(ctx context.Context, fn func(pgx.Tx) error) error {
 	tx, err := db.pool.Begin(ctx)
 	if err != nil {
-		return fmt.Errorf("postgres: begin: %w", err)
+		return mapErr(err, "begin")
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx)) // no-op after Commit
 	if err := fn(tx); err != nil {
@@ -176,12 +179,42 @@ func validText(ss ...string) bool {
 	return true
 }
 
+// IsUnavailable tells an error of a server that cannot be reached or
+// is going away (refused or cut connections, a server shutting down,
+// starting up or in recovery) from a refusal of the statement: the same
+// statement may succeed in a moment.
+func IsUnavailable(err error) bool {
+	if err == nil {
+		return false
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		// 08: connection exception; 57P01-57P03: admin or crash shutdown,
+		// cannot connect now; 53300: too many connections.
+		return strings.HasPrefix(pe.Code, "08") || pe.Code == "57P01" || pe.Code == "57P02" || pe.Code == "57P03" || pe.Code == "53300"
+	}
+	var ce *pgconn.ConnectError
+	var ne net.Error
+	return errors.As(err, &ce) || errors.As(err, &ne) || pgconn.SafeToRetry(err) ||
+		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.EPIPE) || strings.Contains(err.Error(), "conn closed")
+}
+
+// unreachable is the error of a statement the server did not answer:
+// EUNAVAILABLE (503, retry shortly), the cause kept for the log.
+func unreachable(err error, what string) error {
+	return fmt.Errorf("%w (postgres: %s: %v)", cairn.Errorf(cairn.EUNAVAILABLE, "The store is unreachable for a moment; retry shortly."), what, err)
+}
+
 // mapErr turns a unique violation into ECONFLICT and an out-of-range
 // number into EINVALID, and returns a *cairn.Error or nil unchanged; any
 // other error is wrapped as internal with what was being done.
 func mapErr(err error, what string) error {
 	if err == nil {
 		return nil
+	}
+	if IsUnavailable(err) {
+		return unreachable(err, what)
 	}
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
