@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/wire"
 	"github.com/gin-gonic/gin"
 )
 
@@ -160,7 +161,7 @@ func sanitize(s string) string {
 }
 
 // timestamp formats t as the service's ISO 8601 UTC timestamps.
-func timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+func timestamp(t time.Time) string { return wire.At(t).String() }
 
 // optTime is timestamp(t), or nil (JSON null) when t is zero.
 func optTime(t time.Time) *string {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cairn-dev/cairn/api/apitest"
 	"github.com/cairn-dev/cairn/client"
+	"github.com/cairn-dev/cairn/wire"
 	"github.com/getkin/kin-openapi/openapi3"
 )
 
@@ -134,7 +135,7 @@ func (c *schemaCheck) compare(path string, typ reflect.Type, s *openapi3.Schema)
 	}
 	switch {
 	case typ == rawMessage: // a free-form member, kept as sent
-	case typ == reflect.TypeFor[time.Time]():
+	case typ == reflect.TypeFor[time.Time]() || typ == reflect.TypeFor[wire.Time]():
 		wants("string")
 	case typ.Kind() == reflect.Struct:
 		wants("object")
