@@ -90,7 +90,7 @@ func (s *Server) runIngest(c *gin.Context) error {
 	for k, v := range res.Failures {
 		failures[k] = v
 	}
-	writeJSON(c, http.StatusOK, gin.H{"listVersion": res.Version, "root": res.Root, "leafCount": res.Leaves,
-		"added": res.Added, "removed": res.Removed, "failures": failures})
+	writeJSON(c, http.StatusOK, wire.Ingestion{ListVersion: int64(res.Version), Root: res.Root, LeafCount: res.Leaves,
+		Added: res.Added, Removed: res.Removed, Failures: failures})
 	return nil
 }

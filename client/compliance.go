@@ -374,17 +374,6 @@ func (c *Client) GetMerkleRoot(ctx context.Context) (*MerkleRoot, error) {
 	return ret(&out, c.call(ctx, http.MethodGet, "/v1/compliance/merkle-root", nil, &out, authAgent))
 }
 
-// Ingestion is the list version an ingestion built. Failures names each
-// source that failed (it keeps its previous version) with why.
-type Ingestion struct {
-	ListVersion int64             `json:"listVersion"`
-	Root        string            `json:"root"`
-	LeafCount   int               `json:"leafCount"`
-	Added       int               `json:"added"`
-	Removed     int               `json:"removed"`
-	Failures    map[string]string `json:"failures"`
-}
-
 // RunIngest ingests the configured sources now (runIngest, admin).
 func (c *Client) RunIngest(ctx context.Context) (*Ingestion, error) {
 	var out Ingestion
@@ -397,24 +386,6 @@ func (c *Client) GetSnapshot(ctx context.Context, sha256 string, o RangeOptions)
 	r := &request{method: http.MethodGet, path: "/v1/compliance/snapshots/" + esc(sha256), auth: authNone}
 	o.apply(r)
 	return c.stream(ctx, r)
-}
-
-// ReportRequest is the body of reportAddress.
-type ReportRequest struct {
-	Address  string   `json:"address"`
-	Chain    string   `json:"chain,omitempty"`
-	Category string   `json:"category"`
-	Reason   string   `json:"reason"`
-	Evidence []string `json:"evidence,omitempty"`
-}
-
-// ReportResult is the result of reportAddress.
-type ReportResult struct {
-	ReportID               string `json:"reportId"`
-	Status                 string `json:"status"`
-	AutoEscalated          bool   `json:"autoEscalated"`
-	CountsTowardEscalation bool   `json:"countsTowardEscalation"`
-	Disclaimer             string `json:"disclaimer"`
 }
 
 // ReportAddress files a community report (reportAddress).

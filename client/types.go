@@ -18,4 +18,13 @@ type (
 	AgentBalance    = wire.AgentBalance
 	Deposit         = wire.Deposit
 	Grant           = wire.Grant
+
+	ReportRequest    = wire.ReportRequest
+	ReportResult     = wire.ReportResult
+	ReportModeration = wire.ReportModeration
+	Report           = wire.Report
+	ReportPage       = wire.ReportPage
+	ModeratedReport  = wire.ModeratedReport
+	Moderation       = wire.Moderation
+	Ingestion        = wire.Ingestion
 )

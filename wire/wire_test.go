@@ -23,6 +23,13 @@ var sortedBodies = []reflect.Type{
 	reflect.TypeFor[AgentBalance](),
 	reflect.TypeFor[Deposit](),
 	reflect.TypeFor[Grant](),
+	reflect.TypeFor[ReportResult](),
+	reflect.TypeFor[ReportModeration](),
+	reflect.TypeFor[Report](),
+	reflect.TypeFor[ReportPage](),
+	reflect.TypeFor[ModeratedReport](),
+	reflect.TypeFor[Moderation](),
+	reflect.TypeFor[Ingestion](),
 }
 
 // TestMembersSorted: the members of every sortedBodies type are declared

@@ -123,6 +123,11 @@ func flatten(s *openapi3.Schema) flat {
 
 var rawMessage = reflect.TypeFor[json.RawMessage]()
 
+// alwaysWritten are the members the server writes in every answer although
+// the OpenAPI document leaves them optional (type.member): the wire type
+// declares them without omitempty to keep the answer's bytes.
+var alwaysWritten = map[string]bool{"Report.chain": true}
+
 func (c *schemaCheck) compare(path string, typ reflect.Type, s *openapi3.Schema) {
 	for typ.Kind() == reflect.Pointer {
 		typ = typ.Elem()
@@ -149,7 +154,7 @@ func (c *schemaCheck) compare(path string, typ reflect.Type, s *openapi3.Schema)
 			}
 			tag := field.Tag.Get("json")
 			omit := strings.Contains(tag, ",omitempty") || strings.Contains(tag, ",omitzero")
-			if !f.required[name] && !omit && field.Type.Kind() != reflect.Pointer {
+			if !f.required[name] && !omit && field.Type.Kind() != reflect.Pointer && !alwaysWritten[typ.Name()+"."+name] {
 				c.fail(path, "member %q is optional, field %s must be a pointer, omitempty or omitzero", name, field.Name)
 			}
 			c.compare(path+"."+name, field.Type, p)
