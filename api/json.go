@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -170,6 +171,16 @@ func optTime(t time.Time) *string {
 	}
 	s := timestamp(t)
 	return &s
+}
+
+// rawJSON is v encoded as encodeJSON writes it, for a free-form member of
+// a wire type; nil (JSON null) if v cannot be encoded.
+func rawJSON(v any) json.RawMessage {
+	var b bytes.Buffer
+	if err := jsonEncode(&b, v); err != nil {
+		return nil
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
 
 // nilIfEmpty is s, or nil (JSON null) when s is empty.

@@ -27,4 +27,32 @@ type (
 	ModeratedReport  = wire.ModeratedReport
 	Moderation       = wire.Moderation
 	Ingestion        = wire.Ingestion
+
+	MemoryMetadata      = wire.MemoryMetadata
+	Metadata            = wire.Metadata
+	Memory              = wire.Memory
+	MemoryPage          = wire.MemoryPage
+	SearchHit           = wire.SearchHit
+	SearchResults       = wire.SearchResults
+	SearchedFields      = wire.SearchedFields
+	VectorSearchResults = wire.VectorSearchResults
+	VectorSearched      = wire.VectorSearched
+	VectorSpace         = wire.VectorSpace
+	VectorSpaces        = wire.VectorSpaces
+	Reembed             = wire.Reembed
+	BulkResults         = wire.BulkResults
+	BulkItem            = wire.BulkItem
+	ItemError           = wire.ItemError
+	ExpiringMemory      = wire.ExpiringMemory
+	Expiring            = wire.Expiring
+	TTLAlertsRequest    = wire.TTLAlertsRequest
+	TTLAlerts           = wire.TTLAlerts
+	Renewal             = wire.Renewal
+	AuditEntry          = wire.AuditEntry
+	AuditPage           = wire.AuditPage
+	DeleteResult        = wire.DeleteResult
+	History             = wire.History
+	HistoryVersion      = wire.HistoryVersion
+	PinResult           = wire.PinResult
+	ImportanceResult    = wire.ImportanceResult
 )
