@@ -55,4 +55,8 @@ type (
 	HistoryVersion      = wire.HistoryVersion
 	PinResult           = wire.PinResult
 	ImportanceResult    = wire.ImportanceResult
+
+	Media         = wire.Media
+	MediaPage     = wire.MediaPage
+	MediaDeletion = wire.MediaDeletion
 )

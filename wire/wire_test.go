@@ -53,6 +53,8 @@ var sortedBodies = []reflect.Type{
 	reflect.TypeFor[History](),
 	reflect.TypeFor[PinResult](),
 	reflect.TypeFor[ImportanceResult](),
+	reflect.TypeFor[MediaPage](),
+	reflect.TypeFor[MediaDeletion](),
 }
 
 // TestMembersSorted: the members of every sortedBodies type are declared
