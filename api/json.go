@@ -183,6 +183,14 @@ func rawJSON(v any) json.RawMessage {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
 
+// optString is s, or nil (JSON null) when s is empty.
+func optString(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
 // nilIfEmpty is s, or nil (JSON null) when s is empty.
 func nilIfEmpty(s string) any {
 	if s == "" {

@@ -34,16 +34,6 @@ type ScreeningResult struct {
 	ScreenedAt       time.Time        `json:"screenedAt"`
 }
 
-// ScreeningRateLimit is the free-window and credit accounting of a
-// screening or Merkle proof request (they share one window per developer).
-type ScreeningRateLimit struct {
-	FreeLimit         int       `json:"freeLimit"`
-	FreeRemaining     int       `json:"freeRemaining"`
-	FreeReset         time.Time `json:"freeReset"`
-	BillableAddresses int       `json:"billableAddresses"`
-	CreditCharged     int64     `json:"creditCharged"`
-}
-
 // DataSnapshot is the raw copy of a source a list version was built from:
 // GetSnapshot(SHA256) (or StorageURL) returns bytes whose SHA-256 is
 // SHA256.
@@ -392,40 +382,6 @@ func (c *Client) GetSnapshot(ctx context.Context, sha256 string, o RangeOptions)
 func (c *Client) ReportAddress(ctx context.Context, rep ReportRequest) (*ReportResult, error) {
 	var out ReportResult
 	return ret(&out, c.call(ctx, http.MethodPost, "/v1/compliance/report", rep, &out, authAgent))
-}
-
-// LastIngestion is the newest source ingestion.
-type LastIngestion struct {
-	Source string    `json:"source"`
-	At     time.Time `json:"at"`
-	// Bundled: the source in use is the snapshot built into the server,
-	// published on SnapshotDate.
-	Bundled      bool   `json:"bundled,omitempty"`
-	SnapshotDate string `json:"snapshotDate,omitempty"`
-}
-
-// ListStats describes the lists of the current version.
-type ListStats struct {
-	TotalAddresses  int            `json:"totalAddresses"`
-	BySource        map[string]int `json:"bySource"`
-	LastIngestion   *LastIngestion `json:"lastIngestion"`
-	TotalScreenings int64          `json:"totalScreenings"`
-	ListVersion     int64          `json:"listVersion"`
-	// Sources is the state of each configured source.
-	Sources map[string]SourceState `json:"sources,omitempty"`
-}
-
-// ReportStats counts the community reports.
-type ReportStats struct {
-	TotalReports int            `json:"totalReports"`
-	ByStatus     map[string]int `json:"byStatus"`
-	ByCategory   map[string]int `json:"byCategory"`
-}
-
-// ComplianceStatistics is the result of complianceStats.
-type ComplianceStatistics struct {
-	Compliance ListStats   `json:"compliance"`
-	Community  ReportStats `json:"community"`
 }
 
 // ComplianceStats returns list and report statistics (complianceStats, no

@@ -59,4 +59,15 @@ type (
 	Media         = wire.Media
 	MediaPage     = wire.MediaPage
 	MediaDeletion = wire.MediaDeletion
+
+	ListingEvent         = wire.ListingEvent
+	ListingHistory       = wire.ListingHistory
+	SourceState          = wire.SourceState
+	ListVersion          = wire.ListVersion
+	ListVersionPage      = wire.ListVersionPage
+	LastIngestion        = wire.LastIngestion
+	ListStats            = wire.ListStats
+	ReportStats          = wire.ReportStats
+	ComplianceStatistics = wire.ComplianceStatistics
+	ScreeningRateLimit   = wire.ScreeningRateLimit
 )

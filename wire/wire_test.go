@@ -55,6 +55,15 @@ var sortedBodies = []reflect.Type{
 	reflect.TypeFor[ImportanceResult](),
 	reflect.TypeFor[MediaPage](),
 	reflect.TypeFor[MediaDeletion](),
+	reflect.TypeFor[ListingHistory](),
+	reflect.TypeFor[SourceState](),
+	reflect.TypeFor[ListVersion](),
+	reflect.TypeFor[ListVersionPage](),
+	reflect.TypeFor[LastIngestion](),
+	reflect.TypeFor[ListStats](),
+	reflect.TypeFor[ReportStats](),
+	reflect.TypeFor[ComplianceStatistics](),
+	reflect.TypeFor[ScreeningRateLimit](),
 }
 
 // TestMembersSorted: the members of every sortedBodies type are declared
