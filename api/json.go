@@ -164,16 +164,7 @@ func sanitize(s string) string {
 // timestamp formats t as the service's ISO 8601 UTC timestamps.
 func timestamp(t time.Time) string { return wire.At(t).String() }
 
-// optTime is timestamp(t), or nil (JSON null) when t is zero.
-func optTime(t time.Time) *string {
-	if t.IsZero() {
-		return nil
-	}
-	s := timestamp(t)
-	return &s
-}
-
-// rawJSON is v encoded as encodeJSON writes it, for a free-form member of
+// rawJSON is v encoded as jsonEncode writes it, for a free-form member of
 // a wire type; nil (JSON null) if v cannot be encoded.
 func rawJSON(v any) json.RawMessage {
 	var b bytes.Buffer
@@ -189,12 +180,4 @@ func optString(s string) *string {
 		return nil
 	}
 	return &s
-}
-
-// nilIfEmpty is s, or nil (JSON null) when s is empty.
-func nilIfEmpty(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
 }

@@ -70,4 +70,14 @@ type (
 	ReportStats          = wire.ReportStats
 	ComplianceStatistics = wire.ComplianceStatistics
 	ScreeningRateLimit   = wire.ScreeningRateLimit
+
+	Multiproof          = wire.Multiproof
+	MerkleProof         = wire.MerkleProof
+	ExclusionProof      = wire.ExclusionProof
+	ExclusionMultiproof = wire.ExclusionMultiproof
+	AddressProof        = wire.AddressProof
+	MerkleProofBatch    = wire.MerkleProofBatch
+	Anchor              = wire.Anchor
+	Oracle              = wire.Oracle
+	MerkleRoot          = wire.MerkleRoot
 )

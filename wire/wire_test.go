@@ -64,6 +64,15 @@ var sortedBodies = []reflect.Type{
 	reflect.TypeFor[ReportStats](),
 	reflect.TypeFor[ComplianceStatistics](),
 	reflect.TypeFor[ScreeningRateLimit](),
+	reflect.TypeFor[ExclusionProof](),
+	reflect.TypeFor[MerkleProof](),
+	reflect.TypeFor[AddressProof](),
+	reflect.TypeFor[Multiproof](),
+	reflect.TypeFor[ExclusionMultiproof](),
+	reflect.TypeFor[MerkleProofBatch](),
+	reflect.TypeFor[Anchor](),
+	reflect.TypeFor[Oracle](),
+	reflect.TypeFor[MerkleRoot](),
 }
 
 // TestMembersSorted: the members of every sortedBodies type are declared
@@ -121,5 +130,29 @@ func TestTime(t *testing.T) {
 	}
 	if s := At(at).String(); s != "2025-01-02T02:04:05.100Z" {
 		t.Fatalf("String = %s", s)
+	}
+}
+
+// TestAnchorAndOracle: a disabled anchor or oracle is written with its
+// status only, any other with every member, null until known.
+func TestAnchorAndOracle(t *testing.T) {
+	tx := "0xab<&>"
+	for _, tc := range []struct {
+		v    any
+		want string
+	}{
+		{Anchor{Status: Disabled}, `{"status":"disabled"}`},
+		{Anchor{Status: "pending", ChainID: 31337, Contract: "0x01"},
+			`{"blockNumber":null,"chainId":31337,"contract":"0x01","error":null,"listVersion":null,"status":"pending","syncedAt":null,"txHash":null}`},
+		{Anchor{Status: "submitted", TxHash: &tx}, `{"blockNumber":null,"chainId":0,"contract":"","error":null,"listVersion":null,"status":"submitted","syncedAt":null,"txHash":"0xab<&>"}`},
+		{Oracle{Status: Disabled}, `{"status":"disabled"}`},
+		{Oracle{Status: "syncing"}, `{"error":null,"listVersion":null,"pending":0,"status":"syncing","txHash":null}`},
+	} {
+		var b strings.Builder
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(tc.v); err != nil || strings.TrimSpace(b.String()) != tc.want {
+			t.Errorf("%+v is written %s (%v), want %s", tc.v, b.String(), err, tc.want)
+		}
 	}
 }

@@ -123,10 +123,12 @@ func flatten(s *openapi3.Schema) flat {
 
 var rawMessage = reflect.TypeFor[json.RawMessage]()
 
-// alwaysWritten are the members the server writes in every answer although
-// the OpenAPI document leaves them optional (type.member): the wire type
-// declares them without omitempty to keep the answer's bytes.
-var alwaysWritten = map[string]bool{"Report.chain": true, "ListStats.sources": true, "ListVersion.communityLeafCount": true}
+// alwaysWritten are the members the server writes in every answer (for
+// Anchor and Oracle: unless disabled) although the OpenAPI document leaves
+// them optional (type.member): the wire type declares them without
+// omitempty to keep the answer's bytes.
+var alwaysWritten = map[string]bool{"Report.chain": true, "ListStats.sources": true, "ListVersion.communityLeafCount": true,
+	"Anchor.chainId": true, "Anchor.contract": true, "Oracle.pending": true}
 
 func (c *schemaCheck) compare(path string, typ reflect.Type, s *openapi3.Schema) {
 	for typ.Kind() == reflect.Pointer {
