@@ -80,4 +80,6 @@ type (
 	Anchor              = wire.Anchor
 	Oracle              = wire.Oracle
 	MerkleRoot          = wire.MerkleRoot
+
+	Status = wire.Status
 )

@@ -171,7 +171,7 @@ func (o Oracle) MarshalJSON() ([]byte, error) {
 // without HTML escaping, as the server writes it.
 func marshalStatus(status string, v any) ([]byte, error) {
 	if status == Disabled {
-		v = statusOnly{status}
+		v = Status{status}
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -180,10 +180,6 @@ func marshalStatus(status string, v any) ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
-}
-
-type statusOnly struct {
-	Status string `json:"status"`
 }
 
 // MerkleRoot is the result of getMerkleRoot: the roots of the current
