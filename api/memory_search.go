@@ -9,23 +9,12 @@ import (
 	"github.com/gin-gonic/gin"
 )
 
-type searchRequest struct {
-	// Query matches key names (spec 4.5); KeyQuery is the same criterion
-	// under a name that cannot be read as a search of the content.
-	Query        string   `json:"query"`
-	KeyQuery     string   `json:"keyQuery"`
-	ContentQuery string   `json:"contentQuery"`
-	Tags         []string `json:"tags"`
-	Limit        int      `json:"limit"`
-	Mode         string   `json:"mode"`
-}
-
 // searchMemories is POST /v1/memory/search (spec 4.5). Response: results
 // (best first: the memory fields of a listing plus score and matchedOn),
 // count, searched (what each criterion was matched against) and, when a
 // key-name search found nothing, a hint.
 func (s *Server) searchMemories(c *gin.Context) error {
-	var req searchRequest
+	var req wire.SearchRequest
 	if err := bindJSON(c, &req, false); err != nil {
 		return err
 	}
@@ -52,7 +41,7 @@ func (s *Server) searchMemories(c *gin.Context) error {
 }
 
 // searched says what each criterion of a search was matched against.
-func searched(req *searchRequest) wire.SearchedFields {
+func searched(req *wire.SearchRequest) wire.SearchedFields {
 	out := wire.SearchedFields{KeyNames: req.Query, Content: req.ContentQuery}
 	if req.ContentQuery != "" && req.Mode == memory.ModeHybrid {
 		out.ContentVectors = memory.SpaceHash

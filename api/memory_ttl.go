@@ -53,17 +53,10 @@ func (s *Server) expiringMemories(c *gin.Context) error {
 	return nil
 }
 
-type ttlAlertsRequest struct {
-	Within         string   `json:"within"`
-	Type           string   `json:"type"`
-	RenewIDs       []string `json:"renewIds"`
-	RenewExpiresIn string   `json:"renewExpiresIn"`
-}
-
 // ttlAlerts is POST /v1/memory/ttl-alerts (spec 4.9, free): renews the
 // memories named, then lists those expiring within the window.
 func (s *Server) ttlAlerts(c *gin.Context) error {
-	var req ttlAlertsRequest
+	var req wire.TTLAlertsRequest
 	if err := bindJSON(c, &req, true); err != nil {
 		return err
 	}
@@ -71,7 +64,7 @@ func (s *Server) ttlAlerts(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	renewFor, err := req.renewFor()
+	renewFor, err := renewFor(&req)
 	if err != nil {
 		return err
 	}
@@ -88,7 +81,7 @@ func (s *Server) ttlAlerts(c *gin.Context) error {
 
 // renewFor is the lifetime renewed memories get: renewExpiresIn, which
 // renewIds require (0 when there are none).
-func (r *ttlAlertsRequest) renewFor() (time.Duration, error) {
+func renewFor(r *wire.TTLAlertsRequest) (time.Duration, error) {
 	if len(r.RenewIDs) == 0 {
 		return 0, nil
 	}

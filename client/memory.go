@@ -79,16 +79,6 @@ func (c *Client) AllMemories(ctx context.Context, p ListMemoriesParams) iter.Seq
 	})
 }
 
-// SearchRequest is the body of searchMemories.
-type SearchRequest struct {
-	Query        string   `json:"query,omitempty"`
-	KeyQuery     string   `json:"keyQuery,omitempty"`
-	ContentQuery string   `json:"contentQuery,omitempty"`
-	Tags         []string `json:"tags,omitempty"`
-	Limit        int      `json:"limit,omitempty"`
-	Mode         string   `json:"mode,omitempty"`
-}
-
 // SearchMemories searches by key, full text and tags (searchMemories).
 func (c *Client) SearchMemories(ctx context.Context, s SearchRequest) (*SearchResults, error) {
 	var out SearchResults

@@ -32,6 +32,7 @@ type (
 	Metadata            = wire.Metadata
 	Memory              = wire.Memory
 	MemoryPage          = wire.MemoryPage
+	SearchRequest       = wire.SearchRequest
 	SearchHit           = wire.SearchHit
 	SearchResults       = wire.SearchResults
 	SearchedFields      = wire.SearchedFields

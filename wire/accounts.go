@@ -2,7 +2,7 @@ package wire
 
 // NameRequest is the optional body of registerAgent and createAgent.
 type NameRequest struct {
-	Name string `json:"name"`
+	Name string `json:"name,omitempty"`
 }
 
 // RotateRequest is the body of rotateKey.

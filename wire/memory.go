@@ -56,6 +56,18 @@ type MemoryPage struct {
 	Total      *int     `json:"total,omitempty"`
 }
 
+// SearchRequest is the body of searchMemories. Query matches key names;
+// KeyQuery is the same criterion under a name that cannot be read as a
+// search of the content.
+type SearchRequest struct {
+	Query        string   `json:"query,omitempty"`
+	KeyQuery     string   `json:"keyQuery,omitempty"`
+	ContentQuery string   `json:"contentQuery,omitempty"`
+	Tags         []string `json:"tags,omitempty"`
+	Limit        int      `json:"limit,omitempty"`
+	Mode         string   `json:"mode,omitempty"`
+}
+
 // SearchHit is one search or vector-search result: the members of a
 // listed memory, with its score and what matched.
 type SearchHit struct {

@@ -59,7 +59,7 @@ type ReportPage struct {
 // ModerationRequest is the optional body of confirmReport and
 // rejectReport.
 type ModerationRequest struct {
-	Reason string `json:"reason"`
+	Reason string `json:"reason,omitempty"`
 }
 
 // DelistRequest is the body of delistCommunityAddress.
