@@ -110,9 +110,13 @@ func rules(dir string) rule {
 	case dir == "ratelimit":
 		// GCRA once: the root package's vocabulary, nothing else.
 		return rule{stdlibOnly: true, only: []string{""}}
-	case dir == "client":
-		// The Go client speaks HTTP only: standard library, no module package.
+	case dir == "wire":
+		// The JSON bodies of the HTTP API: the standard library only.
 		return rule{stdlibOnly: true, internal: []string{"*"}}
+	case dir == "client":
+		// The Go client speaks HTTP only: the standard library and the
+		// wire types, no other module package.
+		return rule{stdlibOnly: true, only: []string{"wire"}}
 	case dir == "mcp":
 		// The MCP server reaches the service through the client only.
 		return rule{internal: append(append(append([]string{"", "store", "blob", "chain", "merkle"}, implementations...), domain...), frontAndMain...)}
@@ -225,7 +229,7 @@ func violatesInTest(dir, im string) bool {
 // TestRulesNameRealPackages: every package a rule names exists.
 func TestRulesNameRealPackages(t *testing.T) {
 	pkgs := modulePackages(t)
-	for _, dir := range slices.Concat(implementations, contracts, domain, []string{"api", "cmd/cairn", "client", "mcp", "merkle", "memory/vector", "ratelimit"}) {
+	for _, dir := range slices.Concat(implementations, contracts, domain, []string{"api", "cmd/cairn", "client", "mcp", "merkle", "memory/vector", "ratelimit", "wire"}) {
 		if _, ok := pkgs[dir]; !ok {
 			t.Errorf("a dependency rule names %s, which is not a package of the module", dir)
 		}
@@ -275,6 +279,14 @@ func TestDependencyRules(t *testing.T) {
 		{"client", "net/http", false},
 		{"client", module, true},
 		{"client", "github.com/google/uuid", true},
+		{"client", module + "/wire", false},
+		{"client", module + "/api", true},
+		{"wire", "encoding/json", false},
+		{"wire", module, true},
+		{"wire", module + "/client", true},
+		{"wire", "github.com/gin-gonic/gin", true},
+		{"api", module + "/wire", false},
+		{"account", module + "/wire", false},
 		{"mcp", module + "/client", false},
 		{"mcp", module + "/memory", true},
 		{"mcp", module + "/api", true},

@@ -14,6 +14,7 @@ import (
 	"github.com/cairn-dev/cairn/chain"
 	"github.com/cairn-dev/cairn/internal/ttlcache"
 	"github.com/cairn-dev/cairn/store"
+	"github.com/cairn-dev/cairn/wire"
 )
 
 // DefaultStarterCredits is what a self-registered account starts with.
@@ -53,14 +54,6 @@ func (s *Service) forget(agentID string) {
 	s.auth().Drop(func(_ string, a cairn.Agent) bool { return a.ID == agentID })
 }
 
-// DepositInfo tells an agent where and how to top up.
-type DepositInfo struct {
-	Address         string   `json:"address"`
-	SupportedTokens []string `json:"supportedTokens"`
-	Network         string   `json:"network"`
-	Note            string   `json:"note"`
-}
-
 // Credentials are the secrets of an agent, returned once.
 type Credentials struct {
 	APIKey         string
@@ -75,8 +68,8 @@ type Registration struct {
 }
 
 // DepositInfo returns the deposit instructions for an agent.
-func (s *Service) DepositInfo(a *cairn.Agent) DepositInfo {
-	return DepositInfo{
+func (s *Service) DepositInfo(a *cairn.Agent) wire.DepositInfo {
+	return wire.DepositInfo{
 		Address:         a.DepositAddress,
 		SupportedTokens: s.Deposits.SupportedTokens(),
 		Network:         s.Deposits.Network(),

@@ -4,8 +4,8 @@ import (
 	"net/http"
 
 	"github.com/cairn-dev/cairn"
-	"github.com/cairn-dev/cairn/account"
 	"github.com/cairn-dev/cairn/billing"
+	"github.com/cairn-dev/cairn/wire"
 	"github.com/gin-gonic/gin"
 )
 
@@ -16,35 +16,19 @@ func (s *Server) accountRoutes(v1, agent *gin.RouterGroup) {
 	v1.POST("/auth/agent-register",
 		s.rateLimit(policy{name: "registrations", l: s.registerLimit, key: clientNet, when: always},
 			policy{name: "registrations-all", l: s.registerAllLimit, key: everyone, when: always}),
-		strictBody[nameRequest](), h(s.register))
+		strictBody[wire.NameRequest](), h(s.register))
 	agent.GET("/agents/self", h(s.self))
-	agent.POST("/agents", strictBody[nameRequest](), s.paid(billing.OpAgentCreate), h(s.createAgent))
+	agent.POST("/agents", strictBody[wire.NameRequest](), s.paid(billing.OpAgentCreate), h(s.createAgent))
 	// Rotation counts attempts per client IP before anything else, so that
 	// guessing secrets is bounded whatever the key.
 	v1.POST("/agents/self/rotate-key",
 		s.rateLimit(policy{name: "rotations", l: s.rotateLimit, key: clientNet, when: always}),
-		s.agentAuth, s.limited(), strictBody[rotateRequest](), h(s.rotateKey))
-}
-
-// registrationResponse is the record of spec 2.3.
-type registrationResponse struct {
-	AgentID        string              `json:"agentId"`
-	DeveloperID    string              `json:"developerId"`
-	Name           string              `json:"name"`
-	APIKey         string              `json:"apiKey"`
-	RotationSecret string              `json:"rotationSecret"`
-	CreditBalance  int64               `json:"creditBalance"`
-	AptosAddress   string              `json:"aptosAddress"`
-	DepositInfo    account.DepositInfo `json:"depositInfo"`
-}
-
-type nameRequest struct {
-	Name string `json:"name"`
+		s.agentAuth, s.limited(), strictBody[wire.RotateRequest](), h(s.rotateKey))
 }
 
 // register is POST /v1/auth/agent-register (spec 4.16).
 func (s *Server) register(c *gin.Context) error {
-	var req nameRequest
+	var req wire.NameRequest
 	if err := bindJSON(c, &req, true); err != nil {
 		return err
 	}
@@ -52,7 +36,7 @@ func (s *Server) register(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(c, http.StatusCreated, registrationResponse{
+	writeJSON(c, http.StatusCreated, wire.Registration{
 		AgentID: r.Agent.ID, DeveloperID: r.Developer.ID, Name: r.Agent.Name,
 		APIKey: r.Credentials.APIKey, RotationSecret: r.Credentials.RotationSecret,
 		CreditBalance: r.Developer.Balance, AptosAddress: r.Agent.DepositAddress,
@@ -64,7 +48,7 @@ func (s *Server) register(c *gin.Context) error {
 // createAgent is POST /v1/agents: a new agent under the caller's developer
 // account, paid with agent.create.
 func (s *Server) createAgent(c *gin.Context) error {
-	var req nameRequest
+	var req wire.NameRequest
 	if err := bindJSON(c, &req, true); err != nil {
 		return err
 	}
@@ -77,7 +61,7 @@ func (s *Server) createAgent(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(c, http.StatusCreated, registrationResponse{
+	writeJSON(c, http.StatusCreated, wire.Registration{
 		AgentID: a.ID, DeveloperID: a.DeveloperID, Name: a.Name,
 		APIKey: creds.APIKey, RotationSecret: creds.RotationSecret,
 		CreditBalance: bal, AptosAddress: a.DepositAddress, DepositInfo: s.Accounts.DepositInfo(a),
@@ -88,20 +72,16 @@ func (s *Server) createAgent(c *gin.Context) error {
 // self is GET /v1/agents/self: who the key belongs to.
 func (s *Server) self(c *gin.Context) error {
 	a := agentOf(c)
-	writeJSON(c, http.StatusOK, gin.H{
-		"agentId": a.ID, "developerId": a.DeveloperID, "name": a.Name,
-		"aptosAddress": a.DepositAddress, "createdAt": timestamp(a.CreatedAt),
+	writeJSON(c, http.StatusOK, wire.Agent{
+		AgentID: a.ID, DeveloperID: a.DeveloperID, Name: a.Name,
+		AptosAddress: a.DepositAddress, CreatedAt: wire.At(a.CreatedAt),
 	})
 	return nil
 }
 
-type rotateRequest struct {
-	RotationSecret *string `json:"rotationSecret"`
-}
-
 // rotateKey is POST /v1/agents/self/rotate-key (spec 4.17).
 func (s *Server) rotateKey(c *gin.Context) error {
-	var req rotateRequest
+	var req wire.RotateRequest
 	if err := bindJSON(c, &req, true); err != nil {
 		return err
 	}
@@ -112,12 +92,12 @@ func (s *Server) rotateKey(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(c, http.StatusOK, gin.H{
-		"message":        "API key and rotation secret rotated. The previous pair no longer works; store these now, they are not shown again.",
-		"apiKey":         r.Credentials.APIKey,
-		"rotationSecret": r.Credentials.RotationSecret,
-		"agentId":        r.Agent.ID,
-		"agentName":      r.Agent.Name,
+	writeJSON(c, http.StatusOK, wire.Rotation{
+		Message:        "API key and rotation secret rotated. The previous pair no longer works; store these now, they are not shown again.",
+		APIKey:         r.Credentials.APIKey,
+		RotationSecret: r.Credentials.RotationSecret,
+		AgentID:        r.Agent.ID,
+		AgentName:      r.Agent.Name,
 	})
 	return nil
 }

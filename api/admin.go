@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/wire"
 	"github.com/gin-gonic/gin"
 )
 
@@ -24,13 +25,9 @@ func (s *Server) adminRoutes(v1 *gin.RouterGroup) {
 	admin.POST("/community/delist", h(s.delistAddress))
 }
 
-type pricingRequest struct {
-	OperationCosts map[string]int64 `json:"operationCosts"`
-}
-
 // setPricing is PUT /v1/admin/pricing: change live operation costs.
 func (s *Server) setPricing(c *gin.Context) error {
-	var req pricingRequest
+	var req wire.PricingRequest
 	if err := bindJSON(c, &req, false); err != nil {
 		return err
 	}
@@ -48,20 +45,14 @@ func (s *Server) revokeAgent(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(c, http.StatusOK, gin.H{"agentId": a.ID, "revoked": true, "revokedAt": timestamp(a.RevokedAt)})
+	writeJSON(c, http.StatusOK, wire.Revocation{AgentID: a.ID, Revoked: true, RevokedAt: wire.At(a.RevokedAt)})
 	return nil
-}
-
-type grantRequest struct {
-	DeveloperID string `json:"developerId"`
-	Amount      *int64 `json:"amount"`
-	Reason      string `json:"reason"`
 }
 
 // grantCredits is POST /v1/admin/credits: add (or with a negative amount,
 // remove) credits on a developer account.
 func (s *Server) grantCredits(c *gin.Context) error {
-	var req grantRequest
+	var req wire.GrantRequest
 	if err := bindJSON(c, &req, false); err != nil {
 		return err
 	}
@@ -80,7 +71,7 @@ func (s *Server) grantCredits(c *gin.Context) error {
 	} else if err != nil {
 		return err
 	}
-	writeJSON(c, http.StatusOK, gin.H{"developerId": e.DeveloperID, "creditBalance": e.BalanceAfter, "transaction": toTransactionJSON(e)})
+	writeJSON(c, http.StatusOK, wire.Grant{DeveloperID: e.DeveloperID, CreditBalance: e.BalanceAfter, Transaction: toTransaction(e)})
 	return nil
 }
 
@@ -99,7 +90,7 @@ func (s *Server) runIngest(c *gin.Context) error {
 	for k, v := range res.Failures {
 		failures[k] = v
 	}
-	writeJSON(c, http.StatusOK, gin.H{"listVersion": res.Version, "root": res.Root, "leafCount": res.Leaves,
-		"added": res.Added, "removed": res.Removed, "failures": failures})
+	writeJSON(c, http.StatusOK, wire.Ingestion{ListVersion: int64(res.Version), Root: res.Root, LeafCount: res.Leaves,
+		Added: res.Added, Removed: res.Removed, Failures: failures})
 	return nil
 }

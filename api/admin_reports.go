@@ -6,18 +6,9 @@ import (
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/compliance"
+	"github.com/cairn-dev/cairn/wire"
 	"github.com/gin-gonic/gin"
 )
-
-type moderationRequest struct {
-	Reason string `json:"reason"`
-}
-
-type delistRequest struct {
-	Address string `json:"address"`
-	Chain   string `json:"chain"`
-	Reason  string `json:"reason"`
-}
 
 // confirmReport is POST /v1/admin/reports/:reportId/confirm.
 func (s *Server) confirmReport(c *gin.Context) error {
@@ -30,7 +21,7 @@ func (s *Server) rejectReport(c *gin.Context) error {
 }
 
 func (s *Server) moderateReport(c *gin.Context, fn func(ctx context.Context, reportID, reason, requestID string) (*compliance.ModerationResult, error)) error {
-	var req moderationRequest
+	var req wire.ModerationRequest
 	if err := bindJSON(c, &req, true); err != nil {
 		return err
 	}
@@ -44,7 +35,7 @@ func (s *Server) moderateReport(c *gin.Context, fn func(ctx context.Context, rep
 
 // delistAddress is POST /v1/admin/community/delist.
 func (s *Server) delistAddress(c *gin.Context) error {
-	var req delistRequest
+	var req wire.DelistRequest
 	if err := bindJSON(c, &req, false); err != nil {
 		return err
 	}
@@ -56,13 +47,14 @@ func (s *Server) delistAddress(c *gin.Context) error {
 	return nil
 }
 
-func moderationJSON(res *compliance.ModerationResult) gin.H {
-	changed := make([]gin.H, len(res.Changed))
+// moderationJSON is the answer of a moderation: what it changed.
+func moderationJSON(res *compliance.ModerationResult) wire.Moderation {
+	changed := make([]wire.ModeratedReport, len(res.Changed))
 	for i, r := range res.Changed {
-		changed[i] = gin.H{"reportId": r.ID, "status": r.Status}
+		changed[i] = wire.ModeratedReport{ReportID: r.ID, Status: r.Status}
 	}
-	return gin.H{"action": res.Action, "family": res.Family, "address": res.Canonical, "communityListed": res.Escalated,
-		"treeChanged": res.TreeChanged, "reports": changed}
+	return wire.Moderation{Action: res.Action, Family: res.Family, Address: res.Canonical, CommunityListed: res.Escalated,
+		TreeChanged: res.TreeChanged, Reports: changed}
 }
 
 // listReports is GET /v1/admin/reports?status=&limit=&cursor=: the reports
@@ -80,24 +72,23 @@ func (s *Server) listReports(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	var next any
+	var next *string
 	if len(rs) > limit {
-		rs, next = rs[:limit], rs[limit-1].ID
+		rs, next = rs[:limit], &rs[limit-1].ID
 	}
-	out := make([]gin.H, len(rs))
+	out := make([]wire.Report, len(rs))
 	for i, r := range rs {
-		item := gin.H{"reportId": r.ID, "developerId": r.DeveloperID, "agentId": r.AgentID, "address": r.Address,
-			"chain": r.Chain, "family": r.Family, "canonical": r.Canonical, "category": r.Category, "reason": r.Reason,
-			"evidence": r.Evidence, "status": r.Status, "established": r.Established, "autoEscalated": r.AutoEscalated,
-			"createdAt": timestamp(r.CreatedAt)}
+		out[i] = wire.Report{ReportID: r.ID, DeveloperID: r.DeveloperID, AgentID: r.AgentID, Address: r.Address,
+			Chain: r.Chain, Family: r.Family, Canonical: r.Canonical, Category: r.Category, Reason: r.Reason,
+			Evidence: r.Evidence, Status: r.Status, Established: r.Established, AutoEscalated: r.AutoEscalated,
+			CreatedAt: wire.At(r.CreatedAt)}
 		if r.Evidence == nil {
-			item["evidence"] = []string{}
+			out[i].Evidence = []string{}
 		}
 		if m := r.Moderation; m != nil {
-			item["moderation"] = gin.H{"action": m.Action, "reason": m.Reason, "at": timestamp(m.At)}
+			out[i].Moderation = &wire.ReportModeration{Action: m.Action, Reason: m.Reason, At: wire.At(m.At)}
 		}
-		out[i] = item
 	}
-	writeJSON(c, http.StatusOK, gin.H{"reports": out, "nextCursor": next})
+	writeJSON(c, http.StatusOK, wire.ReportPage{Reports: out, NextCursor: next})
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/wire"
 	"github.com/gin-gonic/gin"
 )
 
@@ -29,19 +30,19 @@ func (s *Server) memoryAudit(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	out := make([]gin.H, len(entries))
+	out := make([]wire.AuditEntry, len(entries))
 	for i, e := range entries {
 		detail := e.Detail
 		if detail == nil {
 			detail = map[string]any{}
 		}
-		out[i] = gin.H{"id": e.ID, "action": e.Action, "resource": e.Resource, "detail": detail,
-			"requestId": e.RequestID, "createdAt": timestamp(e.CreatedAt)}
+		out[i] = wire.AuditEntry{ID: e.ID, Action: e.Action, Resource: e.Resource, Detail: rawJSON(detail),
+			RequestID: e.RequestID, CreatedAt: wire.At(e.CreatedAt)}
 	}
 	last := ""
 	if more {
 		last = entries[len(entries)-1].ID
 	}
-	writeJSON(c, http.StatusOK, gin.H{"entries": out, "limit": pg.Limit, "nextCursor": s.next(pg, last), "hasMore": more})
+	writeJSON(c, http.StatusOK, wire.AuditPage{Entries: out, Limit: pg.Limit, NextCursor: s.next(pg, last), HasMore: more})
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/billing"
 	"github.com/cairn-dev/cairn/compliance"
+	"github.com/cairn-dev/cairn/wire"
 	"github.com/gin-gonic/gin"
 )
 
@@ -16,7 +17,7 @@ import (
 func (s *Server) billingRoutes(v1, agent *gin.RouterGroup) {
 	v1.GET("/billing/pricing", h(s.pricing))
 	agent.GET("/billing/agent/balance", h(s.agentBalance))
-	agent.POST("/billing/agent/deposit", strictBody[depositRequest](), h(s.deposit))
+	agent.POST("/billing/agent/deposit", strictBody[wire.DepositRequest](), h(s.deposit))
 	account := v1.Group("", s.agentOrDeveloperAuth, s.limited())
 	account.GET("/billing/balance", h(s.balance))
 	account.GET("/billing/transactions", h(s.transactions))
@@ -24,9 +25,9 @@ func (s *Server) billingRoutes(v1, agent *gin.RouterGroup) {
 
 // pricingBody is the body of GET /v1/billing/pricing and of a pricing
 // change: the live costs and the note written from them.
-func (s *Server) pricingBody() gin.H {
+func (s *Server) pricingBody() wire.Pricing {
 	costs := s.Pricing.Costs()
-	return gin.H{"creditPriceUsd": billing.CreditPriceUSD, "operationCosts": costs, "note": billing.Note(costs, compliance.FreePerWindow, compliance.FreeWindow)}
+	return wire.Pricing{CreditPriceUSD: billing.CreditPriceUSD, OperationCosts: costs, Note: billing.Note(costs, compliance.FreePerWindow, compliance.FreeWindow)}
 }
 
 // pricing is GET /v1/billing/pricing (spec 4.15).
@@ -42,7 +43,7 @@ func (s *Server) balance(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(c, http.StatusOK, gin.H{"developerId": p.DeveloperID, "creditBalance": bal})
+	writeJSON(c, http.StatusOK, wire.Balance{DeveloperID: p.DeveloperID, CreditBalance: bal})
 	return nil
 }
 
@@ -54,32 +55,19 @@ func (s *Server) agentBalance(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(c, http.StatusOK, gin.H{
-		"agentId": a.ID, "developerId": a.DeveloperID, "creditBalance": bal,
-		"aptosAddress": a.DepositAddress, "depositInfo": s.Accounts.DepositInfo(a),
+	writeJSON(c, http.StatusOK, wire.AgentBalance{
+		AgentID: a.ID, DeveloperID: a.DeveloperID, CreditBalance: bal,
+		AptosAddress: a.DepositAddress, DepositInfo: s.Accounts.DepositInfo(a),
 	})
 	return nil
 }
 
-type transactionJSON struct {
-	ID           string `json:"id"`
-	Kind         string `json:"kind"`
-	Operation    string `json:"operation"`
-	Amount       int64  `json:"amount"`
-	BalanceAfter int64  `json:"balanceAfter"`
-	AgentID      string `json:"agentId,omitempty"`
-	RequestID    string `json:"requestId,omitempty"`
-	RefID        string `json:"refId,omitempty"`
-	Reason       string `json:"reason,omitempty"`
-	TxHash       string `json:"txHash,omitempty"`
-	CreatedAt    string `json:"createdAt"`
-}
-
-func toTransactionJSON(e *cairn.LedgerEntry) transactionJSON {
-	return transactionJSON{
+// toTransaction is the ledger entry e as a member of a response.
+func toTransaction(e *cairn.LedgerEntry) wire.Transaction {
+	return wire.Transaction{
 		ID: e.ID, Kind: e.Kind, Operation: e.Operation, Amount: e.Amount, BalanceAfter: e.BalanceAfter,
 		AgentID: e.AgentID, RequestID: e.RequestID, RefID: e.RefID, Reason: e.Reason, TxHash: billing.DepositTxHash(e),
-		CreatedAt: timestamp(e.CreatedAt),
+		CreatedAt: wire.At(e.CreatedAt),
 	}
 }
 
@@ -95,27 +83,23 @@ func (s *Server) transactions(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	out := make([]transactionJSON, len(page.Entries))
+	out := make([]wire.Transaction, len(page.Entries))
 	for i := range page.Entries {
-		out[i] = toTransactionJSON(&page.Entries[i])
+		out[i] = toTransaction(&page.Entries[i])
 	}
-	var next any
+	var next *string
 	if page.NextCursor != "" {
-		next = page.NextCursor
+		next = &page.NextCursor
 	}
-	writeJSON(c, http.StatusOK, gin.H{"transactions": out, "limit": limit, "nextCursor": next, "hasMore": page.NextCursor != ""})
+	writeJSON(c, http.StatusOK, wire.TransactionPage{Transactions: out, Limit: limit, NextCursor: next, HasMore: page.NextCursor != ""})
 	return nil
-}
-
-type depositRequest struct {
-	TxHash string `json:"txHash"`
 }
 
 // deposit is POST /v1/billing/agent/deposit {txHash} (free, limited like
 // writes): credit the APT a transaction moved into the agent's deposit
 // address.
 func (s *Server) deposit(c *gin.Context) error {
-	var req depositRequest
+	var req wire.DepositRequest
 	if c.Request.ContentLength == 0 {
 		return cairn.Errorf(cairn.EINVALID, "A JSON body with txHash is required.").With("field", "txHash")
 	}
@@ -132,8 +116,8 @@ func (s *Server) deposit(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(c, http.StatusCreated, gin.H{"txHash": res.Deposit.TxHash, "octas": strconv.FormatUint(res.Deposit.Amount, 10),
-		"version": res.Deposit.Version, "creditsAdded": res.Entry.Amount, "creditBalance": res.Entry.BalanceAfter,
-		"transaction": toTransactionJSON(res.Entry)})
+	writeJSON(c, http.StatusCreated, wire.Deposit{TxHash: res.Deposit.TxHash, Octas: strconv.FormatUint(res.Deposit.Amount, 10),
+		Version: int64(res.Deposit.Version), CreditsAdded: res.Entry.Amount, CreditBalance: res.Entry.BalanceAfter,
+		Transaction: toTransaction(res.Entry)})
 	return nil
 }

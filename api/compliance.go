@@ -9,6 +9,7 @@ import (
 
 	"github.com/cairn-dev/cairn/compliance"
 	"github.com/cairn-dev/cairn/screening"
+	"github.com/cairn-dev/cairn/wire"
 	"github.com/gin-gonic/gin"
 )
 
@@ -104,12 +105,12 @@ func (s *Server) complianceCaller(c *gin.Context) compliance.Principal {
 // freeUsage sets the X-RateLimit-Free-* headers of a billed compliance
 // answer and returns its rateLimit object: the free tier's use and what
 // was billed.
-func freeUsage(c *gin.Context, u compliance.Usage) gin.H {
+func freeUsage(c *gin.Context, u compliance.Usage) wire.ScreeningRateLimit {
 	hd := c.Writer.Header()
 	hd.Set("X-RateLimit-Free-Limit", strconv.Itoa(u.FreeLimit))
 	hd.Set("X-RateLimit-Free-Remaining", strconv.Itoa(u.FreeRemaining))
 	hd.Set("X-RateLimit-Free-Reset", timestamp(u.FreeReset))
 	hd.Set("X-RateLimit-Billable", strconv.Itoa(u.Billable))
-	return gin.H{"freeLimit": u.FreeLimit, "freeRemaining": u.FreeRemaining, "freeReset": timestamp(u.FreeReset),
-		"billableAddresses": u.Billable, "creditCharged": u.Charged}
+	return wire.ScreeningRateLimit{FreeLimit: u.FreeLimit, FreeRemaining: u.FreeRemaining, FreeReset: wire.At(u.FreeReset),
+		BillableAddresses: u.Billable, CreditCharged: u.Charged}
 }

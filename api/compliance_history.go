@@ -5,19 +5,9 @@ import (
 	"strconv"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/wire"
 	"github.com/gin-gonic/gin"
 )
-
-// listingEvent is one change of an address's listing history.
-type listingEvent struct {
-	Version    uint64 `json:"listVersion"`
-	At         string `json:"at"`
-	Event      string `json:"event"` // listed or delisted
-	Source     string `json:"source"`
-	EntityID   string `json:"entityId"`
-	EntityName string `json:"entityName"`
-	Category   string `json:"category"`
-}
 
 // listingHistory is GET /v1/compliance/history?address=&chain=: when each
 // source listed and delisted the address (free).
@@ -26,7 +16,7 @@ func (s *Server) listingHistory(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	events := []listingEvent{}
+	events := []wire.ListingEvent{}
 	if s.Ingest != nil {
 		hist, err := s.Ingest.History(c.Request.Context(), fam, canon)
 		if err != nil {
@@ -34,13 +24,13 @@ func (s *Server) listingHistory(c *gin.Context) error {
 		}
 		for _, h := range hist {
 			ev := map[bool]string{true: "listed", false: "delisted"}[h.Listed]
-			events = append(events, listingEvent{Version: h.Version, At: timestamp(h.At), Event: ev, Source: h.Entry.Source,
+			events = append(events, wire.ListingEvent{ListVersion: int64(h.Version), At: wire.At(h.At), Event: ev, Source: h.Entry.Source,
 				EntityID: h.Entry.EntityID, EntityName: h.Entry.EntityName, Category: h.Entry.Category})
 		}
 	}
 	ix := s.Compliance.Screening.Current()
-	writeJSON(c, http.StatusOK, gin.H{"address": addr, "chain": chain, "family": fam, "canonicalAddress": canon,
-		"listed": len(ix.Lookup(fam, canon)) > 0, "listVersion": ix.Version, "events": events})
+	writeJSON(c, http.StatusOK, wire.ListingHistory{Address: addr, Chain: chain, Family: string(fam), CanonicalAddress: canon,
+		Listed: len(ix.Lookup(fam, canon)) > 0, ListVersion: int64(ix.Version), Events: events})
 	return nil
 }
 
@@ -68,19 +58,20 @@ func (s *Server) listVersions(c *gin.Context) error {
 			return err
 		}
 	}
-	out := make([]gin.H, len(vs))
+	out := make([]wire.ListVersion, len(vs))
 	for i, v := range vs {
-		out[i] = gin.H{"listVersion": v.Version, "builtAt": timestamp(v.BuiltAt), "root": v.Root, "leafCount": v.Leaves,
-			"sanctionsRoot": nilIfEmpty(v.SanctionsRoot), "communityRoot": nilIfEmpty(v.CommunityRoot), "communityLeafCount": v.CommunityLeaves,
-			"entries": v.Entries, "added": v.Added, "removed": v.Removed, "sources": sourcesJSON(v.Sources)}
+		out[i] = wire.ListVersion{ListVersion: int64(v.Version), BuiltAt: wire.At(v.BuiltAt), Root: v.Root, LeafCount: v.Leaves,
+			SanctionsRoot: optString(v.SanctionsRoot), CommunityRoot: optString(v.CommunityRoot), CommunityLeafCount: v.CommunityLeaves,
+			Entries: v.Entries, Added: v.Added, Removed: v.Removed, Sources: sourcesJSON(v.Sources)}
 	}
-	var nextBefore any
+	var nextBefore *int64
 	last := ""
 	if len(vs) == pg.Limit && vs[len(vs)-1].Version > 1 { // versions are numbered from 1 without gaps
-		nextBefore, last = vs[len(vs)-1].Version, strconv.FormatUint(vs[len(vs)-1].Version, 10)
+		before := int64(vs[len(vs)-1].Version)
+		nextBefore, last = &before, strconv.FormatUint(vs[len(vs)-1].Version, 10)
 	}
-	writeJSON(c, http.StatusOK, gin.H{"versions": out, "limit": pg.Limit, "nextCursor": s.next(pg, last),
-		"hasMore": last != "", "nextBefore": nextBefore})
+	writeJSON(c, http.StatusOK, wire.ListVersionPage{Versions: out, Limit: pg.Limit, NextCursor: s.next(pg, last),
+		HasMore: last != "", NextBefore: nextBefore})
 	return nil
 }
 
@@ -102,19 +93,13 @@ func versionsBefore(c *gin.Context) (uint64, error) {
 }
 
 // sourcesJSON renders the per-source state of a list version.
-func sourcesJSON(m map[string]cairn.SourceVersion) gin.H {
-	out := gin.H{}
+func sourcesJSON(m map[string]cairn.SourceVersion) map[string]wire.SourceState {
+	out := map[string]wire.SourceState{}
 	for name, sv := range m {
-		src := gin.H{"entries": sv.Entries, "sha256": nilIfEmpty(sv.SHA256), "blobName": nilIfEmpty(sv.BlobName),
-			"fetchedAt": nil, "lastError": nilIfEmpty(sv.LastError), "failedAt": nil}
-		if !sv.FetchedAt.IsZero() {
-			src["fetchedAt"] = timestamp(sv.FetchedAt)
-		}
-		if !sv.FailedAt.IsZero() {
-			src["failedAt"] = timestamp(sv.FailedAt)
-		}
+		src := wire.SourceState{Entries: sv.Entries, SHA256: optString(sv.SHA256), BlobName: optString(sv.BlobName),
+			FetchedAt: wire.OptAt(sv.FetchedAt), LastError: optString(sv.LastError), FailedAt: wire.OptAt(sv.FailedAt)}
 		if sv.Bundled {
-			src["bundled"], src["sourceSha256"], src["snapshotDate"] = true, sv.SourceSHA256, sv.SnapshotDate
+			src.Bundled, src.SourceSHA256, src.SnapshotDate = true, sv.SourceSHA256, sv.SnapshotDate
 		}
 		out[name] = src
 	}

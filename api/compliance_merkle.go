@@ -6,7 +6,9 @@ import (
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/compliance"
+	"github.com/cairn-dev/cairn/merkle"
 	"github.com/cairn-dev/cairn/screening"
+	"github.com/cairn-dev/cairn/wire"
 	"github.com/gin-gonic/gin"
 )
 
@@ -16,31 +18,48 @@ func (s *Server) merkleProof(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	body := proofJSON(out.Proofs[0])
-	delete(body, "valid")
-	body["leafEncoding"], body["listVersion"] = compliance.LeafEncoding, out.ListVersion
-	body["sanctionsRoot"], body["communityRoot"] = out.SanctionsRoot, out.CommunityRoot
-	body["exclusionLeafEncoding"] = compliance.ExclusionLeafEncoding
-	body["exclusionRoot"], body["communityExclusionRoot"] = out.ExclusionRoot, out.CommunityExclusionRoot
-	body["rateLimit"] = freeUsage(c, out.Usage)
-	writeJSON(c, http.StatusOK, body)
+	p := proofJSON(out.Proofs[0])
+	leaf := ""
+	if p.Leaf != nil {
+		leaf = *p.Leaf
+	}
+	writeJSON(c, http.StatusOK, wire.MerkleProof{Address: p.Address, Chain: p.Chain, Family: p.Family, CanonicalAddress: p.CanonicalAddress,
+		Class: p.Class, Sanctioned: p.Sanctioned, Listed: p.Listed, Leaf: leaf, Proof: p.Proof, Root: *p.Root,
+		ExclusionProof: p.ExclusionProof, CommunityExclusionProof: p.CommunityExclusionProof,
+		LeafEncoding: compliance.LeafEncoding, ListVersion: int64(out.ListVersion),
+		SanctionsRoot: out.SanctionsRoot.String(), CommunityRoot: out.CommunityRoot.String(),
+		ExclusionLeafEncoding: compliance.ExclusionLeafEncoding,
+		ExclusionRoot:         out.ExclusionRoot.String(), CommunityExclusionRoot: out.CommunityExclusionRoot.String(),
+		RateLimit: freeUsage(c, out.Usage)})
 	return nil
 }
 
 // proofJSON renders the proof of one address.
-func proofJSON(p compliance.AddressProof) gin.H {
-	var class any
-	if p.Class != "" {
-		class = p.Class
+func proofJSON(p compliance.AddressProof) wire.AddressProof {
+	root := p.Root.String()
+	out := wire.AddressProof{Address: p.Address, Chain: p.Chain, Family: string(p.Family), CanonicalAddress: p.Canonical,
+		Valid: p.Valid, Class: optString(p.Class), Sanctioned: p.Sanctioned, Listed: p.Listed, Proof: hashes(p.Proof), Root: &root}
+	if p.Leaf != nil {
+		leaf := p.Leaf.String()
+		out.Leaf = &leaf
 	}
-	out := gin.H{"address": p.Address, "chain": p.Chain, "family": p.Family, "canonicalAddress": p.Canonical,
-		"valid": p.Valid, "class": class, "sanctioned": p.Sanctioned, "listed": p.Listed, "leaf": p.Leaf, "proof": p.Proof,
-		"root": p.Root}
 	if p.Exclusion != nil {
-		out["exclusionProof"] = exclusionJSON(p.Exclusion)
+		out.ExclusionProof = exclusionJSON(p.Exclusion)
 	}
 	if p.CommunityExclusion != nil {
-		out["communityExclusionProof"] = exclusionJSON(p.CommunityExclusion)
+		out.CommunityExclusionProof = exclusionJSON(p.CommunityExclusion)
+	}
+	return out
+}
+
+// hashes are hs as 0x hex strings, nil (JSON null) when hs is nil.
+func hashes(hs []merkle.Hash) []string {
+	if hs == nil {
+		return nil
+	}
+	out := make([]string, len(hs))
+	for i, h := range hs {
+		out[i] = h.String()
 	}
 	return out
 }
@@ -57,7 +76,7 @@ const (
 // passes them to the contract (for EVM, 0x addresses, an open end as the
 // lowest or the highest address), value the exclusion tree's leaf value
 // exactly ("" at an open end), leaf its hash, proof the path to root.
-func exclusionJSON(e *compliance.ExclusionProof) gin.H {
+func exclusionJSON(e *compliance.ExclusionProof) *wire.ExclusionProof {
 	low, high := e.Low, e.High
 	if e.Family == screening.EVM {
 		if low == "" {
@@ -67,65 +86,53 @@ func exclusionJSON(e *compliance.ExclusionProof) gin.H {
 			high = evmHighSentinel
 		}
 	}
-	return gin.H{"low": low, "high": high, "value": [3]string{string(e.Family), e.Low, e.High}, "leaf": e.Leaf,
-		"proof": e.Proof, "root": e.Root}
+	return &wire.ExclusionProof{Low: low, High: high, Value: [3]string{string(e.Family), e.Low, e.High}, Leaf: e.Leaf.String(),
+		Proof: hashes(e.Proof), Root: e.Root.String()}
 }
 
 // merkleRoot is GET /v1/compliance/merkle-root: the roots of the current
 // list version and their anchoring.
 func (s *Server) merkleRoot(c *gin.Context) error {
 	r := s.Compliance.Roots(c.Request.Context())
-	var built any
-	if !r.BuiltAt.IsZero() {
-		built = timestamp(r.BuiltAt)
-	}
-	writeJSON(c, http.StatusOK, gin.H{
-		"root": r.SanctionsRoot, "sanctionsRoot": r.SanctionsRoot, "communityRoot": r.CommunityRoot, "listVersion": r.ListVersion,
-		"leafCount": r.SanctionsLeaves, "sanctionsLeafCount": r.SanctionsLeaves, "communityLeafCount": r.CommunityLeaves,
-		"exclusionRoot": r.ExclusionRoot, "communityExclusionRoot": r.CommunityExclusionRoot,
-		"exclusionLeafCount": r.ExclusionLeaves, "communityExclusionLeafCount": r.CommunityExclusionLeaves,
-		"exclusionLeafEncoding": compliance.ExclusionLeafEncoding,
-		"builtAt":               built, "anchor": anchorJSON(r), "oracle": oracleJSON(r),
+	writeJSON(c, http.StatusOK, wire.MerkleRoot{
+		Root: r.SanctionsRoot.String(), SanctionsRoot: r.SanctionsRoot.String(), CommunityRoot: r.CommunityRoot.String(),
+		ListVersion: int64(r.ListVersion), LeafCount: r.SanctionsLeaves, SanctionsLeafCount: r.SanctionsLeaves,
+		CommunityLeafCount: r.CommunityLeaves, ExclusionRoot: r.ExclusionRoot.String(),
+		CommunityExclusionRoot: r.CommunityExclusionRoot.String(), ExclusionLeafCount: r.ExclusionLeaves,
+		CommunityExclusionLeafCount: r.CommunityExclusionLeaves, ExclusionLeafEncoding: compliance.ExclusionLeafEncoding,
+		BuiltAt: wire.OptAt(r.BuiltAt), Anchor: anchorJSON(r), Oracle: oracleJSON(r),
 	})
 	return nil
 }
 
 // anchorJSON renders the anchoring state of r: only the status when
 // anchoring is off, else every field (null until known).
-func anchorJSON(r compliance.Roots) gin.H {
+func anchorJSON(r compliance.Roots) wire.Anchor {
 	a := r.Anchor
 	if a.Status == compliance.AnchorDisabled {
-		return gin.H{"status": a.Status}
+		return wire.Anchor{Status: wire.Disabled}
 	}
-	out := gin.H{"status": a.Status, "chainId": a.ChainID, "contract": a.Contract, "listVersion": nil, "txHash": nil,
-		"blockNumber": nil, "syncedAt": nil, "error": nilIfEmpty(a.Error)}
-	if a.ListVersion != 0 {
-		out["listVersion"] = a.ListVersion
+	return wire.Anchor{Status: a.Status, ChainID: int64(a.ChainID), Contract: a.Contract, ListVersion: optInt(a.ListVersion),
+		TxHash: optString(a.TxHash), BlockNumber: optInt(a.BlockNumber), SyncedAt: wire.OptAt(a.SyncedAt), Error: optString(a.Error)}
+}
+
+// optInt is n, or nil (JSON null) when n is 0.
+func optInt(n uint64) *int64 {
+	if n == 0 {
+		return nil
 	}
-	if a.TxHash != "" {
-		out["txHash"] = a.TxHash
-	}
-	if a.BlockNumber != 0 {
-		out["blockNumber"] = a.BlockNumber
-	}
-	if !a.SyncedAt.IsZero() {
-		out["syncedAt"] = timestamp(a.SyncedAt)
-	}
-	return out
+	v := int64(n)
+	return &v
 }
 
 // oracleJSON renders the state of the contract's isSanctioned(address)
 // storage: only the status when it is not kept.
-func oracleJSON(r compliance.Roots) gin.H {
+func oracleJSON(r compliance.Roots) wire.Oracle {
 	o := r.Oracle
 	if o.Status == compliance.OracleDisabled {
-		return gin.H{"status": o.Status}
+		return wire.Oracle{Status: wire.Disabled}
 	}
-	out := gin.H{"status": o.Status, "listVersion": nil, "pending": o.Pending, "txHash": nilIfEmpty(o.TxHash), "error": nilIfEmpty(o.Error)}
-	if o.ListVersion != 0 {
-		out["listVersion"] = o.ListVersion
-	}
-	return out
+	return wire.Oracle{Status: o.Status, ListVersion: optInt(o.ListVersion), Pending: o.Pending, TxHash: optString(o.TxHash), Error: optString(o.Error)}
 }
 
 type batchProofRequest struct {
@@ -169,29 +176,36 @@ func (s *Server) merkleProofBatch(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	results := make([]gin.H, len(out.Proofs))
+	results := make([]wire.AddressProof, len(out.Proofs))
 	for i, p := range out.Proofs {
 		results[i] = proofJSON(p)
 		if !p.Valid {
-			results[i]["root"] = nil
+			results[i].Root = nil
 		}
 	}
-	body := gin.H{"root": out.SanctionsRoot, "sanctionsRoot": out.SanctionsRoot, "communityRoot": out.CommunityRoot,
-		"listVersion": out.ListVersion, "leafEncoding": compliance.LeafEncoding, "results": results, "rateLimit": freeUsage(c, out.Usage),
-		"exclusionRoot": out.ExclusionRoot, "communityExclusionRoot": out.CommunityExclusionRoot,
-		"exclusionLeafEncoding": compliance.ExclusionLeafEncoding}
-	for name, mp := range map[string]*compliance.Multiproof{"multiproof": out.Multiproof, "communityMultiproof": out.CommunityMultiproof} {
-		if mp != nil {
-			body[name] = gin.H{"leaves": mp.Leaves, "values": mp.Values, "proof": mp.Proof, "proofFlags": mp.ProofFlags}
-		}
-	}
-	for name, mp := range map[string]*compliance.GapMultiproof{"exclusionMultiproof": out.ExclusionMultiproof, "communityExclusionMultiproof": out.CommunityExclusionMultiproof} {
-		if mp != nil {
-			body[name] = gin.H{"leaves": mp.Leaves, "values": mp.Values, "proof": mp.Proof, "proofFlags": mp.ProofFlags}
-		}
-	}
-	writeJSON(c, http.StatusOK, body)
+	writeJSON(c, http.StatusOK, wire.MerkleProofBatch{Root: out.SanctionsRoot.String(), SanctionsRoot: out.SanctionsRoot.String(),
+		CommunityRoot: out.CommunityRoot.String(), ListVersion: int64(out.ListVersion), LeafEncoding: compliance.LeafEncoding,
+		Results: results, RateLimit: freeUsage(c, out.Usage), ExclusionRoot: out.ExclusionRoot.String(),
+		CommunityExclusionRoot: out.CommunityExclusionRoot.String(), ExclusionLeafEncoding: compliance.ExclusionLeafEncoding,
+		Multiproof: multiproofJSON(out.Multiproof), CommunityMultiproof: multiproofJSON(out.CommunityMultiproof),
+		ExclusionMultiproof: gapMultiproofJSON(out.ExclusionMultiproof), CommunityExclusionMultiproof: gapMultiproofJSON(out.CommunityExclusionMultiproof)})
 	return nil
+}
+
+// multiproofJSON renders a multiproof of listed addresses, nil for none.
+func multiproofJSON(mp *compliance.Multiproof) *wire.Multiproof {
+	if mp == nil {
+		return nil
+	}
+	return &wire.Multiproof{Leaves: hashes(mp.Leaves), Values: mp.Values, Proof: hashes(mp.Proof), ProofFlags: mp.ProofFlags}
+}
+
+// gapMultiproofJSON renders a multiproof of exclusion gaps, nil for none.
+func gapMultiproofJSON(mp *compliance.GapMultiproof) *wire.ExclusionMultiproof {
+	if mp == nil {
+		return nil
+	}
+	return &wire.ExclusionMultiproof{Leaves: hashes(mp.Leaves), Values: mp.Values, Proof: hashes(mp.Proof), ProofFlags: mp.ProofFlags}
 }
 
 // addressQuery reads the address and chain query parameters of a GET about

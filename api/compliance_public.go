@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/wire"
 	"github.com/gin-gonic/gin"
 )
 
@@ -54,10 +55,10 @@ func (s *Server) stats(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(c, http.StatusOK, gin.H{
-		"compliance": gin.H{"totalAddresses": ix.Len(), "bySource": ix.BySource(), "lastIngestion": last,
-			"totalScreenings": screenings, "listVersion": ix.Version, "sources": sources},
-		"community": gin.H{"totalReports": rs.Total, "byStatus": rs.ByStatus, "byCategory": rs.ByCategory},
+	writeJSON(c, http.StatusOK, wire.ComplianceStatistics{
+		Compliance: wire.ListStats{TotalAddresses: ix.Len(), BySource: ix.BySource(), LastIngestion: last,
+			TotalScreenings: screenings, ListVersion: int64(ix.Version), Sources: sources},
+		Community: wire.ReportStats{TotalReports: rs.Total, ByStatus: rs.ByStatus, ByCategory: rs.ByCategory},
 	})
 	return nil
 }
@@ -65,9 +66,9 @@ func (s *Server) stats(c *gin.Context) error {
 // ingestStats returns the members lastIngestion (the source ingested
 // last and when, or nil) and sources (each source's state) of the
 // statistics; nil and none without an ingestion pipeline.
-func (s *Server) ingestStats() (last any, sources gin.H) {
+func (s *Server) ingestStats() (last *wire.LastIngestion, sources map[string]wire.SourceState) {
 	if s.Ingest == nil {
-		return nil, gin.H{}
+		return nil, map[string]wire.SourceState{}
 	}
 	var at time.Time
 	src := ""
@@ -83,10 +84,10 @@ func (s *Server) ingestStats() (last any, sources gin.H) {
 	if src == "" {
 		return nil, sourcesJSON(states)
 	}
-	li := gin.H{"source": src, "at": timestamp(at)}
+	li := &wire.LastIngestion{Source: src, At: wire.At(at)}
 	if sv := states[src]; sv.Bundled {
 		// The snapshot built into the binary, not a fetch: its date says how old it is.
-		li["bundled"], li["snapshotDate"] = true, sv.SnapshotDate
+		li.Bundled, li.SnapshotDate = true, sv.SnapshotDate
 	}
 	return li, sourcesJSON(states)
 }

@@ -14,7 +14,8 @@
 // account), reports.go, admin_reports.go, and so on.
 //
 // Each mechanism exists once: the table that maps error codes to statuses
-// (errors.go); JSON binding and rendering with its timestamps (json.go);
+// (errors.go); JSON binding and rendering with its timestamps (json.go;
+// the bodies themselves are package wire's types, shared with the client);
 // request ids and logging through the configured logger (middleware.go,
 // logging.go); metrics; authentication (auth.go); rate limits
 // (ratelimit.go, ratelimit_middleware.go); the billing middleware every

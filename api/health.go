@@ -6,12 +6,13 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/wire"
 	"github.com/gin-gonic/gin"
 )
 
 // healthz reports liveness: the process serves HTTP.
 func (s *Server) healthz(c *gin.Context) error {
-	writeJSON(c, http.StatusOK, gin.H{"status": "ok"})
+	writeJSON(c, http.StatusOK, wire.Status{Status: "ok"})
 	return nil
 }
 
@@ -23,6 +24,6 @@ func (s *Server) readyz(c *gin.Context) error {
 		s.Logger.WarnContext(ctx, "readiness check failed", "err", err)
 		return cairn.Errorf(cairn.EUNAVAILABLE, "The store is not reachable.")
 	}
-	writeJSON(c, http.StatusOK, gin.H{"status": "ready"})
+	writeJSON(c, http.StatusOK, wire.Status{Status: "ready"})
 	return nil
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/wire"
 	"github.com/gin-gonic/gin"
 )
 
@@ -160,21 +162,22 @@ func sanitize(s string) string {
 }
 
 // timestamp formats t as the service's ISO 8601 UTC timestamps.
-func timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+func timestamp(t time.Time) string { return wire.At(t).String() }
 
-// optTime is timestamp(t), or nil (JSON null) when t is zero.
-func optTime(t time.Time) *string {
-	if t.IsZero() {
+// rawJSON is v encoded as jsonEncode writes it, for a free-form member of
+// a wire type; nil (JSON null) if v cannot be encoded.
+func rawJSON(v any) json.RawMessage {
+	var b bytes.Buffer
+	if err := jsonEncode(&b, v); err != nil {
 		return nil
 	}
-	s := timestamp(t)
-	return &s
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
 
-// nilIfEmpty is s, or nil (JSON null) when s is empty.
-func nilIfEmpty(s string) any {
+// optString is s, or nil (JSON null) when s is empty.
+func optString(s string) *string {
 	if s == "" {
 		return nil
 	}
-	return s
+	return &s
 }

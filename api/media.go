@@ -5,6 +5,7 @@ import (
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/billing"
+	"github.com/cairn-dev/cairn/wire"
 	"github.com/gin-gonic/gin"
 )
 
@@ -16,29 +17,15 @@ func (s *Server) mediaRoutes(agent *gin.RouterGroup) {
 	agent.GET("/media/:id/stream", s.paid(billing.OpMediaStream), h(s.streamMedia))
 	agent.HEAD("/media/:id/stream", h(s.streamMedia))
 	agent.DELETE("/media/:id", s.paid(billing.OpMediaDelete), h(s.deleteMedia))
-	agent.POST("/media/:id/renew", strictBody[renewMediaRequest](), h(s.renewMedia))
+	agent.POST("/media/:id/renew", strictBody[wire.RenewMediaRequest](), h(s.renewMedia))
 }
 
-type mediaJSON struct {
-	ID          string         `json:"id"`
-	Category    string         `json:"category"`
-	Filename    string         `json:"filename"`
-	BlobName    string         `json:"blobName"`
-	MimeType    string         `json:"mimeType"`
-	SizeBytes   int64          `json:"sizeBytes"`
-	Title       *string        `json:"title"`
-	Description *string        `json:"description"`
-	Metadata    map[string]any `json:"metadata"`
-	Pinned      bool           `json:"pinned"`
-	ExpiresAt   string         `json:"expiresAt"`
-	CreatedAt   string         `json:"createdAt"`
-}
-
-func toMediaJSON(m *cairn.Media) mediaJSON {
-	return mediaJSON{
+// toMediaJSON is a media record as the API shows it.
+func toMediaJSON(m *cairn.Media) wire.Media {
+	return wire.Media{
 		ID: m.ID, Category: m.Category, Filename: m.Filename, BlobName: m.BlobName, MimeType: m.MimeType,
-		SizeBytes: m.SizeBytes, Title: m.Title, Description: m.Description, Metadata: m.Metadata, Pinned: m.Pinned,
-		ExpiresAt: timestamp(m.ExpiresAt), CreatedAt: timestamp(m.CreatedAt),
+		SizeBytes: m.SizeBytes, Title: m.Title, Description: m.Description, Metadata: rawJSON(m.Metadata), Pinned: m.Pinned,
+		ExpiresAt: wire.At(m.ExpiresAt), CreatedAt: wire.At(m.CreatedAt),
 	}
 }
 
@@ -58,18 +45,14 @@ func (s *Server) deleteMedia(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(c, http.StatusOK, gin.H{"deleted": true, "id": m.ID})
+	writeJSON(c, http.StatusOK, wire.MediaDeletion{Deleted: true, ID: m.ID})
 	return nil
-}
-
-type renewMediaRequest struct {
-	ExpiresIn *string `json:"expiresIn"`
 }
 
 // renewMedia is POST /v1/media/:id/renew {expiresIn} (free): a new time
 // to live from now, as TTL renewal gives memories.
 func (s *Server) renewMedia(c *gin.Context) error {
-	var req renewMediaRequest
+	var req wire.RenewMediaRequest
 	if err := bindJSON(c, &req, false); err != nil {
 		return err
 	}
@@ -100,7 +83,7 @@ func (s *Server) listMedia(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	out := make([]mediaJSON, len(items))
+	out := make([]wire.Media, len(items))
 	for i := range items {
 		out[i] = toMediaJSON(&items[i])
 	}
@@ -108,6 +91,6 @@ func (s *Server) listMedia(c *gin.Context) error {
 	if more {
 		last = items[len(items)-1].ID
 	}
-	writeJSON(c, http.StatusOK, gin.H{"media": out, "limit": pg.Limit, "nextCursor": s.next(pg, last), "hasMore": more})
+	writeJSON(c, http.StatusOK, wire.MediaPage{Media: out, Limit: pg.Limit, NextCursor: s.next(pg, last), HasMore: more})
 	return nil
 }

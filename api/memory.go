@@ -8,6 +8,7 @@ import (
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/billing"
 	"github.com/cairn-dev/cairn/memory"
+	"github.com/cairn-dev/cairn/wire"
 	"github.com/gin-gonic/gin"
 )
 
@@ -16,14 +17,14 @@ import (
 func (s *Server) memoryRoutes(agent *gin.RouterGroup) {
 	agent.POST("/memory", strictBody[memoryRequest](), s.idempotent(), s.paid(billing.OpMemoryWrite), h(s.createMemory))
 	agent.GET("/memory", s.paid(billing.OpMemoryRead), h(s.listMemories))
-	agent.POST("/memory/search", strictBody[searchRequest](), s.paid(billing.OpSearch), h(s.searchMemories))
+	agent.POST("/memory/search", strictBody[wire.SearchRequest](), s.paid(billing.OpSearch), h(s.searchMemories))
 	agent.POST("/memory/vector-search", strictBody[vectorSearchRequest](), s.paid(billing.OpSearch), h(s.vectorSearchMemories))
-	agent.POST("/memory/reembed", strictBody[reembedRequest](), h(s.reembedMemories))
+	agent.POST("/memory/reembed", strictBody[wire.ReembedRequest](), h(s.reembedMemories))
 	agent.POST("/memory/upload", s.idempotent(), s.paid(billing.OpMemoryWrite), h(s.uploadMemory))
 	agent.POST("/memory/bulk", strictBody[bulkStrict](), s.idempotent(), s.paid(""), h(s.bulkMemories))
-	agent.POST("/memory/bulk-delete", strictBody[bulkDeleteRequest](), s.paid(""), h(s.bulkDeleteMemories))
+	agent.POST("/memory/bulk-delete", strictBody[wire.BulkDeleteRequest](), s.paid(""), h(s.bulkDeleteMemories))
 	agent.GET("/memory/expiring", h(s.expiringMemories))
-	agent.POST("/memory/ttl-alerts", strictBody[ttlAlertsRequest](), h(s.ttlAlerts))
+	agent.POST("/memory/ttl-alerts", strictBody[wire.TTLAlertsRequest](), h(s.ttlAlerts))
 	agent.GET("/memory/audit", h(s.memoryAudit))
 	agent.GET("/memory/by-key", s.paid(billing.OpMemoryRead), h(s.getMemoryByKey))
 	agent.GET("/memory/vector-spaces", h(s.vectorSpaces))
@@ -32,8 +33,8 @@ func (s *Server) memoryRoutes(agent *gin.RouterGroup) {
 	agent.DELETE("/memory/:id", fixedPathMethod, s.paid(billing.OpMemoryDelete), h(s.deleteMemory))
 	agent.GET("/memory/:id/history", h(s.memoryHistory))
 	agent.GET("/memory/:id/download", s.paid(billing.OpMemoryRead), h(s.downloadMemory))
-	agent.PATCH("/memory/:id/pin", strictBody[pinRequest](), h(s.pinMemory))
-	agent.PATCH("/memory/:id/importance", strictBody[importanceRequest](), h(s.memoryImportance))
+	agent.PATCH("/memory/:id/pin", strictBody[wire.PinRequest](), h(s.pinMemory))
+	agent.PATCH("/memory/:id/importance", strictBody[wire.ImportanceRequest](), h(s.memoryImportance))
 }
 
 // memoryFixedPaths are the fixed paths under /v1/memory and their methods.
@@ -212,10 +213,10 @@ func (s *Server) deleteMemory(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	out := gin.H{"deleted": true, "scope": "version", "id": gone.ID, "version": gone.Version, "memoryId": gone.MemoryID,
-		"memoryDeleted": head == nil, "versionsDeleted": 1, "latestId": nil, "latestVersion": nil}
+	out := wire.DeleteResult{Deleted: true, Scope: "version", ID: gone.ID, Version: gone.Version, MemoryID: gone.MemoryID,
+		MemoryDeleted: head == nil, VersionsDeleted: 1}
 	if head != nil {
-		out["latestId"], out["latestVersion"] = head.LatestID, head.Latest
+		out.LatestID, out.LatestVersion = &head.LatestID, &head.Latest
 	}
 	writeJSON(c, http.StatusOK, out)
 	return nil
@@ -228,7 +229,7 @@ func (s *Server) deleteWholeMemory(c *gin.Context, ifMatch func(int) bool) error
 	if err != nil {
 		return err
 	}
-	writeJSON(c, http.StatusOK, gin.H{"deleted": true, "scope": "memory", "id": c.Param("id"), "version": m.Latest, "memoryId": m.ID,
-		"key": m.Key, "memoryDeleted": true, "versionsDeleted": len(vs), "latestId": nil, "latestVersion": nil})
+	writeJSON(c, http.StatusOK, wire.DeleteResult{Deleted: true, Scope: "memory", ID: c.Param("id"), Version: m.Latest, MemoryID: m.ID,
+		Key: m.Key, MemoryDeleted: true, VersionsDeleted: len(vs)})
 	return nil
 }

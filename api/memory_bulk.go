@@ -3,11 +3,13 @@ package api
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/billing"
 	"github.com/cairn-dev/cairn/memory"
+	"github.com/cairn-dev/cairn/wire"
 	"github.com/gin-gonic/gin"
 )
 
@@ -22,25 +24,21 @@ type bulkStrict struct {
 	Memories []memoryRequest `json:"memories"`
 }
 
-type bulkDeleteRequest struct {
-	IDs []string `json:"ids"`
-}
-
 // itemError is the error member of a bulk item that failed: the members
 // of the problem document the item would have had alone (type, title,
 // status, code, detail and field; other extension members are told in
 // detail), and message, the same text as detail.
-func itemError(err error) (int, gin.H) {
+func itemError(err error) (int, *wire.ItemError) {
 	code := cairn.ErrorCode(err)
 	msg := cairn.ErrorMessage(err)
 	if code == cairn.EINTERNAL {
 		msg = "internal error"
 	}
 	status := StatusOf(code)
-	out := gin.H{"type": ProblemType + code, "title": http.StatusText(status), "status": status, "code": code, "detail": msg, "message": msg}
+	out := &wire.ItemError{Type: ProblemType + code, Title: http.StatusText(status), Status: status, Code: code, Detail: msg, Message: msg}
 	var e *cairn.Error
 	if code != cairn.EINTERNAL && errors.As(err, &e) && e.Details["field"] != nil {
-		out["field"] = e.Details["field"]
+		out.Field = fmt.Sprint(e.Details["field"])
 	}
 	return status, out
 }
@@ -58,23 +56,23 @@ func (s *Server) bulkMemories(c *gin.Context) error {
 		return cairn.Errorf(cairn.EINVALID, "memories must hold 1 to %d items.", memory.MaxBulkWrite).With("field", "memories")
 	}
 	agent := agentOf(c)
-	results := make([]gin.H, 0, len(req.Memories))
+	results := make([]wire.BulkItem, 0, len(req.Memories))
 	ok := 0
 	for i, raw := range req.Memories {
-		res := gin.H{"index": i, "id": nil, "status": http.StatusCreated, "error": nil}
-		err := s.bulkOne(c, agent.ID, raw, res)
+		res := wire.BulkItem{Index: i, Status: http.StatusCreated}
+		err := s.bulkOne(c, agent.ID, raw, &res)
 		if err != nil {
-			res["status"], res["error"] = itemError(err)
+			res.Status, res.Error = itemError(err)
 		} else {
 			ok++
 		}
 		results = append(results, res)
 	}
-	writeJSON(c, http.StatusOK, gin.H{"results": results, "succeeded": ok, "failed": len(results) - ok})
+	writeJSON(c, http.StatusOK, wire.BulkResults{Results: results, Succeeded: ok, Failed: len(results) - ok})
 	return nil
 }
 
-func (s *Server) bulkOne(c *gin.Context, agentID string, raw json.RawMessage, res gin.H) error {
+func (s *Server) bulkOne(c *gin.Context, agentID string, raw json.RawMessage, res *wire.BulkItem) error {
 	var item memoryRequest
 	if err := json.Unmarshal(raw, &item); err != nil {
 		return cairn.Errorf(cairn.EINVALID, "Item is not a memory object.")
@@ -91,7 +89,7 @@ func (s *Server) bulkOne(c *gin.Context, agentID string, raw json.RawMessage, re
 		return err
 	}
 	j := toMemoryJSON(v, false)
-	res["id"], res["memory"] = j.ID, j
+	res.ID, res.Memory = &j.ID, &j
 	return nil
 }
 
@@ -99,7 +97,7 @@ func (s *Server) bulkOne(c *gin.Context, agentID string, raw json.RawMessage, re
 // each deleted as DELETE /v1/memory/:id would, charged memory.delete only
 // when it succeeds.
 func (s *Server) bulkDeleteMemories(c *gin.Context) error {
-	var req bulkDeleteRequest
+	var req wire.BulkDeleteRequest
 	if err := bindJSON(c, &req, false); err != nil {
 		return err
 	}
@@ -107,21 +105,21 @@ func (s *Server) bulkDeleteMemories(c *gin.Context) error {
 		return cairn.Errorf(cairn.EINVALID, "ids must hold 1 to %d items.", memory.MaxBulkDel).With("field", "ids")
 	}
 	agent := agentOf(c)
-	results := make([]gin.H, 0, len(req.IDs))
+	results := make([]wire.BulkItem, 0, len(req.IDs))
 	ok := 0
 	for i, id := range req.IDs {
-		res := gin.H{"index": i, "id": id, "status": http.StatusOK, "error": nil}
+		res := wire.BulkItem{Index: i, ID: &id, Status: http.StatusOK}
 		err := billOf(c).Item(c.Request.Context(), billing.OpMemoryDelete, func() error {
 			_, _, err := s.Memory.Delete(c.Request.Context(), agent.ID, id, nil, requestID(c))
 			return err
 		})
 		if err != nil {
-			res["status"], res["error"] = itemError(err)
+			res.Status, res.Error = itemError(err)
 		} else {
 			ok++
 		}
 		results = append(results, res)
 	}
-	writeJSON(c, http.StatusOK, gin.H{"results": results, "succeeded": ok, "failed": len(results) - ok})
+	writeJSON(c, http.StatusOK, wire.BulkResults{Results: results, Succeeded: ok, Failed: len(results) - ok})
 	return nil
 }

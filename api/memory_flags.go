@@ -6,20 +6,17 @@ import (
 	"net/http"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/wire"
 	"github.com/gin-gonic/gin"
 )
 
-// pinRequest is the body of PATCH /v1/memory/:id/pin: absent, the pin
+// wire.PinRequest is the body of PATCH /v1/memory/:id/pin: absent, the pin
 // toggles (spec 4.11); {"pinned": true|false} sets it, so that a retry
 // does not undo it.
-type pinRequest struct {
-	Pinned *bool `json:"pinned"`
-}
-
 // pinMemory is PATCH /v1/memory/:id/pin (free): sets the pin to the
 // body's pinned, or toggles it without a body.
 func (s *Server) pinMemory(c *gin.Context) error {
-	var req pinRequest
+	var req wire.PinRequest
 	raw, err := io.ReadAll(c.Request.Body)
 	if err != nil {
 		return decodeError(err)
@@ -37,18 +34,14 @@ func (s *Server) pinMemory(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(c, http.StatusOK, gin.H{"id": c.Param("id"), "memoryId": m.ID, "key": m.Key, "pinned": m.Pinned,
-		"expiresAt": optTime(m.ExpiresAt), "updatedAt": timestamp(m.UpdatedAt)})
+	writeJSON(c, http.StatusOK, wire.PinResult{ID: c.Param("id"), MemoryID: m.ID, Key: m.Key, Pinned: m.Pinned,
+		ExpiresAt: wire.OptAt(m.ExpiresAt), UpdatedAt: wire.At(m.UpdatedAt)})
 	return nil
-}
-
-type importanceRequest struct {
-	Importance *float64 `json:"importance"`
 }
 
 // memoryImportance is PATCH /v1/memory/:id/importance (free).
 func (s *Server) memoryImportance(c *gin.Context) error {
-	var req importanceRequest
+	var req wire.ImportanceRequest
 	if err := bindJSON(c, &req, false); err != nil {
 		return err
 	}
@@ -59,7 +52,7 @@ func (s *Server) memoryImportance(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(c, http.StatusOK, gin.H{"id": c.Param("id"), "memoryId": m.ID, "key": m.Key, "importance": m.Importance,
-		"updatedAt": timestamp(m.UpdatedAt)})
+	writeJSON(c, http.StatusOK, wire.ImportanceResult{ID: c.Param("id"), MemoryID: m.ID, Key: m.Key, Importance: m.Importance,
+		UpdatedAt: wire.At(m.UpdatedAt)})
 	return nil
 }

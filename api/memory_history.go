@@ -3,6 +3,7 @@ package api
 import (
 	"net/http"
 
+	"github.com/cairn-dev/cairn/wire"
 	"github.com/gin-gonic/gin"
 )
 
@@ -12,12 +13,12 @@ func (s *Server) memoryHistory(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	versions := make([]gin.H, len(hist.Versions))
+	versions := make([]wire.HistoryVersion, len(hist.Versions))
 	for i, v := range hist.Versions {
-		versions[i] = gin.H{"id": v.ID, "version": v.Version, "isLatest": v.Version == hist.Memory.Latest,
-			"sizeBytes": v.SizeBytes, "createdAt": timestamp(v.CreatedAt)}
+		versions[i] = wire.HistoryVersion{ID: v.ID, Version: v.Version, IsLatest: v.Version == hist.Memory.Latest,
+			SizeBytes: v.SizeBytes, CreatedAt: wire.At(v.CreatedAt)}
 	}
-	writeJSON(c, http.StatusOK, gin.H{"memoryId": hist.Memory.ID, "key": hist.Memory.Key, "type": hist.Memory.Type,
-		"totalVersions": len(versions), "versions": versions})
+	writeJSON(c, http.StatusOK, wire.History{MemoryID: hist.Memory.ID, Key: hist.Memory.Key, Type: hist.Memory.Type,
+		TotalVersions: len(versions), Versions: versions})
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/memory"
+	"github.com/cairn-dev/cairn/wire"
 	"github.com/gin-gonic/gin"
 )
 
@@ -72,42 +73,19 @@ type recordEcho struct {
 	UpdatedAt    json.RawMessage `json:"updatedAt"`
 }
 
-// memoryJSON is a memory version as the API shows it; Content and
+// toMemoryJSON is a memory version as the API shows it; Content and
 // ContentEncoding only on GET /v1/memory/:id.
-type memoryJSON struct {
-	ID                 string          `json:"id"`
-	MemoryID           string          `json:"memoryId"`
-	Type               string          `json:"type"`
-	Key                string          `json:"key"`
-	Content            *string         `json:"content,omitempty"`
-	ContentEncoding    string          `json:"contentEncoding,omitempty"`
-	Version            int             `json:"version"`
-	IsLatest           bool            `json:"isLatest"`
-	Pinned             bool            `json:"pinned"`
-	Importance         float64         `json:"importance"`
-	IsCompressed       bool            `json:"isCompressed"`
-	SizeBytes          int64           `json:"sizeBytes"`
-	StoredBytes        int64           `json:"storedBytes,omitempty"`
-	MimeType           *string         `json:"mimeType"`
-	Filename           string          `json:"filename,omitempty"`
-	BlobName           string          `json:"blobName"`
-	Metadata           memory.Metadata `json:"metadata"`
-	Visibility         string          `json:"visibility"`
-	EncryptionProvider *string         `json:"encryptionProvider"`
-	EncryptionMeta     map[string]any  `json:"encryptionMeta"`
-	ExpiresAt          *string         `json:"expiresAt"`
-	CreatedAt          string          `json:"createdAt"`
-	UpdatedAt          string          `json:"updatedAt"`
-}
-
-func toMemoryJSON(v *memory.View, withContent bool) memoryJSON {
+func toMemoryJSON(v *memory.View, withContent bool) wire.Memory {
 	m, ver := &v.Memory, &v.Version
-	out := memoryJSON{ID: ver.ID, MemoryID: m.ID, Type: m.Type, Key: m.Key, Version: ver.Version, IsLatest: v.IsLatest(),
-		Pinned: m.Pinned, Importance: m.Importance, IsCompressed: ver.IsCompressed, SizeBytes: ver.SizeBytes, StoredBytes: ver.StoredBytes,
+	out := wire.Memory{ID: ver.ID, MemoryID: m.ID, Type: m.Type, Key: m.Key, Version: ver.Version, IsLatest: v.IsLatest(),
+		Pinned: m.Pinned, Importance: m.Importance, IsCompressed: ver.IsCompressed, SizeBytes: ver.SizeBytes,
 		MimeType: ver.MimeType, Filename: ver.Filename, BlobName: ver.BlobName,
-		Metadata: memory.Metadata{Tags: m.Tags, Visibility: m.Visibility}, Visibility: m.Visibility,
-		EncryptionProvider: ver.EncryptionProvider, EncryptionMeta: ver.EncryptionMeta,
-		ExpiresAt: optTime(m.ExpiresAt), CreatedAt: timestamp(m.CreatedAt), UpdatedAt: timestamp(m.UpdatedAt)}
+		Metadata: wire.Metadata{Tags: m.Tags, Visibility: m.Visibility}, Visibility: m.Visibility,
+		EncryptionProvider: ver.EncryptionProvider, EncryptionMeta: rawJSON(ver.EncryptionMeta),
+		ExpiresAt: wire.OptAt(m.ExpiresAt), CreatedAt: wire.At(m.CreatedAt), UpdatedAt: wire.At(m.UpdatedAt)}
+	if ver.StoredBytes != 0 {
+		out.StoredBytes = &ver.StoredBytes
+	}
 	if out.Metadata.Tags == nil {
 		out.Metadata.Tags = []string{}
 	}

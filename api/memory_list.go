@@ -6,6 +6,7 @@ import (
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/memory"
+	"github.com/cairn-dev/cairn/wire"
 	"github.com/gin-gonic/gin"
 )
 
@@ -81,16 +82,16 @@ func (s *Server) listMemories(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	items := make([]memoryJSON, len(page.Items))
+	items := make([]wire.Memory, len(page.Items))
 	for i := range page.Items {
 		v := memory.ViewOf(&page.Items[i])
 		items[i] = toMemoryJSON(&v, false)
 	}
-	out := gin.H{"memories": items, "limit": pg.Limit, "nextCursor": nil, "hasMore": page.Next != ""}
+	out := wire.MemoryPage{Memories: items, Limit: pg.Limit, HasMore: page.Next != ""}
 	if q.Count {
-		out["total"] = page.Total
+		out.Total = &page.Total
 	} else {
-		out["nextCursor"] = s.next(pg, page.Next)
+		out.NextCursor = s.next(pg, page.Next)
 	}
 	writeJSON(c, http.StatusOK, out)
 	return nil

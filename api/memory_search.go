@@ -5,26 +5,16 @@ import (
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/memory"
+	"github.com/cairn-dev/cairn/wire"
 	"github.com/gin-gonic/gin"
 )
-
-type searchRequest struct {
-	// Query matches key names (spec 4.5); KeyQuery is the same criterion
-	// under a name that cannot be read as a search of the content.
-	Query        string   `json:"query"`
-	KeyQuery     string   `json:"keyQuery"`
-	ContentQuery string   `json:"contentQuery"`
-	Tags         []string `json:"tags"`
-	Limit        int      `json:"limit"`
-	Mode         string   `json:"mode"`
-}
 
 // searchMemories is POST /v1/memory/search (spec 4.5). Response: results
 // (best first: the memory fields of a listing plus score and matchedOn),
 // count, searched (what each criterion was matched against) and, when a
 // key-name search found nothing, a hint.
 func (s *Server) searchMemories(c *gin.Context) error {
-	var req searchRequest
+	var req wire.SearchRequest
 	if err := bindJSON(c, &req, false); err != nil {
 		return err
 	}
@@ -41,9 +31,9 @@ func (s *Server) searchMemories(c *gin.Context) error {
 	if req.Mode == memory.ModeHybrid {
 		hits = positive(hits)
 	}
-	out := gin.H{"results": hitsJSON(hits), "count": len(hits), "searched": searched(&req)}
+	out := wire.SearchResults{Results: hitsJSON(hits), Count: len(hits), Searched: searched(&req)}
 	if len(hits) == 0 && req.Query != "" && req.ContentQuery == "" {
-		out["hint"] = "query (or keyQuery) matches key names only, not content: send contentQuery to search the words of " +
+		out.Hint = "query (or keyQuery) matches key names only, not content: send contentQuery to search the words of " +
 			"the content, with mode hybrid to add similar text."
 	}
 	writeJSON(c, http.StatusOK, out)
@@ -51,19 +41,13 @@ func (s *Server) searchMemories(c *gin.Context) error {
 }
 
 // searched says what each criterion of a search was matched against.
-func searched(req *searchRequest) gin.H {
-	out := gin.H{}
-	if req.Query != "" {
-		out["keyNames"] = req.Query
-	}
-	if req.ContentQuery != "" {
-		out["content"] = req.ContentQuery
-		if req.Mode == memory.ModeHybrid {
-			out["contentVectors"] = memory.SpaceHash
-		}
+func searched(req *wire.SearchRequest) wire.SearchedFields {
+	out := wire.SearchedFields{KeyNames: req.Query, Content: req.ContentQuery}
+	if req.ContentQuery != "" && req.Mode == memory.ModeHybrid {
+		out.ContentVectors = memory.SpaceHash
 	}
 	if len(req.Tags) > 0 {
-		out["tags"] = req.Tags
+		out.Tags = req.Tags
 	}
 	return out
 }
@@ -82,17 +66,14 @@ func positive(hits []memory.Hit) []memory.Hit {
 
 // hitsJSON renders search hits: the memory fields of a listing plus score
 // and matchedOn.
-func hitsJSON(hits []memory.Hit) []gin.H {
-	out := make([]gin.H, len(hits))
+func hitsJSON(hits []memory.Hit) []wire.SearchHit {
+	out := make([]wire.SearchHit, len(hits))
 	for i := range hits {
 		j := toMemoryJSON(&hits[i].View, false)
-		out[i] = gin.H{"id": j.ID, "memoryId": j.MemoryID, "type": j.Type, "key": j.Key, "version": j.Version,
-			"isLatest": j.IsLatest, "sizeBytes": j.SizeBytes, "pinned": j.Pinned, "importance": j.Importance,
-			"metadata": j.Metadata, "visibility": j.Visibility, "encryptionProvider": j.EncryptionProvider,
-			"createdAt": j.CreatedAt, "updatedAt": j.UpdatedAt, "score": hits[i].Score, "matchedOn": hits[i].Matched}
-		if j.StoredBytes > 0 {
-			out[i]["storedBytes"] = j.StoredBytes
-		}
+		out[i] = wire.SearchHit{ID: j.ID, MemoryID: j.MemoryID, Type: j.Type, Key: j.Key, Version: j.Version,
+			IsLatest: j.IsLatest, SizeBytes: j.SizeBytes, StoredBytes: j.StoredBytes, Pinned: j.Pinned, Importance: j.Importance,
+			Metadata: j.Metadata, Visibility: j.Visibility, EncryptionProvider: j.EncryptionProvider,
+			CreatedAt: j.CreatedAt, UpdatedAt: j.UpdatedAt, Score: hits[i].Score, MatchedOn: hits[i].Matched}
 	}
 	return out
 }

@@ -6,16 +6,17 @@ import (
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/memory"
+	"github.com/cairn-dev/cairn/wire"
 	"github.com/gin-gonic/gin"
 )
 
 // expiringJSON renders the items of the expiring lists.
-func expiringJSON(ms []cairn.Memory, now time.Time) []gin.H {
-	out := make([]gin.H, len(ms))
+func expiringJSON(ms []cairn.Memory, now time.Time) []wire.ExpiringMemory {
+	out := make([]wire.ExpiringMemory, len(ms))
 	for i, m := range ms {
-		out[i] = gin.H{"id": m.LatestID, "memoryId": m.ID, "key": m.Key, "type": m.Type, "pinned": m.Pinned,
-			"importance": m.Importance, "expiresAt": timestamp(m.ExpiresAt),
-			"expiresInSeconds": int64(m.ExpiresAt.Sub(now) / time.Second)}
+		out[i] = wire.ExpiringMemory{ID: m.LatestID, MemoryID: m.ID, Key: m.Key, Type: m.Type, Pinned: m.Pinned,
+			Importance: m.Importance, ExpiresAt: wire.At(m.ExpiresAt),
+			ExpiresInSeconds: int64(m.ExpiresAt.Sub(now) / time.Second)}
 	}
 	return out
 }
@@ -48,21 +49,14 @@ func (s *Server) expiringMemories(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(c, http.StatusOK, gin.H{"expiring": expiringJSON(ms, s.Clock.Now()), "count": len(ms), "within": within})
+	writeJSON(c, http.StatusOK, wire.Expiring{Expiring: expiringJSON(ms, s.Clock.Now()), Count: len(ms), Within: within})
 	return nil
-}
-
-type ttlAlertsRequest struct {
-	Within         string   `json:"within"`
-	Type           string   `json:"type"`
-	RenewIDs       []string `json:"renewIds"`
-	RenewExpiresIn string   `json:"renewExpiresIn"`
 }
 
 // ttlAlerts is POST /v1/memory/ttl-alerts (spec 4.9, free): renews the
 // memories named, then lists those expiring within the window.
 func (s *Server) ttlAlerts(c *gin.Context) error {
-	var req ttlAlertsRequest
+	var req wire.TTLAlertsRequest
 	if err := bindJSON(c, &req, true); err != nil {
 		return err
 	}
@@ -70,7 +64,7 @@ func (s *Server) ttlAlerts(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	renewFor, err := req.renewFor()
+	renewFor, err := renewFor(&req)
 	if err != nil {
 		return err
 	}
@@ -80,14 +74,14 @@ func (s *Server) ttlAlerts(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(c, http.StatusOK, gin.H{"expiring": expiringJSON(ms, s.Clock.Now()), "expiringCount": len(ms),
-		"within": within, "renewed": renewed, "renewedCount": n})
+	writeJSON(c, http.StatusOK, wire.TTLAlerts{Expiring: expiringJSON(ms, s.Clock.Now()), ExpiringCount: len(ms),
+		Within: within, Renewed: renewed, RenewedCount: n})
 	return nil
 }
 
 // renewFor is the lifetime renewed memories get: renewExpiresIn, which
 // renewIds require (0 when there are none).
-func (r *ttlAlertsRequest) renewFor() (time.Duration, error) {
+func renewFor(r *wire.TTLAlertsRequest) (time.Duration, error) {
 	if len(r.RenewIDs) == 0 {
 		return 0, nil
 	}
@@ -103,15 +97,16 @@ func (r *ttlAlertsRequest) renewFor() (time.Duration, error) {
 
 // renewedJSON renders the renewals, in the order asked, and counts those
 // that succeeded.
-func renewedJSON(rs []memory.Renewal) ([]gin.H, int) {
-	out, n := []gin.H{}, 0
+func renewedJSON(rs []memory.Renewal) ([]wire.Renewal, int) {
+	out, n := []wire.Renewal{}, 0
 	for _, r := range rs {
-		item := gin.H{"id": r.ID, "success": r.Success, "newExpiresAt": nil}
+		item := wire.Renewal{ID: r.ID, Success: r.Success}
 		if r.Success {
-			item["newExpiresAt"] = timestamp(r.NewExpiresAt)
+			at := wire.At(r.NewExpiresAt)
+			item.NewExpiresAt = &at
 			n++
 		} else {
-			item["error"] = r.Error
+			item.Error = r.Error
 		}
 		out = append(out, item)
 	}

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/cairn-dev/cairn/memory"
+	"github.com/cairn-dev/cairn/wire"
 	"github.com/gin-gonic/gin"
 )
 
@@ -48,11 +49,8 @@ func (s *Server) vectorSearchMemories(c *gin.Context) error {
 	if req.MinScore == nil && req.Vector == nil {
 		hits = positive(hits) // a text query sharing nothing with a memory does not match it
 	}
-	searched := gin.H{"space": q.Space, "kind": s.spaceKind(q.Space)}
-	if req.Query != "" {
-		searched["content"] = req.Query
-	}
-	writeJSON(c, http.StatusOK, gin.H{"results": hitsJSON(hits), "count": len(hits), "space": q.Space, "searched": searched})
+	searched := wire.VectorSearched{Space: q.Space, Kind: s.spaceKind(q.Space), Content: req.Query}
+	writeJSON(c, http.StatusOK, wire.VectorSearchResults{Results: hitsJSON(hits), Count: len(hits), Space: q.Space, Searched: searched})
 	return nil
 }
 
@@ -73,28 +71,24 @@ func (s *Server) spaceKind(space string) string {
 // service computes, what their similarity means, and which one a text
 // query uses by default.
 func (s *Server) vectorSpaces(c *gin.Context) error {
-	spaces := []gin.H{{"name": memory.SpaceHash, "kind": "lexical", "available": true, "model": nil,
-		"description": "Built in: finds memories that share words and word pieces with the query, not ones that say the same in other words."}}
-	server := gin.H{"name": memory.SpaceServer, "kind": "semantic", "available": s.Memory.Embedder != nil, "model": nil,
-		"description": "The operator's embedding model (--embedder-url): finds memories of similar meaning. Not configured on this server."}
+	spaces := []wire.VectorSpace{{Name: memory.SpaceHash, Kind: "lexical", Available: true,
+		Description: "Built in: finds memories that share words and word pieces with the query, not ones that say the same in other words."}}
+	server := wire.VectorSpace{Name: memory.SpaceServer, Kind: "semantic", Available: s.Memory.Embedder != nil,
+		Description: "The operator's embedding model (--embedder-url): finds memories of similar meaning. Not configured on this server."}
 	def := memory.SpaceHash
 	if e := s.Memory.Embedder; e != nil {
-		server["model"], def = e.Model, memory.SpaceServer
-		server["description"] = "The operator's embedding model: finds memories of similar meaning."
+		server.Model, def = &e.Model, memory.SpaceServer
+		server.Description = "The operator's embedding model: finds memories of similar meaning."
 	}
-	writeJSON(c, http.StatusOK, gin.H{"spaces": append(spaces, server), "defaultTextSpace": def,
-		"clientSpaces": "Vectors you store with a write (embedding) live in spaces you name; search them with vector {space, values}."})
+	writeJSON(c, http.StatusOK, wire.VectorSpaces{Spaces: append(spaces, server), DefaultTextSpace: def,
+		ClientSpaces: "Vectors you store with a write (embedding) live in spaces you name; search them with vector {space, values}."})
 	return nil
-}
-
-type reembedRequest struct {
-	Space string `json:"space"`
 }
 
 // reembedMemories is POST /v1/memory/reembed (free): embeds the agent's
 // memories again in hash-v1, or queues them for the server embedder.
 func (s *Server) reembedMemories(c *gin.Context) error {
-	var req reembedRequest
+	var req wire.ReembedRequest
 	if err := bindJSON(c, &req, false); err != nil {
 		return err
 	}
@@ -102,6 +96,6 @@ func (s *Server) reembedMemories(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(c, http.StatusOK, gin.H{"space": req.Space, "count": n, "queued": req.Space == memory.SpaceServer})
+	writeJSON(c, http.StatusOK, wire.Reembed{Space: req.Space, Count: n, Queued: req.Space == memory.SpaceServer})
 	return nil
 }

@@ -65,11 +65,12 @@ func (s *Server) readIDPage(c *gin.Context, filter string) (page, error) {
 
 // next returns the nextCursor member of the page whose last item is at
 // pos: nil when there is no next page (pos "").
-func (s *Server) next(p page, pos string) any {
+func (s *Server) next(p page, pos string) *string {
 	if pos == "" {
 		return nil
 	}
-	return s.Cursors.EncodePage(p.principal, p.filter, pos)
+	cursor := s.Cursors.EncodePage(p.principal, p.filter, pos)
+	return &cursor
 }
 
 // pagePrincipal names the caller a cursor is bound to: the agent, or the

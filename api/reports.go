@@ -5,6 +5,7 @@ import (
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/compliance"
+	"github.com/cairn-dev/cairn/wire"
 	"github.com/gin-gonic/gin"
 )
 
@@ -17,7 +18,7 @@ const reportDisclaimer = "Community reports are provided as-is by users of the s
 
 // report is POST /v1/compliance/report (free).
 func (s *Server) report(c *gin.Context) error {
-	var in compliance.ReportInput
+	var in wire.ReportRequest
 	if err := bindJSON(c, &in, false); err != nil {
 		return err
 	}
@@ -28,11 +29,11 @@ func (s *Server) report(c *gin.Context) error {
 			With("limit", ReportsPerHour).With("policy", "reports")
 	}
 	r, err := s.Reports.Report(c.Request.Context(), compliance.Principal{DeveloperID: a.DeveloperID, AgentID: a.ID,
-		RequestID: requestID(c)}, in)
+		RequestID: requestID(c)}, compliance.ReportInput(in))
 	if err != nil {
 		return err
 	}
-	writeJSON(c, http.StatusCreated, gin.H{"reportId": r.ID, "status": r.Status, "autoEscalated": r.AutoEscalated,
-		"countsTowardEscalation": r.Established, "disclaimer": reportDisclaimer})
+	writeJSON(c, http.StatusCreated, wire.ReportResult{ReportID: r.ID, Status: r.Status, AutoEscalated: r.AutoEscalated,
+		CountsTowardEscalation: r.Established, Disclaimer: reportDisclaimer})
 	return nil
 }

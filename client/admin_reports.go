@@ -4,44 +4,9 @@ import (
 	"context"
 	"iter"
 	"net/http"
-	"time"
+
+	"github.com/cairn-dev/cairn/wire"
 )
-
-// ReportModeration is an administrator's last decision on a reported
-// address.
-type ReportModeration struct {
-	Action string    `json:"action"` // confirm, reject or delist
-	Reason string    `json:"reason"`
-	At     time.Time `json:"at"`
-}
-
-// Report is a community report as moderators see it.
-type Report struct {
-	ReportID    string `json:"reportId"`
-	DeveloperID string `json:"developerId"`
-	AgentID     string `json:"agentId"`
-	// Address is the address as reported; Canonical its normalised form
-	// in Family.
-	Address   string   `json:"address"`
-	Chain     string   `json:"chain,omitempty"`
-	Family    string   `json:"family"`
-	Canonical string   `json:"canonical"`
-	Category  string   `json:"category"`
-	Reason    string   `json:"reason"`
-	Evidence  []string `json:"evidence"`
-	Status    string   `json:"status"` // pending, confirmed or rejected
-	// Established: the report counts (or counted) toward escalation.
-	Established   bool              `json:"established"`
-	AutoEscalated bool              `json:"autoEscalated"`
-	CreatedAt     time.Time         `json:"createdAt"`
-	Moderation    *ReportModeration `json:"moderation,omitempty"`
-}
-
-// ReportPage is one page of listReports.
-type ReportPage struct {
-	Reports    []Report `json:"reports"`
-	NextCursor *string  `json:"nextCursor"`
-}
 
 // ListReports returns a page of community reports, newest first
 // (listReports, admin); status may be empty.
@@ -64,38 +29,18 @@ func (c *Client) AllReports(ctx context.Context, status string) iter.Seq2[Report
 	})
 }
 
-// ModeratedReport is a report whose status a moderation changed.
-type ModeratedReport struct {
-	ReportID string `json:"reportId"`
-	Status   string `json:"status"`
-}
-
-// Moderation is what a confirmation, rejection or delisting changed.
-type Moderation struct {
-	Action string `json:"action"` // confirm, reject or delist
-	Family string `json:"family"`
-	// Address is the canonical address.
-	Address string `json:"address"`
-	// CommunityListed: the address is in the community tree from the new
-	// list version on.
-	CommunityListed bool `json:"communityListed"`
-	// TreeChanged: a new list version was built for the change.
-	TreeChanged bool              `json:"treeChanged"`
-	Reports     []ModeratedReport `json:"reports"`
-}
-
 // ConfirmReport confirms a community report (confirmReport, admin).
 func (c *Client) ConfirmReport(ctx context.Context, reportID, reason string) (*Moderation, error) {
 	var out Moderation
 	return ret(&out, c.call(ctx, http.MethodPost, "/v1/admin/reports/"+esc(reportID)+"/confirm",
-		map[string]string{"reason": reason}, &out, authAdmin))
+		wire.ModerationRequest{Reason: reason}, &out, authAdmin))
 }
 
 // RejectReport rejects a community report (rejectReport, admin).
 func (c *Client) RejectReport(ctx context.Context, reportID, reason string) (*Moderation, error) {
 	var out Moderation
 	return ret(&out, c.call(ctx, http.MethodPost, "/v1/admin/reports/"+esc(reportID)+"/reject",
-		map[string]string{"reason": reason}, &out, authAdmin))
+		wire.ModerationRequest{Reason: reason}, &out, authAdmin))
 }
 
 // DelistCommunityAddress removes an address from the community list
@@ -103,5 +48,5 @@ func (c *Client) RejectReport(ctx context.Context, reportID, reason string) (*Mo
 func (c *Client) DelistCommunityAddress(ctx context.Context, address, chain, reason string) (*Moderation, error) {
 	var out Moderation
 	return ret(&out, c.call(ctx, http.MethodPost, "/v1/admin/community/delist",
-		map[string]string{"address": address, "chain": chain, "reason": reason}, &out, authAdmin))
+		wire.DelistRequest{Address: address, Chain: chain, Reason: reason}, &out, authAdmin))
 }

@@ -1,5 +1,6 @@
 // Package client is a typed Go client for the cairn HTTP API. It depends on
-// the standard library only.
+// the standard library and package wire only: the bodies it sends and the
+// results it returns are wire's types, which the server writes too.
 //
 // Every operation of the OpenAPI document (GET /v1/openapi.json) has a
 // method named after its operationId. Failed calls return a *Error carrying

@@ -34,16 +34,6 @@ type ScreeningResult struct {
 	ScreenedAt       time.Time        `json:"screenedAt"`
 }
 
-// ScreeningRateLimit is the free-window and credit accounting of a
-// screening or Merkle proof request (they share one window per developer).
-type ScreeningRateLimit struct {
-	FreeLimit         int       `json:"freeLimit"`
-	FreeRemaining     int       `json:"freeRemaining"`
-	FreeReset         time.Time `json:"freeReset"`
-	BillableAddresses int       `json:"billableAddresses"`
-	CreditCharged     int64     `json:"creditCharged"`
-}
-
 // DataSnapshot is the raw copy of a source a list version was built from:
 // GetSnapshot(SHA256) (or StorageURL) returns bytes whose SHA-256 is
 // SHA256.
@@ -152,17 +142,6 @@ func (c *Client) ScreenAddresses(ctx context.Context, addrs []AddressRef, includ
 	return &out, nil
 }
 
-// Multiproof is an OpenZeppelin multiproof: Leaves are the leaf hashes of
-// Values (each a (family, canonical address) pair, leaf encoding
-// ["string","string"]), in the order MerkleProof.multiProofVerify takes
-// them with Proof and ProofFlags.
-type Multiproof struct {
-	Leaves     []string    `json:"leaves"`
-	Values     [][2]string `json:"values"`
-	Proof      []string    `json:"proof"`
-	ProofFlags []bool      `json:"proofFlags"`
-}
-
 // ClassMultiproof is the multiproof of the listed results of one class
 // against that class's root.
 type ClassMultiproof struct {
@@ -215,62 +194,6 @@ func rawResults(body []byte) json.RawMessage {
 	return v.Results
 }
 
-// MerkleProof is the Merkle proof of one address: Proof leads from Leaf
-// (the OpenZeppelin StandardMerkleTree leaf of LeafEncoding
-// ["string","string"] = (Family, CanonicalAddress)) to Root, the root of
-// the tree of its Class. An unlisted address has an empty Proof.
-type MerkleProof struct {
-	Address          string `json:"address"`
-	Chain            string `json:"chain"`
-	Family           string `json:"family"`
-	CanonicalAddress string `json:"canonicalAddress"`
-	// Class is sanctions, community, or nil when the address is not
-	// listed.
-	Class         *string  `json:"class"`
-	Sanctioned    bool     `json:"sanctioned"`
-	Listed        bool     `json:"listed"`
-	Leaf          string   `json:"leaf"`
-	Proof         []string `json:"proof"`
-	LeafEncoding  []string `json:"leafEncoding"`
-	Root          string   `json:"root"`
-	SanctionsRoot string   `json:"sanctionsRoot"`
-	CommunityRoot string   `json:"communityRoot"`
-	// ExclusionProof proves that the address is not in the sanctions
-	// tree (nil when it is), CommunityExclusionProof that it is not in
-	// the community tree.
-	ExclusionProof          *ExclusionProof    `json:"exclusionProof,omitempty"`
-	CommunityExclusionProof *ExclusionProof    `json:"communityExclusionProof,omitempty"`
-	ExclusionLeafEncoding   []string           `json:"exclusionLeafEncoding"`
-	ExclusionRoot           string             `json:"exclusionRoot"`
-	CommunityExclusionRoot  string             `json:"communityExclusionRoot"`
-	ListVersion             int64              `json:"listVersion"`
-	RateLimit               ScreeningRateLimit `json:"rateLimit"`
-}
-
-// ExclusionProof proves that an address is not in a tree: Leaf is the
-// exclusion tree leaf of Value (family, low, high; leaf encoding
-// ["string","string","string"], "" at an open end), and Proof leads from
-// it to Root. Low and High are the arguments of the contract's
-// isNotSanctioned: for EVM 0x addresses, an open end written as 0x00..00
-// (Low) or 0xff..ff (High).
-type ExclusionProof struct {
-	Low   string    `json:"low"`
-	High  string    `json:"high"`
-	Value [3]string `json:"value"`
-	Leaf  string    `json:"leaf"`
-	Proof []string  `json:"proof"`
-	Root  string    `json:"root"`
-}
-
-// ExclusionMultiproof is an OpenZeppelin multiproof of exclusion tree
-// leaves: Values are their (family, low, high) gaps.
-type ExclusionMultiproof struct {
-	Leaves     []string    `json:"leaves"`
-	Values     [][3]string `json:"values"`
-	Proof      []string    `json:"proof"`
-	ProofFlags []bool      `json:"proofFlags"`
-}
-
 // GetMerkleProof returns the Merkle proof of an address against the
 // current list version (getMerkleProof).
 func (c *Client) GetMerkleProof(ctx context.Context, address, chain string) (*MerkleProof, error) {
@@ -286,52 +209,6 @@ func (c *Client) GetMerkleProofAt(ctx context.Context, address, chain, listVersi
 	_, err := c.do(ctx, &request{method: http.MethodGet, path: "/v1/compliance/merkle-proof",
 		query: query("address", address, "chain", chain, "listVersion", listVersion)}, &out)
 	return ret(&out, err)
-}
-
-// AddressProof is the proof of one address of a batch; an invalid address
-// has Valid false and nil Leaf and Root.
-type AddressProof struct {
-	Address          string   `json:"address"`
-	Chain            string   `json:"chain"`
-	Family           string   `json:"family"`
-	CanonicalAddress string   `json:"canonicalAddress"`
-	Valid            bool     `json:"valid"`
-	Class            *string  `json:"class"`
-	Sanctioned       bool     `json:"sanctioned"`
-	Listed           bool     `json:"listed"`
-	Leaf             *string  `json:"leaf"`
-	Proof            []string `json:"proof"`
-	// Root is the root of the class's tree.
-	Root *string `json:"root"`
-	// ExclusionProof and CommunityExclusionProof prove the absence of a
-	// valid address from each tree it is not in.
-	ExclusionProof          *ExclusionProof `json:"exclusionProof,omitempty"`
-	CommunityExclusionProof *ExclusionProof `json:"communityExclusionProof,omitempty"`
-}
-
-// MerkleProofBatch is the result of getMerkleProofBatch. With multiproof,
-// Multiproof proves the listed addresses of class sanctions against
-// SanctionsRoot and CommunityMultiproof those of class community against
-// CommunityRoot (nil when the class has none).
-type MerkleProofBatch struct {
-	// Root is the sanctions root.
-	Root                string         `json:"root"`
-	SanctionsRoot       string         `json:"sanctionsRoot"`
-	CommunityRoot       string         `json:"communityRoot"`
-	ListVersion         int64          `json:"listVersion"`
-	LeafEncoding        []string       `json:"leafEncoding"`
-	Results             []AddressProof `json:"results"`
-	Multiproof          *Multiproof    `json:"multiproof,omitempty"`
-	CommunityMultiproof *Multiproof    `json:"communityMultiproof,omitempty"`
-	// ExclusionMultiproof and CommunityExclusionMultiproof (with
-	// multiproof) prove the gaps of the valid addresses not in each tree
-	// against ExclusionRoot and CommunityExclusionRoot.
-	ExclusionLeafEncoding        []string             `json:"exclusionLeafEncoding"`
-	ExclusionRoot                string               `json:"exclusionRoot"`
-	CommunityExclusionRoot       string               `json:"communityExclusionRoot"`
-	ExclusionMultiproof          *ExclusionMultiproof `json:"exclusionMultiproof,omitempty"`
-	CommunityExclusionMultiproof *ExclusionMultiproof `json:"communityExclusionMultiproof,omitempty"`
-	RateLimit                    ScreeningRateLimit   `json:"rateLimit"`
 }
 
 // GetMerkleProofBatch returns proofs of up to 100 addresses
@@ -352,73 +229,10 @@ func (c *Client) GetMerkleProofBatchAt(ctx context.Context, addrs []AddressRef, 
 	return ret(&out, c.call(ctx, http.MethodPost, "/v1/compliance/merkle-proof/batch", body, &out, authAgent))
 }
 
-// Anchor is the on-chain anchoring of the roots. Status is disabled (and
-// nothing else is set) when no chain is configured, else pending,
-// submitted, synced or failed; the pointers are nil until known.
-type Anchor struct {
-	Status   string `json:"status"`
-	ChainID  int64  `json:"chainId,omitempty"`
-	Contract string `json:"contract,omitempty"` // 0x address, lower case
-	// ListVersion is the list version whose roots are being anchored.
-	ListVersion *int64     `json:"listVersion,omitempty"`
-	TxHash      *string    `json:"txHash,omitempty"`
-	BlockNumber *int64     `json:"blockNumber,omitempty"`
-	SyncedAt    *time.Time `json:"syncedAt,omitempty"`
-	Error       *string    `json:"error,omitempty"`
-}
-
-// Oracle is the state of the verifier contract's isSanctioned(address)
-// storage, which the service keeps in step with the anchored version.
-// Status is disabled (and nothing else is set) when it is not kept, else
-// syncing, synced or failed.
-type Oracle struct {
-	Status string `json:"status"`
-	// ListVersion is the anchored list version the storage is kept in
-	// step with (nil before any is anchored).
-	ListVersion *int64 `json:"listVersion,omitempty"`
-	// Pending is how many addresses are still to be added or removed.
-	Pending int     `json:"pending,omitempty"`
-	TxHash  *string `json:"txHash,omitempty"`
-	Error   *string `json:"error,omitempty"`
-}
-
-// MerkleRoot is the result of getMerkleRoot: the roots of the current
-// list version (Root = SanctionsRoot; an empty tree's root is zero).
-type MerkleRoot struct {
-	Root               string `json:"root"`
-	SanctionsRoot      string `json:"sanctionsRoot"`
-	CommunityRoot      string `json:"communityRoot"`
-	ListVersion        int64  `json:"listVersion"`
-	LeafCount          int    `json:"leafCount"`
-	SanctionsLeafCount int    `json:"sanctionsLeafCount"`
-	CommunityLeafCount int    `json:"communityLeafCount"`
-	// ExclusionRoot and CommunityExclusionRoot are the roots of the
-	// exclusion trees (leaf encoding ExclusionLeafEncoding).
-	ExclusionRoot               string     `json:"exclusionRoot"`
-	CommunityExclusionRoot      string     `json:"communityExclusionRoot"`
-	ExclusionLeafCount          int        `json:"exclusionLeafCount"`
-	CommunityExclusionLeafCount int        `json:"communityExclusionLeafCount"`
-	ExclusionLeafEncoding       []string   `json:"exclusionLeafEncoding"`
-	BuiltAt                     *time.Time `json:"builtAt"`
-	Anchor                      Anchor     `json:"anchor"`
-	Oracle                      Oracle     `json:"oracle"`
-}
-
 // GetMerkleRoot returns the current roots and their anchor (getMerkleRoot).
 func (c *Client) GetMerkleRoot(ctx context.Context) (*MerkleRoot, error) {
 	var out MerkleRoot
 	return ret(&out, c.call(ctx, http.MethodGet, "/v1/compliance/merkle-root", nil, &out, authAgent))
-}
-
-// Ingestion is the list version an ingestion built. Failures names each
-// source that failed (it keeps its previous version) with why.
-type Ingestion struct {
-	ListVersion int64             `json:"listVersion"`
-	Root        string            `json:"root"`
-	LeafCount   int               `json:"leafCount"`
-	Added       int               `json:"added"`
-	Removed     int               `json:"removed"`
-	Failures    map[string]string `json:"failures"`
 }
 
 // RunIngest ingests the configured sources now (runIngest, admin).
@@ -435,62 +249,10 @@ func (c *Client) GetSnapshot(ctx context.Context, sha256 string, o RangeOptions)
 	return c.stream(ctx, r)
 }
 
-// ReportRequest is the body of reportAddress.
-type ReportRequest struct {
-	Address  string   `json:"address"`
-	Chain    string   `json:"chain,omitempty"`
-	Category string   `json:"category"`
-	Reason   string   `json:"reason"`
-	Evidence []string `json:"evidence,omitempty"`
-}
-
-// ReportResult is the result of reportAddress.
-type ReportResult struct {
-	ReportID               string `json:"reportId"`
-	Status                 string `json:"status"`
-	AutoEscalated          bool   `json:"autoEscalated"`
-	CountsTowardEscalation bool   `json:"countsTowardEscalation"`
-	Disclaimer             string `json:"disclaimer"`
-}
-
 // ReportAddress files a community report (reportAddress).
 func (c *Client) ReportAddress(ctx context.Context, rep ReportRequest) (*ReportResult, error) {
 	var out ReportResult
 	return ret(&out, c.call(ctx, http.MethodPost, "/v1/compliance/report", rep, &out, authAgent))
-}
-
-// LastIngestion is the newest source ingestion.
-type LastIngestion struct {
-	Source string    `json:"source"`
-	At     time.Time `json:"at"`
-	// Bundled: the source in use is the snapshot built into the server,
-	// published on SnapshotDate.
-	Bundled      bool   `json:"bundled,omitempty"`
-	SnapshotDate string `json:"snapshotDate,omitempty"`
-}
-
-// ListStats describes the lists of the current version.
-type ListStats struct {
-	TotalAddresses  int            `json:"totalAddresses"`
-	BySource        map[string]int `json:"bySource"`
-	LastIngestion   *LastIngestion `json:"lastIngestion"`
-	TotalScreenings int64          `json:"totalScreenings"`
-	ListVersion     int64          `json:"listVersion"`
-	// Sources is the state of each configured source.
-	Sources map[string]SourceState `json:"sources,omitempty"`
-}
-
-// ReportStats counts the community reports.
-type ReportStats struct {
-	TotalReports int            `json:"totalReports"`
-	ByStatus     map[string]int `json:"byStatus"`
-	ByCategory   map[string]int `json:"byCategory"`
-}
-
-// ComplianceStatistics is the result of complianceStats.
-type ComplianceStatistics struct {
-	Compliance ListStats   `json:"compliance"`
-	Community  ReportStats `json:"community"`
 }
 
 // ComplianceStats returns list and report statistics (complianceStats, no

@@ -2,29 +2,11 @@ package client
 
 import (
 	"context"
-	"encoding/json"
 	"iter"
 	"net/http"
-	"time"
-)
 
-// Media is a media file record.
-type Media struct {
-	ID          string  `json:"id"`
-	Category    string  `json:"category"`
-	Filename    string  `json:"filename"`
-	BlobName    string  `json:"blobName"`
-	MimeType    string  `json:"mimeType"`
-	SizeBytes   int64   `json:"sizeBytes"`
-	Title       *string `json:"title"`
-	Description *string `json:"description"`
-	// Metadata is the JSON object given at upload, as given (null when
-	// none was).
-	Metadata  json.RawMessage `json:"metadata"`
-	Pinned    bool            `json:"pinned"`
-	ExpiresAt time.Time       `json:"expiresAt"`
-	CreatedAt time.Time       `json:"createdAt"`
-}
+	"github.com/cairn-dev/cairn/wire"
+)
 
 // UploadMedia stores a media file (uploadMedia). fields are the other form
 // fields (expiresIn, title, description, pinned, metadata).
@@ -36,14 +18,6 @@ func (c *Client) UploadMedia(ctx context.Context, f UploadFile, fields map[strin
 	var out Media
 	_, err = c.do(ctx, r, &out)
 	return ret(&out, err)
-}
-
-// MediaPage is one page of media.
-type MediaPage struct {
-	Media      []Media `json:"media"`
-	Limit      int     `json:"limit"`
-	NextCursor *string `json:"nextCursor"`
-	HasMore    bool    `json:"hasMore"`
 }
 
 // ListMedia returns one page of the agent's media (listMedia); category may
@@ -72,12 +46,6 @@ func (c *Client) GetMedia(ctx context.Context, id string) (*Media, error) {
 	return ret(&out, c.call(ctx, http.MethodGet, "/v1/media/"+esc(id), nil, &out, authAgent))
 }
 
-// MediaDeletion is the result of deleteMedia.
-type MediaDeletion struct {
-	Deleted bool   `json:"deleted"`
-	ID      string `json:"id"`
-}
-
 // DeleteMedia deletes a media file (deleteMedia).
 func (c *Client) DeleteMedia(ctx context.Context, id string) (*MediaDeletion, error) {
 	var out MediaDeletion
@@ -88,7 +56,7 @@ func (c *Client) DeleteMedia(ctx context.Context, id string) (*MediaDeletion, er
 // (renewMedia).
 func (c *Client) RenewMedia(ctx context.Context, id, expiresIn string) (*Media, error) {
 	var out Media
-	return ret(&out, c.call(ctx, http.MethodPost, "/v1/media/"+esc(id)+"/renew", map[string]string{"expiresIn": expiresIn}, &out, authAgent))
+	return ret(&out, c.call(ctx, http.MethodPost, "/v1/media/"+esc(id)+"/renew", wire.RenewMediaRequest{ExpiresIn: &expiresIn}, &out, authAgent))
 }
 
 // StreamMedia streams a media file's bytes, whole or by Range

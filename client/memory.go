@@ -9,14 +9,9 @@ import (
 	"net/http"
 	"net/textproto"
 	"strconv"
-	"time"
-)
 
-// MemoryMetadata is a memory's tags and visibility.
-type MemoryMetadata struct {
-	Tags       []string `json:"tags,omitempty"`
-	Visibility string   `json:"visibility,omitempty"`
-}
+	"github.com/cairn-dev/cairn/wire"
+)
 
 // MemoryWrite is the body of createMemory and putMemory.
 type MemoryWrite struct {
@@ -46,36 +41,6 @@ type Embedding struct {
 	Values []float64 `json:"values"`
 }
 
-// Memory is one memory version (MemoryRecord). Content is set by GetMemory
-// only.
-type Memory struct {
-	ID              string  `json:"id"`
-	MemoryID        string  `json:"memoryId"`
-	Type            string  `json:"type"`
-	Key             string  `json:"key"`
-	Content         string  `json:"content,omitempty"`
-	ContentEncoding string  `json:"contentEncoding,omitempty"`
-	Version         int     `json:"version"`
-	IsLatest        bool    `json:"isLatest"`
-	Pinned          bool    `json:"pinned"`
-	Importance      float64 `json:"importance"`
-	IsCompressed    bool    `json:"isCompressed"`
-	SizeBytes       int64   `json:"sizeBytes"`
-	// StoredBytes is the stored blob's size (compressed when
-	// IsCompressed); nil on versions stored before it was recorded.
-	StoredBytes        *int64          `json:"storedBytes,omitempty"`
-	MimeType           *string         `json:"mimeType"`
-	Filename           string          `json:"filename,omitempty"`
-	BlobName           string          `json:"blobName"`
-	Metadata           MemoryMetadata  `json:"metadata"`
-	Visibility         string          `json:"visibility"`
-	EncryptionProvider *string         `json:"encryptionProvider"`
-	EncryptionMeta     json.RawMessage `json:"encryptionMeta"`
-	ExpiresAt          *time.Time      `json:"expiresAt"`
-	CreatedAt          time.Time       `json:"createdAt"`
-	UpdatedAt          time.Time       `json:"updatedAt"`
-}
-
 // CreateMemory stores a memory (createMemory). A non-empty idempotencyKey
 // makes the call safe to retry.
 func (c *Client) CreateMemory(ctx context.Context, w MemoryWrite, idempotencyKey string) (*Memory, error) {
@@ -88,15 +53,6 @@ type ListMemoriesParams struct {
 	Type, Visibility, Pinned, History, SortBy, Cursor string
 	MinImportance                                     *float64
 	Limit, Offset                                     int
-}
-
-// MemoryPage is a page of listMemories.
-type MemoryPage struct {
-	Memories   []Memory `json:"memories"`
-	Limit      int      `json:"limit"`
-	NextCursor *string  `json:"nextCursor"`
-	HasMore    bool     `json:"hasMore"`
-	Total      *int     `json:"total,omitempty"`
 }
 
 // ListMemories returns one page of memories (listMemories).
@@ -121,55 +77,6 @@ func (c *Client) AllMemories(ctx context.Context, p ListMemoriesParams) iter.Seq
 		}
 		return pg.Memories, pg.NextCursor, nil
 	})
-}
-
-// SearchRequest is the body of searchMemories.
-type SearchRequest struct {
-	Query        string   `json:"query,omitempty"`
-	KeyQuery     string   `json:"keyQuery,omitempty"`
-	ContentQuery string   `json:"contentQuery,omitempty"`
-	Tags         []string `json:"tags,omitempty"`
-	Limit        int      `json:"limit,omitempty"`
-	Mode         string   `json:"mode,omitempty"`
-}
-
-// SearchHit is one search or vector-search result.
-type SearchHit struct {
-	ID        string `json:"id"`
-	MemoryID  string `json:"memoryId"`
-	Type      string `json:"type"`
-	Key       string `json:"key"`
-	Version   int    `json:"version"`
-	IsLatest  bool   `json:"isLatest"`
-	SizeBytes int64  `json:"sizeBytes"`
-	// StoredBytes is the stored blob's size (nil on versions stored
-	// before it was recorded).
-	StoredBytes        *int64          `json:"storedBytes,omitempty"`
-	Pinned             bool            `json:"pinned"`
-	Importance         float64         `json:"importance"`
-	Metadata           *MemoryMetadata `json:"metadata,omitempty"`
-	Visibility         string          `json:"visibility,omitempty"`
-	EncryptionProvider *string         `json:"encryptionProvider,omitempty"`
-	Score              float64         `json:"score"`
-	MatchedOn          []string        `json:"matchedOn"`
-	CreatedAt          time.Time       `json:"createdAt"`
-	UpdatedAt          time.Time       `json:"updatedAt"`
-}
-
-// SearchResults are the hits of a search, best first.
-type SearchResults struct {
-	Count    int            `json:"count"`
-	Searched SearchedFields `json:"searched"`
-	Hint     string         `json:"hint,omitempty"`
-	Results  []SearchHit    `json:"results"`
-}
-
-// SearchedFields says what each criterion of a search was matched against.
-type SearchedFields struct {
-	KeyNames       string   `json:"keyNames,omitempty"`
-	Content        string   `json:"content,omitempty"`
-	ContentVectors string   `json:"contentVectors,omitempty"`
-	Tags           []string `json:"tags,omitempty"`
 }
 
 // SearchMemories searches by key, full text and tags (searchMemories).
@@ -243,27 +150,6 @@ func multipartRequest(path string, f UploadFile, fields map[string]string) (*req
 	return &request{method: http.MethodPost, path: path, body: buf.Bytes(), contentType: mw.FormDataContentType()}, nil
 }
 
-// BulkResults are the per-item results of a bulk call.
-type BulkResults struct {
-	Succeeded int `json:"succeeded"`
-	Failed    int `json:"failed"`
-	Results   []struct {
-		Index  int     `json:"index"`
-		ID     *string `json:"id"`
-		Status int     `json:"status"`
-		Error  *struct {
-			Type    string `json:"type"`
-			Title   string `json:"title"`
-			Status  int    `json:"status"`
-			Code    string `json:"code"`
-			Detail  string `json:"detail"`
-			Message string `json:"message"`
-			Field   string `json:"field,omitempty"`
-		} `json:"error"`
-		Memory *Memory `json:"memory,omitempty"`
-	} `json:"results"`
-}
-
 // BulkCreateMemories stores up to 20 memories (bulkCreateMemories).
 func (c *Client) BulkCreateMemories(ctx context.Context, ws []MemoryWrite, idempotencyKey string) (*BulkResults, error) {
 	var out BulkResults
@@ -274,26 +160,7 @@ func (c *Client) BulkCreateMemories(ctx context.Context, ws []MemoryWrite, idemp
 // BulkDeleteMemories deletes up to 50 versions (bulkDeleteMemories).
 func (c *Client) BulkDeleteMemories(ctx context.Context, ids []string) (*BulkResults, error) {
 	var out BulkResults
-	return ret(&out, c.call(ctx, http.MethodPost, "/v1/memory/bulk-delete", map[string]any{"ids": ids}, &out, authAgent))
-}
-
-// ExpiringMemory is a memory about to expire.
-type ExpiringMemory struct {
-	ID               string    `json:"id"`
-	MemoryID         string    `json:"memoryId"`
-	Key              string    `json:"key"`
-	Type             string    `json:"type"`
-	Pinned           bool      `json:"pinned"`
-	Importance       float64   `json:"importance"`
-	ExpiresAt        time.Time `json:"expiresAt"`
-	ExpiresInSeconds int64     `json:"expiresInSeconds"`
-}
-
-// Expiring is the result of expiringMemories.
-type Expiring struct {
-	Expiring []ExpiringMemory `json:"expiring"`
-	Count    int              `json:"count"`
-	Within   string           `json:"within"`
+	return ret(&out, c.call(ctx, http.MethodPost, "/v1/memory/bulk-delete", wire.BulkDeleteRequest{IDs: ids}, &out, authAgent))
 }
 
 // ExpiringMemories lists memories expiring within (e.g. "24h")
@@ -305,52 +172,11 @@ func (c *Client) ExpiringMemories(ctx context.Context, within, typ string, limit
 	return ret(&out, err)
 }
 
-// TTLAlertsRequest is the body of memoryTtlAlerts.
-type TTLAlertsRequest struct {
-	Within         string   `json:"within,omitempty"`
-	Type           string   `json:"type,omitempty"`
-	RenewIDs       []string `json:"renewIds,omitempty"`
-	RenewExpiresIn string   `json:"renewExpiresIn,omitempty"`
-}
-
-// TTLAlerts is the result of memoryTtlAlerts.
-type TTLAlerts struct {
-	Expiring      []ExpiringMemory `json:"expiring"`
-	ExpiringCount int              `json:"expiringCount"`
-	Within        string           `json:"within"`
-	RenewedCount  int              `json:"renewedCount"`
-	Renewed       []struct {
-		ID           string     `json:"id"`
-		Success      bool       `json:"success"`
-		NewExpiresAt *time.Time `json:"newExpiresAt"`
-		Error        string     `json:"error,omitempty"`
-	} `json:"renewed"`
-}
-
 // MemoryTtlAlerts lists memories about to expire and renews the given ones
 // (memoryTtlAlerts).
 func (c *Client) MemoryTtlAlerts(ctx context.Context, a TTLAlertsRequest) (*TTLAlerts, error) {
 	var out TTLAlerts
 	return ret(&out, c.call(ctx, http.MethodPost, "/v1/memory/ttl-alerts", a, &out, authAgent))
-}
-
-// AuditEntry is one audit log entry.
-type AuditEntry struct {
-	ID       string `json:"id"`
-	Action   string `json:"action"`
-	Resource string `json:"resource"`
-	// Detail is the entry's JSON object; its members depend on Action.
-	Detail    json.RawMessage `json:"detail"`
-	RequestID string          `json:"requestId"`
-	CreatedAt time.Time       `json:"createdAt"`
-}
-
-// AuditPage is one page of the audit log.
-type AuditPage struct {
-	Entries    []AuditEntry `json:"entries"`
-	Limit      int          `json:"limit"`
-	NextCursor *string      `json:"nextCursor"`
-	HasMore    bool         `json:"hasMore"`
 }
 
 // MemoryAudit returns one page of the agent's audit log (memoryAudit).
@@ -393,20 +219,6 @@ func (c *Client) PutMemory(ctx context.Context, id string, w MemoryWrite, ifMatc
 	return ret(&m, c.callHeader(ctx, http.MethodPut, "/v1/memory/"+esc(id), w, &m, "If-Match", ifMatch))
 }
 
-// DeleteResult is the result of deleteMemory.
-type DeleteResult struct {
-	Deleted         bool    `json:"deleted"`
-	Scope           string  `json:"scope"`
-	ID              string  `json:"id"`
-	Version         int     `json:"version"`
-	MemoryID        string  `json:"memoryId"`
-	Key             string  `json:"key,omitempty"`
-	MemoryDeleted   bool    `json:"memoryDeleted"`
-	VersionsDeleted int     `json:"versionsDeleted"`
-	LatestID        *string `json:"latestId"`
-	LatestVersion   *int    `json:"latestVersion"`
-}
-
 // DeleteMemory deletes one version (deleteMemory).
 func (c *Client) DeleteMemory(ctx context.Context, id, ifMatch string) (*DeleteResult, error) {
 	return c.deleteMemory(ctx, id, ifMatch, "")
@@ -426,24 +238,6 @@ func (c *Client) deleteMemory(ctx context.Context, id, ifMatch, scope string) (*
 	return ret(&out, err)
 }
 
-// History lists a memory's versions.
-type History struct {
-	MemoryID      string `json:"memoryId"`
-	Key           string `json:"key"`
-	Type          string `json:"type"`
-	TotalVersions int    `json:"totalVersions"`
-	Versions      []struct {
-		ID        string `json:"id"`
-		Version   int    `json:"version"`
-		IsLatest  bool   `json:"isLatest"`
-		SizeBytes int64  `json:"sizeBytes"`
-		// StoredBytes is the stored blob's size; nil on versions stored
-		// before it was recorded.
-		StoredBytes *int64    `json:"storedBytes,omitempty"`
-		CreatedAt   time.Time `json:"createdAt"`
-	} `json:"versions"`
-}
-
 // MemoryHistory lists the versions of the memory holding id
 // (memoryHistory).
 func (c *Client) MemoryHistory(ctx context.Context, id string) (*History, error) {
@@ -457,16 +251,6 @@ func (c *Client) DownloadMemory(ctx context.Context, id string) (*Stream, error)
 	return c.stream(ctx, &request{method: http.MethodGet, path: "/v1/memory/" + esc(id) + "/download"})
 }
 
-// PinResult is the result of pinMemory.
-type PinResult struct {
-	ID        string     `json:"id"`
-	MemoryID  string     `json:"memoryId"`
-	Key       string     `json:"key"`
-	Pinned    bool       `json:"pinned"`
-	ExpiresAt *time.Time `json:"expiresAt"`
-	UpdatedAt time.Time  `json:"updatedAt"`
-}
-
 // PinMemory flips the pin (pinMemory without a body); SetMemoryPin sets it.
 func (c *Client) PinMemory(ctx context.Context, id string) (*PinResult, error) {
 	var out PinResult
@@ -477,23 +261,14 @@ func (c *Client) PinMemory(ctx context.Context, id string) (*PinResult, error) {
 // a body): unlike PinMemory, a retry leaves the same state.
 func (c *Client) SetMemoryPin(ctx context.Context, id string, pinned bool) (*PinResult, error) {
 	var out PinResult
-	return ret(&out, c.call(ctx, http.MethodPatch, "/v1/memory/"+esc(id)+"/pin", map[string]any{"pinned": pinned}, &out, authAgent))
-}
-
-// ImportanceResult is the result of setMemoryImportance.
-type ImportanceResult struct {
-	ID         string    `json:"id"`
-	MemoryID   string    `json:"memoryId"`
-	Key        string    `json:"key"`
-	Importance float64   `json:"importance"`
-	UpdatedAt  time.Time `json:"updatedAt"`
+	return ret(&out, c.call(ctx, http.MethodPatch, "/v1/memory/"+esc(id)+"/pin", wire.PinRequest{Pinned: &pinned}, &out, authAgent))
 }
 
 // SetMemoryImportance sets the importance (setMemoryImportance).
 func (c *Client) SetMemoryImportance(ctx context.Context, id string, importance float64) (*ImportanceResult, error) {
 	var out ImportanceResult
 	return ret(&out, c.call(ctx, http.MethodPatch, "/v1/memory/"+esc(id)+"/importance",
-		map[string]any{"importance": importance}, &out, authAgent))
+		wire.ImportanceRequest{Importance: &importance}, &out, authAgent))
 }
 
 // ret returns v, or nil with the error.

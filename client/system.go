@@ -8,11 +8,6 @@ import (
 	"net/http"
 )
 
-// Status is the answer of healthz (ok) and readyz (ready).
-type Status struct {
-	Status string `json:"status"`
-}
-
 // Healthz reports liveness (healthz).
 func (c *Client) Healthz(ctx context.Context) (*Status, error) {
 	var out Status

@@ -1,9 +1,11 @@
 // Package apitest checks real HTTP responses of cairn against its OpenAPI
 // document (api.OpenAPIDocument), for the tests of any package that drives
-// the service. It is imported by tests only.
+// the service, and Go types against the document's schemas (SchemaDiff:
+// the wire types in api's tests, the client's results in cmd/cairn's). It
+// is imported by tests only.
 //
-// It imports the api package and kin-openapi; nothing imports it outside
-// tests.
+// It imports the api and wire packages and kin-openapi; nothing imports
+// it outside tests.
 package apitest
 
 import (

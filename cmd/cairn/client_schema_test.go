@@ -1,18 +1,15 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 	"unicode"
 
 	"github.com/cairn-dev/cairn/api/apitest"
 	"github.com/cairn-dev/cairn/client"
-	"github.com/getkin/kin-openapi/openapi3"
 )
 
 // TestClientTypesFollowOpenAPI keeps the Go client's result types in step
@@ -20,7 +17,7 @@ import (
 // response, the type its client method returns has exactly the members of
 // the response schema (no more, no fewer, at every depth), each of a Go
 // type of the schema's JSON type, and a member the schema makes optional
-// is a pointer, omitempty or omitzero. The
+// is a pointer, omitempty or omitzero (apitest.SchemaDiff). The
 // end-to-end client tests decode strictly, so the server cannot send a
 // member the document and the type lack.
 func TestClientTypesFollowOpenAPI(t *testing.T) {
@@ -38,15 +35,13 @@ func TestClientTypesFollowOpenAPI(t *testing.T) {
 			if !ok {
 				continue // TestEveryOperationHasAMethod names it
 			}
-			schema := jsonSuccess(op)
+			schema := apitest.SuccessSchema(op)
 			out := m.Type.Out(0)
 			if schema == nil || out.Kind() != reflect.Pointer || out.Elem().Kind() != reflect.Struct {
 				continue // a stream, text, or the document itself
 			}
 			checked++
-			c := schemaCheck{}
-			c.compare(fmt.Sprintf("%s %s (%s) %s", verb, path, name, out.Elem().Name()), out, schema)
-			errs = append(errs, c.errs...)
+			errs = append(errs, apitest.SchemaDiff(fmt.Sprintf("%s %s (%s) %s", verb, path, name, out.Elem().Name()), out, schema)...)
 		}
 	}
 	if checked < 45 {
@@ -56,153 +51,4 @@ func TestClientTypesFollowOpenAPI(t *testing.T) {
 		slices.Sort(errs)
 		t.Fatalf("%d differences between the client's result types and the OpenAPI document:\n  %s", len(errs), strings.Join(errs, "\n  "))
 	}
-}
-
-// jsonSuccess is the schema of an operation's first 2xx JSON response.
-func jsonSuccess(op *openapi3.Operation) *openapi3.Schema {
-	for status := 200; status < 300; status++ {
-		r := op.Responses.Status(status)
-		if r == nil || r.Value == nil {
-			continue
-		}
-		if mt := r.Value.Content["application/json"]; mt != nil && mt.Schema != nil {
-			return mt.Schema.Value
-		}
-		return nil
-	}
-	return nil
-}
-
-type schemaCheck struct{ errs []string }
-
-func (c *schemaCheck) fail(path, format string, args ...any) {
-	c.errs = append(c.errs, path+": "+fmt.Sprintf(format, args...))
-}
-
-// flat is a schema with its allOf merged and a nullable oneOf resolved.
-type flat struct {
-	types    []string
-	props    map[string]*openapi3.Schema
-	required map[string]bool
-	items    *openapi3.Schema
-	values   *openapi3.Schema // additionalProperties
-}
-
-func flatten(s *openapi3.Schema) flat {
-	f := flat{props: map[string]*openapi3.Schema{}, required: map[string]bool{}}
-	var add func(s *openapi3.Schema)
-	add = func(s *openapi3.Schema) {
-		if s.Type != nil {
-			f.types = append(f.types, s.Type.Slice()...)
-		}
-		for k, p := range s.Properties {
-			f.props[k] = p.Value
-		}
-		for _, k := range s.Required {
-			f.required[k] = true
-		}
-		if s.Items != nil {
-			f.items = s.Items.Value
-		}
-		if s.AdditionalProperties.Schema != nil {
-			f.values = s.AdditionalProperties.Schema.Value
-		}
-		for _, sub := range s.AllOf {
-			add(sub.Value)
-		}
-		for _, sub := range s.OneOf {
-			if !sub.Value.Type.Is("null") {
-				add(sub.Value)
-			}
-		}
-	}
-	add(s)
-	return f
-}
-
-var rawMessage = reflect.TypeFor[json.RawMessage]()
-
-func (c *schemaCheck) compare(path string, typ reflect.Type, s *openapi3.Schema) {
-	for typ.Kind() == reflect.Pointer {
-		typ = typ.Elem()
-	}
-	f := flatten(s)
-	wants := func(jsonType string) {
-		if len(f.types) > 0 && !slices.Contains(f.types, jsonType) {
-			c.fail(path, "Go %s is a JSON %s, the schema's type is %v", typ, jsonType, f.types)
-		}
-	}
-	switch {
-	case typ == rawMessage: // a free-form member, kept as sent
-	case typ == reflect.TypeFor[time.Time]():
-		wants("string")
-	case typ.Kind() == reflect.Struct:
-		wants("object")
-		fields := map[string]bool{}
-		for name, field := range jsonFields(typ) {
-			fields[name] = true
-			p, ok := f.props[name]
-			if !ok {
-				c.fail(path, "member %q (field %s) is not in the schema", name, field.Name)
-				continue
-			}
-			tag := field.Tag.Get("json")
-			omit := strings.Contains(tag, ",omitempty") || strings.Contains(tag, ",omitzero")
-			if !f.required[name] && !omit && field.Type.Kind() != reflect.Pointer {
-				c.fail(path, "member %q is optional, field %s must be a pointer, omitempty or omitzero", name, field.Name)
-			}
-			c.compare(path+"."+name, field.Type, p)
-		}
-		for name := range f.props {
-			if !fields[name] {
-				c.fail(path, "schema member %q has no field", name)
-			}
-		}
-	case typ.Kind() == reflect.Slice || typ.Kind() == reflect.Array:
-		wants("array")
-		if f.items != nil {
-			c.compare(path+"[]", typ.Elem(), f.items)
-		}
-	case typ.Kind() == reflect.Map:
-		wants("object")
-		if f.values != nil {
-			c.compare(path+"{}", typ.Elem(), f.values)
-		}
-	case typ.Kind() == reflect.String:
-		wants("string")
-	case typ.Kind() == reflect.Bool:
-		wants("boolean")
-	case typ.Kind() >= reflect.Int && typ.Kind() <= reflect.Uint64:
-		wants("integer")
-	case typ.Kind() == reflect.Float32 || typ.Kind() == reflect.Float64:
-		wants("number")
-	default:
-		c.fail(path, "Go %s has no JSON counterpart here", typ)
-	}
-}
-
-// jsonFields are the JSON members of a struct type, embedded structs
-// flattened, by name.
-func jsonFields(typ reflect.Type) map[string]reflect.StructField {
-	out := map[string]reflect.StructField{}
-	for f := range typ.Fields() {
-		if !f.IsExported() {
-			continue
-		}
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "-" {
-			continue
-		}
-		if f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct {
-			for k, v := range jsonFields(f.Type) {
-				out[k] = v
-			}
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		out[name] = f
-	}
-	return out
 }

@@ -69,7 +69,7 @@ func TestE2EClient(t *testing.T) {
 	}
 
 	got, err := c.GetMemory(ctx, m.ID)
-	if err != nil || got.Content != "the quick brown fox" {
+	if err != nil || got.Content == nil || *got.Content != "the quick brown fox" {
 		t.Fatalf("get: %+v %v", got, err)
 	}
 	v2, err := c.PutMemory(ctx, m.ID, client.MemoryWrite{Content: "the quick red fox"}, `"1"`)

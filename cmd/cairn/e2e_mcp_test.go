@@ -323,7 +323,7 @@ func TestE2EMCPTools(t *testing.T) {
 			t.Fatal(err)
 		}
 		var m client.Memory
-		if err := json.Unmarshal([]byte(r.Contents[0].Text), &m); err != nil || m.Content != "the sky is blue" {
+		if err := json.Unmarshal([]byte(r.Contents[0].Text), &m); err != nil || m.Content == nil || *m.Content != "the sky is blue" {
 			t.Fatalf("memory resource: %s %v", r.Contents[0].Text, err)
 		}
 		if _, err := s.cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: "cairn://memory/facts/none"}); err == nil {
