@@ -4,19 +4,15 @@ import (
 	"net/http"
 
 	"github.com/cairn-dev/cairn/compliance"
+	"github.com/cairn-dev/cairn/wire"
 	"github.com/gin-gonic/gin"
 )
-
-// signingKeys is the answer of GET /v1/compliance/signing-keys.
-type signingKeys struct {
-	Keys []compliance.SigningKey `json:"keys"`
-}
 
 // signingKeys is GET /v1/compliance/signing-keys: the public keys proof
 // documents are signed with, the current one first, then the retired ones
 // (no account needed, as for the documents).
 func (s *Server) signingKeys(c *gin.Context) error {
-	out := signingKeys{Keys: []compliance.SigningKey{}}
+	out := wire.SigningKeys{Keys: []compliance.SigningKey{}}
 	if s.Compliance.Signer != nil {
 		out.Keys = s.Compliance.Signer.Keys()
 	}

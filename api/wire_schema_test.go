@@ -26,6 +26,7 @@ var wireBodies = map[string]struct{ response, request reflect.Type }{
 	"rejectReport":           {typ[wire.Moderation](), typ[wire.ModerationRequest]()},
 	"delistCommunityAddress": {typ[wire.Moderation](), typ[wire.DelistRequest]()},
 	"getPricing":             {typ[wire.Pricing](), nil},
+	"getSigningKeys":         {typ[wire.SigningKeys](), nil},
 	"getBalance":             {typ[wire.Balance](), nil},
 	"listTransactions":       {typ[wire.TransactionPage](), nil},
 	"getAgentBalance":        {typ[wire.AgentBalance](), nil},

@@ -87,20 +87,6 @@ type ProofSignature struct {
 	Value string `json:"value"`
 }
 
-// SigningKey is a public key proof documents are signed with: PublicKey
-// is its 32 bytes in hex; Current is false for a retired key.
-type SigningKey struct {
-	KeyID     string `json:"keyId"`
-	Alg       string `json:"alg"`
-	PublicKey string `json:"publicKey"`
-	Current   bool   `json:"current"`
-}
-
-// SigningKeys is the result of getSigningKeys.
-type SigningKeys struct {
-	Keys []SigningKey `json:"keys"`
-}
-
 // GetSigningKeys lists the keys proof documents are signed with, the
 // current one first (getSigningKeys; no account needed).
 func (c *Client) GetSigningKeys(ctx context.Context) (*SigningKeys, error) {

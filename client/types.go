@@ -19,6 +19,9 @@ type (
 	Deposit         = wire.Deposit
 	Grant           = wire.Grant
 
+	SigningKey  = wire.SigningKey
+	SigningKeys = wire.SigningKeys
+
 	ReportRequest    = wire.ReportRequest
 	ReportResult     = wire.ReportResult
 	ReportModeration = wire.ReportModeration

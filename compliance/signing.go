@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/wire"
 )
 
 // A screening proof document is signed by its issuer, so that its holder
@@ -41,15 +42,7 @@ type ProofSignature struct {
 }
 
 // SigningKey is a published public key of proof documents.
-type SigningKey struct {
-	KeyID string `json:"keyId"`
-	Alg   string `json:"alg"`
-	// PublicKey is the 32-byte Ed25519 public key, lower-case hex.
-	PublicKey string `json:"publicKey"`
-	// Current is true for the key new documents are signed with; false
-	// for a retired one, kept so that older documents still verify.
-	Current bool `json:"current"`
-}
+type SigningKey = wire.SigningKey
 
 // KeyID names a public key: "ed25519-" and the first 16 hex digits of the
 // SHA-256 of its 32 bytes.
