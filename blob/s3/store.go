@@ -7,10 +7,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/minio/minio-go/v7"
@@ -283,7 +286,24 @@ func (s *Store) fail(ctx context.Context, what string, err error) error {
 	if isNotFound(err) {
 		return errNotFound()
 	}
+	if isUnreachable(err) {
+		return fmt.Errorf("%w: %w", cairn.Errorf(cairn.EUNAVAILABLE, "The blob store is unreachable for a moment; retry shortly."), err)
+	}
 	return fmt.Errorf("%w: %w", cairn.Errorf(cairn.EUPSTREAM, "blob store: %s failed", what), err)
+}
+
+// isUnreachable tells an S3 server that could not be reached (refused or
+// cut connections, after the client's own retries) or says it is busy
+// (503 SlowDown, ServiceUnavailable) from one that answered wrongly: the
+// same request may succeed in a moment.
+func isUnreachable(err error) bool {
+	var ne net.Error
+	if errors.As(err, &ne) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, io.ErrUnexpectedEOF) {
+		return true
+	}
+	r := minio.ToErrorResponse(err)
+	return r.StatusCode == http.StatusServiceUnavailable || r.Code == "SlowDown" || r.Code == "ServiceUnavailable"
 }
 
 func isNotFound(err error) bool {

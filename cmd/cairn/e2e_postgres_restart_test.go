@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -28,73 +27,21 @@ func TestE2EPostgresRestartUnderLoad(t *testing.T) {
 	const credits = 100000
 	a := ts.newAgent(t, credits)
 
-	type outcome struct {
-		status     int
-		key, id    string
-		code       string
-		retryAfter string
-		err        error
-	}
-	var (
-		mu       sync.Mutex
-		outcomes []outcome
-		stop     = make(chan struct{})
-		wg       sync.WaitGroup
-	)
-	for w := range 4 {
-		wg.Go(func() {
-			for i := 0; ; i++ {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				key := fmt.Sprintf("w%d-%d", w, i)
-				r, err := ts.try(t, "POST", "/v1/memory", a.Key, map[string]any{"key": key, "content": "written under load " + key})
-				o := outcome{key: key, err: err}
-				if err == nil {
-					o.status, o.id, o.code, o.retryAfter = r.Status, r.str("id"), r.str("code"), r.Header.Get("Retry-After")
-				}
-				mu.Lock()
-				outcomes = append(outcomes, o)
-				mu.Unlock()
-				if o.status == 503 {
-					time.Sleep(20 * time.Millisecond)
-				}
-			}
-		})
-	}
-	acknowledged := func() int {
-		mu.Lock()
-		defer mu.Unlock()
-		n := 0
-		for _, o := range outcomes {
-			if o.status == 201 {
-				n++
-			}
-		}
-		return n
-	}
-	for deadline := time.Now().Add(30 * time.Second); acknowledged() < 20; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("no writes acknowledged before the restart")
-		}
-	}
+	load := startFaultLoad(4, func(w, i int) (string, *response, error) {
+		key := fmt.Sprintf("w%d-%d", w, i)
+		r, err := ts.try(t, "POST", "/v1/memory", a.Key, map[string]any{"key": key, "content": "written under load " + key})
+		return key, r, err
+	})
+	load.waitAcked(t, 20, "before the restart")
 	if !ts.m.Leading() {
 		t.Fatal("the only instance does not lead")
 	}
 	logsBefore := len(ts.logs.String())
 	pg.Restart()
-	before := acknowledged()
 	// Serving again without a restart of its own: writes are acknowledged
-	// after PostgreSQL's restart (the bound only ends a test that hangs).
-	for deadline := time.Now().Add(60 * time.Second); acknowledged() < before+20; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d writes acknowledged in the 60 s after PostgreSQL restarted", acknowledged()-before)
-		}
-	}
-	close(stop)
-	wg.Wait()
+	// after PostgreSQL's restart.
+	load.waitAcked(t, load.acked()+20, "in the 60 s after PostgreSQL restarted")
+	ids, failed := load.end(t)
 	// The leader lock and the connection listening for memory changes
 	// come back: the instance leads again, and caught up with the changes
 	// it could not hear while the connection was down.
@@ -105,37 +52,22 @@ func TestE2EPostgresRestartUnderLoad(t *testing.T) {
 		}
 	}
 
-	failed := 0
-	for _, o := range outcomes {
-		switch {
-		case o.err != nil:
-			t.Errorf("%s: %v", o.key, o.err)
-		case o.status == 201:
-		case o.status == 503 && o.code == "unavailable" && o.retryAfter != "":
-			failed++
-		default:
-			t.Errorf("%s: status %d, code %q, Retry-After %q", o.key, o.status, o.code, o.retryAfter)
-		}
-	}
 	if failed == 0 {
 		t.Log("no write was in flight during the restart")
 	}
 	// Each acknowledged write cost 5 credits; the failed ones nothing.
-	want := credits - 5*acknowledged()
+	want := credits - 5*len(ids)
 	for deadline := time.Now().Add(30 * time.Second); ts.balance(t, a.Key) != want; time.Sleep(100 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("balance %d, want %d: %d acknowledged writes, %d failed", ts.balance(t, a.Key), want, acknowledged(), failed)
+			t.Fatalf("balance %d, want %d: %d acknowledged writes, %d failed", ts.balance(t, a.Key), want, len(ids), failed)
 		}
 	}
-	for _, o := range outcomes {
-		if o.status != 201 {
-			continue
-		}
-		r := ts.do(t, "GET", "/v1/memory/"+o.id, a.Key, nil).must(t, 200)
+	for id, key := range ids {
+		r := ts.do(t, "GET", "/v1/memory/"+id, a.Key, nil).must(t, 200)
 		var m struct{ Key, Content string }
-		if err := json.Unmarshal(r.Body, &m); err != nil || m.Key != o.key || m.Content != "written under load "+o.key {
-			t.Fatalf("acknowledged %s: %s", o.key, r.Body)
+		if err := json.Unmarshal(r.Body, &m); err != nil || m.Key != key || m.Content != "written under load "+key {
+			t.Fatalf("acknowledged %s: %s", key, r.Body)
 		}
 	}
-	t.Logf("%d writes acknowledged, %d failed cleanly during the restart", acknowledged(), failed)
+	t.Logf("%d writes acknowledged, %d failed cleanly during the restart", len(ids), failed)
 }
