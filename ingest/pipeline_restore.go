@@ -93,7 +93,7 @@ func (p *Pipeline) restore(ctx context.Context, newer, keepSources bool) (bool, 
 		}
 		st := p.stateOf(name)
 		st.Listings, st.Snapshot = bySource[name], snap
-		st.IngestAt, st.Entries, st.LastError, st.FailedAt = sv.FetchedAt, st.Listings.Len(), sv.LastError, sv.FailedAt
+		st.IngestAt, st.Entries, st.LastError, st.FailedAt = sv.FetchedAt, st.Listings.Len(), RedactText(sv.LastError), sv.FailedAt
 	}
 	p.mu.Unlock()
 	p.Holder.Swap(ix)

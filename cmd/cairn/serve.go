@@ -243,15 +243,9 @@ func (m *Main) openServices(ctx context.Context, o *opening) error {
 	m.sweepers = append(m.sweepers, sweeper{"media", o.media.Sweep, false}, sweeper{"blobs", m.blobs.DeleteExpired, cfg.Blob != "s3"},
 		sweeper{"idempotency", m.sweepIdempotency, false})
 	o.cursors = cairn.NewCursors(deriveKey(o.serviceKey, "cursor"))
-	sources, err := parseSources(cfg.Sources)
+	sources, err := configuredSources(cfg.IngestConfig, m.DefaultSources)
 	if err != nil {
 		return err
-	}
-	if len(sources) == 0 && cfg.DefaultSources {
-		sources = m.DefaultSources
-		if sources == nil {
-			sources = ingest.DefaultSources()
-		}
 	}
 	o.holder = &screening.Holder{}
 	if err := m.openAnchorer(ctx, m.core); err != nil {
