@@ -152,8 +152,9 @@ type opening struct {
 	memory     *memory.Service
 	holder     *screening.Holder
 	cursors    *cairn.Cursors
-	// origin is this data dir's name on its charges: recovery refunds only
-	// the interrupted charges of this instance.
+	// origin is this boot's name on its charges (the data dir's service
+	// key and a random part): recovery refunds only the interrupted charges
+	// of this instance's previous boot.
 	origin  string
 	pricing *billing.Pricing
 }
@@ -275,9 +276,10 @@ func (m *Main) openState(ctx context.Context, o *opening) error {
 	if o.pricing, err = billing.NewPricing(ctx, m.core); err != nil {
 		return fmt.Errorf("load pricing: %w", err)
 	}
-	o.origin = hex.EncodeToString(deriveKey(o.serviceKey, "ledger-origin")[:8])
+	base := hex.EncodeToString(deriveKey(o.serviceKey, "ledger-origin")[:8])
+	o.origin = billing.BootOrigin(base)
 	m.recovery = &billing.Recovery{Ledger: m.core, Effects: o.memory.Audit, Settled: m.core, Settings: m.store,
-		Origin: o.origin, Clock: m.Clock}
+		Origin: o.origin, LegacyOrigin: base, Clock: m.Clock}
 	refunds, err := m.recovery.Recover(ctx)
 	if err != nil {
 		return fmt.Errorf("recover interrupted charges: %w", err)
