@@ -279,7 +279,7 @@ func newServeFlagSet(c *Config) *flag.FlagSet {
 	fs.IntVar(&c.RateLimitPerKey, "rate-limit-per-key", c.RateLimitPerKey, "requests per minute per API key (0: unlimited)")
 	fs.IntVar(&c.WriteLimitPerAgent, "write-limit-per-agent", c.WriteLimitPerAgent, "writes (POST, PUT, PATCH, DELETE) per minute per agent (0: unlimited)")
 	fs.IntVar(&c.RotateLimitPerIP, "rotate-limit-per-ip", c.RotateLimitPerIP, "key rotation attempts per 15 minutes per client IP (0: unlimited)")
-	fs.IntVar(&c.PublicLimitPerIP, "public-limit-per-ip", c.PublicLimitPerIP, "reads of screening proofs and snapshots without an account, per minute per client IP (0: unlimited)")
+	fs.IntVar(&c.PublicLimitPerIP, "public-limit-per-ip", c.PublicLimitPerIP, "reads of screening proofs and snapshots without an account, per minute per client IP, IPv6 clients per /64 (0: unlimited)")
 	fs.IntVar(&c.RegisterLimitPerIP, "register-limit-per-ip", c.RegisterLimitPerIP, "registrations per hour per client IP, IPv6 clients per /64 (0: unlimited)")
 	fs.IntVar(&c.RegisterLimitAll, "register-limit-global", c.RegisterLimitAll, "registrations per hour from all clients together (0: unlimited)")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", c.MaxBodyBytes, "largest JSON request body")
