@@ -142,5 +142,12 @@ func (p *Pipeline) Versions(ctx context.Context, before uint64, limit int) ([]ca
 	if p.Store == nil {
 		return []cairn.ListVersion{}, nil
 	}
-	return p.Store.ListVersions(ctx, before, limit)
+	vs, err := p.Store.ListVersions(ctx, before, limit)
+	for _, v := range vs {
+		for name, sv := range v.Sources { // a failure stored by an earlier release may name a raw URL
+			sv.LastError = RedactText(sv.LastError)
+			v.Sources[name] = sv
+		}
+	}
+	return vs, err
 }

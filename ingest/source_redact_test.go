@@ -1,6 +1,9 @@
 package ingest
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -35,5 +38,46 @@ func TestParseSourceHeaderFlag(t *testing.T) {
 		} else if strings.Contains(err.Error(), "secretvalue") {
 			t.Errorf("%q: the error holds the value: %v", bad, err)
 		}
+	}
+}
+
+// TestStoredFailureRedacted: a failure stored with a raw URL by an earlier
+// release is redacted when the versions are listed and when it is restored
+// into a source's state.
+func TestStoredFailureRedacted(t *testing.T) {
+	ctx := context.Background()
+	list := filepath.Join(t.TempDir(), "eth.txt")
+	if err := os.WriteFile(list, []byte("0x0000000000000000000000000000000000000001\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	db := tempStore(t)
+	p, _ := newPipeline(t, Source{Name: "list:ETH", Location: list})
+	p.Store = db
+	if _, err := p.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	v, err := db.LastListVersion(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.Version++
+	sv := v.Sources["list:ETH"]
+	sv.LastError = "fetch https://user:pw-secret@example.org/eth.txt?token=tok-secret: HTTP 500"
+	v.Sources["list:ETH"] = sv
+	if err := db.CommitListVersion(ctx, v, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	const want = "fetch https://***@example.org/eth.txt?***: HTTP 500"
+	vs, err := p.Versions(ctx, 0, 10)
+	if err != nil || len(vs) != 2 || vs[0].Sources["list:ETH"].LastError != want {
+		t.Fatalf("versions %+v %v", vs, err)
+	}
+	q, _ := newPipeline(t, Source{Name: "list:ETH", Location: list})
+	q.Store = db
+	if ok, err := q.Restore(ctx); !ok || err != nil {
+		t.Fatalf("restore %v %v", ok, err)
+	}
+	if got := q.States()["list:ETH"].LastError; got != want {
+		t.Fatalf("restored lastError %q, want %q", got, want)
 	}
 }
