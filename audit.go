@@ -24,6 +24,11 @@ const (
 	AuditDeposit = "deposit"
 )
 
+// AuditActions are every action an audit entry may have: what the audit
+// log may be filtered by.
+var AuditActions = []string{AuditRead, AuditWrite, AuditDelete, AuditSearch, AuditList, AuditUpload, AuditPin,
+	AuditImportance, AuditRotateKey, AuditRevoke, AuditRegister, AuditReport, AuditModeration, AuditDeposit}
+
 // AuditEntry is one line of an agent's operation log.
 type AuditEntry struct {
 	ID        string         `json:"id"`

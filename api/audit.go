@@ -10,17 +10,13 @@ import (
 	"github.com/gin-gonic/gin"
 )
 
-// auditActions are the actions the audit log may be filtered by.
-var auditActions = []string{cairn.AuditRead, cairn.AuditWrite, cairn.AuditDelete, cairn.AuditSearch, cairn.AuditList,
-	cairn.AuditUpload, cairn.AuditPin, cairn.AuditImportance, cairn.AuditRotateKey, cairn.AuditReport, cairn.AuditModeration, cairn.AuditDeposit}
-
 // memoryAudit is GET /v1/memory/audit (spec 4.10), free: the agent's
 // operation log, newest first, with cursor pagination.
 func (s *Server) memoryAudit(c *gin.Context) error {
 	action := c.Query("action")
-	if action != "" && !slices.Contains(auditActions, action) {
+	if action != "" && !slices.Contains(cairn.AuditActions, action) {
 		return cairn.Errorf(cairn.EINVALID, "Unknown action %q; action is one of %s, or absent for every action.", action,
-			strings.Join(auditActions, ", ")).With("field", "action").With("allowed", auditActions)
+			strings.Join(cairn.AuditActions, ", ")).With("field", "action").With("allowed", cairn.AuditActions)
 	}
 	pg, err := s.readIDPage(c, action)
 	if err != nil {

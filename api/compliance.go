@@ -32,8 +32,8 @@ func (s *Server) complianceRoutes(v1 *gin.RouterGroup) {
 	// No account: the unguessable screening id is the capability a
 	// screener hands to an auditor, and snapshots are public data named
 	// by their digest; the statistics are public too. All are limited per
-	// client IP.
-	public := s.rateLimit(policy{name: "public", l: s.publicLimit, key: clientIP, when: always})
+	// client network (an IPv6 client per /64).
+	public := s.rateLimit(policy{name: "public", l: s.publicLimit, key: clientNet, when: always})
 	v1.GET("/compliance/stats", public, h(s.stats))
 	v1.GET("/compliance/proofs/:screeningId", public, h(s.getProof))
 	v1.GET("/compliance/snapshots/:sha256", public, h(s.getSnapshot))

@@ -4,7 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
-	"runtime/debug"
 	"time"
 
 	"github.com/cairn-dev/cairn"
@@ -161,7 +160,7 @@ func New(d Deps) (*Server, error) {
 		d.Ledger.OnCharge = s.metrics.charged
 		d.Ledger.OnRefund = s.metrics.refunded
 	}
-	e.Use(s.requestIDMiddleware, s.logMiddleware, s.metricsMiddleware, s.bodyLimitMiddleware)
+	e.Use(recoveryMiddleware, s.requestIDMiddleware, s.logMiddleware, s.metricsMiddleware, recoveryMiddleware, s.bodyLimitMiddleware)
 	s.routes()
 	return s, nil
 }
@@ -225,19 +224,10 @@ func (s *Server) Routes() []gin.RouteInfo { return s.engine.Routes() }
 // handlerFunc is a handler that returns its error instead of writing it.
 type handlerFunc func(c *gin.Context) error
 
-// h adapts a handlerFunc: a returned error, or a panic, becomes a problem
-// document through the one error table.
+// h adapts a handlerFunc: a returned error becomes a problem document
+// through the one error table (a panic is recoveryMiddleware's).
 func h(f handlerFunc) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		defer func() {
-			if r := recover(); r != nil {
-				if r == http.ErrAbortHandler {
-					panic(r)
-				}
-				loggerOf(c).ErrorContext(c.Request.Context(), "panic in handler", "panic", r, "stack", string(debug.Stack()))
-				writeError(c, cairn.Errorf(cairn.EINTERNAL, "internal error"))
-			}
-		}()
 		if err := f(c); err != nil {
 			writeError(c, err)
 		}

@@ -3,7 +3,10 @@ package billing
 import (
 	"cmp"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"time"
 
@@ -26,6 +29,10 @@ const checkpointSkew = time.Minute
 
 const checkpointSetting = "billing.checkpoint"
 
+// originsSetting lists, in Settings, the origins of this instance's boots
+// whose charges the next start recovers.
+const originsSetting = "billing.origins"
+
 // RecoveryReason is the reason of a refund made by Recover.
 const RecoveryReason = "The request was interrupted by a restart before its write was stored."
 
@@ -38,8 +45,8 @@ const RecoveryReason = "The request was interrupted by a restart before its writ
 // priced request has ended (Checkpoint). At start, before serving, Recover
 // reads the ledger from the last checkpoint (a few seconds, or the length
 // of the longest request, before the crash; Lookback when there is none)
-// and refunds each charge of this instance (Origin) for a RecoverableOps
-// operation that has
+// and refunds each charge of this instance's previous boot for a
+// RecoverableOps operation that has
 //   - no refund (a failed request refunds its own),
 //   - no settled mark (a 404 or 409 keeps its charge and logs nothing),
 //   - and no audit entry with its request id (the write's own commit).
@@ -47,13 +54,23 @@ const RecoveryReason = "The request was interrupted by a restart before its writ
 // A request that charged n items (bulk) and logged k effects gets its
 // newest n-k charges back. Each refund carries the unique key
 // RefundKey(<charge id>), the key of every refund of a charge, so recovering twice refunds nothing twice.
+//
+// Charges name the boot that took them (Origin, from BootOrigin: a random
+// part per start), and Settings, local to the instance, records that
+// origin at each start: the next start recovers the charges of the boots
+// recorded there only. Two instances started from copies of one data dir
+// (same service key) that share a ledger therefore never refund each
+// other's writes in flight.
 type Recovery struct {
 	Ledger   store.Ledger   // the ledger the charges are in
 	Effects  store.Audit    // the log the writes commit their audit entries to
 	Settled  store.Settled  // charges that stand with no effect
-	Settings store.Settings // keeps the checkpoint; local to this instance
-	Origin   string         // this instance, as in Ledger.Origin
-	Clock    cairn.Clock
+	Settings store.Settings // keeps the checkpoint and the boot origins; local to this instance
+	Origin   string         // this boot, as in Ledger.Origin
+	// LegacyOrigin is recovered when Settings records no boot: the origin
+	// of charges taken by releases whose origins had no per-boot part.
+	LegacyOrigin string
+	Clock        cairn.Clock
 	// OnRefund, when set, observes each refund made.
 	OnRefund func(op string, amount int64)
 }
@@ -96,6 +113,10 @@ func (r *Recovery) Recover(ctx context.Context) ([]*cairn.LedgerEntry, error) {
 	if err != nil {
 		return nil, err
 	}
+	origins, err := r.previousOrigins(ctx)
+	if err != nil {
+		return nil, err
+	}
 	type reqKey struct{ agent, req string }
 	open := map[string]*cairn.LedgerEntry{}
 	refunded := map[string]bool{}
@@ -103,7 +124,7 @@ func (r *Recovery) Recover(ctx context.Context) ([]*cairn.LedgerEntry, error) {
 		switch {
 		case e.Kind == cairn.LedgerRefund && e.RefID != "":
 			refunded[e.RefID] = true
-		case e.Kind == cairn.LedgerCharge && e.Origin == r.Origin && e.AgentID != "" && e.RequestID != "" &&
+		case e.Kind == cairn.LedgerCharge && slices.Contains(origins, e.Origin) && e.AgentID != "" && e.RequestID != "" &&
 			slices.Contains(RecoverableOps, e.Operation):
 			c := *e
 			open[c.ID] = &c
@@ -149,7 +170,45 @@ func (r *Recovery) Recover(ctx context.Context) ([]*cairn.LedgerEntry, error) {
 			}
 		}
 	}
+	// Every charge of the previous boots is settled now: the next start
+	// recovers this boot's.
+	b, err := json.Marshal([]string{r.Origin})
+	if err != nil {
+		return out, err
+	}
+	if err := r.Settings.PutSetting(ctx, originsSetting, b); err != nil {
+		return out, err
+	}
 	return out, r.Checkpoint(ctx, now)
+}
+
+// previousOrigins are the origins whose charges Recover looks at: the
+// boots Settings records (LegacyOrigin when it records none) and this one.
+func (r *Recovery) previousOrigins(ctx context.Context) ([]string, error) {
+	var origins []string
+	b, err := r.Settings.Setting(ctx, originsSetting)
+	switch {
+	case cairn.IsCode(err, cairn.ENOTFOUND):
+		if r.LegacyOrigin != "" {
+			origins = append(origins, r.LegacyOrigin)
+		}
+	case err != nil:
+		return nil, err
+	default:
+		if err := json.Unmarshal(b, &origins); err != nil {
+			return nil, fmt.Errorf("setting %s: %w", originsSetting, err)
+		}
+	}
+	return append(origins, r.Origin), nil
+}
+
+// BootOrigin is the origin of the charges of one start of an instance:
+// base (derived from the instance's service key, so that an operator can
+// tell instances apart) and a random part of 64 bits.
+func BootOrigin(base string) string {
+	var b [8]byte
+	_, _ = rand.Read(b[:]) // never fails (crypto/rand)
+	return base + "." + hex.EncodeToString(b[:])
 }
 
 // countEffects counts, for each request id in reqs, the agent's audit

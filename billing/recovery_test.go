@@ -11,15 +11,7 @@ import (
 
 func TestRecoveryRefundsInterruptedWrites(t *testing.T) {
 	ctx := context.Background()
-	clock := cairn.NewManualClock(time.Date(2026, 8, 1, 12, 0, 0, 0, time.UTC))
-	db := openDB(t, t.TempDir())
-	defer db.Close()
-	dev := &cairn.Developer{ID: cairn.NewID(), CreatedAt: clock.Now()}
-	agent := &cairn.Agent{ID: cairn.NewID(), DeveloperID: dev.ID, Name: "a", KeyHash: []byte("k"), SecretHash: []byte("s"), CreatedAt: clock.Now()}
-	grant := &cairn.LedgerEntry{ID: cairn.NewID(), DeveloperID: dev.ID, Kind: cairn.LedgerGrant, Operation: "starter", Amount: 1000}
-	if err := db.CreateAccount(ctx, dev, agent, grant); err != nil {
-		t.Fatal(err)
-	}
+	clock, db, dev, agent := recoveryAccount(t)
 	led := &billing.Ledger{Store: db, Clock: clock, Origin: "here"}
 	other := &billing.Ledger{Store: db, Clock: clock, Origin: "elsewhere"}
 	rec := &billing.Recovery{Ledger: db, Effects: db, Settled: db, Settings: db, Origin: "here", Clock: clock}

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -120,9 +121,11 @@ func (p *Pipeline) Run(ctx context.Context) (*Result, error) {
 			err = fmt.Errorf("new version has %d entries, previous %d: more than %.0f%% dropped", listings.Len(), st.Listings.Len(), p.maxDrop()*100)
 		}
 		if err != nil {
-			st.LastError, st.FailedAt = err.Error(), p.Clock.Now()
-			res.Failures[src.Name] = err.Error()
-			p.logger().Error("ingestion kept the previous version", "source", src.Name, "err", err)
+			msg := RedactText(err.Error())
+			st.LastError, st.FailedAt = msg, p.Clock.Now()
+			res.Failures[src.Name] = msg
+			p.logger().Error("ingestion kept the previous version", "source", src.Name, "err", msg)
+			err = errors.New(msg)
 		} else {
 			st.Listings, st.Snapshot, st.IngestAt, st.LastError = listings, snap, snap.FetchedAt, ""
 			st.Entries = listings.Len()

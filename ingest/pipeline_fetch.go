@@ -28,7 +28,7 @@ func (p *Pipeline) ingestOne(ctx context.Context, src Source) (*screening.Listin
 		}
 	}()
 	for _, loc := range strings.Split(src.Location, ",") {
-		f, err := fetch(ctx, client, strings.TrimSpace(loc), p.MaxSourceBytes)
+		f, err := fetch(ctx, client, strings.TrimSpace(loc), src.Header, p.MaxSourceBytes)
 		if err != nil {
 			return nil, Snapshot{}, err
 		}

@@ -93,7 +93,7 @@ func (p *Pipeline) restore(ctx context.Context, newer, keepSources bool) (bool, 
 		}
 		st := p.stateOf(name)
 		st.Listings, st.Snapshot = bySource[name], snap
-		st.IngestAt, st.Entries, st.LastError, st.FailedAt = sv.FetchedAt, st.Listings.Len(), sv.LastError, sv.FailedAt
+		st.IngestAt, st.Entries, st.LastError, st.FailedAt = sv.FetchedAt, st.Listings.Len(), RedactText(sv.LastError), sv.FailedAt
 	}
 	p.mu.Unlock()
 	p.Holder.Swap(ix)
@@ -142,5 +142,12 @@ func (p *Pipeline) Versions(ctx context.Context, before uint64, limit int) ([]ca
 	if p.Store == nil {
 		return []cairn.ListVersion{}, nil
 	}
-	return p.Store.ListVersions(ctx, before, limit)
+	vs, err := p.Store.ListVersions(ctx, before, limit)
+	for _, v := range vs {
+		for name, sv := range v.Sources { // a failure stored by an earlier release may name a raw URL
+			sv.LastError = RedactText(sv.LastError)
+			v.Sources[name] = sv
+		}
+	}
+	return vs, err
 }

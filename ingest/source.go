@@ -18,10 +18,13 @@ import (
 // an SDN_ADVANCED.XML or SDN_ENHANCED.XML, or "sdn.csv,sdn_comments.csv";
 // aggregated_sanctions an OpenSanctions FtM JSON-lines file; list:<chain> a
 // plain list, one address per line. Locations are file paths or http(s)
-// URLs.
+// URLs. Header is sent with every request of a source fetched over HTTP
+// (--source-header): a key there need not sit in the URL. A location is
+// shown and logged only through RedactLocation.
 type Source struct {
 	Name     string
 	Location string
+	Header   http.Header
 }
 
 // ParseSourceFlag parses NAME=PATH_OR_URL.
@@ -29,7 +32,7 @@ func ParseSourceFlag(s string) (Source, error) {
 	name, loc, ok := strings.Cut(s, "=")
 	name, loc = strings.TrimSpace(name), strings.TrimSpace(loc)
 	if !ok || loc == "" {
-		return Source{}, cairn.Errorf(cairn.EINVALID, "source %q: want NAME=PATH_OR_URL", s)
+		return Source{}, cairn.Errorf(cairn.EINVALID, "source %q: want NAME=PATH_OR_URL", RedactText(s))
 	}
 	switch {
 	case name == SourceGovSDN, name == SourceAggregated:
@@ -53,29 +56,35 @@ type fetched struct {
 //
 // A download over HTTP stops at maxBytes (0: DefaultMaxSourceBytes): a
 // source that is larger fails, whether it announces its length or not.
-func fetch(ctx context.Context, client *http.Client, loc string, maxBytes int64) (*fetched, error) {
+//
+// Errors name the location redacted (RedactLocation), never the header.
+func fetch(ctx context.Context, client *http.Client, loc string, header http.Header, maxBytes int64) (*fetched, error) {
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxSourceBytes
 	}
 	var r io.ReadCloser
 	limit := int64(-1)
-	if strings.HasPrefix(loc, "http://") || strings.HasPrefix(loc, "https://") {
+	shown := RedactLocation(loc)
+	if isHTTP(loc) {
 		limit = maxBytes
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, loc, nil)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("fetch %s: not a valid URL", shown)
+		}
+		for k, vs := range header {
+			req.Header[k] = vs
 		}
 		resp, err := client.Do(req)
 		if err != nil {
-			return nil, fmt.Errorf("fetch %s: %w", loc, err)
+			return nil, fmt.Errorf("fetch %s: %w", shown, transportError(err))
 		}
 		if resp.StatusCode != http.StatusOK {
 			resp.Body.Close()
-			return nil, fmt.Errorf("fetch %s: HTTP %d", loc, resp.StatusCode)
+			return nil, fmt.Errorf("fetch %s: HTTP %d", shown, resp.StatusCode)
 		}
 		if resp.ContentLength > limit {
 			resp.Body.Close()
-			return nil, errTooLarge(loc, limit)
+			return nil, errTooLarge(shown, limit)
 		}
 		r = resp.Body
 	} else {
@@ -100,13 +109,13 @@ func fetch(ctx context.Context, client *http.Client, loc string, maxBytes int64)
 		err = cerr
 	}
 	if err == nil && limit >= 0 && n > limit {
-		err = errTooLarge(loc, limit)
+		err = errTooLarge(shown, limit)
 		os.Remove(tmp.Name())
 		return nil, err
 	}
 	if err != nil {
 		os.Remove(tmp.Name())
-		return nil, fmt.Errorf("read %s: %w", loc, err)
+		return nil, fmt.Errorf("read %s: %w", shown, transportError(err))
 	}
 	return &fetched{path: tmp.Name(), sha256: hex.EncodeToString(h.Sum(nil)), size: n}, nil
 }

@@ -151,7 +151,10 @@ func (l LimitsConfig) apiLimits(shared bool) api.Limits {
 // IngestConfig is the sanctions sources, their ingestion and the
 // community reports that add to them.
 type IngestConfig struct {
-	Sources           stringList
+	Sources stringList
+	// SourceHeaders are SOURCE:HEADER=VALUE, sent with every request for
+	// that source (keys kept out of its URL); never logged.
+	SourceHeaders     stringList
 	DefaultSources    bool
 	IngestSchedule    string
 	IngestMaxBytes    int64
@@ -276,11 +279,12 @@ func newServeFlagSet(c *Config) *flag.FlagSet {
 	fs.IntVar(&c.RateLimitPerKey, "rate-limit-per-key", c.RateLimitPerKey, "requests per minute per API key (0: unlimited)")
 	fs.IntVar(&c.WriteLimitPerAgent, "write-limit-per-agent", c.WriteLimitPerAgent, "writes (POST, PUT, PATCH, DELETE) per minute per agent (0: unlimited)")
 	fs.IntVar(&c.RotateLimitPerIP, "rotate-limit-per-ip", c.RotateLimitPerIP, "key rotation attempts per 15 minutes per client IP (0: unlimited)")
-	fs.IntVar(&c.PublicLimitPerIP, "public-limit-per-ip", c.PublicLimitPerIP, "reads of screening proofs and snapshots without an account, per minute per client IP (0: unlimited)")
+	fs.IntVar(&c.PublicLimitPerIP, "public-limit-per-ip", c.PublicLimitPerIP, "reads of screening proofs and snapshots without an account, per minute per client IP, IPv6 clients per /64 (0: unlimited)")
 	fs.IntVar(&c.RegisterLimitPerIP, "register-limit-per-ip", c.RegisterLimitPerIP, "registrations per hour per client IP, IPv6 clients per /64 (0: unlimited)")
 	fs.IntVar(&c.RegisterLimitAll, "register-limit-global", c.RegisterLimitAll, "registrations per hour from all clients together (0: unlimited)")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", c.MaxBodyBytes, "largest JSON request body")
 	fs.Var(&c.Sources, "source", "sanctions source NAME=PATH_OR_URL (gov_sdn, aggregated_sanctions, list:<chain>); repeatable, \";\"-separated in the environment")
+	fs.Var(&c.SourceHeaders, "source-header", "SOURCE:HEADER=VALUE, a header sent with every HTTP request for that source, e.g. gov_sdn:Authorization=Bearer KEY, so that keys need not sit in its URL (never logged); repeatable, \";\"-separated in the environment (better from CAIRN_SOURCE_HEADER)")
 	fs.DurationVar(&c.ReportMinAccountAge, "report-min-account-age", c.ReportMinAccountAge, "community reports of an account that never paid (deposit or admin grant) count toward escalation once it is this old and has used the service")
 	fs.StringVar(&c.PublicURL, "public-url", c.PublicURL, "base URL third parties reach this service at (e.g. https://cairn.example.com): proof documents name their own URL and their snapshots' under it (default: http:// and the listen address)")
 	fs.BoolVar(&c.DefaultSources, "default-sources", c.DefaultSources, "with no --source, fetch the public OFAC SDN_ADVANCED.XML as gov_sdn on the ingest schedule (the bundled snapshot serves until the first success)")

@@ -393,7 +393,7 @@ func TestE2EMCPStreamableHTTP(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- serveMCPHTTP(ctx, ln, mcp.NewServer(client.New(ts.base, a.Key))) }()
+	go func() { done <- serveMCPHTTP(ctx, ln, mcp.NewServer(client.New(ts.base, a.Key)), "") }()
 	defer func() {
 		cancel()
 		if err := <-done; err != nil {

@@ -38,6 +38,7 @@ func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer, get
 	fs.StringVar(&cfg.PostgresURL, "postgres-url", cfg.PostgresURL, "with --store postgres: the server's --postgres-url")
 	fs.StringVar(&cfg.PostgresSchema, "postgres-schema", cfg.PostgresSchema, "the server's --postgres-schema")
 	fs.Var(&cfg.Sources, "source", "sanctions source NAME=PATH_OR_URL (gov_sdn, aggregated_sanctions, list:<chain>); repeatable")
+	fs.Var(&cfg.SourceHeaders, "source-header", "SOURCE:HEADER=VALUE sent with every HTTP request for that source (as cairn serve takes it); repeatable")
 	fs.Float64Var(&cfg.IngestMaxDrop, "ingest-max-drop", cfg.IngestMaxDrop, "share of a source's entries a new version may drop before it is refused")
 	addBlobFlags(fs, &cfg)
 	var exportTo, exportFrom string
@@ -64,7 +65,7 @@ func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer, get
 	if err := checkMaxDrop(cfg.IngestMaxDrop); err != nil {
 		return err
 	}
-	sources, err := parseSources(cfg.Sources)
+	sources, err := configuredSources(cfg.IngestConfig, nil)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/cairn-dev/cairn/ingest"
@@ -40,6 +42,47 @@ func parseSources(vals []string) ([]ingest.Source, error) {
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// withSourceHeaders adds each --source-header (SOURCE:HEADER=VALUE) to
+// the source it names, which must be one of sources. Its errors never hold
+// a header's value.
+func withSourceHeaders(sources []ingest.Source, vals []string) error {
+	for _, v := range vals {
+		name, key, value, err := ingest.ParseSourceHeaderFlag(v)
+		if err != nil {
+			return err
+		}
+		i := slices.IndexFunc(sources, func(s ingest.Source) bool { return s.Name == name })
+		if i < 0 {
+			return fmt.Errorf("source header %s names source %q, which is not ingested (no --source %s=...)", key, name, name)
+		}
+		if sources[i].Header == nil {
+			sources[i].Header = http.Header{}
+		}
+		sources[i].Header.Add(key, value)
+	}
+	return nil
+}
+
+// configuredSources is what the pipeline ingests: the --source values, or
+// with none and --default-sources the defaults (nil: the public OFAC
+// list), each with its --source-header.
+func configuredSources(c IngestConfig, defaults []ingest.Source) ([]ingest.Source, error) {
+	sources, err := parseSources(c.Sources)
+	if err != nil {
+		return nil, fmt.Errorf("--source: %w", err)
+	}
+	if len(sources) == 0 && c.DefaultSources {
+		sources = slices.Clone(defaults)
+		if sources == nil {
+			sources = ingest.DefaultSources()
+		}
+	}
+	if err := withSourceHeaders(sources, c.SourceHeaders); err != nil {
+		return nil, fmt.Errorf("--source-header: %w", err)
+	}
+	return sources, nil
 }
 
 // startSchedule runs the pipeline on the --ingest-schedule until ctx ends,

@@ -152,8 +152,9 @@ type opening struct {
 	memory     *memory.Service
 	holder     *screening.Holder
 	cursors    *cairn.Cursors
-	// origin is this data dir's name on its charges: recovery refunds only
-	// the interrupted charges of this instance.
+	// origin is this boot's name on its charges (the data dir's service
+	// key and a random part): recovery refunds only the interrupted charges
+	// of this instance's previous boot.
 	origin  string
 	pricing *billing.Pricing
 }
@@ -243,15 +244,9 @@ func (m *Main) openServices(ctx context.Context, o *opening) error {
 	m.sweepers = append(m.sweepers, sweeper{"media", o.media.Sweep, false}, sweeper{"blobs", m.blobs.DeleteExpired, cfg.Blob != "s3"},
 		sweeper{"idempotency", m.sweepIdempotency, false})
 	o.cursors = cairn.NewCursors(deriveKey(o.serviceKey, "cursor"))
-	sources, err := parseSources(cfg.Sources)
+	sources, err := configuredSources(cfg.IngestConfig, m.DefaultSources)
 	if err != nil {
 		return err
-	}
-	if len(sources) == 0 && cfg.DefaultSources {
-		sources = m.DefaultSources
-		if sources == nil {
-			sources = ingest.DefaultSources()
-		}
 	}
 	o.holder = &screening.Holder{}
 	if err := m.openAnchorer(ctx, m.core); err != nil {
@@ -281,9 +276,10 @@ func (m *Main) openState(ctx context.Context, o *opening) error {
 	if o.pricing, err = billing.NewPricing(ctx, m.core); err != nil {
 		return fmt.Errorf("load pricing: %w", err)
 	}
-	o.origin = hex.EncodeToString(deriveKey(o.serviceKey, "ledger-origin")[:8])
+	base := hex.EncodeToString(deriveKey(o.serviceKey, "ledger-origin")[:8])
+	o.origin = billing.BootOrigin(base)
 	m.recovery = &billing.Recovery{Ledger: m.core, Effects: o.memory.Audit, Settled: m.core, Settings: m.store,
-		Origin: o.origin, Clock: m.Clock}
+		Origin: o.origin, LegacyOrigin: base, Clock: m.Clock}
 	refunds, err := m.recovery.Recover(ctx)
 	if err != nil {
 		return fmt.Errorf("recover interrupted charges: %w", err)

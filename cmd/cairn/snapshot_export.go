@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -77,11 +78,11 @@ func openFrom(ctx context.Context, from string) (io.ReadCloser, error) {
 	}
 	resp, err := (&http.Client{Timeout: 10 * time.Minute}).Do(req)
 	if err != nil {
-		return nil, err
+		return nil, errors.New(ingest.RedactText(err.Error()))
 	}
 	if resp.StatusCode != http.StatusOK {
 		resp.Body.Close()
-		return nil, fmt.Errorf("fetch %s: HTTP %d", from, resp.StatusCode)
+		return nil, fmt.Errorf("fetch %s: HTTP %d", ingest.RedactLocation(from), resp.StatusCode)
 	}
 	return resp.Body, nil
 }

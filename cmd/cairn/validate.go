@@ -75,8 +75,8 @@ func (c *Config) validateIngest() error {
 	if err := checkMaxDrop(c.IngestMaxDrop); err != nil {
 		return err
 	}
-	if _, err := parseSources(c.Sources); err != nil {
-		return fmt.Errorf("--source: %w", err)
+	if _, err := configuredSources(c.IngestConfig, nil); err != nil {
+		return err
 	}
 	if _, err := cron.ParseStandard(c.IngestSchedule); err != nil {
 		return fmt.Errorf("--ingest-schedule %q: %w", c.IngestSchedule, err)

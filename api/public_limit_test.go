@@ -1,0 +1,36 @@
+package api_test
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/api"
+	"github.com/cairn-dev/cairn/blob/fs"
+	"github.com/cairn-dev/cairn/store/pebble"
+)
+
+// TestPublicLimitPerIPv6Network: the routes without an account are
+// limited per client network, an IPv6 client by its /64 (which one
+// subscriber holds whole), as registrations are: new addresses of the same
+// /64 do not get a fresh allowance; another /64 does, and IPv4 clients are
+// counted per address.
+func TestPublicLimitPerIPv6Network(t *testing.T) {
+	ls := newLiveServer(t, func(d *api.Deps, _ *pebble.DB, _ *fs.Store) {
+		d.TrustedProxies = []string{"127.0.0.1"}
+		d.Limits.PublicPerIP = 2
+	})
+	stats := func(ip string) *reply {
+		return ls.do(t, http.MethodGet, "/v1/compliance/stats", "", nil, "X-Forwarded-For", ip)
+	}
+	stats("2001:db8:1:2::1").want(t, http.StatusOK)
+	stats("2001:db8:1:2::2").want(t, http.StatusOK)
+	r := stats("2001:db8:1:2:ffff:ffff:ffff:ffff").want(t, http.StatusTooManyRequests, cairn.ERATELIMIT)
+	if r.Header.Get("Retry-After") == "" {
+		t.Fatal("429 without Retry-After")
+	}
+	stats("2001:db8:1:3::1").want(t, http.StatusOK)
+	stats("198.51.100.1").want(t, http.StatusOK)
+	stats("198.51.100.1").want(t, http.StatusOK)
+	stats("198.51.100.2").want(t, http.StatusOK)
+}
