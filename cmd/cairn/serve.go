@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn"
-	"github.com/cairn-dev/cairn/account"
 	"github.com/cairn-dev/cairn/api"
 	"github.com/cairn-dev/cairn/billing"
 	"github.com/cairn-dev/cairn/blob"
@@ -27,6 +26,7 @@ import (
 	"github.com/cairn-dev/cairn/chain/evm"
 	"github.com/cairn-dev/cairn/compliance"
 	"github.com/cairn-dev/cairn/ingest"
+	"github.com/cairn-dev/cairn/internal/wiring"
 	"github.com/cairn-dev/cairn/media"
 	"github.com/cairn-dev/cairn/memory"
 	"github.com/cairn-dev/cairn/screening"
@@ -231,7 +231,12 @@ func (m *Main) openServices(ctx context.Context, o *opening) error {
 			m.Logger.Warn("not listening for memory changes yet; the memory search index catches up once listening", "err", err)
 		}
 	}
-	if o.memory, err = openMemory(ctx, cfg, m.core, m.blobs, m.Clock); err != nil {
+	var emb *memory.Embedder // the flags are checked by Config.Validate
+	if cfg.EmbedderURL != "" {
+		emb = &memory.Embedder{URL: cfg.EmbedderURL, Model: cfg.EmbedderModel}
+	}
+	if o.memory, err = wiring.Memory(ctx, m.core, m.blobs, wiring.MemoryOptions{IndexDir: filepath.Join(cfg.DataDir, "memory-index"),
+		Embedder: emb, VectorHNSWThreshold: cfg.VectorHNSWThreshold, Clock: m.Clock}); err != nil {
 		return err
 	}
 	m.memory = o.memory
@@ -332,40 +337,15 @@ func (m *Main) apiDeps(o *opening, publicURL string) api.Deps {
 			proxies = append(proxies, p)
 		}
 	}
-	ledger := &billing.Ledger{Store: m.core, Clock: m.Clock, Cursors: o.cursors, Origin: o.origin}
-	complianceSvc := &compliance.Service{Screening: o.holder, Ready: m.pipeline.Ready, Screenings: m.core, Ledger: ledger,
-		Blobs: m.blobs, Proofs: m.core, Anchorer: m.chainAnchorer(), PublicURL: publicURL, Clock: m.Clock, Logger: m.Logger}
+	parts := wiring.Parts{Core: m.core, Blobs: m.blobs, Memory: o.memory, Media: o.media, Pricing: o.pricing, Cursors: o.cursors,
+		Screening: o.holder, Pipeline: m.pipeline, Anchorer: m.chainAnchorer(), DepositAddresses: o.hd, DepositVerifier: o.deposits,
+		Origin: o.origin, PublicURL: publicURL, JWTSecret: jwtSecret(cfg.JWTSecret, o.serviceKey), Clock: m.Clock, Logger: m.Logger,
+		StarterCredits: cfg.StarterCredits, CreditsPerAPT: cfg.CreditsPerAPT, CacheTTL: cfg.CacheTTL,
+		ReportMinAccountAge: cfg.ReportMinAccountAge, AdminToken: cfg.AdminToken, TrustedProxies: proxies, Limits: cfg.apiLimits(m.pg != nil)}
 	if m.oracle != nil {
-		complianceSvc.Oracle = m.oracle
+		parts.Oracle = m.oracle
 	}
-	// Reporting agents' entries go to the log GET /v1/memory/audit reads.
-	reports := &compliance.Reports{Store: m.core, Accounts: m.core, Ledger: m.core, Audit: o.memory.Audit,
-		Rebuild: m.pipeline.Escalated, MinAccountAge: cfg.ReportMinAccountAge, Clock: m.Clock, Logger: m.Logger}
-	return api.Deps{
-		Health: m.core,
-		Accounts: &account.Service{Store: m.core, Deposits: o.hd, Clock: m.Clock, StarterCredits: cfg.StarterCredits,
-			AuthCacheTTL:  cfg.CacheTTL,
-			CreditsPerAPT: cfg.CreditsPerAPT},
-		Deposits: &billing.Deposits{Verifier: o.deposits, Store: m.core, Audit: o.memory.Audit,
-			CreditsPerAPT: cfg.CreditsPerAPT, Clock: m.Clock},
-		Tokens:         &account.Tokens{Secret: jwtSecret(cfg.JWTSecret, o.serviceKey), Clock: m.Clock},
-		Pricing:        o.pricing,
-		Ledger:         ledger,
-		Media:          o.media,
-		Memory:         o.memory,
-		Compliance:     complianceSvc,
-		Reports:        reports,
-		Ingest:         m.pipeline,
-		Idempotency:    m.core,
-		Settled:        m.core,
-		RateLimits:     m.core,
-		Cursors:        o.cursors,
-		Clock:          m.Clock,
-		Logger:         m.Logger,
-		AdminToken:     cfg.AdminToken,
-		TrustedProxies: proxies,
-		Limits:         cfg.apiLimits(m.pg != nil),
-	}
+	return wiring.Deps(parts)
 }
 
 // MetricsAddr is the address of --metrics-listen (after Open; "" when off).
