@@ -97,6 +97,10 @@ var contracts = []string{"store", "blob", "chain"}
 var domain = []string{"account", "billing", "compliance", "memory", "media", "screening", "ingest"}
 var frontAndMain = []string{"api", "cmd"}
 
+// testServer is the package of the in-process test server, which only
+// test files import.
+const testServer = "api/apitest"
+
 func rules(dir string) rule {
 	switch {
 	case dir == ".":
@@ -127,6 +131,11 @@ func rules(dir string) rule {
 		// The assembly over opened stores, shared by cmd/cairn and the
 		// in-process test server: contracts only, it opens nothing.
 		return rule{internal: append([]string{"cmd"}, implementations...)}
+	case dir == "api/apitest":
+		// The in-process test server: the front end as cairn serve wires
+		// it, on the embedded store, the fs blob store and the deposit
+		// addresses, the components api's tests run on; nothing of cmd.
+		return rule{internal: []string{"cmd", "store/postgres", "blob/s3", "chain/evm"}}
 	case dir == "api" || strings.HasPrefix(dir, "api/"):
 		// HTTP translation only: the domain services, never storage.
 		return rule{internal: append(append([]string{"cmd"}, contracts...), implementations...)}
@@ -175,6 +184,9 @@ func violates(dir, im string) bool {
 		internal, isInternal = "", true
 	}
 	switch {
+	case isInternal && internal == testServer:
+		// Only tests use the test server.
+		return dir != testServer
 	case isInternal && r.only != nil:
 		return !slices.Contains(r.only, internal)
 	case isInternal:
@@ -208,6 +220,9 @@ func violatesInTest(dir, im string) bool {
 	internal, ok := strings.CutPrefix(im, module+"/")
 	if !ok {
 		return im != "net/http/httptest"
+	}
+	if internal == testServer {
+		return false
 	}
 	under := func(pkg, parent string) bool { return pkg == parent || strings.HasPrefix(pkg, parent+"/") }
 	backend := slices.ContainsFunc(implementations, func(impl string) bool { return under(dir, impl) })
@@ -291,6 +306,13 @@ func TestDependencyRules(t *testing.T) {
 		{"ratelimit", "github.com/gin-gonic/gin", true},
 		{"store/pebble", module + "/ratelimit", false},
 		{"api", module + "/ratelimit", false},
+		{"api/apitest", module + "/store/pebble", false},
+		{"api/apitest", module + "/blob/fs", false},
+		{"api/apitest", module + "/internal/wiring", false},
+		{"api/apitest", module + "/store/postgres", true},
+		{"api/apitest", module + "/cmd/cairn", true},
+		{"cmd/cairn", module + "/api/apitest", true},
+		{"mcp", module + "/api/apitest", true},
 		{"internal/wiring", module + "/api", false},
 		{"internal/wiring", module + "/store", false},
 		{"internal/wiring", module + "/store/pebble", true},

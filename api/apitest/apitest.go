@@ -1,9 +1,12 @@
-// Package apitest checks real HTTP responses of cairn against its OpenAPI
-// document (api.OpenAPIDocument), for the tests of any package that drives
-// the service. It is imported by tests only.
+// Package apitest is the HTTP test kit of cairn: a test server (the real
+// service in process, wired as cairn serve wires it, on Pebble and the fs
+// blob store in a temporary directory), a client for the tests of any
+// package that drives the service, and the check of every response
+// against the OpenAPI document (api.OpenAPIDocument).
 //
-// It imports the api package and kin-openapi; nothing imports it outside
-// tests.
+// Only tests import it (deps_test.go checks): it imports the api package,
+// internal/wiring, the embedded store, the fs blob store and kin-openapi,
+// nothing of cmd.
 package apitest
 
 import (

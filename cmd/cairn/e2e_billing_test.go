@@ -9,9 +9,10 @@ import (
 	"testing"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/api/apitest"
 )
 
-const admin = "admin-test-token-0123456789abcdef"
+const admin = apitest.AdminToken
 
 func TestE2EPricing(t *testing.T) {
 	ts := startServer(t, testConfig(t, t.TempDir()))

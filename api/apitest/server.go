@@ -1,0 +1,95 @@
+package apitest
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"net/http/httptest"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/account"
+	"github.com/cairn-dev/cairn/api"
+	"github.com/cairn-dev/cairn/billing"
+	"github.com/cairn-dev/cairn/blob/fs"
+	"github.com/cairn-dev/cairn/chain/aptos"
+	"github.com/cairn-dev/cairn/internal/wiring"
+	"github.com/cairn-dev/cairn/media"
+	"github.com/cairn-dev/cairn/memory"
+	"github.com/cairn-dev/cairn/screening"
+	"github.com/cairn-dev/cairn/store/pebble"
+)
+
+// AdminToken is the admin token of the test servers.
+const AdminToken = "admin-test-token-0123456789abcdef"
+
+// DepositMnemonic is the deposit seed of the test servers: their agents'
+// deposit addresses are the same from run to run.
+const DepositMnemonic = "shoot island position soft burden budget tooth cruel issue economy destroy above"
+
+// CacheTTL is how long a test server remembers an authenticated key's
+// agent and a media record: cairn serve's default.
+const CacheTTL = 5 * time.Second
+
+// Server is the real service in process: the front end over the domain
+// services as cairn serve assembles them (internal/wiring), on Pebble and
+// the fs blob store in a temporary directory, served on 127.0.0.1 by
+// httptest. No sanctions list is loaded (the screening routes answer 503)
+// unless a setup installs a pipeline; deposits are off. Everything closes
+// when the test ends.
+type Server struct {
+	*Client
+	API    *api.Server
+	Store  *pebble.DB
+	Blobs  *fs.Store
+	Memory *memory.Service
+	// Logs holds the server's log lines.
+	Logs *LogBuffer
+}
+
+// NewServer starts a Server; each setup may change the parts, once the
+// stores and services are open, before the front end is built from them
+// (limits, a pipeline over the stores...).
+func NewServer(t testing.TB, setup ...func(*wiring.Parts)) *Server {
+	t.Helper()
+	dir := t.TempDir()
+	ctx := context.Background()
+	p := wiring.Parts{Clock: cairn.SystemClock{}, AdminToken: AdminToken, Limits: api.DefaultLimits(), CacheTTL: CacheTTL,
+		StarterCredits: account.DefaultStarterCredits, CreditsPerAPT: billing.DefaultCreditsPerAPT, Screening: &screening.Holder{},
+		JWTSecret: bytes.Repeat([]byte{9}, 32), Cursors: cairn.NewCursors(bytes.Repeat([]byte{7}, 32)), PublicURL: "http://cairn.test"}
+	logs := &LogBuffer{}
+	p.Logger = slog.New(slog.NewJSONHandler(logs, nil))
+	db, err := pebble.Open(filepath.Join(dir, "store"), pebble.Options{Clock: p.Clock})
+	must(t, err)
+	t.Cleanup(func() { _ = db.Close() })
+	blobs, err := fs.New(filepath.Join(dir, "blobs"), fs.Options{Clock: p.Clock})
+	must(t, err)
+	p.Core, p.Blobs = db, blobs
+	p.Memory, err = wiring.Memory(ctx, db, blobs, wiring.MemoryOptions{IndexDir: filepath.Join(dir, "memory-index"), Clock: p.Clock})
+	must(t, err)
+	t.Cleanup(func() { p.Memory.Vectors.Close(); _ = p.Memory.Index.Close() })
+	p.Media = &media.Service{Store: db, Blobs: blobs, Clock: p.Clock, RecordCacheTTL: p.CacheTTL}
+	p.Pricing, err = billing.NewPricing(ctx, db)
+	must(t, err)
+	if p.DepositAddresses == nil {
+		p.DepositAddresses, err = aptos.NewHD(DepositMnemonic, "mainnet")
+		must(t, err)
+	}
+	for _, f := range setup {
+		f(&p)
+	}
+	s, err := api.New(wiring.Deps(p))
+	must(t, err)
+	hs := httptest.NewServer(s.Handler())
+	t.Cleanup(hs.Close)
+	return &Server{Client: &Client{URL: hs.URL}, API: s, Store: db, Blobs: blobs, Memory: p.Memory, Logs: logs}
+}
+
+func must(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
