@@ -205,3 +205,29 @@ func (c *Client) RegisterEstablished(t testing.TB) Agent {
 		"reason": "established"}).Must(t, 200)
 	return a
 }
+
+// NewAgent registers an agent topped up to credits: a subtest that counts
+// credits or records takes its own, so that it runs alone as it runs
+// after its siblings.
+func (c *Client) NewAgent(t testing.TB, credits int) Agent {
+	t.Helper()
+	a := c.Register(t, "mem")
+	c.TopUp(t, a, credits)
+	return a
+}
+
+// TopUp sets the agent's balance to credits.
+func (c *Client) TopUp(t testing.TB, a Agent, credits int) {
+	t.Helper()
+	if d := credits - c.Balance(t, a.Key); d != 0 {
+		c.Do(t, "POST", "/v1/admin/credits", AdminToken, map[string]any{"developerId": a.DeveloperID, "amount": d, "reason": "test"}).Must(t, 200)
+	}
+}
+
+// WantBalance fails unless the agent's balance is want.
+func (c *Client) WantBalance(t testing.TB, a Agent, want int) {
+	t.Helper()
+	if got := c.Balance(t, a.Key); got != want {
+		t.Fatalf("balance %d, want %d", got, want)
+	}
+}

@@ -9,13 +9,13 @@ import (
 	"mime"
 	"mime/multipart"
 	"net/http"
-	"net/textproto"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/api/apitest"
 	"github.com/cairn-dev/cairn/media"
 )
 
@@ -28,51 +28,30 @@ type part struct {
 	body                        []byte
 }
 
+// parts are the parts as apitest sends them.
+func apiParts(parts []part) []apitest.Part {
+	out := make([]apitest.Part, len(parts))
+	for i, p := range parts {
+		out[i] = apitest.Part{Name: p.name, Filename: p.filename, ContentType: p.contentType, Body: p.body}
+	}
+	return out
+}
+
 // upload posts a multipart body to /v1/media/upload.
 func (ts *testServer) upload(t *testing.T, key string, parts ...part) *response {
 	t.Helper()
-	return ts.uploadTo(t, "/v1/media/upload", key, parts...)
+	return (*response)(ts.client().Upload(t, key, apiParts(parts)...))
 }
 
 // uploadTo posts a multipart body to path.
 func (ts *testServer) uploadTo(t *testing.T, path, key string, parts ...part) *response {
 	t.Helper()
-	var buf bytes.Buffer
-	w := multipart.NewWriter(&buf)
-	for _, p := range parts {
-		h := textproto.MIMEHeader{}
-		cd := mime.FormatMediaType("form-data", map[string]string{"name": p.name})
-		if p.filename != "" {
-			cd = mime.FormatMediaType("form-data", map[string]string{"name": p.name, "filename": p.filename})
-		}
-		if cd == "" { // names FormatMediaType refuses: write the header raw
-			cd = `form-data; name="` + p.name + `"; filename="` + p.filename + `"`
-		}
-		h.Set("Content-Disposition", cd)
-		if p.contentType != "" {
-			h.Set("Content-Type", p.contentType)
-		}
-		pw, err := w.CreatePart(h)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pw.Write(p.body)
-	}
-	w.Close()
-	req, _ := http.NewRequest("POST", ts.base+path, &buf)
-	req.Header.Set("Content-Type", w.FormDataContentType())
-	req.Header.Set("Authorization", "Bearer "+key)
-	return ts.send(t, req)
+	return (*response)(ts.client().UploadTo(t, path, key, apiParts(parts)...))
 }
 
 func (ts *testServer) stream(t *testing.T, method, key, id string, hdr ...string) *response {
 	t.Helper()
-	req, _ := http.NewRequest(method, ts.base+"/v1/media/"+id+"/stream", nil)
-	req.Header.Set("Authorization", "Bearer "+key)
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
-	}
-	return ts.send(t, req)
+	return (*response)(ts.client().Stream(t, method, key, id, hdr...))
 }
 
 func field(name, value string) part { return part{name: name, body: []byte(value)} }

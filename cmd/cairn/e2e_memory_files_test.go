@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"fmt"
 	"mime"
-	"mime/multipart"
 	"net/http"
 	"strings"
 	"testing"
@@ -17,20 +16,7 @@ import (
 // the file part out.
 func (ts *testServer) memUpload(t *testing.T, key string, fields map[string]string, filename string, file []byte) *response {
 	t.Helper()
-	var buf bytes.Buffer
-	w := multipart.NewWriter(&buf)
-	for k, v := range fields {
-		w.WriteField(k, v)
-	}
-	if file != nil {
-		fw, _ := w.CreateFormFile("file", filename)
-		fw.Write(file)
-	}
-	w.Close()
-	req, _ := http.NewRequest("POST", ts.base+"/v1/memory/upload", &buf)
-	req.Header.Set("Content-Type", w.FormDataContentType())
-	req.Header.Set("Authorization", "Bearer "+key)
-	return ts.send(t, req)
+	return (*response)(ts.client().MemUpload(t, key, fields, filename, file))
 }
 
 func TestMemoryUploadDownload(t *testing.T) {
