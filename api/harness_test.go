@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/cairn-dev/cairn/api/apitest"
+	"github.com/cairn-dev/cairn/internal/wiring"
 )
 
 // TestLiveServer checks the test server (apitest.NewServer): register, store, read.
@@ -16,4 +17,20 @@ func TestLiveServer(t *testing.T) {
 	if got := ls.Balance(t, key); got != 94 {
 		t.Fatalf("balance %d, want 94", got)
 	}
+}
+
+// newMemServer is a test server with the request limits (registrations
+// included) out of the way.
+func newMemServer(t *testing.T) *apitest.Server {
+	t.Helper()
+	return apitest.NewServer(t, func(p *wiring.Parts) {
+		p.Limits.WritesPerAgent, p.Limits.RequestsPerKey, p.Limits.RegistrationsPerIP = 100000, 100000, 0
+	})
+}
+
+// memServer is newMemServer with an agent topped up to credits.
+func memServer(t *testing.T, credits int) (*apitest.Server, apitest.Agent) {
+	t.Helper()
+	ts := newMemServer(t)
+	return ts, ts.NewAgent(t, credits)
 }

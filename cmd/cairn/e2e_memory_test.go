@@ -60,6 +60,13 @@ func (ts *testServer) topUp(t *testing.T, a agent, credits int) {
 	ts.client().TopUp(t, a, credits)
 }
 
+// memUpload posts a multipart body to /v1/memory/upload; file nil leaves
+// the file part out.
+func (ts *testServer) memUpload(t *testing.T, key string, fields map[string]string, filename string, file []byte) *response {
+	t.Helper()
+	return (*response)(ts.client().MemUpload(t, key, fields, filename, file))
+}
+
 // wantBalance fails unless the agent's balance is want.
 func (ts *testServer) wantBalance(t *testing.T, a agent, want int) {
 	t.Helper()

@@ -1,4 +1,4 @@
-package main
+package api_test
 
 import (
 	"net/url"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/api/apitest"
 )
 
 // TestE2EPaginationOneCursor checks that every agent listing pages with
@@ -13,16 +14,16 @@ import (
 // for, refused with 400 (code invalid, field cursor) when replayed by
 // another agent or with another filter, and the same limit rule.
 func TestE2EPaginationOneCursor(t *testing.T) {
-	ts := startServer(t, testConfig(t, t.TempDir()))
-	a, b := ts.register(t, "pager-a"), ts.register(t, "pager-b")
+	ts := apitest.NewServer(t)
+	a, b := ts.Register(t, "pager-a"), ts.Register(t, "pager-b")
 	for _, k := range []string{"p1", "p2"} {
-		ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": k, "content": "x", "type": "semantic"}).must(t, 201)
-		ts.upload(t, a.Key, part{name: "file", filename: k + ".png", contentType: "image/png", body: pngBytes}).must(t, 201)
+		ts.Do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": k, "content": "x", "type": "semantic"}).Must(t, 201)
+		ts.Upload(t, a.Key, apitest.Part{Name: "file", Filename: k + ".png", ContentType: "image/png", Body: apitest.PNG}).Must(t, 201)
 	}
 	badCursor := func(t *testing.T, key, path string) {
 		t.Helper()
-		if r := ts.do(t, "GET", path, key, nil).problem(t, 400, cairn.EINVALID); r.str("field") != "cursor" {
-			t.Fatalf("GET %s: field %q, want cursor: %s", path, r.str("field"), r.Body)
+		if r := ts.Do(t, "GET", path, key, nil).Problem(t, 400, cairn.EINVALID); r.Str("field") != "cursor" {
+			t.Fatalf("GET %s: field %q, want cursor: %s", path, r.Str("field"), r.Body)
 		}
 	}
 	for _, tc := range []struct {
@@ -34,13 +35,13 @@ func TestE2EPaginationOneCursor(t *testing.T) {
 		{"Ledger", "/v1/billing/transactions?limit=1", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := ts.do(t, "GET", tc.path, a.Key, nil).must(t, 200)
-			cur := r.str("nextCursor")
-			if cur == "" || r.JSON["hasMore"] != true || r.num("limit") != 1 {
+			r := ts.Do(t, "GET", tc.path, a.Key, nil).Must(t, 200)
+			cur := r.Str("nextCursor")
+			if cur == "" || r.JSON["hasMore"] != true || r.Num("limit") != 1 {
 				t.Fatalf("first page: %s", r.Body)
 			}
 			q := "&cursor=" + url.QueryEscape(cur)
-			second := ts.do(t, "GET", tc.path+q, a.Key, nil).must(t, 200).Body
+			second := ts.Do(t, "GET", tc.path+q, a.Key, nil).Must(t, 200).Body
 			if string(second) == string(r.Body) {
 				t.Fatalf("the cursor did not move: %s", second)
 			}
@@ -50,8 +51,8 @@ func TestE2EPaginationOneCursor(t *testing.T) {
 			}
 			badCursor(t, a.Key, tc.path+"&cursor="+url.QueryEscape(alterCursor(cur)))
 			for _, limit := range []string{"0", "101", "x"} {
-				if r := ts.do(t, "GET", strings.TrimSuffix(tc.path, "1")+limit, a.Key, nil).problem(t, 400, cairn.EINVALID); r.str("field") != "limit" {
-					t.Fatalf("limit=%s: field %q: %s", limit, r.str("field"), r.Body)
+				if r := ts.Do(t, "GET", strings.TrimSuffix(tc.path, "1")+limit, a.Key, nil).Problem(t, 400, cairn.EINVALID); r.Str("field") != "limit" {
+					t.Fatalf("limit=%s: field %q: %s", limit, r.Str("field"), r.Body)
 				}
 			}
 		})

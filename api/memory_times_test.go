@@ -1,34 +1,36 @@
-package main
+package api_test
 
 import (
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cairn-dev/cairn/api/apitest"
 )
 
 // TestE2EMemoryTimes: a memory's createdAt is when its first version was
 // written and updatedAt when its latest was, in every view, so that the
 // list orders by createdAt and by updatedAt agree with what they show.
 func TestE2EMemoryTimes(t *testing.T) {
-	ts := startServer(t, testConfig(t, t.TempDir()))
-	a := ts.register(t, "")
-	first := ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "t/first", "content": "one"}).must(t, 201)
+	ts := apitest.NewServer(t)
+	a := ts.Register(t, "")
+	first := ts.Do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "t/first", "content": "one"}).Must(t, 201)
 	time.Sleep(5 * time.Millisecond)
-	ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "t/second", "content": "two"}).must(t, 201)
+	ts.Do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "t/second", "content": "two"}).Must(t, 201)
 	time.Sleep(5 * time.Millisecond)
-	upd := ts.do(t, "PUT", "/v1/memory/"+first.str("id"), a.Key, map[string]any{"content": "one, again"}, "If-Match", `"1"`).must(t, 200)
-	if upd.str("createdAt") != first.str("createdAt") || upd.str("updatedAt") <= first.str("createdAt") {
-		t.Fatalf("after an update: createdAt %s (was %s), updatedAt %s", upd.str("createdAt"), first.str("createdAt"), upd.str("updatedAt"))
+	upd := ts.Do(t, "PUT", "/v1/memory/"+first.Str("id"), a.Key, map[string]any{"content": "one, again"}, "If-Match", `"1"`).Must(t, 200)
+	if upd.Str("createdAt") != first.Str("createdAt") || upd.Str("updatedAt") <= first.Str("createdAt") {
+		t.Fatalf("after an update: createdAt %s (was %s), updatedAt %s", upd.Str("createdAt"), first.Str("createdAt"), upd.Str("updatedAt"))
 	}
 	for _, sortBy := range []string{"createdAt", "updatedAt"} {
-		items := ts.do(t, "GET", "/v1/memory?sortBy="+sortBy, a.Key, nil).must(t, 200).JSON["memories"].([]any)
+		items := ts.Do(t, "GET", "/v1/memory?sortBy="+sortBy, a.Key, nil).Must(t, 200).JSON["memories"].([]any)
 		var keys, shown []string
 		for _, it := range items {
 			m := it.(map[string]any)
 			keys = append(keys, m["key"].(string))
 			shown = append(shown, m[sortBy].(string))
-			if m["key"] == "t/first" && (m["createdAt"] != first.str("createdAt") || m["updatedAt"] != upd.str("updatedAt")) {
+			if m["key"] == "t/first" && (m["createdAt"] != first.Str("createdAt") || m["updatedAt"] != upd.Str("updatedAt")) {
 				t.Fatalf("list item of t/first: %v", m)
 			}
 		}

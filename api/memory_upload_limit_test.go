@@ -1,4 +1,4 @@
-package main
+package api_test
 
 import (
 	"bytes"
@@ -8,16 +8,17 @@ import (
 	"testing"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/api/apitest"
 )
 
 // TestE2EIdempotentUploadTooLarge: an upload with an Idempotency-Key whose
 // body exceeds the upload limit is refused before anything is buffered or
 // billed: no charge, no refund, a 413 problem document.
 func TestE2EIdempotentUploadTooLarge(t *testing.T) {
-	ts := startServer(t, testConfig(t, t.TempDir()))
-	a := ts.register(t, "")
+	ts := apitest.NewServer(t)
+	a := ts.Register(t, "")
 	ledger := func() int {
-		return len(ts.do(t, "GET", "/v1/billing/transactions?limit=100", a.Key, nil).must(t, 200).JSON["transactions"].([]any))
+		return len(ts.Do(t, "GET", "/v1/billing/transactions?limit=100", a.Key, nil).Must(t, 200).JSON["transactions"].([]any))
 	}
 	before := ledger()
 	var buf bytes.Buffer
@@ -31,7 +32,7 @@ func TestE2EIdempotentUploadTooLarge(t *testing.T) {
 		if chunked {
 			body = io.MultiReader(body) // no Content-Length: read up to the limit, then refused
 		}
-		req, _ := http.NewRequest("POST", ts.base+"/v1/memory/upload", body)
+		req, _ := http.NewRequest("POST", ts.URL+"/v1/memory/upload", body)
 		req.Header.Set("Content-Type", w.FormDataContentType())
 		req.Header.Set("Authorization", "Bearer "+a.Key)
 		req.Header.Set("Idempotency-Key", "big-upload")
@@ -45,7 +46,7 @@ func TestE2EIdempotentUploadTooLarge(t *testing.T) {
 			t.Fatalf("chunked %v: %d %s", chunked, resp.StatusCode, raw)
 		}
 	}
-	if after := ledger(); after != before || ts.balance(t, a.Key) != 100 {
-		t.Fatalf("ledger %d -> %d entries, balance %d: an oversized upload was billed", before, after, ts.balance(t, a.Key))
+	if after := ledger(); after != before || ts.Balance(t, a.Key) != 100 {
+		t.Fatalf("ledger %d -> %d entries, balance %d: an oversized upload was billed", before, after, ts.Balance(t, a.Key))
 	}
 }

@@ -1,10 +1,11 @@
-package main
+package api_test
 
 import (
 	"fmt"
 	"testing"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/api/apitest"
 )
 
 // TestMemoryConcurrentPuts: PUTs racing on one memory with the same
@@ -12,28 +13,28 @@ import (
 // If-Match every PUT gets its own version number.
 func TestMemoryConcurrentPuts(t *testing.T) {
 	ts, a := memServer(t, 10000)
-	id := ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "race", "content": "v1"}).must(t, 201).str("id")
+	id := ts.Do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "race", "content": "v1"}).Must(t, 201).Str("id")
 	const n = 8
-	put := func(ifMatch string) []*response {
+	put := func(ifMatch string) []*apitest.Response {
 		var hdr []string
 		if ifMatch != "" {
 			hdr = []string{"If-Match", ifMatch}
 		}
-		return race(t, n, func(i int) (*response, error) {
-			return ts.try(t, "PUT", "/v1/memory/"+id, a.Key, map[string]any{"content": fmt.Sprint("writer ", i)}, hdr...)
+		return apitest.Race(t, n, func(i int) (*apitest.Response, error) {
+			return ts.Try(t, "PUT", "/v1/memory/"+id, a.Key, map[string]any{"content": fmt.Sprint("writer ", i)}, hdr...)
 		})
 	}
-	bal := ts.balance(t, a.Key)
+	bal := ts.Balance(t, a.Key)
 	won := 0
 	for _, r := range put(`"1"`) {
 		switch r.Status {
 		case 200:
 			won++
-			if r.num("version") != 2 {
+			if r.Num("version") != 2 {
 				t.Fatalf("winner: %s", r.Body)
 			}
 		case 412:
-			r.problem(t, 412, cairn.EPRECONDITION)
+			r.Problem(t, 412, cairn.EPRECONDITION)
 		default:
 			t.Fatalf("racing PUT: %d %s", r.Status, r.Body)
 		}
@@ -41,17 +42,17 @@ func TestMemoryConcurrentPuts(t *testing.T) {
 	if won != 1 {
 		t.Fatalf("%d conditional PUTs won, want 1", won)
 	}
-	ts.wantBalance(t, a, bal-5*n)
+	ts.WantBalance(t, a, bal-5*n)
 	seen := map[float64]bool{}
 	for _, r := range put("") {
-		r.must(t, 200)
-		seen[r.num("version")] = true
+		r.Must(t, 200)
+		seen[r.Num("version")] = true
 	}
 	if len(seen) != n {
 		t.Fatalf("versions %v, want %d distinct", seen, n)
 	}
-	h := ts.do(t, "GET", "/v1/memory/"+id+"/history", a.Key, nil).must(t, 200)
-	if h.num("totalVersions") != 2+n {
+	h := ts.Do(t, "GET", "/v1/memory/"+id+"/history", a.Key, nil).Must(t, 200)
+	if h.Num("totalVersions") != 2+n {
 		t.Fatalf("history: %s", h.Body)
 	}
 }
@@ -62,7 +63,7 @@ func TestMemoryConcurrentPuts(t *testing.T) {
 func TestMemoryConcurrentCreatesAndDeletes(t *testing.T) {
 	ts, a := memServer(t, 10000)
 	const n = 8
-	count := func(rs []*response, status int) int {
+	count := func(rs []*apitest.Response, status int) int {
 		k := 0
 		for _, r := range rs {
 			if r.Status == status {
@@ -71,25 +72,25 @@ func TestMemoryConcurrentCreatesAndDeletes(t *testing.T) {
 		}
 		return k
 	}
-	bal := ts.balance(t, a.Key)
-	rs := race(t, n, func(i int) (*response, error) {
-		return ts.try(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "race/key", "content": fmt.Sprint(i)})
+	bal := ts.Balance(t, a.Key)
+	rs := apitest.Race(t, n, func(i int) (*apitest.Response, error) {
+		return ts.Try(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "race/key", "content": fmt.Sprint(i)})
 	})
 	if count(rs, 201) != 1 || count(rs, 409) != n-1 {
 		t.Fatalf("racing creates: %d created, %d conflicts", count(rs, 201), count(rs, 409))
 	}
-	ts.wantBalance(t, a, bal-5*n)
+	ts.WantBalance(t, a, bal-5*n)
 	var id string
 	for _, r := range rs {
 		if r.Status == 201 {
-			id = r.str("id")
+			id = r.Str("id")
 		}
 	}
-	bal = ts.balance(t, a.Key)
-	rs = race(t, n, func(int) (*response, error) { return ts.try(t, "DELETE", "/v1/memory/"+id, a.Key, nil) })
+	bal = ts.Balance(t, a.Key)
+	rs = apitest.Race(t, n, func(int) (*apitest.Response, error) { return ts.Try(t, "DELETE", "/v1/memory/"+id, a.Key, nil) })
 	if count(rs, 200) != 1 || count(rs, 404) != n-1 {
 		t.Fatalf("racing deletes: %d deleted, %d not found", count(rs, 200), count(rs, 404))
 	}
-	ts.wantBalance(t, a, bal-2*n)
-	ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "race/key", "content": "again"}).must(t, 201)
+	ts.WantBalance(t, a, bal-2*n)
+	ts.Do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "race/key", "content": "again"}).Must(t, 201)
 }
