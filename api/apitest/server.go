@@ -41,6 +41,9 @@ const CacheTTL = 5 * time.Second
 // when the test ends.
 type Server struct {
 	*Client
+	// Dir is the data dir: the store, the blobs and the memory index
+	// under it as under cairn serve's.
+	Dir    string
 	API    *api.Server
 	Store  *pebble.DB
 	Blobs  *fs.Store
@@ -84,7 +87,7 @@ func NewServer(t testing.TB, setup ...func(*wiring.Parts)) *Server {
 	must(t, err)
 	hs := httptest.NewServer(s.Handler())
 	t.Cleanup(hs.Close)
-	return &Server{Client: &Client{URL: hs.URL}, API: s, Store: db, Blobs: blobs, Memory: p.Memory, Logs: logs}
+	return &Server{Client: &Client{URL: hs.URL}, Dir: dir, API: s, Store: db, Blobs: blobs, Memory: p.Memory, Logs: logs}
 }
 
 func must(t testing.TB, err error) {

@@ -156,3 +156,39 @@ func (ts *testServer) registerEstablished(t *testing.T) agent {
 	t.Helper()
 	return ts.client().RegisterEstablished(t)
 }
+
+// pngBytes is a real 1x1 PNG.
+var pngBytes = apitest.PNG
+
+type part struct {
+	name, filename, contentType string
+	body                        []byte
+}
+
+// parts are the parts as apitest sends them.
+func apiParts(parts []part) []apitest.Part {
+	out := make([]apitest.Part, len(parts))
+	for i, p := range parts {
+		out[i] = apitest.Part{Name: p.name, Filename: p.filename, ContentType: p.contentType, Body: p.body}
+	}
+	return out
+}
+
+// upload posts a multipart body to /v1/media/upload.
+func (ts *testServer) upload(t *testing.T, key string, parts ...part) *response {
+	t.Helper()
+	return (*response)(ts.client().Upload(t, key, apiParts(parts)...))
+}
+
+// uploadTo posts a multipart body to path.
+func (ts *testServer) uploadTo(t *testing.T, path, key string, parts ...part) *response {
+	t.Helper()
+	return (*response)(ts.client().UploadTo(t, path, key, apiParts(parts)...))
+}
+
+func (ts *testServer) stream(t *testing.T, method, key, id string, hdr ...string) *response {
+	t.Helper()
+	return (*response)(ts.client().Stream(t, method, key, id, hdr...))
+}
+
+func field(name, value string) part { return part{name: name, body: []byte(value)} }
