@@ -231,3 +231,24 @@ func (c *Client) WantBalance(t testing.TB, a Agent, want int) {
 		t.Fatalf("balance %d, want %d", got, want)
 	}
 }
+
+// LedgerSum adds up every entry of the account's ledger, page by page, and
+// returns the deposits among them.
+func (c *Client) LedgerSum(t testing.TB, key string) (sum int64, deposits []map[string]any) {
+	t.Helper()
+	cursor := ""
+	for {
+		r := c.Do(t, "GET", "/v1/billing/transactions?limit=100"+cursor, key, nil).Must(t, 200)
+		for _, tx := range r.JSON["transactions"].([]any) {
+			m := tx.(map[string]any)
+			sum += int64(m["amount"].(float64))
+			if m["kind"] == "deposit" {
+				deposits = append(deposits, m)
+			}
+		}
+		if r.JSON["nextCursor"] == nil {
+			return sum, deposits
+		}
+		cursor = "&cursor=" + r.Str("nextCursor")
+	}
+}

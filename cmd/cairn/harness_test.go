@@ -27,6 +27,9 @@ type testServer struct {
 
 type syncBuffer = apitest.LogBuffer
 
+// admin is the admin token of the test servers.
+const admin = apitest.AdminToken
+
 func testConfig(t *testing.T, dataDir string) Config {
 	cfg := DefaultConfig()
 	cfg.Listen = "127.0.0.1:0"

@@ -1,29 +1,31 @@
-package main
+package api_test
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/cairn-dev/cairn/api/apitest"
 )
 
 // TestMemoryReadPricingDocumented: the pricing note and the OpenAPI
 // document say which memory reads are priced (memory.read) and which are
 // free, and each says what the service charges.
 func TestMemoryReadPricingDocumented(t *testing.T) {
-	ts := startServer(t, testConfig(t, t.TempDir()))
-	a := ts.register(t, "")
-	id := ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "k", "content": "x"}).must(t, 201).str("id")
-	file := ts.memUpload(t, a.Key, map[string]string{"type": "file", "key": "f"}, "f.txt", []byte("file")).must(t, 201).str("id")
-	doc := ts.do(t, "GET", "/v1/openapi.json", "", nil).must(t, 200).JSON["paths"].(map[string]any)
-	note := ts.do(t, "GET", "/v1/billing/pricing", "", nil).must(t, 200).str("note")
+	ts := apitest.NewServer(t)
+	a := ts.Register(t, "")
+	id := ts.Do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "k", "content": "x"}).Must(t, 201).Str("id")
+	file := ts.MemUpload(t, a.Key, map[string]string{"type": "file", "key": "f"}, "f.txt", []byte("file")).Must(t, 201).Str("id")
+	doc := ts.Do(t, "GET", "/v1/openapi.json", "", nil).Must(t, 200).JSON["paths"].(map[string]any)
+	note := ts.Do(t, "GET", "/v1/billing/pricing", "", nil).Must(t, 200).Str("note")
 	for _, c := range []struct{ path, docPath, inNote string }{
 		{"/v1/memory", "/v1/memory", "GET /v1/memory (list"},
 		{"/v1/memory/" + id, "/v1/memory/{id}", "GET /v1/memory/{id}"},
 		{"/v1/memory/" + file + "/download", "/v1/memory/{id}/download", "GET /v1/memory/{id}/download"},
 		{"/v1/memory/" + id + "/history", "/v1/memory/{id}/history", "GET /v1/memory/{id}/history"},
 	} {
-		before := ts.balance(t, a.Key)
-		ts.do(t, "GET", c.path, a.Key, nil).must(t, 200)
-		charged := before - ts.balance(t, a.Key)
+		before := ts.Balance(t, a.Key)
+		ts.Do(t, "GET", c.path, a.Key, nil).Must(t, 200)
+		charged := before - ts.Balance(t, a.Key)
 		op := doc[c.docPath].(map[string]any)["get"].(map[string]any)
 		documented := 0
 		if cost, ok := op["x-cairn-cost"].(map[string]any); ok {
