@@ -24,7 +24,6 @@ import (
 	"github.com/cairn-dev/cairn/blob"
 	"github.com/cairn-dev/cairn/chain/aptos"
 	"github.com/cairn-dev/cairn/chain/evm"
-	"github.com/cairn-dev/cairn/compliance"
 	"github.com/cairn-dev/cairn/ingest"
 	"github.com/cairn-dev/cairn/internal/wiring"
 	"github.com/cairn-dev/cairn/media"
@@ -264,8 +263,8 @@ func (m *Main) openServices(ctx context.Context, o *opening) error {
 		// replaces until the chain holds a newer one.
 		o.holder.Retain()
 	}
-	m.pipeline = &ingest.Pipeline{Sources: sources, Blobs: m.blobs, Store: m.core, Holder: o.holder, Clock: m.Clock, Logger: m.Logger,
-		MaxDrop: cfg.IngestMaxDrop, MaxSourceBytes: cfg.IngestMaxBytes, MaxXMLToken: cfg.IngestMaxXMLToken, Community: compliance.CommunityListings(m.core), OnVersion: m.anchorVersion}
+	m.pipeline = wiring.Pipeline(m.core, m.blobs, o.holder, wiring.PipelineOptions{Sources: sources, MaxDrop: cfg.IngestMaxDrop,
+		MaxSourceBytes: cfg.IngestMaxBytes, MaxXMLToken: cfg.IngestMaxXMLToken, OnVersion: m.anchorVersion, Clock: m.Clock, Logger: m.Logger})
 	return nil
 }
 

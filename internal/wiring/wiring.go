@@ -152,3 +152,24 @@ func Deps(p Parts) api.Deps {
 		Limits:         p.Limits,
 	}
 }
+
+// PipelineOptions are the settings of the ingestion pipeline.
+type PipelineOptions struct {
+	Sources        []ingest.Source
+	MaxDrop        float64
+	MaxSourceBytes int64
+	MaxXMLToken    int
+	// OnVersion hears each list version committed (the anchoring).
+	OnVersion func(context.Context, cairn.ListVersion)
+	Clock     cairn.Clock
+	Logger    *slog.Logger
+}
+
+// Pipeline builds the ingestion of the sanctions sources over the shared
+// store and the blob store: its versions installed in holder, the
+// community listings of the reports added to them.
+func Pipeline(core store.Store, blobs blob.Store, holder *screening.Holder, o PipelineOptions) *ingest.Pipeline {
+	return &ingest.Pipeline{Sources: o.Sources, Blobs: blobs, Store: core, Holder: holder, Clock: o.Clock, Logger: o.Logger,
+		MaxDrop: o.MaxDrop, MaxSourceBytes: o.MaxSourceBytes, MaxXMLToken: o.MaxXMLToken, Community: compliance.CommunityListings(core),
+		OnVersion: o.OnVersion}
+}
