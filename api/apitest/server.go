@@ -15,6 +15,7 @@ import (
 	"github.com/cairn-dev/cairn/billing"
 	"github.com/cairn-dev/cairn/blob/fs"
 	"github.com/cairn-dev/cairn/chain/aptos"
+	"github.com/cairn-dev/cairn/ingest"
 	"github.com/cairn-dev/cairn/internal/wiring"
 	"github.com/cairn-dev/cairn/media"
 	"github.com/cairn-dev/cairn/memory"
@@ -28,6 +29,10 @@ const AdminToken = "admin-test-token-0123456789abcdef"
 // DepositMnemonic is the deposit seed of the test servers: their agents'
 // deposit addresses are the same from run to run.
 const DepositMnemonic = "shoot island position soft burden budget tooth cruel issue economy destroy above"
+
+// JWTSecret is the secret the test servers sign and check developer
+// tokens with.
+var JWTSecret = bytes.Repeat([]byte{9}, 32)
 
 // CacheTTL is how long a test server remembers an authenticated key's
 // agent and a media record: cairn serve's default.
@@ -61,7 +66,7 @@ func NewServer(t testing.TB, setup ...func(*wiring.Parts)) *Server {
 	ctx := context.Background()
 	p := wiring.Parts{Clock: cairn.SystemClock{}, AdminToken: AdminToken, Limits: api.DefaultLimits(), CacheTTL: CacheTTL,
 		StarterCredits: account.DefaultStarterCredits, CreditsPerAPT: billing.DefaultCreditsPerAPT, Screening: &screening.Holder{},
-		JWTSecret: bytes.Repeat([]byte{9}, 32), Cursors: cairn.NewCursors(bytes.Repeat([]byte{7}, 32)), PublicURL: "http://cairn.test"}
+		JWTSecret: JWTSecret, Cursors: cairn.NewCursors(bytes.Repeat([]byte{7}, 32)), PublicURL: "http://cairn.test"}
 	logs := &LogBuffer{}
 	p.Logger = slog.New(slog.NewJSONHandler(logs, nil))
 	db, err := pebble.Open(filepath.Join(dir, "store"), pebble.Options{Clock: p.Clock})
@@ -88,6 +93,24 @@ func NewServer(t testing.TB, setup ...func(*wiring.Parts)) *Server {
 	hs := httptest.NewServer(s.Handler())
 	t.Cleanup(hs.Close)
 	return &Server{Client: &Client{URL: hs.URL}, Dir: dir, API: s, Store: db, Blobs: blobs, Memory: p.Memory, Logs: logs}
+}
+
+// Lists is a setup that serves the sanctions lists of the sources
+// (cairn serve's --source values, such as "list:ETH=path"): the pipeline
+// as cairn serve builds it, run once before the server starts.
+func Lists(t testing.TB, sources ...string) func(*wiring.Parts) {
+	return func(p *wiring.Parts) {
+		t.Helper()
+		o := wiring.PipelineOptions{MaxDrop: 0.2, Clock: p.Clock, Logger: p.Logger}
+		for _, v := range sources {
+			s, err := ingest.ParseSourceFlag(v)
+			must(t, err)
+			o.Sources = append(o.Sources, s)
+		}
+		p.Pipeline = wiring.Pipeline(p.Core, p.Blobs, p.Screening, o)
+		_, err := p.Pipeline.Run(context.Background())
+		must(t, err)
+	}
 }
 
 func must(t testing.TB, err error) {

@@ -9,16 +9,11 @@ import (
 	"testing"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/api/apitest"
 )
 
 // addresses returns n screening items of one listed address.
-func addresses(n int) []map[string]any {
-	out := make([]map[string]any, n)
-	for i := range out {
-		out[i] = map[string]any{"address": tornado, "chain": "ethereum"}
-	}
-	return out
-}
+func addresses(n int) []map[string]any { return apitest.Addresses(n) }
 
 // TestE2EFreeTierSurvivesRestart uses up a developer's free window, restarts
 // the service on the same data dir and checks that the window and the

@@ -8,10 +8,11 @@ import (
 	"testing"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/api/apitest"
 	"github.com/cairn-dev/cairn/merkle"
 )
 
-const tornado = "0x8589427373D6D84E98730D7795D8F6F8731FDA16" // listed in sanctioned_addresses_ETH.txt
+const tornado = apitest.Tornado // listed in sanctioned_addresses_ETH.txt
 
 func complianceServer(t *testing.T) (*testServer, string) {
 	t.Helper()
@@ -150,4 +151,11 @@ func TestE2EScreen(t *testing.T) {
 			t.Fatalf("ledger entry of the screening: %v", e)
 		}
 	})
+}
+
+// checkResultsHash checks that resultsHash is the SHA-256 of the results
+// as served and as stored with the proof (apitest.Client.CheckResultsHash).
+func checkResultsHash(t *testing.T, ts *testServer, key string, r *response) {
+	t.Helper()
+	ts.client().CheckResultsHash(t, key, (*apitest.Response)(r))
 }

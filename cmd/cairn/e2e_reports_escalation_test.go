@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -166,3 +167,5 @@ func TestE2EReportEscalationConcurrent(t *testing.T) {
 		t.Fatalf("stats: %s", st.Body)
 	}
 }
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,0 +1,52 @@
+package apitest
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"testing"
+)
+
+// Tornado is an address listed in sanctioned_addresses_ETH.txt.
+const Tornado = "0x8589427373D6D84E98730D7795D8F6F8731FDA16"
+
+// Addresses returns n screening items of one listed address.
+func Addresses(n int) []map[string]any {
+	out := make([]map[string]any, n)
+	for i := range out {
+		out[i] = map[string]any{"address": Tornado, "chain": "ethereum"}
+	}
+	return out
+}
+
+// CheckResultsHash checks that the resultsHash of the screening answer r
+// is the SHA-256 of the results as served and as stored with the proof.
+func (c *Client) CheckResultsHash(t testing.TB, key string, r *Response) {
+	t.Helper()
+	var served struct {
+		Results json.RawMessage `json:"results"`
+		Proof   struct {
+			ScreeningID string `json:"screeningId"`
+			ResultsHash string `json:"resultsHash"`
+		} `json:"proof"`
+	}
+	if err := json.Unmarshal(r.Body, &served); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(served.Results)
+	if hex.EncodeToString(sum[:]) != served.Proof.ResultsHash {
+		t.Fatalf("resultsHash %s is not the SHA-256 of the results served", served.Proof.ResultsHash)
+	}
+	doc := c.Do(t, "GET", "/v1/compliance/proofs/"+served.Proof.ScreeningID, key, nil).Must(t, 200)
+	var stored struct {
+		Results     json.RawMessage `json:"results"`
+		ResultsHash string          `json:"resultsHash"`
+	}
+	if err := json.Unmarshal(doc.Body, &stored); err != nil {
+		t.Fatal(err)
+	}
+	sum = sha256.Sum256(stored.Results)
+	if hex.EncodeToString(sum[:]) != stored.ResultsHash || stored.ResultsHash != served.Proof.ResultsHash {
+		t.Fatalf("stored resultsHash %s, SHA-256 of the stored results %x", stored.ResultsHash, sum)
+	}
+}
