@@ -232,8 +232,8 @@ func TestE2EScreenDeveloperTokens(t *testing.T) {
 	}
 }
 
-// screenServer is a test server serving the ETH and XBT lists of testdata.
+// screenServer is a test server serving the ETH and XBT lists.
 func screenServer(t *testing.T) *apitest.Server {
 	t.Helper()
-	return apitest.NewServer(t, apitest.Lists(t, "list:ETH=testdata/sanctioned_addresses_ETH.txt", "list:XBT=testdata/sanctioned_addresses_XBT.txt"))
+	return apitest.NewServer(t, apitest.SanctionsLists(t))
 }

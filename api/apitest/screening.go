@@ -2,10 +2,33 @@ package apitest
 
 import (
 	"crypto/sha256"
+	_ "embed"
 	"encoding/hex"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
+
+	"github.com/cairn-dev/cairn/internal/wiring"
 )
+
+var (
+	//go:embed testdata/sanctioned_addresses_ETH.txt
+	ethList []byte
+	//go:embed testdata/sanctioned_addresses_XBT.txt
+	xbtList []byte
+)
+
+// SanctionsLists is a setup that serves the OFAC lists of ETH and BTC
+// addresses of testdata (Tornado is listed), ingested as cairn serve
+// ingests its --source lists.
+func SanctionsLists(t testing.TB) func(*wiring.Parts) {
+	dir := t.TempDir()
+	eth, xbt := filepath.Join(dir, "eth.txt"), filepath.Join(dir, "xbt.txt")
+	must(t, os.WriteFile(eth, ethList, 0o600))
+	must(t, os.WriteFile(xbt, xbtList, 0o600))
+	return Lists(t, "list:ETH="+eth, "list:XBT="+xbt)
+}
 
 // Tornado is an address listed in sanctioned_addresses_ETH.txt.
 const Tornado = "0x8589427373D6D84E98730D7795D8F6F8731FDA16"
