@@ -34,6 +34,10 @@ const DepositMnemonic = "shoot island position soft burden budget tooth cruel is
 // tokens with.
 var JWTSecret = bytes.Repeat([]byte{9}, 32)
 
+// NoNode is the Aptos node of the test servers: an address that refuses
+// connections.
+const NoNode = "http://127.0.0.1:1/v1"
+
 // CacheTTL is how long a test server remembers an authenticated key's
 // agent and a media record: cairn serve's default.
 const CacheTTL = 5 * time.Second
@@ -42,7 +46,8 @@ const CacheTTL = 5 * time.Second
 // services as cairn serve assembles them (internal/wiring), on Pebble and
 // the fs blob store in a temporary directory, served on 127.0.0.1 by
 // httptest. No sanctions list is loaded (the screening routes answer 503)
-// unless a setup installs a pipeline; deposits are off. Everything closes
+// unless a setup installs a pipeline (Lists, SanctionsLists); deposits are
+// verified on NoNode. Everything closes
 // when the test ends.
 type Server struct {
 	*Client
@@ -81,10 +86,13 @@ func NewServer(t testing.TB, setup ...func(*wiring.Parts)) *Server {
 	p.Media = &media.Service{Store: db, Blobs: blobs, Clock: p.Clock, RecordCacheTTL: p.CacheTTL}
 	p.Pricing, err = billing.NewPricing(ctx, db)
 	must(t, err)
-	if p.DepositAddresses == nil {
-		p.DepositAddresses, err = aptos.NewHD(DepositMnemonic, "mainnet")
-		must(t, err)
-	}
+	p.DepositAddresses, err = aptos.NewHD(DepositMnemonic, "mainnet")
+	must(t, err)
+	// The deposit verifier of cairn serve, on a node that is not there:
+	// a request is checked as always, and a transaction to verify is an
+	// upstream error, never a call out of the machine.
+	p.DepositVerifier, err = aptos.NewVerifier(NoNode, 10*time.Second)
+	must(t, err)
 	for _, f := range setup {
 		f(&p)
 	}

@@ -7,47 +7,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cairn-dev/cairn/api/apitest"
 	"github.com/cairn-dev/cairn/client"
 	"github.com/cairn-dev/cairn/merkle"
 )
 
-var exclusionEncoding = []string{"string", "string", "string"}
+var exclusionEncoding = apitest.ExclusionEncoding
 
-// verifyExclusion checks an exclusionProof object of an answer: its value
-// is (family, low, high) around canon with "" at an open end, low and
-// high are the value with an EVM open end written as 0x00..00 / 0xff..ff,
-// its leaf is the value's leaf, and its proof leads to root.
+// verifyExclusion checks an exclusionProof object of an answer
+// (apitest.VerifyExclusion).
 func verifyExclusion(t *testing.T, v any, family, canon string, root merkle.Hash) {
 	t.Helper()
-	e, ok := v.(map[string]any)
-	if !ok {
-		t.Fatalf("%s %s: no exclusion proof (%v)", family, canon, v)
-	}
-	val := e["value"].([]any)
-	low, high := val[1].(string), val[2].(string)
-	if val[0] != family || !(low == "" || low < canon) || !(high == "" || canon < high) {
-		t.Fatalf("%s %s: the gap %v does not hold it", family, canon, val)
-	}
-	wantLow, wantHigh := low, high
-	if family == "evm" && low == "" {
-		wantLow = "0x0000000000000000000000000000000000000000"
-	}
-	if family == "evm" && high == "" {
-		wantHigh = "0xffffffffffffffffffffffffffffffffffffffff"
-	}
-	if e["low"] != wantLow || e["high"] != wantHigh {
-		t.Fatalf("%s %s: low %v high %v for the gap %v", family, canon, e["low"], e["high"], val)
-	}
-	if hexBytes32(t, e["root"].(string)) != root {
-		t.Fatalf("%s %s: root %v, want %s", family, canon, e["root"], root)
-	}
-	if leaf := hexBytes32(t, e["leaf"].(string)); leaf != merkle.LeafHashStrings3(family, low, high) {
-		t.Fatalf("%s %s: leaf %s is not the gap's", family, canon, leaf)
-	}
-	ok, err := merkle.VerifyStandard(root, exclusionEncoding, []any{family, low, high}, proofHashes(t, e["proof"]))
-	if err != nil || !ok {
-		t.Fatalf("%s %s: the exclusion proof does not verify: %v", family, canon, err)
-	}
+	apitest.VerifyExclusion(t, v, family, canon, root)
 }
 
 // TestE2EExclusionProofs: over HTTP, an unlisted address of every kind

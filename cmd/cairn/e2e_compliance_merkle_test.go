@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/api/apitest"
 	"github.com/cairn-dev/cairn/merkle"
 )
 
@@ -64,11 +65,7 @@ func TestE2EMerkleEndpoints(t *testing.T) {
 
 func proofHashes(t *testing.T, v any) []merkle.Hash {
 	t.Helper()
-	var out []merkle.Hash
-	for _, p := range v.([]any) {
-		out = append(out, hexBytes32(t, p.(string)))
-	}
-	return out
+	return apitest.ProofHashes(t, v)
 }
 
 // verifyBatch checks every proof and the multiproof of a batch answer

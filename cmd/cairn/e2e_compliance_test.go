@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/hex"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,13 +39,7 @@ func complianceConfig(t *testing.T) (Config, string) {
 
 func hexBytes32(t *testing.T, s string) merkle.Hash {
 	t.Helper()
-	b, err := hex.DecodeString(strings.TrimPrefix(s, "0x"))
-	if err != nil || len(b) != 32 {
-		t.Fatalf("not bytes32: %q", s)
-	}
-	var h merkle.Hash
-	copy(h[:], b)
-	return h
+	return apitest.HexBytes32(t, s)
 }
 
 func TestE2EScreen(t *testing.T) {
