@@ -1,15 +1,14 @@
-package main
+package mcp_test
 
 import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"net"
 	"sort"
 	"strings"
 	"testing"
 
-	cairn "github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/api/apitest"
 	"github.com/cairn-dev/cairn/client"
 	"github.com/cairn-dev/cairn/mcp"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -24,10 +23,10 @@ type mcpSession struct {
 	c  *client.Client // the same agent, for checking balances and state
 }
 
-func startMCP(t *testing.T, ts *testServer, key string) *mcpSession {
+func startMCP(t *testing.T, ts *apitest.Server, key string) *mcpSession {
 	t.Helper()
 	ctx := context.Background()
-	c := client.New(ts.base, key)
+	c := client.New(ts.URL, key)
 	st, ct := sdk.NewInMemoryTransports()
 	ss, err := mcp.NewServer(c).Connect(ctx, st, nil)
 	if err != nil {
@@ -109,7 +108,7 @@ func (s *mcpSession) fails(name string, args map[string]any, code string) toolCa
 		s.t.Fatalf("%s(%v) succeeded: %s", name, args, tc.text)
 	}
 	if code == "schema" {
-		if tc.body["code"] != cairn.EINVALID || !strings.Contains(tc.text, "input schema") || tc.charged() != 0 || tc.body["hint"] == "" {
+		if tc.body["code"] != "invalid" || !strings.Contains(tc.text, "input schema") || tc.charged() != 0 || tc.body["hint"] == "" {
 			s.t.Fatalf("%s: want an input schema error as a problem, got %s", name, tc.text)
 		}
 		return tc
@@ -120,17 +119,20 @@ func (s *mcpSession) fails(name string, args map[string]any, code string) toolCa
 	return tc
 }
 
+// unknownID is a well-formed id that names nothing.
+const unknownID = "01a219a8-685d-705e-be32-878cf5140e3d"
+
 var mcpTools = []string{"balance", "deposit", "fetch_file", "forget", "history", "list", "media_delete", "media_get", "media_list", "media_renew", "media_upload",
 	"merkle_proof", "pin", "pricing", "recall", "remember", "renew_ttl", "report_address", "screen_addresses", "search", "upload_file"}
 
 func TestE2EMCPTools(t *testing.T) {
-	ts, _ := complianceServer(t)
+	ts := apitest.NewServer(t, apitest.SanctionsLists(t))
 	// session connects a fresh established agent with 500 credits: each
 	// subtest has its own.
 	session := func(t *testing.T) *mcpSession {
 		t.Helper()
-		a := ts.registerEstablished(t)
-		ts.do(t, "POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": 400, "reason": "mcp"}).must(t, 200)
+		a := ts.RegisterEstablished(t)
+		ts.Do(t, "POST", "/v1/admin/credits", apitest.AdminToken, map[string]any{"developerId": a.DeveloperID, "amount": 400, "reason": "mcp"}).Must(t, 200)
 		return startMCP(t, ts, a.Key)
 	}
 	s := session(t)
@@ -166,7 +168,7 @@ func TestE2EMCPTools(t *testing.T) {
 			t.Fatalf("missing content: %s", f.text)
 		}
 		// A malformed key costs nothing: the key read is refused (400, refunded) before any write.
-		if f := s.fails("remember", map[string]any{"key": "/bad//key", "content": "x"}, cairn.EINVALID); f.charged() != 0 {
+		if f := s.fails("remember", map[string]any{"key": "/bad//key", "content": "x"}, "invalid"); f.charged() != 0 {
 			t.Fatalf("remember with a malformed key charged %d", f.charged())
 		}
 		got := s.ok("recall", map[string]any{"key": "facts/sky"}, 1).result()
@@ -174,8 +176,8 @@ func TestE2EMCPTools(t *testing.T) {
 			t.Fatalf("recall: %v", got)
 		}
 		s.ok("recall", map[string]any{"id": got["id"]}, 1)
-		s.fails("recall", map[string]any{}, cairn.EINVALID)
-		s.fails("recall", map[string]any{"key": "facts/none"}, cairn.ENOTFOUND)
+		s.fails("recall", map[string]any{}, "invalid")
+		s.fails("recall", map[string]any{"key": "facts/none"}, "not_found")
 		for _, mode := range []string{"key", "fulltext", "vector", "hybrid"} {
 			q := "sky"
 			if mode == "key" {
@@ -186,11 +188,11 @@ func TestE2EMCPTools(t *testing.T) {
 				t.Fatalf("search %s found nothing: %v", mode, res)
 			}
 		}
-		s.fails("search", map[string]any{"query": "sky", "mode": "telepathy"}, cairn.EINVALID)
+		s.fails("search", map[string]any{"query": "sky", "mode": "telepathy"}, "invalid")
 		if l := s.ok("list", map[string]any{"limit": 10}, 1).result(); len(l["memories"].([]any)) != 1 {
 			t.Fatalf("list: %v", l)
 		}
-		s.fails("list", map[string]any{"limit": 1000}, cairn.EINVALID)
+		s.fails("list", map[string]any{"limit": 1000}, "invalid")
 		if l := s.ok("list", map[string]any{"pinned": true}, 1).result(); len(l["memories"].([]any)) != 0 {
 			t.Fatalf("list pinned: %v", l)
 		}
@@ -203,13 +205,13 @@ func TestE2EMCPTools(t *testing.T) {
 		if p := s.ok("pin", map[string]any{"id": got["id"], "pinned": false}, 0).result(); p["pinned"] != false {
 			t.Fatalf("unpin: %v", p)
 		}
-		s.fails("pin", map[string]any{"id": cairn.NewID(), "pinned": true}, cairn.ENOTFOUND)
+		s.fails("pin", map[string]any{"id": unknownID, "pinned": true}, "not_found")
 		if r := s.ok("renew_ttl", map[string]any{"key": "facts/sky", "expiresIn": "7d"}, 1).result(); r["success"] != true {
 			t.Fatalf("renew: %v", r)
 		}
-		s.fails("renew_ttl", map[string]any{"key": "facts/sky", "expiresIn": "forever"}, cairn.EINVALID)
-		s.fails("history", map[string]any{"id": cairn.NewID()}, cairn.ENOTFOUND)
-		s.fails("forget", map[string]any{"key": "facts/none"}, cairn.ENOTFOUND)
+		s.fails("renew_ttl", map[string]any{"key": "facts/sky", "expiresIn": "forever"}, "invalid")
+		s.fails("history", map[string]any{"id": unknownID}, "not_found")
+		s.fails("forget", map[string]any{"key": "facts/none"}, "not_found")
 	})
 
 	t.Run("Files", func(t *testing.T) {
@@ -220,65 +222,65 @@ func TestE2EMCPTools(t *testing.T) {
 		if up["sizeBytes"] == nil {
 			t.Fatalf("upload: %v", up)
 		}
-		s.fails("upload_file", map[string]any{"key": "files/x", "filename": "x", "contentBase64": "%%%"}, cairn.EINVALID)
+		s.fails("upload_file", map[string]any{"key": "files/x", "filename": "x", "contentBase64": "%%%"}, "invalid")
 		f := s.ok("fetch_file", map[string]any{"key": "files/blob"}, 2).result()
 		if f["contentBase64"] != base64.StdEncoding.EncodeToString(data) {
 			t.Fatalf("fetch: %v", f)
 		}
-		s.fails("fetch_file", map[string]any{"id": cairn.NewID()}, cairn.ENOTFOUND)
+		s.fails("fetch_file", map[string]any{"id": unknownID}, "not_found")
 
 		m := s.call("media_upload", map[string]any{"filename": "note.txt", "mimeType": "text/plain", "title": "note",
 			"contentBase64": base64.StdEncoding.EncodeToString([]byte("hello media"))})
 		if m.isError || m.result()["sizeBytes"] != float64(11) {
 			t.Fatalf("media upload: %s", m.text)
 		}
-		s.fails("media_upload", map[string]any{"filename": "n", "contentBase64": "!"}, cairn.EINVALID)
+		s.fails("media_upload", map[string]any{"filename": "n", "contentBase64": "!"}, "invalid")
 		if l := s.ok("media_list", map[string]any{}, 0).result(); len(l["media"].([]any)) != 1 {
 			t.Fatalf("media list: %v", l)
 		}
-		s.fails("media_list", map[string]any{"category": "smell"}, cairn.EINVALID)
+		s.fails("media_list", map[string]any{"category": "smell"}, "invalid")
 		id := m.result()["id"]
 		s.ok("media_get", map[string]any{"id": id}, 0)
 		g := s.ok("media_get", map[string]any{"id": id, "includeContent": true}, 1).result()
 		if g["contentBase64"] != base64.StdEncoding.EncodeToString([]byte("hello media")) {
 			t.Fatalf("media get: %v", g)
 		}
-		s.fails("media_get", map[string]any{"id": cairn.NewID()}, cairn.ENOTFOUND)
+		s.fails("media_get", map[string]any{"id": unknownID}, "not_found")
 		if r := s.ok("media_renew", map[string]any{"id": id, "expiresIn": "365d"}, 0).result(); r["expiresAt"] == nil {
 			t.Fatalf("media renew: %v", r)
 		}
-		s.fails("media_renew", map[string]any{"id": id, "expiresIn": "forever"}, cairn.EINVALID)
+		s.fails("media_renew", map[string]any{"id": id, "expiresIn": "forever"}, "invalid")
 		if d := s.ok("media_delete", map[string]any{"id": id}, 2).result(); d["deleted"] != true {
 			t.Fatalf("media delete: %v", d)
 		}
-		s.fails("media_get", map[string]any{"id": id}, cairn.ENOTFOUND)
+		s.fails("media_get", map[string]any{"id": id}, "not_found")
 	})
 
 	t.Run("Compliance", func(t *testing.T) {
 		s := session(t)
-		sc := s.ok("screen_addresses", map[string]any{"addresses": []map[string]any{{"address": tornado, "chain": "ethereum"}}}, 0).result()
+		sc := s.ok("screen_addresses", map[string]any{"addresses": []map[string]any{{"address": apitest.Tornado, "chain": "ethereum"}}}, 0).result()
 		if sc["results"].([]any)[0].(map[string]any)["status"] != "sanctioned" {
 			t.Fatalf("screen: %v", sc)
 		}
-		s.fails("screen_addresses", map[string]any{"addresses": []map[string]any{{"address": tornado, "chain": "narnia"}}}, cairn.EINVALID)
-		if p := s.ok("merkle_proof", map[string]any{"address": tornado, "chain": "ethereum"}, 0).result(); p["sanctioned"] != true {
+		s.fails("screen_addresses", map[string]any{"addresses": []map[string]any{{"address": apitest.Tornado, "chain": "narnia"}}}, "invalid")
+		if p := s.ok("merkle_proof", map[string]any{"address": apitest.Tornado, "chain": "ethereum"}, 0).result(); p["sanctioned"] != true {
 			t.Fatalf("proof: %v", p)
 		}
-		s.fails("merkle_proof", map[string]any{"address": tornado, "chain": "narnia"}, cairn.EINVALID)
+		s.fails("merkle_proof", map[string]any{"address": apitest.Tornado, "chain": "narnia"}, "invalid")
 		// An unlisted address is proven absent, with its gap against the
 		// exclusion root.
 		clear := s.ok("merkle_proof", map[string]any{"address": "0x1111111111111111111111111111111111111111", "chain": "ethereum"}, 0).result()
 		if e, ok := clear["exclusionProof"].(map[string]any); !ok || clear["listed"] != false || e["root"] != clear["exclusionRoot"] {
 			t.Fatalf("clear proof: %v", clear)
 		} else {
-			verifyExclusion(t, e, "evm", "0x1111111111111111111111111111111111111111", hexBytes32(t, clear["exclusionRoot"].(string)))
+			apitest.VerifyExclusion(t, e, "evm", "0x1111111111111111111111111111111111111111", apitest.HexBytes32(t, clear["exclusionRoot"].(string)))
 		}
 		rep := s.call("report_address", map[string]any{"address": "0x00000000000000000000000000000000000000bb", "chain": "ethereum",
 			"category": "scam", "reason": "phishing site drained wallets"})
 		if rep.isError || rep.result()["reportId"] == "" {
 			t.Fatalf("report: %s", rep.text)
 		}
-		s.fails("report_address", map[string]any{"address": tornado, "chain": "ethereum", "category": "rudeness", "reason": "x"}, cairn.EINVALID)
+		s.fails("report_address", map[string]any{"address": apitest.Tornado, "chain": "ethereum", "category": "rudeness", "reason": "x"}, "invalid")
 	})
 
 	t.Run("Billing", func(t *testing.T) {
@@ -291,12 +293,12 @@ func TestE2EMCPTools(t *testing.T) {
 			t.Fatalf("pricing: %v", p)
 		}
 		s.fails("balance", map[string]any{"unexpected": 1}, "schema")
-		s.fails("deposit", map[string]any{"txHash": "not-a-hash"}, cairn.EINVALID)
-		ts.do(t, "PUT", "/v1/admin/pricing", admin, map[string]any{"operationCosts": map[string]any{"memory.write": 1000000}}).must(t, 200)
+		s.fails("deposit", map[string]any{"txHash": "not-a-hash"}, "invalid")
+		ts.Do(t, "PUT", "/v1/admin/pricing", apitest.AdminToken, map[string]any{"operationCosts": map[string]any{"memory.write": 1000000}}).Must(t, 200)
 		defer func() {
-			ts.do(t, "PUT", "/v1/admin/pricing", admin, map[string]any{"operationCosts": map[string]any{"memory.write": 5}}).must(t, 200)
+			ts.Do(t, "PUT", "/v1/admin/pricing", apitest.AdminToken, map[string]any{"operationCosts": map[string]any{"memory.write": 5}}).Must(t, 200)
 		}()
-		e := s.fails("remember", map[string]any{"key": "facts/costly", "content": "x"}, cairn.EPAYMENT)
+		e := s.fails("remember", map[string]any{"key": "facts/costly", "content": "x"}, "insufficient_credits")
 		if e.body["required"] != float64(1000000) || !strings.Contains(e.body["hint"].(string), "/v1/billing/agent/deposit") || e.charged() != 1 {
 			t.Fatalf("402: %v", e.body)
 		}
@@ -339,8 +341,8 @@ func TestE2EMCPTools(t *testing.T) {
 // TestE2EMCPAgentSession is one scripted agent session: three notes, a
 // search, an update, its history, and forgetting one.
 func TestE2EMCPAgentSession(t *testing.T) {
-	ts := startServer(t, testConfig(t, t.TempDir()))
-	a := ts.register(t, "")
+	ts := apitest.NewServer(t)
+	a := ts.Register(t, "")
 	s := startMCP(t, ts, a.Key)
 	start := s.balance()
 	notes := map[string]string{
@@ -372,56 +374,12 @@ func TestE2EMCPAgentSession(t *testing.T) {
 	if f["versionsDeleted"] != float64(1) {
 		t.Fatalf("forget: %v", f)
 	}
-	s.fails("recall", map[string]any{"key": "notes/groceries"}, cairn.ENOTFOUND)
+	s.fails("recall", map[string]any{"key": "notes/groceries"}, "not_found")
 	if l := s.ok("list", map[string]any{}, 1).result(); len(l["memories"].([]any)) != 2 {
 		t.Fatalf("after forget: %v", l)
 	}
 	// 3 creates (6) + search (1) + update (6) + history (1) + recall (1) + forget (3) + failed recall (1) + list (1).
 	if spent := start - s.balance(); spent != 18+1+6+1+1+3+1+1 {
 		t.Fatalf("the session cost %d credits", spent)
-	}
-}
-
-// TestE2EMCPStreamableHTTP serves the tools over streamable HTTP, as
-// `cairn mcp --mcp-listen` does, and calls one.
-func TestE2EMCPStreamableHTTP(t *testing.T) {
-	ts := startServer(t, testConfig(t, t.TempDir()))
-	a := ts.register(t, "")
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- serveMCPHTTP(ctx, ln, mcp.NewServer(client.New(ts.base, a.Key))) }()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-	}()
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "http-agent", Version: "1"}, nil).
-		Connect(ctx, &sdk.StreamableClientTransport{Endpoint: "http://" + ln.Addr().String()}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
-	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "balance", Arguments: map[string]any{}})
-	if err != nil || res.IsError {
-		t.Fatalf("balance over HTTP: %v %v", res, err)
-	}
-	body := res.StructuredContent.(map[string]any)
-	if body["result"].(map[string]any)["creditBalance"] != float64(ts.balance(t, a.Key)) || body["creditsCharged"] != float64(0) {
-		t.Fatalf("balance over HTTP: %v", body)
-	}
-}
-
-// TestMCPCommandNeedsKey: `cairn mcp` without CAIRN_API_KEY is a usage
-// error that names the variable.
-func TestMCPCommandNeedsKey(t *testing.T) {
-	var out, errb strings.Builder
-	code := Run(context.Background(), []string{"mcp", "--server-url", "http://127.0.0.1:1"}, &out, &errb, func(string) string { return "" })
-	if code != 2 || !strings.Contains(errb.String(), "CAIRN_API_KEY") {
-		t.Fatalf("exit %d, stderr %q", code, errb.String())
 	}
 }
