@@ -15,6 +15,7 @@ import (
 	"github.com/cairn-dev/cairn/billing"
 	"github.com/cairn-dev/cairn/blob/fs"
 	"github.com/cairn-dev/cairn/chain/aptos"
+	"github.com/cairn-dev/cairn/compliance"
 	"github.com/cairn-dev/cairn/ingest"
 	"github.com/cairn-dev/cairn/internal/wiring"
 	"github.com/cairn-dev/cairn/media"
@@ -71,7 +72,7 @@ func NewServer(t testing.TB, setup ...func(*wiring.Parts)) *Server {
 	ctx := context.Background()
 	p := wiring.Parts{Clock: cairn.SystemClock{}, AdminToken: AdminToken, Limits: api.DefaultLimits(), CacheTTL: CacheTTL,
 		StarterCredits: account.DefaultStarterCredits, CreditsPerAPT: billing.DefaultCreditsPerAPT, Screening: &screening.Holder{},
-		JWTSecret: JWTSecret, Cursors: cairn.NewCursors(bytes.Repeat([]byte{7}, 32)), PublicURL: "http://cairn.test"}
+		JWTSecret: JWTSecret, ReportMinAccountAge: compliance.DefaultMinAccountAge, Cursors: cairn.NewCursors(bytes.Repeat([]byte{7}, 32)), PublicURL: "http://cairn.test"}
 	logs := &LogBuffer{}
 	p.Logger = slog.New(slog.NewJSONHandler(logs, nil))
 	db, err := pebble.Open(filepath.Join(dir, "store"), pebble.Options{Clock: p.Clock})
