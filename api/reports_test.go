@@ -1,22 +1,23 @@
-package main
+package api_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/api/apitest"
 )
 
 func TestE2ECommunityReports(t *testing.T) {
-	ts, _ := complianceServer(t)
+	ts := screenServer(t)
 	const suspect = "0x00000000000000000000000000000000deadbeef"
 	screen := func(key string, include bool) map[string]any {
 		t.Helper()
-		r := ts.do(t, "POST", "/v1/compliance/screen", key, map[string]any{
-			"addresses": []map[string]any{{"address": suspect, "chain": "ethereum"}}, "includeCommunity": include}).must(t, 200)
+		r := ts.Do(t, "POST", "/v1/compliance/screen", key, map[string]any{
+			"addresses": []map[string]any{{"address": suspect, "chain": "ethereum"}}, "includeCommunity": include}).Must(t, 200)
 		return r.JSON["results"].([]any)[0].(map[string]any)
 	}
-	reporters := []agent{ts.registerEstablished(t), ts.registerEstablished(t), ts.registerEstablished(t)}
+	reporters := []apitest.Agent{ts.RegisterEstablished(t), ts.RegisterEstablished(t), ts.RegisterEstablished(t)}
 	body := map[string]any{"address": suspect, "chain": "ethereum", "category": "scam", "reason": "drained a wallet",
 		"evidence": []string{"https://example.org/incident"}}
 
@@ -30,20 +31,20 @@ func TestE2ECommunityReports(t *testing.T) {
 			{"address": "nope", "category": "scam", "reason": "x", "chain": "ethereum"},
 			{"address": suspect, "category": "scam", "reason": "x", "evidence": []string{"javascript:alert(1)"}},
 		} {
-			ts.do(t, "POST", "/v1/compliance/report", k, bad).problem(t, 400, cairn.EINVALID)
+			ts.Do(t, "POST", "/v1/compliance/report", k, bad).Problem(t, 400, cairn.EINVALID)
 		}
-		ts.do(t, "POST", "/v1/compliance/report", "", body).problem(t, 401, cairn.EUNAUTHORIZED)
+		ts.Do(t, "POST", "/v1/compliance/report", "", body).Problem(t, 401, cairn.EUNAUTHORIZED)
 	})
 	for i, a := range reporters {
-		r := ts.do(t, "POST", "/v1/compliance/report", a.Key, body).must(t, 201)
-		if r.str("status") != "pending" || r.JSON["autoEscalated"] != (i == 2) || r.str("disclaimer") == "" || !cairn.ValidID(r.str("reportId")) {
+		r := ts.Do(t, "POST", "/v1/compliance/report", a.Key, body).Must(t, 201)
+		if r.Str("status") != "pending" || r.JSON["autoEscalated"] != (i == 2) || r.Str("disclaimer") == "" || !cairn.ValidID(r.Str("reportId")) {
 			t.Fatalf("report %d: %s", i, r.Body)
 		}
 		if i == 0 {
-			ts.do(t, "POST", "/v1/compliance/report", a.Key, body).problem(t, 409, cairn.ECONFLICT)
+			ts.Do(t, "POST", "/v1/compliance/report", a.Key, body).Problem(t, 409, cairn.ECONFLICT)
 			// Another agent of the same account does not count as a second reporter.
-			kid := ts.do(t, "POST", "/v1/agents", a.Key, nil).must(t, 201)
-			ts.do(t, "POST", "/v1/compliance/report", kid.str("apiKey"), body).problem(t, 409, cairn.ECONFLICT)
+			kid := ts.Do(t, "POST", "/v1/agents", a.Key, nil).Must(t, 201)
+			ts.Do(t, "POST", "/v1/compliance/report", kid.Str("apiKey"), body).Problem(t, 409, cairn.ECONFLICT)
 		}
 		if i < 2 && screen(a.Key, true)["status"] != "clear" {
 			t.Fatalf("escalated after %d reports", i+1)
@@ -58,12 +59,12 @@ func TestE2ECommunityReports(t *testing.T) {
 		t.Fatal("includeCommunity false still reports the community listing")
 	}
 	// The report without chain detects the family.
-	r := ts.do(t, "POST", "/v1/compliance/report", reporters[1].Key, map[string]any{"address": "12QtD5BFwRsdNsAZY76UVE1xyCGNTojH9h",
-		"category": "theft", "reason": "x"}).must(t, 201)
+	r := ts.Do(t, "POST", "/v1/compliance/report", reporters[1].Key, map[string]any{"address": "12QtD5BFwRsdNsAZY76UVE1xyCGNTojH9h",
+		"category": "theft", "reason": "x"}).Must(t, 201)
 	if r.JSON["autoEscalated"] != false {
 		t.Fatal(r.Body)
 	}
-	st := ts.do(t, "GET", "/v1/compliance/stats", "", nil).must(t, 200)
+	st := ts.Do(t, "GET", "/v1/compliance/stats", "", nil).Must(t, 200)
 	comp, comm := st.JSON["compliance"].(map[string]any), st.JSON["community"].(map[string]any)
 	if comm["totalReports"] != float64(4) || comm["byCategory"].(map[string]any)["scam"] != float64(3) ||
 		comp["bySource"].(map[string]any)["community"] != float64(1) || comp["totalScreenings"].(float64) < 4 ||
@@ -73,21 +74,21 @@ func TestE2ECommunityReports(t *testing.T) {
 }
 
 func TestE2EReportLimit(t *testing.T) {
-	ts, _ := complianceServer(t)
-	a := ts.register(t, "")
-	ts.do(t, "POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": 1000, "reason": "t"}).must(t, 200)
+	ts := screenServer(t)
+	a := ts.Register(t, "")
+	ts.Do(t, "POST", "/v1/admin/credits", apitest.AdminToken, map[string]any{"developerId": a.DeveloperID, "amount": 1000, "reason": "t"}).Must(t, 200)
 	k := a.Key
 	sent := 0
 	for i := 0; sent < 20; i++ {
 		if i%15 == 14 { // fresh agent of the same account: the per-agent write limit is not what is tested
-			k = ts.do(t, "POST", "/v1/agents", a.Key, nil).must(t, 201).str("apiKey")
+			k = ts.Do(t, "POST", "/v1/agents", a.Key, nil).Must(t, 201).Str("apiKey")
 		}
 		addr := "0x" + strings.Repeat("0", 36) + hex4(i)
-		ts.do(t, "POST", "/v1/compliance/report", k, map[string]any{"address": addr, "chain": "ethereum", "category": "other", "reason": "x"}).must(t, 201)
+		ts.Do(t, "POST", "/v1/compliance/report", k, map[string]any{"address": addr, "chain": "ethereum", "category": "other", "reason": "x"}).Must(t, 201)
 		sent++
 	}
-	ts.do(t, "POST", "/v1/compliance/report", k, map[string]any{"address": "0x" + strings.Repeat("f", 40), "chain": "ethereum", "category": "other", "reason": "x"}).
-		problem(t, 429, cairn.ERATELIMIT)
+	ts.Do(t, "POST", "/v1/compliance/report", k, map[string]any{"address": "0x" + strings.Repeat("f", 40), "chain": "ethereum", "category": "other", "reason": "x"}).
+		Problem(t, 429, cairn.ERATELIMIT)
 }
 
 func hex4(i int) string {
@@ -99,8 +100,8 @@ func hex4(i int) string {
 // overlong fields: each is a 400 and stores nothing; a report at every
 // limit (2000-byte reason, 10 URLs, padded chain) is taken.
 func TestE2EReportMalformed(t *testing.T) {
-	ts, _ := complianceServer(t)
-	a := ts.register(t, "")
+	ts := screenServer(t)
+	a := ts.Register(t, "")
 	const suspect = "0x00000000000000000000000000000000deadbeef"
 	ok := func(extra map[string]any) map[string]any {
 		b := map[string]any{"address": suspect, "category": "scam", "reason": "x"}
@@ -135,12 +136,12 @@ func TestE2EReportMalformed(t *testing.T) {
 		{"ChainOtherFamily", ok(map[string]any{"chain": "bitcoin"})},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ts.do(t, "POST", "/v1/compliance/report", a.Key, tc.body).problem(t, 400, cairn.EINVALID)
+			ts.Do(t, "POST", "/v1/compliance/report", a.Key, tc.body).Problem(t, 400, cairn.EINVALID)
 		})
 	}
-	ts.do(t, "POST", "/v1/compliance/report", a.Key, ok(map[string]any{"reason": strings.Repeat("x", 2000),
-		"evidence": tenURLs[:10], "chain": " Ethereum "})).must(t, 201)
-	st := ts.do(t, "GET", "/v1/compliance/stats", "", nil).must(t, 200)
+	ts.Do(t, "POST", "/v1/compliance/report", a.Key, ok(map[string]any{"reason": strings.Repeat("x", 2000),
+		"evidence": tenURLs[:10], "chain": " Ethereum "})).Must(t, 201)
+	st := ts.Do(t, "GET", "/v1/compliance/stats", "", nil).Must(t, 200)
 	if st.JSON["community"].(map[string]any)["totalReports"] != float64(1) {
 		t.Fatalf("stats: %s", st.Body)
 	}
