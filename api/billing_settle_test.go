@@ -1,4 +1,4 @@
-package main
+package api_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/api/apitest"
 )
 
 // hangUpWriter is a client that disconnects as soon as the answer's status
@@ -29,23 +30,23 @@ func (w *hangUpWriter) WriteHeader(code int) {
 // recovery of charges; a client hanging up once the 404 is written must
 // not drop the mark, or the next start would refund a charge that stands.
 func TestE2ESettledMarkSurvivesDisconnect(t *testing.T) {
-	ts := startServer(t, testConfig(t, t.TempDir()))
-	a := ts.register(t, "")
+	ts := apitest.NewServer(t)
+	a := ts.Register(t, "")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	req := httptest.NewRequestWithContext(ctx, http.MethodPut, "/v1/memory/"+cairn.NewID(), strings.NewReader(`{"content":"x"}`))
 	req.Header.Set("Authorization", "Bearer "+a.Key)
 	req.Header.Set("Content-Type", "application/json")
 	w := &hangUpWriter{ResponseRecorder: httptest.NewRecorder(), cancel: cancel}
-	ts.m.server.Handler().ServeHTTP(w, req)
+	ts.API.Handler().ServeHTTP(w, req)
 	if w.Code != http.StatusNotFound {
 		t.Fatalf("status %d, want 404: %s", w.Code, w.Body)
 	}
-	if got := ts.balance(t, a.Key); got != 95 {
+	if got := ts.Balance(t, a.Key); got != 95 {
 		t.Fatalf("balance %d, want 95: a 404 keeps its charge", got)
 	}
 	n := 0
-	if err := ts.m.store.SettledSince(context.Background(), time.Time{}, func(string) bool { n++; return true }); err != nil {
+	if err := ts.Store.SettledSince(context.Background(), time.Time{}, func(string) bool { n++; return true }); err != nil {
 		t.Fatal(err)
 	}
 	if n != 1 {
