@@ -1,4 +1,4 @@
-package main
+package api_test
 
 import (
 	"bytes"
@@ -8,6 +8,9 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/cairn-dev/cairn/api/apitest"
+	"github.com/cairn-dev/cairn/internal/wiring"
 )
 
 // TestE2EAdversarialEveryRoute walks the OpenAPI document and sends every
@@ -17,16 +20,16 @@ import (
 // problem document, never a 5xx, and a refundable failure (or an
 // unauthenticated one) must leave the caller's balance as it was.
 func TestE2EAdversarialEveryRoute(t *testing.T) {
-	cfg := testConfig(t, t.TempDir())
-	cfg.RateLimitPerKey, cfg.WriteLimitPerAgent, cfg.PublicLimitPerIP, cfg.RotateLimitPerIP = 0, 0, 0, 0
-	ts := startServer(t, cfg)
-	victim := ts.register(t, "victim")
-	memID := ts.do(t, "POST", "/v1/memory", victim.Key, map[string]any{"key": "secret", "content": "victim's"}).must(t, 201).str("id")
-	mediaID := ts.upload(t, victim.Key, part{name: "file", filename: "a.txt", contentType: "text/plain", body: []byte("victim's file")}).must(t, 201).str("id")
-	attacker := ts.register(t, "attacker")
-	ts.topUp(t, attacker, 10000)
+	ts := apitest.NewServer(t, apitest.SanctionsLists(t), func(p *wiring.Parts) {
+		p.Limits.RequestsPerKey, p.Limits.WritesPerAgent, p.Limits.PublicPerIP, p.Limits.RotationsPerIP = 0, 0, 0, 0
+	})
+	victim := ts.Register(t, "victim")
+	memID := ts.Do(t, "POST", "/v1/memory", victim.Key, map[string]any{"key": "secret", "content": "victim's"}).Must(t, 201).Str("id")
+	mediaID := ts.Upload(t, victim.Key, apitest.Part{Name: "file", Filename: "a.txt", ContentType: "text/plain", Body: []byte("victim's file")}).Must(t, 201).Str("id")
+	attacker := ts.Register(t, "attacker")
+	ts.TopUp(t, attacker, 10000)
 
-	doc := ts.do(t, "GET", "/v1/openapi.json", "", nil).must(t, 200).JSON["paths"].(map[string]any)
+	doc := ts.Do(t, "GET", "/v1/openapi.json", "", nil).Must(t, 200).JSON["paths"].(map[string]any)
 	paths := make([]string, 0, len(doc))
 	for p := range doc {
 		paths = append(paths, p)
@@ -68,7 +71,7 @@ func TestE2EAdversarialEveryRoute(t *testing.T) {
 		if body != nil {
 			rd = bytes.NewReader(body)
 		}
-		req, err := http.NewRequest(method, ts.base+path, rd)
+		req, err := http.NewRequest(method, ts.URL+path, rd)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -102,7 +105,7 @@ func TestE2EAdversarialEveryRoute(t *testing.T) {
 					cases = bodies
 				}
 				for bodyName, body := range cases {
-					before := ts.balance(t, attacker.Key)
+					before := ts.Balance(t, attacker.Key)
 					st, ct, b := send(method, path, key, body)
 					n++
 					what := method + " " + p + " (" + credName + ", " + bodyName + ")"
@@ -116,7 +119,7 @@ func TestE2EAdversarialEveryRoute(t *testing.T) {
 							t.Errorf("%s: %d without a problem document (%s): %s", what, st, ct, b)
 						}
 					}
-					if after := ts.balance(t, attacker.Key); after != before && (refundableStatus(st) || st == 401 || st == 403 || st == 405) {
+					if after := ts.Balance(t, attacker.Key); after != before && (refundableStatus(st) || st == 401 || st == 403 || st == 405) {
 						t.Errorf("%s: %d cost %d credits", what, st, before-after)
 					}
 				}
@@ -126,10 +129,10 @@ func TestE2EAdversarialEveryRoute(t *testing.T) {
 	if n < 100 {
 		t.Fatalf("only %d requests sent: the OpenAPI walk found too few routes", n)
 	}
-	if g := ts.do(t, "GET", "/v1/memory/"+memID, victim.Key, nil).must(t, 200); g.str("content") != "victim's" || g.num("version") != 1 {
+	if g := ts.Do(t, "GET", "/v1/memory/"+memID, victim.Key, nil).Must(t, 200); g.Str("content") != "victim's" || g.Num("version") != 1 {
 		t.Fatalf("the victim's memory changed: %s", g.Body)
 	}
-	ts.do(t, "GET", "/v1/media/"+mediaID, victim.Key, nil).must(t, 200)
+	ts.Do(t, "GET", "/v1/media/"+mediaID, victim.Key, nil).Must(t, 200)
 }
 
 // refundableStatus is spec 7's list of statuses whose charge is refunded.
