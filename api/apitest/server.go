@@ -70,7 +70,7 @@ func NewServer(t testing.TB, setup ...func(*wiring.Parts)) *Server {
 	t.Helper()
 	dir := t.TempDir()
 	ctx := context.Background()
-	p := wiring.Parts{Clock: cairn.SystemClock{}, AdminToken: AdminToken, Limits: api.DefaultLimits(), CacheTTL: CacheTTL,
+	p := wiring.Parts{Clock: &clockSwitch{cairn.SystemClock{}}, AdminToken: AdminToken, Limits: api.DefaultLimits(), CacheTTL: CacheTTL,
 		StarterCredits: account.DefaultStarterCredits, CreditsPerAPT: billing.DefaultCreditsPerAPT, Screening: &screening.Holder{},
 		JWTSecret: JWTSecret, ReportMinAccountAge: compliance.DefaultMinAccountAge, Cursors: cairn.NewCursors(bytes.Repeat([]byte{7}, 32)), PublicURL: "http://cairn.test"}
 	logs := &LogBuffer{}
@@ -121,6 +121,19 @@ func Lists(t testing.TB, sources ...string) func(*wiring.Parts) {
 		must(t, err)
 	}
 }
+
+// clockSwitch is the clock of a test server's parts: the system clock
+// unless a setup (WithClock) gives them all another.
+type clockSwitch struct{ cairn.Clock }
+
+// WithClock is a setup that runs the server on clock; it goes before the
+// setups that read the time (Lists).
+func WithClock(clock cairn.Clock) func(*wiring.Parts) {
+	return func(p *wiring.Parts) { p.Clock.(*clockSwitch).Clock = clock }
+}
+
+// Timestamp writes t as the service writes its times.
+func Timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
 
 func must(t testing.TB, err error) {
 	t.Helper()

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/api/apitest"
 )
 
 func TestMemoryTTL(t *testing.T) {
@@ -86,7 +87,7 @@ func TestMemoryTTL(t *testing.T) {
 	})
 }
 
-func timestampOf(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+func timestampOf(t time.Time) string { return apitest.Timestamp(t) }
 
 // TestMemoryExpiredInvisibleEverywhere: before the sweep, an expired
 // memory is 404 on every endpoint that takes its id, absent from every
