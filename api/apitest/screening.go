@@ -19,14 +19,20 @@ var (
 	xbtList []byte
 )
 
-// SanctionsLists is a setup that serves the OFAC lists of ETH and BTC
-// addresses of testdata (Tornado is listed), ingested as cairn serve
-// ingests its --source lists.
-func SanctionsLists(t testing.TB) func(*wiring.Parts) {
+// ListFiles writes the OFAC lists of ETH and BTC addresses of testdata
+// (Tornado is listed) to files of the test and returns their paths.
+func ListFiles(t testing.TB) (eth, xbt string) {
 	dir := t.TempDir()
-	eth, xbt := filepath.Join(dir, "eth.txt"), filepath.Join(dir, "xbt.txt")
+	eth, xbt = filepath.Join(dir, "eth.txt"), filepath.Join(dir, "xbt.txt")
 	must(t, os.WriteFile(eth, ethList, 0o600))
 	must(t, os.WriteFile(xbt, xbtList, 0o600))
+	return eth, xbt
+}
+
+// SanctionsLists is a setup that serves the lists of ListFiles, ingested
+// as cairn serve ingests its --source lists.
+func SanctionsLists(t testing.TB) func(*wiring.Parts) {
+	eth, xbt := ListFiles(t)
 	return Lists(t, "list:ETH="+eth, "list:XBT="+xbt)
 }
 

@@ -1,12 +1,11 @@
-package main
+package api_test
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/api/apitest"
 )
 
 // TestE2EFreeWindowOpensAtFirstServedScreening: a request refused with 402
@@ -14,24 +13,14 @@ import (
 // does, and the next ten free addresses come an hour after it, not an hour
 // after the refusal. The window lasts exactly an hour.
 func TestE2EFreeWindowOpensAtFirstServedScreening(t *testing.T) {
-	dir := t.TempDir()
-	eth, err := os.ReadFile("testdata/sanctioned_addresses_ETH.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	list := filepath.Join(dir, "eth.txt")
-	if err := os.WriteFile(list, eth, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cfg := testConfig(t, filepath.Join(dir, "data"))
-	cfg.Sources = stringList{"list:ETH=" + list}
 	t0 := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
 	clock := cairn.NewManualClock(t0)
-	ts := startServer(t, cfg, func(m *Main) { m.Clock = clock })
-	a := ts.register(t, "")
-	ts.do(t, "POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": -99, "reason": "test"}).must(t, 200)
+	eth, _ := apitest.ListFiles(t)
+	ts := apitest.NewServer(t, apitest.WithClock(clock), apitest.Lists(t, "list:ETH="+eth))
+	a := ts.Register(t, "")
+	ts.Do(t, "POST", "/v1/admin/credits", apitest.AdminToken, map[string]any{"developerId": a.DeveloperID, "amount": -99, "reason": "test"}).Must(t, 200)
 
-	ts.do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": addresses(12)}).problem(t, 402, cairn.EPAYMENT)
+	ts.Do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": apitest.Addresses(12)}).Problem(t, 402, cairn.EPAYMENT)
 	for i, tc := range []struct {
 		after               time.Duration
 		n, billable, remain int
@@ -45,17 +34,17 @@ func TestE2EFreeWindowOpensAtFirstServedScreening(t *testing.T) {
 	} {
 		clock.Set(t0.Add(tc.after))
 		if tc.n == 0 {
-			ts.do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": addresses(1)}).problem(t, 402, cairn.EPAYMENT)
+			ts.Do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": apitest.Addresses(1)}).Problem(t, 402, cairn.EPAYMENT)
 			continue
 		}
-		r := ts.do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": addresses(tc.n)}).must(t, 200)
+		r := ts.Do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": apitest.Addresses(tc.n)}).Must(t, 200)
 		rl := r.JSON["rateLimit"].(map[string]any)
 		if rl["billableAddresses"] != float64(tc.billable) || rl["freeRemaining"] != float64(tc.remain) ||
-			rl["freeReset"] != timestampOf(tc.reset) || r.Header.Get("X-RateLimit-Free-Reset") != timestampOf(tc.reset) {
+			rl["freeReset"] != apitest.Timestamp(tc.reset) || r.Header.Get("X-RateLimit-Free-Reset") != apitest.Timestamp(tc.reset) {
 			t.Fatalf("request %d at +%v: rateLimit %v, headers %v; want billable %d, remaining %d, reset %s",
-				i, tc.after, rl, r.Header, tc.billable, tc.remain, timestampOf(tc.reset))
+				i, tc.after, rl, r.Header, tc.billable, tc.remain, apitest.Timestamp(tc.reset))
 		}
-		if b := ts.balance(t, a.Key); b != tc.balance {
+		if b := ts.Balance(t, a.Key); b != tc.balance {
 			t.Fatalf("request %d: balance %d, want %d", i, b, tc.balance)
 		}
 	}
