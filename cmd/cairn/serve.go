@@ -81,7 +81,7 @@ type Main struct {
 	blobs    blob.Store
 	server   *api.Server
 	recovery *billing.Recovery
-	sweepers []sweeper
+	sweepers []wiring.Sweeper
 	memory   *memory.Service
 	pipeline *ingest.Pipeline
 	http     *http.Server
@@ -239,9 +239,7 @@ func (m *Main) openServices(ctx context.Context, o *opening) error {
 		return err
 	}
 	m.memory = o.memory
-	m.sweepers = append(m.sweepers, sweeper{"memory", o.memory.Sweep, false})
-	m.sweepers = append(m.sweepers, sweeper{"media", o.media.Sweep, false}, sweeper{"blobs", m.blobs.DeleteExpired, cfg.Blob != "s3"},
-		sweeper{"idempotency", m.sweepIdempotency, false})
+	m.sweepers = wiring.Sweepers(m.core, m.blobs, cfg.Blob != "s3", o.memory, o.media)
 	o.cursors = cairn.NewCursors(deriveKey(o.serviceKey, "cursor"))
 	sources, err := parseSources(cfg.Sources)
 	if err != nil {
@@ -292,7 +290,6 @@ func (m *Main) openState(ctx context.Context, o *opening) error {
 		m.Logger.Warn("refunded the charge of an interrupted write", "charge_id", r.RefID, "request_id", r.RequestID,
 			"developer_id", r.DeveloperID, "operation", r.Operation, "amount", r.Amount)
 	}
-	m.sweepers = append(m.sweepers, sweeper{"settled marks", m.sweepSettled, false}, sweeper{"rate counters", m.sweepRates, false})
 	return nil
 }
 
@@ -422,25 +419,13 @@ func (m *Main) checkpoint(ctx context.Context) {
 	})
 }
 
-// sweeper removes expired items of one kind; Main runs every sweeper each
-// TTL sweep interval. Records go before blobs so that a record never points
-// at a blob the sweep already removed. A local sweeper removes what only
-// this instance holds (the data dir's blobs, with --blob fs) and runs on
-// every instance; the others sweep what the instances share (the store,
-// the bucket of --blob s3) and run on the leader.
-type sweeper struct {
-	name  string
-	sweep func(ctx context.Context, now time.Time) (int, error)
-	local bool
-}
-
 // sweepKind runs the local sweepers (local true) or the shared ones every
 // TTL sweep interval until ctx ends.
 func (m *Main) sweepKind(ctx context.Context, local bool) {
 	if m.Config.TTLSweepInterval <= 0 {
 		return
 	}
-	every(ctx, m.Config.TTLSweepInterval, func() { m.sweepWhere(ctx, func(s sweeper) bool { return s.local == local }) })
+	every(ctx, m.Config.TTLSweepInterval, func() { m.sweepWhere(ctx, func(s wiring.Sweeper) bool { return s.Local == local }) })
 }
 
 // every calls fn every interval d until ctx ends.
@@ -459,58 +444,23 @@ func every(ctx context.Context, d time.Duration, fn func()) {
 
 // sweepOnce runs every sweeper once.
 func (m *Main) sweepOnce(ctx context.Context) {
-	m.sweepWhere(ctx, func(sweeper) bool { return true })
+	m.sweepWhere(ctx, func(wiring.Sweeper) bool { return true })
 }
 
 // sweepWhere runs once the sweepers that match.
-func (m *Main) sweepWhere(ctx context.Context, match func(sweeper) bool) {
+func (m *Main) sweepWhere(ctx context.Context, match func(wiring.Sweeper) bool) {
 	now := m.Clock.Now()
 	for _, s := range m.sweepers {
 		if !match(s) {
 			continue
 		}
-		n, err := s.sweep(ctx, now)
+		n, err := s.Sweep(ctx, now)
 		if err != nil && ctx.Err() == nil {
-			m.Logger.Error("ttl sweep failed", "kind", s.name, "err", err)
+			m.Logger.Error("ttl sweep failed", "kind", s.Name, "err", err)
 		} else if n > 0 {
-			m.Logger.Info("ttl sweep", "kind", s.name, "removed", n)
+			m.Logger.Info("ttl sweep", "kind", s.Name, "removed", n)
 		}
 	}
-}
-
-// sweepPage is how many records a sweep removes per store call.
-const sweepPage = 1000
-
-// sweepPaged calls del with sweepPage until it removes fewer than that,
-// and returns how many it removed in all.
-func sweepPaged(del func(page int) (int, error)) (int, error) {
-	total := 0
-	for {
-		n, err := del(sweepPage)
-		total += n
-		if err != nil || n < sweepPage {
-			return total, err
-		}
-	}
-}
-
-// sweepIdempotency removes the expired idempotency records.
-func (m *Main) sweepIdempotency(ctx context.Context, now time.Time) (int, error) {
-	return sweepPaged(func(page int) (int, error) { return m.core.DeleteExpiredIdempotency(ctx, now, page) })
-}
-
-// sweepSettled removes the settled marks older than the recovery window:
-// recovery never reads further back than billing.Lookback.
-func (m *Main) sweepSettled(ctx context.Context, now time.Time) (int, error) {
-	return sweepPaged(func(page int) (int, error) {
-		return m.core.DeleteSettledBefore(ctx, now.Add(-2*billing.Lookback), page)
-	})
-}
-
-// sweepRates removes the stored rate counters whose quota is whole again:
-// a counter that is gone means the same as one that is whole.
-func (m *Main) sweepRates(ctx context.Context, now time.Time) (int, error) {
-	return sweepPaged(func(page int) (int, error) { return m.core.DeleteRatesBefore(ctx, now, page) })
 }
 
 // Close releases the stores. It is safe after a failed Open.

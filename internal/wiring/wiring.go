@@ -1,6 +1,7 @@
 // Package wiring builds the service over opened stores: the memory service
-// with its search state, and the front end's dependencies (which store
-// serves which role, the domain services over them). It is the one
+// with its search state, the front end's dependencies (which store serves
+// which role, the domain services over them), the ingestion pipeline and
+// the sweeps of expired items. It is the one
 // assembly that `cairn serve` (cmd/cairn) and the in-process test server
 // (api/apitest) both run.
 //
