@@ -21,16 +21,16 @@ func TestLiveServer(t *testing.T) {
 
 // newMemServer is a test server with the request limits (registrations
 // included) out of the way.
-func newMemServer(t *testing.T) *apitest.Server {
+func newMemServer(t *testing.T, setup ...func(*wiring.Parts)) *apitest.Server {
 	t.Helper()
-	return apitest.NewServer(t, func(p *wiring.Parts) {
+	return apitest.NewServer(t, append(setup, func(p *wiring.Parts) {
 		p.Limits.WritesPerAgent, p.Limits.RequestsPerKey, p.Limits.RegistrationsPerIP = 100000, 100000, 0
-	})
+	})...)
 }
 
 // memServer is newMemServer with an agent topped up to credits.
-func memServer(t *testing.T, credits int) (*apitest.Server, apitest.Agent) {
+func memServer(t *testing.T, credits int, setup ...func(*wiring.Parts)) (*apitest.Server, apitest.Agent) {
 	t.Helper()
-	ts := newMemServer(t)
+	ts := newMemServer(t, setup...)
 	return ts, ts.NewAgent(t, credits)
 }

@@ -61,6 +61,9 @@ type Server struct {
 	Memory *memory.Service
 	// Logs holds the server's log lines.
 	Logs *LogBuffer
+
+	clock    cairn.Clock
+	sweepers []wiring.Sweeper
 }
 
 // NewServer starts a Server; each setup may change the parts, once the
@@ -101,7 +104,8 @@ func NewServer(t testing.TB, setup ...func(*wiring.Parts)) *Server {
 	must(t, err)
 	hs := httptest.NewServer(s.Handler())
 	t.Cleanup(hs.Close)
-	return &Server{Client: &Client{URL: hs.URL}, Dir: dir, API: s, Store: db, Blobs: blobs, Memory: p.Memory, Logs: logs}
+	return &Server{Client: &Client{URL: hs.URL}, Dir: dir, API: s, Store: db, Blobs: blobs, Memory: p.Memory, Logs: logs,
+		clock: p.Clock, sweepers: wiring.Sweepers(db, blobs, true, p.Memory, p.Media)}
 }
 
 // Lists is a setup that serves the sanctions lists of the sources
@@ -119,6 +123,18 @@ func Lists(t testing.TB, sources ...string) func(*wiring.Parts) {
 		p.Pipeline = wiring.Pipeline(p.Core, p.Blobs, p.Screening, o)
 		_, err := p.Pipeline.Run(context.Background())
 		must(t, err)
+	}
+}
+
+// Sweep runs every sweep of expired items once at the server's time, as
+// cairn serve does each TTL sweep interval; a failed sweep fails the test.
+func (s *Server) Sweep(t testing.TB) {
+	t.Helper()
+	now := s.clock.Now()
+	for _, sw := range s.sweepers {
+		if _, err := sw.Sweep(context.Background(), now); err != nil {
+			t.Fatalf("sweep %s: %v", sw.Name, err)
+		}
 	}
 }
 
