@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http/httptest"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -64,6 +65,8 @@ type Server struct {
 
 	clock    cairn.Clock
 	sweepers []wiring.Sweeper
+	setup    []func(*wiring.Parts)
+	stop     func()
 }
 
 // NewServer starts a Server; each setup may change the parts, once the
@@ -71,8 +74,33 @@ type Server struct {
 // (limits, a pipeline over the stores...).
 func NewServer(t testing.TB, setup ...func(*wiring.Parts)) *Server {
 	t.Helper()
-	dir := t.TempDir()
+	return start(t, t.TempDir(), setup)
+}
+
+// Restart stops the server and starts another on the same data dir with
+// the same setups, as cairn serve restarts: what the store and the blobs
+// hold stays, what the process held (caches, the search index, counters
+// in memory) is built again.
+func (s *Server) Restart(t testing.TB) *Server {
+	t.Helper()
+	s.stop()
+	return start(t, s.Dir, s.setup)
+}
+
+// start starts a Server on dir.
+func start(t testing.TB, dir string, setup []func(*wiring.Parts)) *Server {
+	t.Helper()
 	ctx := context.Background()
+	var closers []func()
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			for i := len(closers) - 1; i >= 0; i-- {
+				closers[i]()
+			}
+		})
+	}
+	t.Cleanup(stop)
 	p := wiring.Parts{Clock: &clockSwitch{cairn.SystemClock{}}, AdminToken: AdminToken, Limits: api.DefaultLimits(), CacheTTL: CacheTTL,
 		StarterCredits: account.DefaultStarterCredits, CreditsPerAPT: billing.DefaultCreditsPerAPT, Screening: &screening.Holder{},
 		JWTSecret: JWTSecret, ReportMinAccountAge: compliance.DefaultMinAccountAge, Cursors: cairn.NewCursors(bytes.Repeat([]byte{7}, 32)), PublicURL: "http://cairn.test"}
@@ -80,13 +108,13 @@ func NewServer(t testing.TB, setup ...func(*wiring.Parts)) *Server {
 	p.Logger = slog.New(slog.NewJSONHandler(logs, nil))
 	db, err := pebble.Open(filepath.Join(dir, "store"), pebble.Options{Clock: p.Clock})
 	must(t, err)
-	t.Cleanup(func() { _ = db.Close() })
+	closers = append(closers, func() { _ = db.Close() })
 	blobs, err := fs.New(filepath.Join(dir, "blobs"), fs.Options{Clock: p.Clock})
 	must(t, err)
 	p.Core, p.Blobs = db, blobs
 	p.Memory, err = wiring.Memory(ctx, db, blobs, wiring.MemoryOptions{IndexDir: filepath.Join(dir, "memory-index"), Clock: p.Clock})
 	must(t, err)
-	t.Cleanup(func() { p.Memory.Vectors.Close(); _ = p.Memory.Index.Close() })
+	closers = append(closers, func() { p.Memory.Vectors.Close(); _ = p.Memory.Index.Close() })
 	p.Media = &media.Service{Store: db, Blobs: blobs, Clock: p.Clock, RecordCacheTTL: p.CacheTTL}
 	p.Pricing, err = billing.NewPricing(ctx, db)
 	must(t, err)
@@ -103,14 +131,15 @@ func NewServer(t testing.TB, setup ...func(*wiring.Parts)) *Server {
 	s, err := api.New(wiring.Deps(p))
 	must(t, err)
 	hs := httptest.NewServer(s.Handler())
-	t.Cleanup(hs.Close)
+	closers = append(closers, hs.Close)
 	return &Server{Client: &Client{URL: hs.URL}, Dir: dir, API: s, Store: db, Blobs: blobs, Memory: p.Memory, Logs: logs,
-		clock: p.Clock, sweepers: wiring.Sweepers(db, blobs, true, p.Memory, p.Media)}
+		clock: p.Clock, sweepers: wiring.Sweepers(db, blobs, true, p.Memory, p.Media), setup: setup, stop: stop}
 }
 
 // Lists is a setup that serves the sanctions lists of the sources
 // (cairn serve's --source values, such as "list:ETH=path"): the pipeline
-// as cairn serve builds it, run once before the server starts.
+// as cairn serve builds it, run once before the server starts (or, on a
+// Restart, the version it stored).
 func Lists(t testing.TB, sources ...string) func(*wiring.Parts) {
 	return func(p *wiring.Parts) {
 		t.Helper()
@@ -121,8 +150,14 @@ func Lists(t testing.TB, sources ...string) func(*wiring.Parts) {
 			o.Sources = append(o.Sources, s)
 		}
 		p.Pipeline = wiring.Pipeline(p.Core, p.Blobs, p.Screening, o)
-		_, err := p.Pipeline.Run(context.Background())
+		// As at cairn serve's start: the stored version if there is one
+		// (after a Restart), else a first ingestion.
+		restored, err := p.Pipeline.Restore(context.Background())
 		must(t, err)
+		if !restored {
+			_, err = p.Pipeline.Run(context.Background())
+			must(t, err)
+		}
 	}
 }
 
