@@ -59,3 +59,26 @@ func TestE2ERegistrationGlobalCap(t *testing.T) {
 		t.Fatal("429 without Retry-After")
 	}
 }
+
+// TestE2ERegistrationLimitSurvivesRestart: the registrations of a client
+// are counted in the store, so a restart does not give it a fresh hour of
+// starter credits.
+func TestE2ERegistrationLimitSurvivesRestart(t *testing.T) {
+	ts := apitest.NewServer(t, func(p *wiring.Parts) { p.Limits.RegistrationsPerIP = 2 })
+	ts.Register(t, "")
+	ts.Register(t, "")
+	ts = ts.Restart(t)
+	ts.Do(t, "POST", "/v1/auth/agent-register", "", nil).Problem(t, 429, cairn.ERATELIMIT)
+}
+
+// TestE2ERotationLimitSurvivesRestart: key rotation attempts (a guess of
+// the rotation secret each) are counted in the store too.
+func TestE2ERotationLimitSurvivesRestart(t *testing.T) {
+	ts := apitest.NewServer(t, func(p *wiring.Parts) { p.Limits.RotationsPerIP = 2 })
+	a := ts.Register(t, "")
+	for i := 0; i < 2; i++ {
+		ts.Do(t, "POST", "/v1/agents/self/rotate-key", a.Key, map[string]any{"rotationSecret": "wrong"}).Problem(t, 401, cairn.EUNAUTHORIZED)
+	}
+	ts = ts.Restart(t)
+	ts.Do(t, "POST", "/v1/agents/self/rotate-key", a.Key, map[string]any{"rotationSecret": a.Secret}).Problem(t, 429, cairn.ERATELIMIT)
+}
