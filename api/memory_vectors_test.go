@@ -1,4 +1,4 @@
-package main
+package api_test
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/api/apitest"
+	"github.com/cairn-dev/cairn/internal/wiring"
 )
 
 // TestMemoryVectorSearch runs POST /v1/memory/vector-search over HTTP: the
@@ -14,14 +16,13 @@ import (
 // minScore and limit, dimension and model mismatches, deletion, update and
 // expiry, billing, agent isolation and the rebuild at restart.
 func TestMemoryVectorSearch(t *testing.T) {
-	dir := t.TempDir()
-	cfg := testConfig(t, dir)
-	cfg.WriteLimitPerAgent, cfg.RateLimitPerKey = 100000, 100000
 	clk := cairn.NewManualClock(time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC))
-	ts := startServer(t, cfg, func(m *Main) { m.Clock = clk })
-	a := ts.register(t, "vec")
-	ts.topUp(t, a, 1000)
-	b := ts.register(t, "other")
+	ts := apitest.NewServer(t, apitest.WithClock(clk), func(p *wiring.Parts) {
+		p.Limits.WritesPerAgent, p.Limits.RequestsPerKey = 100000, 100000
+	})
+	a := ts.Register(t, "vec")
+	ts.TopUp(t, a, 1000)
+	b := ts.Register(t, "other")
 	vec := func(xs ...float64) map[string]any {
 		return map[string]any{"space": "client", "model": "m1", "values": xs}
 	}
@@ -29,7 +30,7 @@ func TestMemoryVectorSearch(t *testing.T) {
 	// returns their ids (of version 1) by key. The subtests that change
 	// them fill an agent of their own.
 	ids := map[string]map[string]string{} // by agent key
-	fill := func(t *testing.T, a agent) map[string]string {
+	fill := func(t *testing.T, a apitest.Agent) map[string]string {
 		t.Helper()
 		ids[a.Key] = map[string]string{}
 		for _, m := range []map[string]any{
@@ -44,16 +45,16 @@ func TestMemoryVectorSearch(t *testing.T) {
 			{"key": "vault/no-vector", "content": "ZGVwbG95", "encryptionProvider": "aes-256-gcm", "encryptionMeta": map[string]any{"iv": "b"}},
 			{"key": "tmp/deploy-note", "content": "deploy payment service staging", "expiresIn": "1h"},
 		} {
-			ids[a.Key][m["key"].(string)] = ts.do(t, "POST", "/v1/memory", a.Key, m).must(t, 201).str("id")
+			ids[a.Key][m["key"].(string)] = ts.Do(t, "POST", "/v1/memory", a.Key, m).Must(t, 201).Str("id")
 		}
 		return ids[a.Key]
 	}
 	fill(t, a)
-	ts.do(t, "POST", "/v1/memory", b.Key, map[string]any{"key": "ops/deploy", "content": "Deploy the payment service to the staging cluster."}).must(t, 201)
+	ts.Do(t, "POST", "/v1/memory", b.Key, map[string]any{"key": "ops/deploy", "content": "Deploy the payment service to the staging cluster."}).Must(t, 201)
 
 	search := func(t *testing.T, key string, body map[string]any) ([]string, []float64) {
 		t.Helper()
-		r := ts.do(t, "POST", "/v1/memory/vector-search", key, body).must(t, 200)
+		r := ts.Do(t, "POST", "/v1/memory/vector-search", key, body).Must(t, 200)
 		var keys []string
 		var scores []float64
 		for _, h := range r.JSON["results"].([]any) {
@@ -64,7 +65,7 @@ func TestMemoryVectorSearch(t *testing.T) {
 				t.Fatalf("hit id %v for %v", h["id"], h["key"])
 			}
 		}
-		if int(r.num("count")) != len(keys) {
+		if int(r.Num("count")) != len(keys) {
 			t.Fatalf("count: %s", r.Body)
 		}
 		return keys, scores
@@ -109,40 +110,40 @@ func TestMemoryVectorSearch(t *testing.T) {
 	t.Run("Isolation", func(t *testing.T) {
 		got, _ := search(t, b.Key, map[string]any{"query": text})
 		if len(got) != 1 || got[0] != "ops/deploy" {
-			t.Fatalf("other agent sees %v", got)
+			t.Fatalf("other apitest.Agent sees %v", got)
 		}
-		ts.do(t, "POST", "/v1/memory/vector-search", b.Key, map[string]any{"vector": map[string]any{"space": "client", "values": []float64{1, 0, 0}}}).
-			problem(t, 422, cairn.EUNPROCESSABLE)
+		ts.Do(t, "POST", "/v1/memory/vector-search", b.Key, map[string]any{"vector": map[string]any{"space": "client", "values": []float64{1, 0, 0}}}).
+			Problem(t, 422, cairn.EUNPROCESSABLE)
 	})
 	t.Run("Mismatch", func(t *testing.T) {
-		bal := ts.balance(t, a.Key)
-		ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "bad/dims", "content": "x", "embedding": vec(1, 0)}).problem(t, 422, cairn.EUNPROCESSABLE)
-		ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "bad/model", "content": "x",
-			"embedding": map[string]any{"space": "client", "model": "m2", "values": []float64{1, 0, 0}}}).problem(t, 422, cairn.EUNPROCESSABLE)
-		ts.do(t, "PUT", "/v1/memory/"+ids[a.Key]["home/garden"], a.Key, map[string]any{"content": "x", "embedding": vec(1, 0, 0, 0)}).problem(t, 422, cairn.EUNPROCESSABLE)
-		ts.do(t, "POST", "/v1/memory/vector-search", a.Key, map[string]any{"vector": map[string]any{"space": "client", "values": []float64{1, 0}}}).
-			problem(t, 422, cairn.EUNPROCESSABLE)
-		ts.do(t, "POST", "/v1/memory/vector-search", a.Key, map[string]any{"vector": map[string]any{"space": "nope", "values": []float64{1}}}).
-			problem(t, 422, cairn.EUNPROCESSABLE)
+		bal := ts.Balance(t, a.Key)
+		ts.Do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "bad/dims", "content": "x", "embedding": vec(1, 0)}).Problem(t, 422, cairn.EUNPROCESSABLE)
+		ts.Do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "bad/model", "content": "x",
+			"embedding": map[string]any{"space": "client", "model": "m2", "values": []float64{1, 0, 0}}}).Problem(t, 422, cairn.EUNPROCESSABLE)
+		ts.Do(t, "PUT", "/v1/memory/"+ids[a.Key]["home/garden"], a.Key, map[string]any{"content": "x", "embedding": vec(1, 0, 0, 0)}).Problem(t, 422, cairn.EUNPROCESSABLE)
+		ts.Do(t, "POST", "/v1/memory/vector-search", a.Key, map[string]any{"vector": map[string]any{"space": "client", "values": []float64{1, 0}}}).
+			Problem(t, 422, cairn.EUNPROCESSABLE)
+		ts.Do(t, "POST", "/v1/memory/vector-search", a.Key, map[string]any{"vector": map[string]any{"space": "nope", "values": []float64{1}}}).
+			Problem(t, 422, cairn.EUNPROCESSABLE)
 		for _, body := range []any{map[string]any{}, map[string]any{"query": "a", "limit": 101}, `{"query": 1}`,
 			map[string]any{"query": "a", "vector": map[string]any{"space": "client", "values": []float64{1, 0, 0}}},
 			map[string]any{"query": "a", "minScore": 2}, map[string]any{"query": "a", "visibility": "public"},
 			map[string]any{"query": "..."}, map[string]any{"vector": map[string]any{"space": "client", "values": []float64{0, 0, 0}}}} {
-			ts.do(t, "POST", "/v1/memory/vector-search", a.Key, body).problem(t, 400, cairn.EINVALID)
+			ts.Do(t, "POST", "/v1/memory/vector-search", a.Key, body).Problem(t, 400, cairn.EINVALID)
 		}
 		for _, e := range []map[string]any{{"space": "hash-v1", "values": []float64{1}}, {"space": "Bad Space", "values": []float64{1}},
 			{"space": "client", "model": "m1", "values": []float64{}}} {
-			ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "bad/e", "content": "x", "embedding": e}).problem(t, 400, cairn.EINVALID)
+			ts.Do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "bad/e", "content": "x", "embedding": e}).Problem(t, 400, cairn.EINVALID)
 		}
-		ts.wantBalance(t, a, bal) // every rejected write and search refunded
+		ts.WantBalance(t, a, bal) // every rejected write and search refunded
 		search(t, a.Key, map[string]any{"query": "x"})
-		ts.wantBalance(t, a, bal-1)
+		ts.WantBalance(t, a, bal-1)
 	})
 	t.Run("UpdateReembeds", func(t *testing.T) {
-		a := ts.newAgent(t, 1000)
+		a := ts.NewAgent(t, 1000)
 		mine := fill(t, a)
-		r := ts.do(t, "PUT", "/v1/memory/"+mine["home/garden"], a.Key, map[string]any{"content": "Deploy the payment service staging cluster"}).must(t, 200)
-		mine["home/garden"] = r.str("id")
+		r := ts.Do(t, "PUT", "/v1/memory/"+mine["home/garden"], a.Key, map[string]any{"content": "Deploy the payment service staging cluster"}).Must(t, 200)
+		mine["home/garden"] = r.Str("id")
 		got, _ := search(t, a.Key, map[string]any{"query": text, "type": "episodic"})
 		if len(got) != 1 || got[0] != "home/garden" {
 			t.Fatalf("after put: %v", got)
@@ -157,8 +158,8 @@ func TestMemoryVectorSearch(t *testing.T) {
 		}
 	})
 	t.Run("DeleteDisappears", func(t *testing.T) {
-		a := ts.newAgent(t, 1000)
-		ts.do(t, "DELETE", "/v1/memory/"+fill(t, a)["ops/rollback"], a.Key, nil).must(t, 200)
+		a := ts.NewAgent(t, 1000)
+		ts.Do(t, "DELETE", "/v1/memory/"+fill(t, a)["ops/rollback"], a.Key, nil).Must(t, 200)
 		for _, body := range []map[string]any{{"query": text}, {"vector": map[string]any{"space": "client", "values": []float64{1, 0, 0}}}} {
 			if got, _ := search(t, a.Key, body); len(got) == 0 || slices.Contains(got, "ops/rollback") {
 				t.Fatalf("deleted memory found: %v", got)
@@ -166,7 +167,7 @@ func TestMemoryVectorSearch(t *testing.T) {
 		}
 	})
 	t.Run("ExpiryDisappears", func(t *testing.T) {
-		a := ts.newAgent(t, 1000)
+		a := ts.NewAgent(t, 1000)
 		fill(t, a)
 		clk.Advance(2 * time.Hour)
 		if got, _ := search(t, a.Key, map[string]any{"query": text}); len(got) == 0 || slices.Contains(got, "tmp/deploy-note") {
@@ -174,7 +175,7 @@ func TestMemoryVectorSearch(t *testing.T) {
 		}
 	})
 	t.Run("FixedPathMethod", func(t *testing.T) {
-		ts.do(t, "GET", "/v1/memory/vector-search", a.Key, nil).must(t, 405)
+		ts.Do(t, "GET", "/v1/memory/vector-search", a.Key, nil).Must(t, 405)
 	})
 	// The index is rebuilt from the store at start: every agent above
 	// (those whose memories changed too) finds what it found before.
@@ -188,8 +189,7 @@ func TestMemoryVectorSearch(t *testing.T) {
 		return out
 	}
 	before := found()
-	ts.stop()
-	ts = startServer(t, cfg, func(m *Main) { m.Clock = clk })
+	ts = ts.Restart(t)
 	after := found()
 	if fmt.Sprint(before) != fmt.Sprint(after) {
 		t.Fatalf("before restart %v, after %v", before, after)
@@ -198,5 +198,5 @@ func TestMemoryVectorSearch(t *testing.T) {
 		t.Fatalf("client vectors after restart: %v", cafter)
 	}
 	// The space's dimension and model survive the restart too.
-	ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "bad/dims2", "content": "x", "embedding": vec(1, 0)}).problem(t, 422, cairn.EUNPROCESSABLE)
+	ts.Do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "bad/dims2", "content": "x", "embedding": vec(1, 0)}).Problem(t, 422, cairn.EUNPROCESSABLE)
 }
