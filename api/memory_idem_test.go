@@ -10,7 +10,6 @@ import (
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/api/apitest"
-	"github.com/cairn-dev/cairn/internal/wiring"
 )
 
 // TestMemoryIdempotencyAcrossRestart creates memories with an
@@ -19,9 +18,7 @@ import (
 // the same key is 409; the sweep forgets the key after 24 hours.
 func TestMemoryIdempotencyAcrossRestart(t *testing.T) {
 	clock := cairn.NewManualClock(time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC))
-	ts := apitest.NewServer(t, apitest.WithClock(clock), func(p *wiring.Parts) {
-		p.Limits.WritesPerAgent, p.Limits.RequestsPerKey = 100000, 100000
-	})
+	ts := newMemServer(t, apitest.WithClock(clock))
 	a := ts.Register(t, "idem")
 	ts.TopUp(t, a, 1000)
 	body := map[string]any{"key": "idem/restart", "content": "once"}

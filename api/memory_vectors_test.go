@@ -8,7 +8,6 @@ import (
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/api/apitest"
-	"github.com/cairn-dev/cairn/internal/wiring"
 )
 
 // TestMemoryVectorSearch runs POST /v1/memory/vector-search over HTTP: the
@@ -17,9 +16,7 @@ import (
 // expiry, billing, agent isolation and the rebuild at restart.
 func TestMemoryVectorSearch(t *testing.T) {
 	clk := cairn.NewManualClock(time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC))
-	ts := apitest.NewServer(t, apitest.WithClock(clk), func(p *wiring.Parts) {
-		p.Limits.WritesPerAgent, p.Limits.RequestsPerKey = 100000, 100000
-	})
+	ts := newMemServer(t, apitest.WithClock(clk))
 	a := ts.Register(t, "vec")
 	ts.TopUp(t, a, 1000)
 	b := ts.Register(t, "other")
