@@ -152,3 +152,6 @@ func checkResultsHash(t *testing.T, ts *testServer, key string, r *response) {
 	t.Helper()
 	ts.client().CheckResultsHash(t, key, (*apitest.Response)(r))
 }
+
+// addresses returns n screening items of one listed address.
+func addresses(n int) []map[string]any { return apitest.Addresses(n) }

@@ -1,4 +1,4 @@
-package main
+package api_test
 
 import (
 	"bytes"
@@ -12,55 +12,52 @@ import (
 	"github.com/cairn-dev/cairn/api/apitest"
 )
 
-// addresses returns n screening items of one listed address.
-func addresses(n int) []map[string]any { return apitest.Addresses(n) }
-
 // TestE2EFreeTierSurvivesRestart uses up a developer's free window, restarts
 // the service on the same data dir and checks that the window and the
 // screening count are still there.
 func TestE2EFreeTierSurvivesRestart(t *testing.T) {
-	ts, _ := complianceServer(t)
-	a := ts.register(t, "")
-	totalScreenings := func(ts *testServer) float64 {
+	ts := screenServer(t)
+	a := ts.Register(t, "")
+	totalScreenings := func(ts *apitest.Server) float64 {
 		t.Helper()
-		st := ts.do(t, "GET", "/v1/compliance/stats", "", nil).must(t, 200)
+		st := ts.Do(t, "GET", "/v1/compliance/stats", "", nil).Must(t, 200)
 		return st.JSON["compliance"].(map[string]any)["totalScreenings"].(float64)
 	}
 
-	r := ts.do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": addresses(10)}).must(t, 200)
+	r := ts.Do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": apitest.Addresses(10)}).Must(t, 200)
 	rl := r.JSON["rateLimit"].(map[string]any)
 	reset := r.Header.Get("X-RateLimit-Free-Reset")
 	if rl["freeRemaining"] != float64(0) || rl["billableAddresses"] != float64(0) || rl["freeReset"] != reset ||
 		r.Header.Get("X-RateLimit-Free-Remaining") != "0" || reset == "" {
 		t.Fatalf("first ten: %v %v", rl, r.Header)
 	}
-	if b := ts.balance(t, a.Key); b != 100 {
+	if b := ts.Balance(t, a.Key); b != 100 {
 		t.Fatalf("balance %d after ten free addresses, want 100", b)
 	}
 
 	t.Run("GiveBackOnPaymentRequired", func(t *testing.T) {
 		// A request refused with 402 gives its free addresses back.
-		p := ts.register(t, "")
-		ts.do(t, "POST", "/v1/admin/credits", admin, map[string]any{"developerId": p.DeveloperID, "amount": -100, "reason": "test"}).must(t, 200)
-		ts.do(t, "POST", "/v1/compliance/screen", p.Key, map[string]any{"addresses": addresses(3)}).must(t, 200)
-		ts.do(t, "POST", "/v1/compliance/screen", p.Key, map[string]any{"addresses": addresses(10)}).problem(t, 402, cairn.EPAYMENT)
-		r := ts.do(t, "POST", "/v1/compliance/screen", p.Key, map[string]any{"addresses": addresses(7)}).must(t, 200)
+		p := ts.Register(t, "")
+		ts.Do(t, "POST", "/v1/admin/credits", apitest.AdminToken, map[string]any{"developerId": p.DeveloperID, "amount": -100, "reason": "test"}).Must(t, 200)
+		ts.Do(t, "POST", "/v1/compliance/screen", p.Key, map[string]any{"addresses": apitest.Addresses(3)}).Must(t, 200)
+		ts.Do(t, "POST", "/v1/compliance/screen", p.Key, map[string]any{"addresses": apitest.Addresses(10)}).Problem(t, 402, cairn.EPAYMENT)
+		r := ts.Do(t, "POST", "/v1/compliance/screen", p.Key, map[string]any{"addresses": apitest.Addresses(7)}).Must(t, 200)
 		if r.Header.Get("X-RateLimit-Billable") != "0" || r.Header.Get("X-RateLimit-Free-Remaining") != "0" {
 			t.Fatalf("after a 402 the seven addresses left are not free: %v", r.Header)
 		}
 	})
 	t.Run("ConcurrentRequestsShareOneWindow", func(t *testing.T) {
-		c := ts.register(t, "")
+		c := ts.Register(t, "")
 		const requests, each = 6, 3
 		var wg sync.WaitGroup
 		var mu sync.Mutex
 		free := 0
-		body, _ := json.Marshal(map[string]any{"addresses": addresses(each)})
+		body, _ := json.Marshal(map[string]any{"addresses": apitest.Addresses(each)})
 		for i := 0; i < requests; i++ {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				req, _ := http.NewRequest("POST", ts.base+"/v1/compliance/screen", bytes.NewReader(body))
+				req, _ := http.NewRequest("POST", ts.URL+"/v1/compliance/screen", bytes.NewReader(body))
 				req.Header.Set("Authorization", "Bearer "+c.Key)
 				req.Header.Set("Content-Type", "application/json")
 				resp, err := http.DefaultClient.Do(req)
@@ -83,7 +80,7 @@ func TestE2EFreeTierSurvivesRestart(t *testing.T) {
 		if free != 10 {
 			t.Fatalf("%d free addresses over concurrent requests, want 10", free)
 		}
-		if b := ts.balance(t, c.Key); b != 100-(requests*each-10) {
+		if b := ts.Balance(t, c.Key); b != 100-(requests*each-10) {
 			t.Fatalf("balance %d, want %d", b, 100-(requests*each-10))
 		}
 	})
@@ -92,13 +89,12 @@ func TestE2EFreeTierSurvivesRestart(t *testing.T) {
 		t.Fatalf("totalScreenings %v before the restart", before)
 	}
 
-	ts.stop()
-	ts2 := startServer(t, ts.m.Config)
+	ts2 := ts.Restart(t)
 
 	if n := totalScreenings(ts2); n != before {
 		t.Fatalf("totalScreenings %v after the restart, want %v", n, before)
 	}
-	r = ts2.do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": addresses(1)}).must(t, 200)
+	r = ts2.Do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": apitest.Addresses(1)}).Must(t, 200)
 	rl = r.JSON["rateLimit"].(map[string]any)
 	if h := r.Header; h.Get("X-RateLimit-Free-Limit") != "10" || h.Get("X-RateLimit-Free-Remaining") != "0" ||
 		h.Get("X-RateLimit-Billable") != "1" || h.Get("X-RateLimit-Free-Reset") != reset {
@@ -107,7 +103,7 @@ func TestE2EFreeTierSurvivesRestart(t *testing.T) {
 	if rl["freeRemaining"] != float64(0) || rl["freeReset"] != reset || rl["billableAddresses"] != float64(1) || rl["creditCharged"] != float64(1) {
 		t.Fatalf("rateLimit after the restart: %v", rl)
 	}
-	if b := ts2.balance(t, a.Key); b != 99 {
+	if b := ts2.Balance(t, a.Key); b != 99 {
 		t.Fatalf("balance %d after the restart, want 99: the screening was not billed", b)
 	}
 	if n := totalScreenings(ts2); n != before+1 {
