@@ -79,3 +79,24 @@ func (c *Client) CheckResultsHash(t testing.TB, key string, r *Response) {
 		t.Fatalf("stored resultsHash %s, SHA-256 of the stored results %x", stored.ResultsHash, sum)
 	}
 }
+
+// Escalate has three established developer accounts (paid by an
+// administrator's credit grant) report addr, which puts it into the
+// community source.
+func (c *Client) Escalate(t testing.TB, addr string) {
+	t.Helper()
+	for i := range 3 {
+		r := c.Register(t, "")
+		c.Do(t, "POST", "/v1/admin/credits", AdminToken, map[string]any{"developerId": r.DeveloperID, "amount": 50, "reason": "test"}).Must(t, 200)
+		rep := c.Do(t, "POST", "/v1/compliance/report", r.Key, map[string]any{"address": addr, "chain": "ethereum", "category": "scam",
+			"reason": "drained a wallet"}).Must(t, 201)
+		if i == 2 && rep.JSON["autoEscalated"] != true {
+			t.Fatalf("the third established reporter did not escalate: %s", rep.Body)
+		}
+	}
+}
+
+// EVMChains are EVM chain identifiers a client may send; an address listed
+// under any EVM asset must screen sanctioned on each of them.
+var EVMChains = []string{"ethereum", "bsc", "polygon", "arbitrum", "optimism", "base", "avalanche", "ethereum-classic",
+	"fantom", "gnosis", "linea", "zksync", "celo", "blast"}

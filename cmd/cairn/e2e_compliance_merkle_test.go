@@ -69,81 +69,23 @@ func proofHashes(t *testing.T, v any) []merkle.Hash {
 }
 
 // verifyBatch checks every proof and the multiproof of a batch answer
-// against the published root.
+// against the published root (apitest.VerifyBatch).
 func verifyBatch(t *testing.T, r *response, root merkle.Hash, wantListed int) {
 	t.Helper()
-	enc := []string{"string", "string"}
-	if got := hexBytes32(t, r.str("root")); got != root || hexBytes32(t, r.str("sanctionsRoot")) != root {
-		t.Fatalf("batch root %x, published %x", got, root)
-	}
-	roots := map[any]merkle.Hash{"sanctions": root, "community": hexBytes32(t, r.str("communityRoot")), nil: root}
-	community := map[string]bool{}
-	for i, it := range r.JSON["results"].([]any) {
-		item := it.(map[string]any)
-		if item["valid"] != true {
-			continue
-		}
-		// Each proof is against the root of its class.
-		classRoot := roots[item["class"]]
-		if hexBytes32(t, item["root"].(string)) != classRoot || (item["class"] == "sanctions") != (item["sanctioned"] == true) ||
-			(item["class"] != nil) != (item["listed"] == true) {
-			t.Fatalf("item %d: class %v, root %v, sanctioned %v, listed %v", i, item["class"], item["root"], item["sanctioned"], item["listed"])
-		}
-		if item["class"] == "community" {
-			community[item["family"].(string)+" "+item["canonicalAddress"].(string)] = true
-		}
-		leaf := hexBytes32(t, item["leaf"].(string))
-		if want := merkle.LeafHashStrings2(item["family"].(string), item["canonicalAddress"].(string)); leaf != want {
-			t.Fatalf("item %d: leaf %x, want %x", i, leaf, want)
-		}
-		proof := proofHashes(t, item["proof"])
-		if ok := merkle.Verify(classRoot, leaf, proof); ok != (item["listed"] == true) {
-			t.Fatalf("item %d (listed %v): proof verifies %v", i, item["listed"], ok)
-		}
-		if item["listed"] == true {
-			if ok, err := merkle.VerifyStandard(classRoot, enc, []any{item["family"], item["canonicalAddress"]}, proof); err != nil || !ok {
-				t.Fatalf("item %d: standard proof does not verify: %v", i, err)
-			}
-		}
-		// Absence from the sanctions tree is proven exactly when the
-		// address is not in it.
-		if e, has := item["exclusionProof"]; has != (item["class"] != "sanctions") {
-			t.Fatalf("item %d (class %v): exclusionProof %v", i, item["class"], e)
-		} else if has {
-			verifyExclusion(t, e, item["family"].(string), item["canonicalAddress"].(string), hexBytes32(t, r.str("exclusionRoot")))
-		}
-	}
-	verifyMultiproof(t, r.JSON["multiproof"].(map[string]any), root, wantListed)
-	verifyMultiproof(t, r.JSON["communityMultiproof"].(map[string]any), roots["community"], len(community))
+	apitest.VerifyBatch(t, (*apitest.Response)(r), root, wantListed)
 }
 
 // verifyMultiproof checks a multiproof of a batch answer against root.
 func verifyMultiproof(t *testing.T, mp map[string]any, root merkle.Hash, wantListed int) {
 	t.Helper()
-	if n := len(mp["values"].([]any)); n != wantListed {
-		t.Fatalf("multiproof of %d values, want %d", n, wantListed)
-	}
-	if wantListed == 0 && root == (merkle.Hash{}) {
-		return // an empty tree: nothing to prove
-	}
-	verifyStandardMultiproof(t, mp, root, []string{"string", "string"})
+	apitest.VerifyMultiproof(t, mp, root, wantListed)
 }
 
 // verifyStandardMultiproof checks a multiproof object of an answer
-// (values, proof, proofFlags) against root, its values of the encoding.
+// against root (apitest.VerifyStandardMultiproof).
 func verifyStandardMultiproof(t *testing.T, mp map[string]any, root merkle.Hash, encoding []string) {
 	t.Helper()
-	var values [][]any
-	for _, v := range mp["values"].([]any) {
-		values = append(values, v.([]any))
-	}
-	var flags []bool
-	for _, f := range mp["proofFlags"].([]any) {
-		flags = append(flags, f.(bool))
-	}
-	if ok, err := merkle.VerifyStandardMultiProof(root, encoding, values, proofHashes(t, mp["proof"]), flags); err != nil || !ok {
-		t.Fatalf("multiproof does not verify: %v", err)
-	}
+	apitest.VerifyStandardMultiproof(t, mp, root, encoding)
 }
 
 // TestE2EEveryMerkleProofVerifies asks for a proof of every listed address
