@@ -237,3 +237,11 @@ func screenServer(t *testing.T) *apitest.Server {
 	t.Helper()
 	return apitest.NewServer(t, apitest.SanctionsLists(t))
 }
+
+// listServer is a test server serving the ETH and XBT lists of the files
+// it returns, which the test may change and ingest again.
+func listServer(t *testing.T) (ts *apitest.Server, eth, xbt string) {
+	t.Helper()
+	eth, xbt = apitest.ListFiles(t)
+	return apitest.NewServer(t, apitest.Lists(t, "list:ETH="+eth, "list:XBT="+xbt)), eth, xbt
+}

@@ -155,3 +155,15 @@ func checkResultsHash(t *testing.T, ts *testServer, key string, r *response) {
 
 // addresses returns n screening items of one listed address.
 func addresses(n int) []map[string]any { return apitest.Addresses(n) }
+
+func proofHashes(t *testing.T, v any) []merkle.Hash {
+	t.Helper()
+	return apitest.ProofHashes(t, v)
+}
+
+// verifyBatch checks every proof and the multiproof of a batch answer
+// against the published root (apitest.VerifyBatch).
+func verifyBatch(t *testing.T, r *response, root merkle.Hash, wantListed int) {
+	t.Helper()
+	apitest.VerifyBatch(t, (*apitest.Response)(r), root, wantListed)
+}

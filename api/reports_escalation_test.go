@@ -1,15 +1,15 @@
-package main
+package api_test
 
 import (
 	"bytes"
 	"encoding/json"
 	"net/http"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/api/apitest"
 	"github.com/cairn-dev/cairn/merkle"
 )
 
@@ -18,13 +18,13 @@ import (
 // no escalation); the third distinct account escalates, and the community
 // listing then has a proof against the new root.
 func TestE2EReportEscalationNeedsThreeAccounts(t *testing.T) {
-	ts, _ := complianceServer(t)
+	ts := screenServer(t)
 	const suspect = "0x00000000000000000000000000000000deadbeef"
-	one := ts.registerEstablished(t)
-	kid := ts.do(t, "POST", "/v1/agents", one.Key, nil).must(t, 201).str("apiKey")
+	one := ts.RegisterEstablished(t)
+	kid := ts.Do(t, "POST", "/v1/agents", one.Key, nil).Must(t, 201).Str("apiKey")
 	status := func() string {
 		t.Helper()
-		r := ts.do(t, "POST", "/v1/compliance/screen", one.Key, map[string]any{"addresses": []map[string]any{{"address": suspect, "chain": "ethereum"}}}).must(t, 200)
+		r := ts.Do(t, "POST", "/v1/compliance/screen", one.Key, map[string]any{"addresses": []map[string]any{{"address": suspect, "chain": "ethereum"}}}).Must(t, 200)
 		return r.JSON["results"].([]any)[0].(map[string]any)["status"].(string)
 	}
 	for i, tc := range []struct {
@@ -41,23 +41,23 @@ func TestE2EReportEscalationNeedsThreeAccounts(t *testing.T) {
 		{kid, map[string]any{"address": suspect, "chain": "ethereum", "category": "scam", "reason": strings.Repeat("é", 1001)}, 400, cairn.EINVALID},
 		{kid, map[string]any{"address": suspect, "chain": "bitcoin", "category": "scam", "reason": "x"}, 400, cairn.EINVALID},
 	} {
-		r := ts.do(t, "POST", "/v1/compliance/report", tc.key, tc.body)
+		r := ts.Do(t, "POST", "/v1/compliance/report", tc.key, tc.body)
 		if tc.code == "" {
-			r.must(t, tc.status)
+			r.Must(t, tc.status)
 			if r.JSON["autoEscalated"] != false {
 				t.Fatalf("report %d: %s", i, r.Body)
 			}
 		} else {
-			r.problem(t, tc.status, tc.code)
+			r.Problem(t, tc.status, tc.code)
 		}
 	}
-	st := ts.do(t, "GET", "/v1/compliance/stats", "", nil).must(t, 200)
+	st := ts.Do(t, "GET", "/v1/compliance/stats", "", nil).Must(t, 200)
 	if comm := st.JSON["community"].(map[string]any); comm["totalReports"] != float64(1) || status() != "clear" {
 		t.Fatalf("one account counted more than once: %s", st.Body)
 	}
 	for i, want := range []bool{false, true} {
-		b := ts.registerEstablished(t)
-		r := ts.do(t, "POST", "/v1/compliance/report", b.Key, map[string]any{"address": strings.ToUpper(suspect[2:]), "category": "scam", "reason": "x"}).must(t, 201)
+		b := ts.RegisterEstablished(t)
+		r := ts.Do(t, "POST", "/v1/compliance/report", b.Key, map[string]any{"address": strings.ToUpper(suspect[2:]), "category": "scam", "reason": "x"}).Must(t, 201)
 		if r.JSON["autoEscalated"] != want {
 			t.Fatalf("reporter %d: %s", i+2, r.Body)
 		}
@@ -68,9 +68,9 @@ func TestE2EReportEscalationNeedsThreeAccounts(t *testing.T) {
 	// dataSources names the sources used: the community one only when
 	// includeCommunity is not false, in the response and in the proof.
 	for _, include := range []bool{true, false} {
-		r := ts.do(t, "POST", "/v1/compliance/screen", one.Key, map[string]any{"includeCommunity": include,
-			"addresses": []map[string]any{{"address": suspect, "chain": "ethereum"}}}).must(t, 200)
-		doc := ts.do(t, "GET", "/v1/compliance/proofs/"+r.JSON["proof"].(map[string]any)["screeningId"].(string), one.Key, nil).must(t, 200)
+		r := ts.Do(t, "POST", "/v1/compliance/screen", one.Key, map[string]any{"includeCommunity": include,
+			"addresses": []map[string]any{{"address": suspect, "chain": "ethereum"}}}).Must(t, 200)
+		doc := ts.Do(t, "GET", "/v1/compliance/proofs/"+r.JSON["proof"].(map[string]any)["screeningId"].(string), one.Key, nil).Must(t, 200)
 		for _, ds := range [][]any{r.JSON["dataSources"].([]any), r.JSON["proof"].(map[string]any)["dataSources"].([]any), doc.JSON["dataSources"].([]any)} {
 			has := false
 			for _, s := range ds {
@@ -80,21 +80,21 @@ func TestE2EReportEscalationNeedsThreeAccounts(t *testing.T) {
 				t.Fatalf("includeCommunity %v: dataSources %v", include, ds)
 			}
 		}
-		checkResultsHash(t, ts, one.Key, r)
+		ts.CheckResultsHash(t, one.Key, r)
 	}
 	// The community listing is a leaf of the community tree with a proof,
 	// but it is not a sanction: the Merkle endpoints say class community,
 	// listed, not sanctioned, as the screening says flagged.
-	root := ts.do(t, "GET", "/v1/compliance/merkle-root", one.Key, nil).must(t, 200)
-	p := ts.do(t, "GET", "/v1/compliance/merkle-proof?chain=ethereum&address="+suspect, one.Key, nil).must(t, 200)
-	if p.JSON["sanctioned"] != false || p.JSON["listed"] != true || p.str("class") != "community" || p.str("root") != root.str("communityRoot") ||
-		!merkle.Verify(hexBytes32(t, root.str("communityRoot")), hexBytes32(t, p.str("leaf")), proofHashes(t, p.JSON["proof"])) ||
-		merkle.Verify(hexBytes32(t, root.str("sanctionsRoot")), hexBytes32(t, p.str("leaf")), proofHashes(t, p.JSON["proof"])) {
+	root := ts.Do(t, "GET", "/v1/compliance/merkle-root", one.Key, nil).Must(t, 200)
+	p := ts.Do(t, "GET", "/v1/compliance/merkle-proof?chain=ethereum&address="+suspect, one.Key, nil).Must(t, 200)
+	if p.JSON["sanctioned"] != false || p.JSON["listed"] != true || p.Str("class") != "community" || p.Str("root") != root.Str("communityRoot") ||
+		!merkle.Verify(apitest.HexBytes32(t, root.Str("communityRoot")), apitest.HexBytes32(t, p.Str("leaf")), apitest.ProofHashes(t, p.JSON["proof"])) ||
+		merkle.Verify(apitest.HexBytes32(t, root.Str("sanctionsRoot")), apitest.HexBytes32(t, p.Str("leaf")), apitest.ProofHashes(t, p.JSON["proof"])) {
 		t.Fatalf("community listing proof: %s (root %s)", p.Body, root.Body)
 	}
-	b := ts.do(t, "POST", "/v1/compliance/merkle-proof/batch", one.Key, map[string]any{"multiproof": true,
-		"addresses": []map[string]any{{"address": suspect, "chain": "base"}, {"address": tornado, "chain": "ethereum"}}}).must(t, 200)
-	verifyBatch(t, b, hexBytes32(t, root.str("root")), 1)
+	b := ts.Do(t, "POST", "/v1/compliance/merkle-proof/batch", one.Key, map[string]any{"multiproof": true,
+		"addresses": []map[string]any{{"address": suspect, "chain": "base"}, {"address": apitest.Tornado, "chain": "ethereum"}}}).Must(t, 200)
+	apitest.VerifyBatch(t, b, apitest.HexBytes32(t, root.Str("root")), 1)
 	for i, want := range []bool{false, true} {
 		if item := b.JSON["results"].([]any)[i].(map[string]any); item["sanctioned"] != want || item["listed"] != true {
 			t.Fatalf("batch item %d: %v", i, item)
@@ -113,14 +113,14 @@ func btoi(b bool) int {
 // once, and two agents of one more account: exactly one report escalates,
 // and the account with two agents is one reporter (one 201, one 409).
 func TestE2EReportEscalationConcurrent(t *testing.T) {
-	ts, _ := complianceServer(t)
+	ts := screenServer(t)
 	const suspect = "0x000000000000000000000000000000000000beef"
 	var keys []string
 	for range 6 {
-		keys = append(keys, ts.registerEstablished(t).Key)
+		keys = append(keys, ts.RegisterEstablished(t).Key)
 	}
-	twin := ts.registerEstablished(t)
-	keys = append(keys, twin.Key, ts.do(t, "POST", "/v1/agents", twin.Key, nil).must(t, 201).str("apiKey"))
+	twin := ts.RegisterEstablished(t)
+	keys = append(keys, twin.Key, ts.Do(t, "POST", "/v1/agents", twin.Key, nil).Must(t, 201).Str("apiKey"))
 	status := make([]int, len(keys))
 	escalated := make([]bool, len(keys))
 	var wg sync.WaitGroup
@@ -129,7 +129,7 @@ func TestE2EReportEscalationConcurrent(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			body, _ := json.Marshal(map[string]any{"address": suspect, "chain": "ethereum", "category": "scam", "reason": "x"})
-			req, _ := http.NewRequest("POST", ts.base+"/v1/compliance/report", bytes.NewReader(body))
+			req, _ := http.NewRequest("POST", ts.URL+"/v1/compliance/report", bytes.NewReader(body))
 			req.Header.Set("Authorization", "Bearer "+k)
 			req.Header.Set("Content-Type", "application/json")
 			resp, err := http.DefaultClient.Do(req)
@@ -161,11 +161,9 @@ func TestE2EReportEscalationConcurrent(t *testing.T) {
 	if n != 1 {
 		t.Fatalf("%d reports escalated, want exactly 1", n)
 	}
-	st := ts.do(t, "GET", "/v1/compliance/stats", "", nil).must(t, 200)
+	st := ts.Do(t, "GET", "/v1/compliance/stats", "", nil).Must(t, 200)
 	if st.JSON["community"].(map[string]any)["totalReports"] != float64(7) ||
 		st.JSON["compliance"].(map[string]any)["bySource"].(map[string]any)["community"] != float64(1) {
 		t.Fatalf("stats: %s", st.Body)
 	}
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }
