@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/cairn-dev/cairn"
@@ -45,4 +46,18 @@ func TestE2EStatsLimitedPerIP(t *testing.T) {
 		ts.Do(t, "GET", "/v1/compliance/stats", "", nil).Must(t, 200)
 	}
 	ts.Do(t, "GET", "/v1/compliance/stats", "", nil).Problem(t, 429, cairn.ERATELIMIT)
+}
+
+// TestE2EPublicReadsAreLimited: proofs and snapshots read without an
+// account are limited per client IP.
+func TestE2EPublicReadsAreLimited(t *testing.T) {
+	ts := apitest.NewServer(t, apitest.SanctionsLists(t), func(p *wiring.Parts) { p.Limits.PublicPerIP = 3 })
+	id := cairn.NewRandomID()
+	for range 3 {
+		ts.Do(t, "GET", "/v1/compliance/proofs/"+id, "", nil).Problem(t, 404, cairn.ENOTFOUND)
+	}
+	r := ts.Do(t, "GET", "/v1/compliance/snapshots/"+strings.Repeat("0", 64), "", nil).Problem(t, 429, cairn.ERATELIMIT)
+	if r.Header.Get("Retry-After") == "" {
+		t.Fatal("no Retry-After")
+	}
 }
