@@ -100,3 +100,23 @@ func (c *Client) Escalate(t testing.TB, addr string) {
 // under any EVM asset must screen sanctioned on each of them.
 var EVMChains = []string{"ethereum", "bsc", "polygon", "arbitrum", "optimism", "base", "avalanche", "ethereum-classic",
 	"fantom", "gnosis", "linea", "zksync", "celo", "blast"}
+
+// ScreenStatus screens one ETH address with community listings and
+// returns its status.
+func (c *Client) ScreenStatus(t testing.TB, key, addr string) string {
+	t.Helper()
+	r := c.Do(t, "POST", "/v1/compliance/screen", key, map[string]any{
+		"addresses": []map[string]any{{"address": addr, "chain": "ethereum"}}, "includeCommunity": true}).Must(t, 200)
+	return r.JSON["results"].([]any)[0].(map[string]any)["status"].(string)
+}
+
+// ListVersion is the version of the sanctions list the service serves.
+func (c *Client) ListVersion(t testing.TB) float64 {
+	t.Helper()
+	return c.Do(t, "GET", "/v1/compliance/stats", "", nil).Must(t, 200).JSON["compliance"].(map[string]any)["listVersion"].(float64)
+}
+
+// ReportBody is a community report of an ETH address as a scam.
+func ReportBody(addr string) map[string]any {
+	return map[string]any{"address": addr, "chain": "ethereum", "category": "scam", "reason": "drained a wallet"}
+}

@@ -4,24 +4,22 @@ import (
 	"testing"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/api/apitest"
 )
 
-// screenStatus screens one ETH address with community listings.
+// screenStatus screens one ETH address with community listings
+// (apitest.Client.ScreenStatus).
 func screenStatus(t *testing.T, ts *testServer, key, addr string) string {
 	t.Helper()
-	r := ts.do(t, "POST", "/v1/compliance/screen", key, map[string]any{
-		"addresses": []map[string]any{{"address": addr, "chain": "ethereum"}}, "includeCommunity": true}).must(t, 200)
-	return r.JSON["results"].([]any)[0].(map[string]any)["status"].(string)
+	return ts.client().ScreenStatus(t, key, addr)
 }
 
 func listVersion(t *testing.T, ts *testServer) float64 {
 	t.Helper()
-	return ts.do(t, "GET", "/v1/compliance/stats", "", nil).must(t, 200).JSON["compliance"].(map[string]any)["listVersion"].(float64)
+	return ts.client().ListVersion(t)
 }
 
-func reportBody(addr string) map[string]any {
-	return map[string]any{"address": addr, "chain": "ethereum", "category": "scam", "reason": "drained a wallet"}
-}
+func reportBody(addr string) map[string]any { return apitest.ReportBody(addr) }
 
 // TestE2EFreshAccountsDoNotEscalate: one person with three free
 // registrations cannot list an address; their reports are stored and
