@@ -167,3 +167,17 @@ func verifyBatch(t *testing.T, r *response, root merkle.Hash, wantListed int) {
 	t.Helper()
 	apitest.VerifyBatch(t, (*apitest.Response)(r), root, wantListed)
 }
+
+// screenStatus screens one ETH address with community listings
+// (apitest.Client.ScreenStatus).
+func screenStatus(t *testing.T, ts *testServer, key, addr string) string {
+	t.Helper()
+	return ts.client().ScreenStatus(t, key, addr)
+}
+
+func listVersion(t *testing.T, ts *testServer) float64 {
+	t.Helper()
+	return ts.client().ListVersion(t)
+}
+
+func reportBody(addr string) map[string]any { return apitest.ReportBody(addr) }
