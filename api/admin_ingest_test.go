@@ -7,12 +7,9 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/cairn-dev/cairn"
-	"github.com/cairn-dev/cairn/api"
-	"github.com/cairn-dev/cairn/blob/fs"
+	"github.com/cairn-dev/cairn/api/apitest"
 	"github.com/cairn-dev/cairn/ingest"
-	"github.com/cairn-dev/cairn/screening"
-	"github.com/cairn-dev/cairn/store/pebble"
+	"github.com/cairn-dev/cairn/internal/wiring"
 )
 
 // TestIngestWithEverySourceDownKeepsTheVersion: an ingestion whose every
@@ -30,23 +27,21 @@ func TestIngestWithEverySourceDownKeepsTheVersion(t *testing.T) {
 	}))
 	defer src.Close()
 	var p *ingest.Pipeline
-	ls := newLiveServer(t, func(d *api.Deps, db *pebble.DB, blobs *fs.Store) {
-		h := &screening.Holder{}
-		p = &ingest.Pipeline{Sources: []ingest.Source{{Name: "list:ETH", Location: src.URL + "/eth.txt"}}, Blobs: blobs, Store: db,
-			Holder: h, Clock: cairn.SystemClock{}}
-		d.Ingest = p
-		d.Compliance.Screening, d.Compliance.Ready = h, p.Ready
+	ls := apitest.NewServer(t, func(parts *wiring.Parts) {
+		p = &ingest.Pipeline{Sources: []ingest.Source{{Name: "list:ETH", Location: src.URL + "/eth.txt"}}, Blobs: parts.Blobs, Store: parts.Core,
+			Holder: parts.Screening, Clock: parts.Clock}
+		parts.Pipeline = p
 	})
 	if _, err := p.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	up.Store(false)
-	r := ls.do(t, "POST", "/v1/admin/ingest", liveAdmin, nil).want(t, http.StatusOK)
-	if r.num("listVersion") != 1 {
+	r := ls.Do(t, "POST", "/v1/admin/ingest", apitest.AdminToken, nil).Must(t, http.StatusOK)
+	if r.Num("listVersion") != 1 {
 		t.Fatalf("ingest with the source down: %s", r.Body)
 	}
-	key, _ := ls.register(t)
-	v := ls.do(t, "GET", "/v1/compliance/versions", key, nil).want(t, http.StatusOK)
+	key := ls.Register(t, "tester").Key
+	v := ls.Do(t, "GET", "/v1/compliance/versions", key, nil).Must(t, http.StatusOK)
 	if vs, _ := v.JSON["versions"].([]any); len(vs) != 1 {
 		t.Fatalf("list versions after a failed ingestion: %s", v.Body)
 	}

@@ -14,13 +14,13 @@ import (
 // entries) included; an unknown action is a 400 listing them all; the
 // OpenAPI document names the same actions.
 func TestAuditFilterEveryAction(t *testing.T) {
-	ls := newLiveServer(t)
-	key, reg := ls.register(t)
-	key = ls.do(t, http.MethodPost, "/v1/agents/self/rotate-key", key, map[string]any{"rotationSecret": reg.str("rotationSecret")}).
-		want(t, http.StatusOK).str("apiKey")
+	ls := apitest.NewServer(t)
+	a := ls.Register(t, "")
+	key := ls.Do(t, http.MethodPost, "/v1/agents/self/rotate-key", a.Key, map[string]any{"rotationSecret": a.Secret}).
+		Must(t, http.StatusOK).Str("apiKey")
 	for _, action := range cairn.AuditActions {
 		t.Run(action, func(t *testing.T) {
-			r := ls.do(t, http.MethodGet, "/v1/memory/audit?action="+action, key, nil).want(t, http.StatusOK)
+			r := ls.Do(t, http.MethodGet, "/v1/memory/audit?action="+action, key, nil).Must(t, http.StatusOK)
 			entries := r.JSON["entries"].([]any)
 			for _, e := range entries {
 				if e.(map[string]any)["action"] != action {
@@ -32,7 +32,7 @@ func TestAuditFilterEveryAction(t *testing.T) {
 			}
 		})
 	}
-	r := ls.do(t, http.MethodGet, "/v1/memory/audit?action=bogus", key, nil).want(t, http.StatusBadRequest, cairn.EINVALID)
+	r := ls.Do(t, http.MethodGet, "/v1/memory/audit?action=bogus", key, nil).Problem(t, http.StatusBadRequest, cairn.EINVALID)
 	if allowed, _ := r.JSON["allowed"].([]any); len(allowed) != len(cairn.AuditActions) {
 		t.Fatalf("allowed %v, want %v", r.JSON["allowed"], cairn.AuditActions)
 	}

@@ -5,17 +5,19 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/cairn-dev/cairn/api/apitest"
 )
 
 // ledgerLen is the number of the caller's ledger entries (at most 100).
-func (ls *liveServer) ledgerLen(t *testing.T, key string) int {
+func ledgerLen(t *testing.T, ls *apitest.Server, key string) int {
 	t.Helper()
-	r := ls.do(t, http.MethodGet, "/v1/billing/transactions?limit=100", key, nil).want(t, http.StatusOK)
+	r := ls.Do(t, http.MethodGet, "/v1/billing/transactions?limit=100", key, nil).Must(t, http.StatusOK)
 	txs, _ := r.JSON["transactions"].([]any)
 	return len(txs)
 }
 
-func unknownList(r *reply) []string {
+func unknownList(r *apitest.Response) []string {
 	var out []string
 	for _, f := range r.JSON["unknownFields"].([]any) {
 		out = append(out, f.(string))
@@ -27,9 +29,9 @@ func unknownList(r *reply) []string {
 // naming it and where it belongs, before any charge, and nothing is
 // stored.
 func TestUnknownFieldsRefused(t *testing.T) {
-	ls := newLiveServer(t)
-	key, _ := ls.register(t)
-	entries := ls.ledgerLen(t, key)
+	ls := apitest.NewServer(t)
+	key := ls.Register(t, "tester").Key
+	entries := ledgerLen(t, ls, key)
 	for _, tc := range []struct {
 		name, path, method, body string
 		fields                   []string
@@ -43,24 +45,24 @@ func TestUnknownFieldsRefused(t *testing.T) {
 		{"vector search", "/v1/memory/vector-search", "POST", `{"query":"team","k":3}`, []string{"k"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := ls.do(t, tc.method, tc.path, key, tc.body).want(t, http.StatusBadRequest, "invalid")
+			r := ls.Do(t, tc.method, tc.path, key, tc.body).Problem(t, http.StatusBadRequest, "invalid")
 			if got := unknownList(r); !slices.Equal(got, tc.fields) {
 				t.Errorf("unknownFields %v, want %v", got, tc.fields)
 			}
-			if r.str("field") != tc.fields[0] {
-				t.Errorf("field %q, want %q", r.str("field"), tc.fields[0])
+			if r.Str("field") != tc.fields[0] {
+				t.Errorf("field %q, want %q", r.Str("field"), tc.fields[0])
 			}
 			for _, h := range tc.hints {
-				if !strings.Contains(r.str("detail"), h) {
-					t.Errorf("detail %q does not say %q", r.str("detail"), h)
+				if !strings.Contains(r.Str("detail"), h) {
+					t.Errorf("detail %q does not say %q", r.Str("detail"), h)
 				}
 			}
 		})
 	}
-	if got := ls.ledgerLen(t, key); got != entries {
+	if got := ledgerLen(t, ls, key); got != entries {
 		t.Errorf("ledger has %d entries after refused requests, want %d (nothing charged)", got, entries)
 	}
-	list := ls.do(t, http.MethodGet, "/v1/memory", key, nil).want(t, http.StatusOK)
+	list := ls.Do(t, http.MethodGet, "/v1/memory", key, nil).Must(t, http.StatusOK)
 	if n := len(list.JSON["memories"].([]any)); n != 0 {
 		t.Errorf("%d memories stored by refused requests", n)
 	}
@@ -69,40 +71,40 @@ func TestUnknownFieldsRefused(t *testing.T) {
 // TestTypeErrorsSpeakJSON: a wrongly typed member is named with its JSON
 // type, never a Go type.
 func TestTypeErrorsSpeakJSON(t *testing.T) {
-	ls := newLiveServer(t)
-	key, _ := ls.register(t)
-	r := ls.do(t, "POST", "/v1/memory", key, `{"key":"a/b","content":"x","importance":"high"}`).want(t, http.StatusBadRequest, "invalid")
-	if r.str("field") != "importance" || r.str("detail") != `Field "importance" must be a number, not a string.` {
-		t.Errorf("field %q detail %q", r.str("field"), r.str("detail"))
+	ls := apitest.NewServer(t)
+	key := ls.Register(t, "tester").Key
+	r := ls.Do(t, "POST", "/v1/memory", key, `{"key":"a/b","content":"x","importance":"high"}`).Problem(t, http.StatusBadRequest, "invalid")
+	if r.Str("field") != "importance" || r.Str("detail") != `Field "importance" must be a number, not a string.` {
+		t.Errorf("field %q detail %q", r.Str("field"), r.Str("detail"))
 	}
-	r = ls.do(t, "POST", "/v1/memory", key, `{"key":"a/b","content":"x","metadata":{"tags":"t"}}`).want(t, http.StatusBadRequest, "invalid")
-	if r.str("field") != "metadata.tags" || !strings.Contains(r.str("detail"), "must be an array, not a string") {
-		t.Errorf("field %q detail %q", r.str("field"), r.str("detail"))
+	r = ls.Do(t, "POST", "/v1/memory", key, `{"key":"a/b","content":"x","metadata":{"tags":"t"}}`).Problem(t, http.StatusBadRequest, "invalid")
+	if r.Str("field") != "metadata.tags" || !strings.Contains(r.Str("detail"), "must be an array, not a string") {
+		t.Errorf("field %q detail %q", r.Str("field"), r.Str("detail"))
 	}
 }
 
 // TestPutNamesTheFieldThatCannotChange: a PUT changing type names type,
 // not key.
 func TestPutNamesTheFieldThatCannotChange(t *testing.T) {
-	ls := newLiveServer(t)
-	key, _ := ls.register(t)
-	id := ls.do(t, "POST", "/v1/memory", key, `{"key":"a/b","content":"x"}`).want(t, http.StatusCreated).str("id")
-	r := ls.do(t, "PUT", "/v1/memory/"+id, key, `{"content":"new","type":"episodic"}`).want(t, http.StatusBadRequest, "invalid")
-	if r.str("field") != "type" {
-		t.Errorf("field %q, want type: %s", r.str("field"), r.Body)
+	ls := apitest.NewServer(t)
+	key := ls.Register(t, "tester").Key
+	id := ls.Do(t, "POST", "/v1/memory", key, `{"key":"a/b","content":"x"}`).Must(t, http.StatusCreated).Str("id")
+	r := ls.Do(t, "PUT", "/v1/memory/"+id, key, `{"content":"new","type":"episodic"}`).Problem(t, http.StatusBadRequest, "invalid")
+	if r.Str("field") != "type" {
+		t.Errorf("field %q, want type: %s", r.Str("field"), r.Body)
 	}
-	r = ls.do(t, "PUT", "/v1/memory/"+id, key, `{"content":"new","key":"a/c"}`).want(t, http.StatusBadRequest, "invalid")
-	if r.str("field") != "key" {
-		t.Errorf("field %q, want key: %s", r.str("field"), r.Body)
+	r = ls.Do(t, "PUT", "/v1/memory/"+id, key, `{"content":"new","key":"a/c"}`).Problem(t, http.StatusBadRequest, "invalid")
+	if r.Str("field") != "key" {
+		t.Errorf("field %q, want key: %s", r.Str("field"), r.Body)
 	}
-	ls.do(t, "PUT", "/v1/memory/"+id, key, `{"content":"new","key":"a/b","type":"semantic"}`).want(t, http.StatusOK)
+	ls.Do(t, "PUT", "/v1/memory/"+id, key, `{"content":"new","key":"a/b","type":"semantic"}`).Must(t, http.StatusOK)
 }
 
 // TestSkillMarksRequiredFields: the skill says key and content are
 // required on createMemory.
 func TestSkillMarksRequiredFields(t *testing.T) {
-	ls := newLiveServer(t)
-	r := ls.do(t, "GET", "/v1/skill?full=true", "", nil).want(t, http.StatusOK)
+	ls := apitest.NewServer(t)
+	r := ls.Do(t, "GET", "/v1/skill?full=true", "", nil).Must(t, http.StatusOK)
 	var fields []any
 	for _, e := range r.JSON["endpoints"].([]any) {
 		if e := e.(map[string]any); e["operationId"] == "createMemory" {
@@ -122,28 +124,28 @@ func TestSkillMarksRequiredFields(t *testing.T) {
 // TestTopLevelVisibility: visibility at the top level, as records show
 // it, is metadata.visibility; given both, they must agree.
 func TestTopLevelVisibility(t *testing.T) {
-	ls := newLiveServer(t)
-	key, _ := ls.register(t)
-	r := ls.do(t, "POST", "/v1/memory", key, `{"key":"a/b","content":"x","visibility":"share"}`).want(t, http.StatusCreated)
-	if r.str("visibility") != "share" {
-		t.Fatalf("top-level visibility share stored %q", r.str("visibility"))
+	ls := apitest.NewServer(t)
+	key := ls.Register(t, "tester").Key
+	r := ls.Do(t, "POST", "/v1/memory", key, `{"key":"a/b","content":"x","visibility":"share"}`).Must(t, http.StatusCreated)
+	if r.Str("visibility") != "share" {
+		t.Fatalf("top-level visibility share stored %q", r.Str("visibility"))
 	}
-	ls.do(t, "POST", "/v1/memory", key, `{"key":"a/c","content":"x","visibility":"share","metadata":{"visibility":"private"}}`).want(t, http.StatusBadRequest, "invalid")
+	ls.Do(t, "POST", "/v1/memory", key, `{"key":"a/c","content":"x","visibility":"share","metadata":{"visibility":"private"}}`).Problem(t, http.StatusBadRequest, "invalid")
 	// A record read back with new content is a valid PUT.
-	rec := ls.do(t, "GET", "/v1/memory/"+r.str("id"), key, nil).want(t, http.StatusOK).JSON
+	rec := ls.Do(t, "GET", "/v1/memory/"+r.Str("id"), key, nil).Must(t, http.StatusOK).JSON
 	rec["content"] = "y"
-	ls.do(t, "PUT", "/v1/memory/"+r.str("id"), key, rec).want(t, http.StatusOK)
+	ls.Do(t, "PUT", "/v1/memory/"+r.Str("id"), key, rec).Must(t, http.StatusOK)
 	// but not a create.
 	rec["key"] = "a/d"
-	ls.do(t, "POST", "/v1/memory", key, rec).want(t, http.StatusBadRequest, "invalid")
+	ls.Do(t, "POST", "/v1/memory", key, rec).Problem(t, http.StatusBadRequest, "invalid")
 }
 
 // TestSkillExplainsDefaultTTLs: the three default times to live are told
 // together where an agent reads first.
 func TestSkillExplainsDefaultTTLs(t *testing.T) {
-	ls := newLiveServer(t)
-	d := ls.do(t, "GET", "/v1/skill?full=true", "", nil).want(t, http.StatusOK).str("description")
-	q := ls.do(t, "GET", "/v1/skill", "", nil).want(t, http.StatusOK).str("markdown")
+	ls := apitest.NewServer(t)
+	d := ls.Do(t, "GET", "/v1/skill?full=true", "", nil).Must(t, http.StatusOK).Str("description")
+	q := ls.Do(t, "GET", "/v1/skill", "", nil).Must(t, http.StatusOK).Str("markdown")
 	for _, s := range []string{"JSON memory never expires", "30 days", "90 days"} {
 		if !strings.Contains(d, s) || !strings.Contains(q, s) {
 			t.Errorf("the skill (full or short) does not say %q", s)

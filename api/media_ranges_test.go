@@ -12,7 +12,7 @@ import (
 )
 
 // uploadMedia uploads data as a media file and returns its id.
-func (ls *liveServer) uploadMedia(t *testing.T, key, name string, data []byte) string {
+func uploadMedia(t *testing.T, ls *apitest.Server, key, name string, data []byte) string {
 	t.Helper()
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
@@ -22,7 +22,7 @@ func (ls *liveServer) uploadMedia(t *testing.T, key, name string, data []byte) s
 	}
 	fw.Write(data)
 	mw.Close()
-	req, _ := http.NewRequest("POST", ls.base+"/v1/media/upload", &body)
+	req, _ := http.NewRequest("POST", ls.URL+"/v1/media/upload", &body)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	req.Header.Set("Authorization", "Bearer "+key)
 	resp, err := http.DefaultClient.Do(req)
@@ -44,46 +44,46 @@ func (ls *liveServer) uploadMedia(t *testing.T, key, name string, data []byte) s
 // both serve the whole content (200); only a well-formed range beyond the
 // content is 416.
 func TestRangeUnknownUnitOrMalformedServesAll(t *testing.T) {
-	ls := newLiveServer(t)
-	key, _ := ls.register(t)
+	ls := apitest.NewServer(t)
+	key := ls.Register(t, "tester").Key
 	data := bytes.Repeat([]byte("0123456789"), 10)
-	id := ls.uploadMedia(t, key, "digits.txt", data)
+	id := uploadMedia(t, ls, key, "digits.txt", data)
 	path := "/v1/media/" + id + "/stream"
 	for _, h := range []string{"items=0-5", "bytes=abc", "bytes=5-2", "bytes=", "pages=1"} {
-		r := ls.do(t, "GET", path, key, nil, "Range", h).want(t, http.StatusOK)
+		r := ls.Do(t, "GET", path, key, nil, "Range", h).Must(t, http.StatusOK)
 		if !bytes.Equal(r.Body, data) {
 			t.Errorf("Range %q: %d bytes, want the whole %d", h, len(r.Body), len(data))
 		}
 	}
-	if r := ls.do(t, "GET", path, key, nil, "Range", "Bytes=0-4").want(t, http.StatusPartialContent); string(r.Body) != "01234" {
+	if r := ls.Do(t, "GET", path, key, nil, "Range", "Bytes=0-4").Must(t, http.StatusPartialContent); string(r.Body) != "01234" {
 		t.Errorf("Bytes=0-4: %q", r.Body)
 	}
-	ls.do(t, "GET", path, key, nil, "Range", "bytes=1000-2000").want(t, http.StatusRequestedRangeNotSatisfiable)
+	ls.Do(t, "GET", path, key, nil, "Range", "bytes=1000-2000").Must(t, http.StatusRequestedRangeNotSatisfiable)
 }
 
 // TestMediaRenew: POST /v1/media/{id}/renew gives a file a new time to
 // live from now (free); a bad expiresIn or body is 400, another agent's
 // file 404.
 func TestMediaRenew(t *testing.T) {
-	ls := newLiveServer(t)
-	key, _ := ls.register(t)
-	other, _ := ls.register(t)
-	id := ls.uploadMedia(t, key, "a.txt", []byte("hello"))
-	before := ls.balance(t, key)
-	r := ls.do(t, "POST", "/v1/media/"+id+"/renew", key, `{"expiresIn":"365d"}`).want(t, http.StatusOK)
-	if r.str("expiresAt") < "2027" {
+	ls := apitest.NewServer(t)
+	key := ls.Register(t, "tester").Key
+	other := ls.Register(t, "tester").Key
+	id := uploadMedia(t, ls, key, "a.txt", []byte("hello"))
+	before := ls.Balance(t, key)
+	r := ls.Do(t, "POST", "/v1/media/"+id+"/renew", key, `{"expiresIn":"365d"}`).Must(t, http.StatusOK)
+	if r.Str("expiresAt") < "2027" {
 		t.Fatalf("renew: %s", r.Body)
 	}
-	if g := ls.do(t, "GET", "/v1/media/"+id, key, nil).want(t, http.StatusOK); g.str("expiresAt") != r.str("expiresAt") {
+	if g := ls.Do(t, "GET", "/v1/media/"+id, key, nil).Must(t, http.StatusOK); g.Str("expiresAt") != r.Str("expiresAt") {
 		t.Fatalf("record after renew: %s", g.Body)
 	}
-	ls.do(t, "POST", "/v1/media/"+id+"/renew", key, `{"expiresIn":"forever"}`).want(t, http.StatusBadRequest, "invalid")
-	ls.do(t, "POST", "/v1/media/"+id+"/renew", key, `{"ttl":"7d"}`).want(t, http.StatusBadRequest, "invalid")
-	ls.do(t, "POST", "/v1/media/"+id+"/renew", other, `{"expiresIn":"7d"}`).want(t, http.StatusNotFound, "not_found")
-	if got := ls.balance(t, key); got != before {
+	ls.Do(t, "POST", "/v1/media/"+id+"/renew", key, `{"expiresIn":"forever"}`).Problem(t, http.StatusBadRequest, "invalid")
+	ls.Do(t, "POST", "/v1/media/"+id+"/renew", key, `{"ttl":"7d"}`).Problem(t, http.StatusBadRequest, "invalid")
+	ls.Do(t, "POST", "/v1/media/"+id+"/renew", other, `{"expiresIn":"7d"}`).Problem(t, http.StatusNotFound, "not_found")
+	if got := ls.Balance(t, key); got != before {
 		t.Fatalf("renewal cost %v credits", before-got)
 	}
-	if s := ls.do(t, "GET", "/v1/media/"+id+"/stream", key, nil).want(t, http.StatusOK); string(s.Body) != "hello" {
+	if s := ls.Do(t, "GET", "/v1/media/"+id+"/stream", key, nil).Must(t, http.StatusOK); string(s.Body) != "hello" {
 		t.Fatalf("stream after renew: %q", s.Body)
 	}
 }

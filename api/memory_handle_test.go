@@ -5,57 +5,59 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/cairn-dev/cairn/api/apitest"
 )
 
 // TestMemoryHandles: the key reads the latest version, a whole memory is
 // deleted in one request, the memoryId keeps naming the memory after its
 // first version is deleted, and a duplicate key says which memory holds it.
 func TestMemoryHandles(t *testing.T) {
-	ls := newLiveServer(t)
-	key, _ := ls.register(t)
-	v1 := ls.do(t, "POST", "/v1/memory", key, `{"key":"team/notes","content":"one"}`).want(t, http.StatusCreated)
-	memoryID := v1.str("memoryId")
-	ls.do(t, "PUT", "/v1/memory/"+v1.str("id"), key, `{"content":"two"}`).want(t, http.StatusOK)
-	v3 := ls.do(t, "PUT", "/v1/memory/"+v1.str("id"), key, `{"content":"three"}`).want(t, http.StatusOK)
+	ls := apitest.NewServer(t)
+	key := ls.Register(t, "tester").Key
+	v1 := ls.Do(t, "POST", "/v1/memory", key, `{"key":"team/notes","content":"one"}`).Must(t, http.StatusCreated)
+	memoryID := v1.Str("memoryId")
+	ls.Do(t, "PUT", "/v1/memory/"+v1.Str("id"), key, `{"content":"two"}`).Must(t, http.StatusOK)
+	v3 := ls.Do(t, "PUT", "/v1/memory/"+v1.Str("id"), key, `{"content":"three"}`).Must(t, http.StatusOK)
 
 	byKey := "/v1/memory/by-key?" + url.Values{"key": {"team/notes"}}.Encode()
-	r := ls.do(t, "GET", byKey, key, nil).want(t, http.StatusOK)
-	if r.num("version") != 3 || r.str("content") != "three" || r.str("id") != v3.str("id") || r.Header.Get("ETag") != `"3"` {
+	r := ls.Do(t, "GET", byKey, key, nil).Must(t, http.StatusOK)
+	if r.Num("version") != 3 || r.Str("content") != "three" || r.Str("id") != v3.Str("id") || r.Header.Get("ETag") != `"3"` {
 		t.Fatalf("by key: %s", r.Body)
 	}
-	ls.do(t, "GET", "/v1/memory/by-key", key, nil).want(t, http.StatusBadRequest, "invalid")
-	ls.do(t, "GET", "/v1/memory/by-key?key=%2Fbad%2F%2Fkey", key, nil).want(t, http.StatusBadRequest, "invalid")
-	ls.do(t, "GET", "/v1/memory/by-key?key=team%2Fnone", key, nil).want(t, http.StatusNotFound, "not_found")
-	ls.do(t, "POST", "/v1/memory/by-key", key, `{}`).want(t, http.StatusMethodNotAllowed)
+	ls.Do(t, "GET", "/v1/memory/by-key", key, nil).Problem(t, http.StatusBadRequest, "invalid")
+	ls.Do(t, "GET", "/v1/memory/by-key?key=%2Fbad%2F%2Fkey", key, nil).Problem(t, http.StatusBadRequest, "invalid")
+	ls.Do(t, "GET", "/v1/memory/by-key?key=team%2Fnone", key, nil).Problem(t, http.StatusNotFound, "not_found")
+	ls.Do(t, "POST", "/v1/memory/by-key", key, `{}`).Must(t, http.StatusMethodNotAllowed)
 
-	dup := ls.do(t, "POST", "/v1/memory", key, `{"key":"team/notes","content":"again"}`).want(t, http.StatusConflict, "conflict")
-	if dup.str("memoryId") != memoryID || dup.str("latestId") != v3.str("id") || !strings.Contains(dup.str("detail"), "PUT /v1/memory/"+v3.str("id")) {
+	dup := ls.Do(t, "POST", "/v1/memory", key, `{"key":"team/notes","content":"again"}`).Problem(t, http.StatusConflict, "conflict")
+	if dup.Str("memoryId") != memoryID || dup.Str("latestId") != v3.Str("id") || !strings.Contains(dup.Str("detail"), "PUT /v1/memory/"+v3.Str("id")) {
 		t.Fatalf("409: %s", dup.Body)
 	}
 
 	// Deleting version 1 (whose id is the memoryId) leaves the memory.
-	del := ls.do(t, "DELETE", "/v1/memory/"+v1.str("id"), key, nil).want(t, http.StatusOK)
-	if del.str("memoryId") != memoryID || del.num("version") != 1 || del.str("scope") != "version" || del.num("latestVersion") != 3 {
+	del := ls.Do(t, "DELETE", "/v1/memory/"+v1.Str("id"), key, nil).Must(t, http.StatusOK)
+	if del.Str("memoryId") != memoryID || del.Num("version") != 1 || del.Str("scope") != "version" || del.Num("latestVersion") != 3 {
 		t.Fatalf("delete v1: %s", del.Body)
 	}
-	gone := ls.do(t, "GET", "/v1/memory/"+memoryID, key, nil).want(t, http.StatusNotFound, "not_found")
-	if gone.str("latestId") != v3.str("id") || gone.str("key") != "team/notes" {
+	gone := ls.Do(t, "GET", "/v1/memory/"+memoryID, key, nil).Problem(t, http.StatusNotFound, "not_found")
+	if gone.Str("latestId") != v3.Str("id") || gone.Str("key") != "team/notes" {
 		t.Fatalf("read of the memoryId after v1 was deleted: %s", gone.Body)
 	}
-	if h := ls.do(t, "GET", "/v1/memory/"+memoryID+"/history", key, nil).want(t, http.StatusOK); h.num("totalVersions") != 2 {
+	if h := ls.Do(t, "GET", "/v1/memory/"+memoryID+"/history", key, nil).Must(t, http.StatusOK); h.Num("totalVersions") != 2 {
 		t.Fatalf("history by memoryId: %s", h.Body)
 	}
 
-	ls.do(t, "DELETE", "/v1/memory/"+memoryID+"?scope=everything", key, nil).want(t, http.StatusBadRequest, "invalid")
-	ls.do(t, "DELETE", "/v1/memory/"+memoryID+"?scope=memory", key, nil, "If-Match", `"2"`).want(t, http.StatusPreconditionFailed)
-	all := ls.do(t, "DELETE", "/v1/memory/"+memoryID+"?scope=memory", key, nil).want(t, http.StatusOK)
-	if all.num("versionsDeleted") != 2 || all.JSON["memoryDeleted"] != true || all.str("key") != "team/notes" || all.str("memoryId") != memoryID {
+	ls.Do(t, "DELETE", "/v1/memory/"+memoryID+"?scope=everything", key, nil).Problem(t, http.StatusBadRequest, "invalid")
+	ls.Do(t, "DELETE", "/v1/memory/"+memoryID+"?scope=memory", key, nil, "If-Match", `"2"`).Must(t, http.StatusPreconditionFailed)
+	all := ls.Do(t, "DELETE", "/v1/memory/"+memoryID+"?scope=memory", key, nil).Must(t, http.StatusOK)
+	if all.Num("versionsDeleted") != 2 || all.JSON["memoryDeleted"] != true || all.Str("key") != "team/notes" || all.Str("memoryId") != memoryID {
 		t.Fatalf("delete the memory: %s", all.Body)
 	}
-	ls.do(t, "GET", byKey, key, nil).want(t, http.StatusNotFound, "not_found")
-	ls.do(t, "GET", "/v1/memory/"+memoryID+"/history", key, nil).want(t, http.StatusNotFound, "not_found")
-	if s := ls.do(t, "POST", "/v1/memory/search", key, `{"query":"team"}`).want(t, http.StatusOK); s.num("count") != 0 {
+	ls.Do(t, "GET", byKey, key, nil).Problem(t, http.StatusNotFound, "not_found")
+	ls.Do(t, "GET", "/v1/memory/"+memoryID+"/history", key, nil).Problem(t, http.StatusNotFound, "not_found")
+	if s := ls.Do(t, "POST", "/v1/memory/search", key, `{"query":"team"}`).Must(t, http.StatusOK); s.Num("count") != 0 {
 		t.Fatalf("search after the delete: %s", s.Body)
 	}
-	ls.do(t, "POST", "/v1/memory", key, `{"key":"team/notes","content":"fresh"}`).want(t, http.StatusCreated)
+	ls.Do(t, "POST", "/v1/memory", key, `{"key":"team/notes","content":"fresh"}`).Must(t, http.StatusCreated)
 }

@@ -4,31 +4,27 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/cairn-dev/cairn"
-	"github.com/cairn-dev/cairn/api"
 	"github.com/cairn-dev/cairn/api/apitest"
-	"github.com/cairn-dev/cairn/blob/fs"
-	"github.com/cairn-dev/cairn/store/pebble"
+	"github.com/cairn-dev/cairn/internal/wiring"
+	"github.com/cairn-dev/cairn/store"
 )
 
-// panickingRates is a rate-limit store that panics, as a bug in one
-// would: the registration route's rate-limit middleware calls it.
-type panickingRates struct{}
+// panickingStore is the store with a rate-limit counter that panics, as a
+// bug in one would (the registration route's rate-limit middleware calls
+// it), and a ping that panics (in the readiness handler).
+type panickingStore struct{ store.Store }
 
-func (panickingRates) TakeRate(context.Context, string, int, time.Duration, time.Time) (cairn.RateTake, error) {
+func (panickingStore) TakeRate(context.Context, string, int, time.Duration, time.Time) (cairn.RateTake, error) {
 	panic("rate store exploded: secret-panic-detail")
 }
 
-// panickingHealth panics in the readiness handler.
-type panickingHealth struct{}
-
-func (panickingHealth) Ping(context.Context) error { panic("ping exploded: secret-panic-detail") }
+func (panickingStore) Ping(context.Context) error { panic("ping exploded: secret-panic-detail") }
 
 // TestPanicRecovered: a panic in a middleware (the registration rate
 // limit) or in a handler (readiness) is answered 500 with a problem
@@ -36,19 +32,15 @@ func (panickingHealth) Ping(context.Context) error { panic("ping exploded: secre
 // once with its stack, recorded by the request log, and the server goes on
 // serving.
 func TestPanicRecovered(t *testing.T) {
-	logs := &apitest.LogBuffer{}
-	ls := newLiveServer(t, func(d *api.Deps, _ *pebble.DB, _ *fs.Store) {
-		d.RateLimits = panickingRates{}
-		d.Health = panickingHealth{}
-		d.Logger = slog.New(slog.NewJSONHandler(logs, nil))
-	})
+	ls := apitest.NewServer(t, func(p *wiring.Parts) { p.Core = panickingStore{p.Core} })
+	logs := ls.Logs
 	for _, tc := range []struct{ name, method, path, body, route string }{
 		{"Middleware", "POST", "/v1/auth/agent-register", `{}`, "/v1/auth/agent-register"},
 		{"Handler", "GET", "/readyz", "", "/readyz"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := len(logLines(logs.String()))
-			req, _ := http.NewRequest(tc.method, ls.base+tc.path, strings.NewReader(tc.body))
+			req, _ := http.NewRequest(tc.method, ls.URL+tc.path, strings.NewReader(tc.body))
 			req.Header.Set("Content-Type", "application/json")
 			req.Header.Set("X-Request-Id", "panic-"+tc.name)
 			resp, err := http.DefaultClient.Do(req)
@@ -68,7 +60,7 @@ func TestPanicRecovered(t *testing.T) {
 				switch l["msg"] {
 				case "panic":
 					panics++
-					if l["route"] != tc.route || !strings.Contains(l["stack"].(string), "panickingRates") && !strings.Contains(l["stack"].(string), "panickingHealth") {
+					if l["route"] != tc.route || !strings.Contains(l["stack"].(string), "panickingStore") {
 						t.Errorf("panic line without its route or stack: %v", l)
 					}
 				case "request":
@@ -85,7 +77,7 @@ func TestPanicRecovered(t *testing.T) {
 			}
 		})
 	}
-	ls.do(t, "GET", "/healthz", "", nil).want(t, 200)
+	ls.Do(t, "GET", "/healthz", "", nil).Must(t, 200)
 }
 
 // logLines decodes JSON log lines.

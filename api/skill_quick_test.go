@@ -4,20 +4,22 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/cairn-dev/cairn/api/apitest"
 )
 
 // TestSkillDefaultIsShort: GET /v1/skill is the short guide (under 10 KB,
 // JSON and Markdown), starting with registration, not with /metrics, and
 // the full reference is one link away.
 func TestSkillDefaultIsShort(t *testing.T) {
-	ls := newLiveServer(t)
-	j := ls.do(t, "GET", "/v1/skill", "", nil).want(t, http.StatusOK)
-	md := ls.do(t, "GET", "/v1/skill", "", nil, "Accept", "text/markdown").want(t, http.StatusOK)
+	ls := apitest.NewServer(t)
+	j := ls.Do(t, "GET", "/v1/skill", "", nil).Must(t, http.StatusOK)
+	md := ls.Do(t, "GET", "/v1/skill", "", nil, "Accept", "text/markdown").Must(t, http.StatusOK)
 	if len(j.Body) > 10<<10 || len(md.Body) > 10<<10 {
 		t.Fatalf("short guide is %d bytes (JSON), %d (Markdown)", len(j.Body), len(md.Body))
 	}
-	if j.str("markdown") != string(md.Body) || j.str("full") != "/v1/skill?full=true" {
-		t.Fatalf("JSON form: full %q", j.str("full"))
+	if j.Str("markdown") != string(md.Body) || j.Str("full") != "/v1/skill?full=true" {
+		t.Fatalf("JSON form: full %q", j.Str("full"))
 	}
 	guide := string(md.Body)
 	for _, s := range []string{"agent-register", "POST /v1/memory", "by-key", "/v1/memory/search", "/v1/compliance/screen",
@@ -29,9 +31,9 @@ func TestSkillDefaultIsShort(t *testing.T) {
 	if i, k := strings.Index(guide, "/metrics"), strings.Index(guide, "agent-register"); i >= 0 && i < k {
 		t.Error("the short guide starts with operator routes")
 	}
-	full := ls.do(t, "GET", "/v1/skill?full=true", "", nil).want(t, http.StatusOK)
+	full := ls.Do(t, "GET", "/v1/skill?full=true", "", nil).Must(t, http.StatusOK)
 	if full.JSON["endpoints"] == nil {
 		t.Fatal("full=true is not the full reference")
 	}
-	ls.do(t, "GET", "/v1/skill?full=maybe", "", nil).want(t, http.StatusBadRequest, "invalid")
+	ls.Do(t, "GET", "/v1/skill?full=maybe", "", nil).Problem(t, http.StatusBadRequest, "invalid")
 }

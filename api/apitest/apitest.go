@@ -1,11 +1,14 @@
-// Package apitest checks real HTTP responses of cairn against its OpenAPI
-// document (api.OpenAPIDocument), for the tests of any package that drives
-// the service, and Go types against the document's schemas (SchemaDiff:
-// the wire types in api's tests, the client's results in cmd/cairn's). It
-// is imported by tests only.
+// Package apitest is the HTTP test kit of cairn: a test server (the real
+// service in process, wired as cairn serve wires it, on Pebble and the fs
+// blob store in a temporary directory), a client for the tests of any
+// package that drives the service, the check of every response against
+// the OpenAPI document (api.OpenAPIDocument), and of Go types against the
+// document's schemas (SchemaDiff: the wire types in api's tests, the
+// client's results in cmd/cairn's).
 //
-// It imports the api and wire packages and kin-openapi; nothing imports
-// it outside tests.
+// Only tests import it (deps_test.go checks): it imports the api and wire
+// packages, internal/wiring, the embedded store, the fs blob store and
+// kin-openapi, nothing of cmd.
 package apitest
 
 import (

@@ -126,19 +126,3 @@ func TestE2EAuditorVerifiesWithoutAccount(t *testing.T) {
 		t.Fatalf("verify-proof --offline: %d %s", code, out)
 	}
 }
-
-// TestE2EPublicReadsAreLimited: proofs and snapshots read without an
-// account are limited per client IP.
-func TestE2EPublicReadsAreLimited(t *testing.T) {
-	cfg, _ := complianceConfig(t)
-	cfg.PublicLimitPerIP = 3
-	ts := startServer(t, cfg)
-	id := cairn.NewRandomID()
-	for range 3 {
-		ts.do(t, "GET", "/v1/compliance/proofs/"+id, "", nil).problem(t, 404, cairn.ENOTFOUND)
-	}
-	r := ts.do(t, "GET", "/v1/compliance/snapshots/"+strings.Repeat("0", 64), "", nil).problem(t, 429, cairn.ERATELIMIT)
-	if r.Header.Get("Retry-After") == "" {
-		t.Fatal("no Retry-After")
-	}
-}

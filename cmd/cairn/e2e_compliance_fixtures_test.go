@@ -9,12 +9,12 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/cairn-dev/cairn/api/apitest"
 )
 
-// evmChains are EVM chain identifiers a client may send; an address listed
-// under any EVM asset must screen sanctioned on each of them.
-var evmChains = []string{"ethereum", "bsc", "polygon", "arbitrum", "optimism", "base", "avalanche", "ethereum-classic",
-	"fantom", "gnosis", "linea", "zksync", "celo", "blast"}
+// evmChains are EVM chain identifiers a client may send (apitest.EVMChains).
+var evmChains = apitest.EVMChains
 
 // chainsOfTicker returns the chains on which an address listed under an
 // OFAC ticker must screen sanctioned. Where a ticker spans chains, the

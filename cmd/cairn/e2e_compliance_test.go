@@ -1,17 +1,17 @@
 package main
 
 import (
-	"encoding/hex"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/api/apitest"
 	"github.com/cairn-dev/cairn/merkle"
 )
 
-const tornado = "0x8589427373D6D84E98730D7795D8F6F8731FDA16" // listed in sanctioned_addresses_ETH.txt
+const tornado = apitest.Tornado // listed in sanctioned_addresses_ETH.txt
 
 func complianceServer(t *testing.T) (*testServer, string) {
 	t.Helper()
@@ -39,13 +39,7 @@ func complianceConfig(t *testing.T) (Config, string) {
 
 func hexBytes32(t *testing.T, s string) merkle.Hash {
 	t.Helper()
-	b, err := hex.DecodeString(strings.TrimPrefix(s, "0x"))
-	if err != nil || len(b) != 32 {
-		t.Fatalf("not bytes32: %q", s)
-	}
-	var h merkle.Hash
-	copy(h[:], b)
-	return h
+	return apitest.HexBytes32(t, s)
 }
 
 func TestE2EScreen(t *testing.T) {
@@ -151,3 +145,39 @@ func TestE2EScreen(t *testing.T) {
 		}
 	})
 }
+
+// checkResultsHash checks that resultsHash is the SHA-256 of the results
+// as served and as stored with the proof (apitest.Client.CheckResultsHash).
+func checkResultsHash(t *testing.T, ts *testServer, key string, r *response) {
+	t.Helper()
+	ts.client().CheckResultsHash(t, key, (*apitest.Response)(r))
+}
+
+// addresses returns n screening items of one listed address.
+func addresses(n int) []map[string]any { return apitest.Addresses(n) }
+
+func proofHashes(t *testing.T, v any) []merkle.Hash {
+	t.Helper()
+	return apitest.ProofHashes(t, v)
+}
+
+// verifyBatch checks every proof and the multiproof of a batch answer
+// against the published root (apitest.VerifyBatch).
+func verifyBatch(t *testing.T, r *response, root merkle.Hash, wantListed int) {
+	t.Helper()
+	apitest.VerifyBatch(t, (*apitest.Response)(r), root, wantListed)
+}
+
+// screenStatus screens one ETH address with community listings
+// (apitest.Client.ScreenStatus).
+func screenStatus(t *testing.T, ts *testServer, key, addr string) string {
+	t.Helper()
+	return ts.client().ScreenStatus(t, key, addr)
+}
+
+func listVersion(t *testing.T, ts *testServer) float64 {
+	t.Helper()
+	return ts.client().ListVersion(t)
+}
+
+func reportBody(addr string) map[string]any { return apitest.ReportBody(addr) }

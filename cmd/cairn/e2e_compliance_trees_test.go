@@ -14,20 +14,10 @@ import (
 // zeroRoot is the root of an empty tree.
 const zeroRoot = "0x0000000000000000000000000000000000000000000000000000000000000000"
 
-// escalate has three established developer accounts (paid by an
-// administrator's credit grant) report addr, which puts it into the
-// community source.
+// escalate puts addr into the community source (apitest.Client.Escalate).
 func escalate(t *testing.T, ts *testServer, addr string) {
 	t.Helper()
-	for i := range 3 {
-		r := ts.register(t, "")
-		ts.do(t, "POST", "/v1/admin/credits", admin, map[string]any{"developerId": r.DeveloperID, "amount": 50, "reason": "test"}).must(t, 200)
-		rep := ts.do(t, "POST", "/v1/compliance/report", r.Key, map[string]any{"address": addr, "chain": "ethereum", "category": "scam",
-			"reason": "drained a wallet"}).must(t, 201)
-		if i == 2 && rep.JSON["autoEscalated"] != true {
-			t.Fatalf("the third established reporter did not escalate: %s", rep.Body)
-		}
-	}
+	ts.client().Escalate(t, addr)
 }
 
 // proofOf asks GET /v1/compliance/merkle-proof and checks the proof

@@ -121,24 +121,10 @@ func coinDeposit(t *testing.T, hash, owner string, octas uint64, apt bool) strin
 
 func txHash(n int) string { return fmt.Sprintf("0x%064x", 0xd0000+n) }
 
-// ledgerSum adds up every entry of the account's ledger, page by page.
+// ledgerSum adds up every entry of the account's ledger (apitest.Client.LedgerSum).
 func ledgerSum(t *testing.T, ts *testServer, key string) (sum int64, deposits []map[string]any) {
 	t.Helper()
-	cursor := ""
-	for {
-		r := ts.do(t, "GET", "/v1/billing/transactions?limit=100"+cursor, key, nil).must(t, 200)
-		for _, tx := range r.JSON["transactions"].([]any) {
-			m := tx.(map[string]any)
-			sum += int64(m["amount"].(float64))
-			if m["kind"] == "deposit" {
-				deposits = append(deposits, m)
-			}
-		}
-		if r.JSON["nextCursor"] == nil {
-			return sum, deposits
-		}
-		cursor = "&cursor=" + r.str("nextCursor")
-	}
+	return ts.client().LedgerSum(t, key)
 }
 
 // TestE2EDeposits: APT deposits over HTTP on the embedded store and on

@@ -48,30 +48,29 @@ func onBothStores(t *testing.T, fn func(t *testing.T, ts *testServer)) {
 	})
 }
 
-// newAgent registers an agent topped up to credits: a subtest that counts
-// credits or records takes its own, so that it runs alone as it runs
-// after its siblings.
+// newAgent registers an agent topped up to credits (apitest.Client.NewAgent).
 func (ts *testServer) newAgent(t *testing.T, credits int) agent {
 	t.Helper()
-	a := ts.register(t, "mem")
-	ts.topUp(t, a, credits)
-	return a
+	return ts.client().NewAgent(t, credits)
 }
 
-// topUp sets the agent's balance to credits (starting from 100).
+// topUp sets the agent's balance to credits.
 func (ts *testServer) topUp(t *testing.T, a agent, credits int) {
 	t.Helper()
-	if d := credits - ts.balance(t, a.Key); d != 0 {
-		ts.do(t, "POST", "/v1/admin/credits", "admin-test-token-0123456789abcdef", map[string]any{"developerId": a.DeveloperID, "amount": d, "reason": "test"}).must(t, 200)
-	}
+	ts.client().TopUp(t, a, credits)
+}
+
+// memUpload posts a multipart body to /v1/memory/upload; file nil leaves
+// the file part out.
+func (ts *testServer) memUpload(t *testing.T, key string, fields map[string]string, filename string, file []byte) *response {
+	t.Helper()
+	return (*response)(ts.client().MemUpload(t, key, fields, filename, file))
 }
 
 // wantBalance fails unless the agent's balance is want.
 func (ts *testServer) wantBalance(t *testing.T, a agent, want int) {
 	t.Helper()
-	if got := ts.balance(t, a.Key); got != want {
-		t.Fatalf("balance %d, want %d", got, want)
-	}
+	ts.client().WantBalance(t, a, want)
 }
 
 func TestMemoryCreateGet(t *testing.T) {

@@ -1,14 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
-	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -32,12 +27,15 @@ type testServer struct {
 
 type syncBuffer = apitest.LogBuffer
 
+// admin is the admin token of the test servers.
+const admin = apitest.AdminToken
+
 func testConfig(t *testing.T, dataDir string) Config {
 	cfg := DefaultConfig()
 	cfg.Listen = "127.0.0.1:0"
 	cfg.DataDir = dataDir
-	cfg.AdminToken = "admin-test-token-0123456789abcdef"
-	cfg.DepositMnemonic = "shoot island position soft burden budget tooth cruel issue economy destroy above"
+	cfg.AdminToken = apitest.AdminToken
+	cfg.DepositMnemonic = apitest.DepositMnemonic
 	cfg.ShutdownTimeout = 10 * time.Second
 	cfg.DefaultSources = false // tests never reach the network
 	return cfg
@@ -74,179 +72,126 @@ func startServer(t *testing.T, cfg Config, setup ...func(*Main)) *testServer {
 	return ts
 }
 
-// response is a decoded HTTP response.
-type response struct {
-	Status int
-	Header http.Header
-	Body   []byte
-	JSON   map[string]any
-}
+// response is a decoded HTTP response (apitest.Response, with the
+// lower-case helpers this package's tests use).
+type response apitest.Response
 
-func (r *response) str(k string) string {
-	s, _ := r.JSON[k].(string)
-	return s
-}
+func (r *response) str(k string) string { return (*apitest.Response)(r).Str(k) }
 
-func (r *response) num(k string) float64 {
-	f, _ := r.JSON[k].(float64)
-	return f
-}
-
-// do sends a request with an optional bearer token and JSON body (a string
-// is sent verbatim) and validates the response against the OpenAPI
-// document.
-func (ts *testServer) do(t *testing.T, method, path, token string, body any, hdr ...string) *response {
-	t.Helper()
-	r, err := ts.try(t, method, path, token, body, hdr...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
-
-// try is do for goroutines other than the test's: it returns the
-// transport error instead of failing the test, and reports a response the
-// OpenAPI document does not allow through t.Errorf.
-func (ts *testServer) try(t *testing.T, method, path, token string, body any, hdr ...string) (*response, error) {
-	t.Helper()
-	var rd io.Reader
-	switch b := body.(type) {
-	case nil:
-	case string:
-		rd = strings.NewReader(b)
-	case []byte:
-		rd = bytes.NewReader(b)
-	default:
-		j, err := json.Marshal(b)
-		if err != nil {
-			return nil, err
-		}
-		rd = bytes.NewReader(j)
-	}
-	req, err := http.NewRequest(method, ts.base+path, rd)
-	if err != nil {
-		return nil, err
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
-	}
-	return ts.roundTrip(t, req)
-}
-
-// send sends a prepared request and validates the response against the
-// OpenAPI document.
-func (ts *testServer) send(t *testing.T, req *http.Request) *response {
-	t.Helper()
-	r, err := ts.roundTrip(t, req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
-
-// roundTrip is send returning the transport error (see try).
-func (ts *testServer) roundTrip(t *testing.T, req *http.Request) (*response, error) {
-	t.Helper()
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", req.Method, req.URL.Path, err)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, fmt.Errorf("%s %s: read body: %w", req.Method, req.URL.Path, err)
-	}
-	r := &response{Status: resp.StatusCode, Header: resp.Header, Body: raw}
-	if len(raw) > 0 && (strings.Contains(resp.Header.Get("Content-Type"), "json")) {
-		_ = json.Unmarshal(raw, &r.JSON)
-	}
-	validateAgainstDocument(t, req, resp, raw)
-	return r, nil
-}
-
-// race sends n requests at once from goroutines of their own (send(i)
-// makes the i-th, with try) and returns the responses in order; a
-// transport error fails the test once all are done.
-func race(t *testing.T, n int, send func(i int) (*response, error)) []*response {
-	t.Helper()
-	out := make([]*response, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() {
-			r, err := send(i)
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			out[i] = r
-		})
-	}
-	wg.Wait()
-	if slices.Contains(out, nil) {
-		t.FailNow()
-	}
-	return out
-}
+func (r *response) num(k string) float64 { return (*apitest.Response)(r).Num(k) }
 
 // must fails the test unless the response has the status.
 func (r *response) must(t *testing.T, status int) *response {
 	t.Helper()
-	if r.Status != status {
-		t.Fatalf("status %d, want %d; body: %s", r.Status, status, r.Body)
-	}
+	(*apitest.Response)(r).Must(t, status)
 	return r
 }
 
 // problem fails unless the response is a problem document with the code.
 func (r *response) problem(t *testing.T, status int, code string) *response {
 	t.Helper()
-	r.must(t, status)
-	if ct := r.Header.Get("Content-Type"); ct != "application/problem+json" {
-		t.Fatalf("Content-Type %q, want application/problem+json; body %s", ct, r.Body)
-	}
-	if r.str("code") != code || r.num("status") != float64(status) || r.str("requestId") == "" {
-		t.Fatalf("problem %s, want code %q", r.Body, code)
-	}
-	if r.str("requestId") != r.Header.Get("X-Request-Id") {
-		t.Fatalf("requestId %q differs from X-Request-Id %q", r.str("requestId"), r.Header.Get("X-Request-Id"))
-	}
+	(*apitest.Response)(r).Problem(t, status, code)
 	return r
 }
 
-// agent is a registered agent as the tests see it.
-type agent struct {
-	ID, DeveloperID, Key, Secret, Address string
+// client is the test client of the server's address.
+func (ts *testServer) client() *apitest.Client { return &apitest.Client{URL: ts.base} }
+
+// do sends a request with an optional bearer token and JSON body (a string
+// is sent verbatim) and validates the response against the OpenAPI
+// document (apitest.Client.Do).
+func (ts *testServer) do(t *testing.T, method, path, token string, body any, hdr ...string) *response {
+	t.Helper()
+	return (*response)(ts.client().Do(t, method, path, token, body, hdr...))
 }
+
+// try is do for goroutines other than the test's (apitest.Client.Try).
+func (ts *testServer) try(t *testing.T, method, path, token string, body any, hdr ...string) (*response, error) {
+	t.Helper()
+	r, err := ts.client().Try(t, method, path, token, body, hdr...)
+	return (*response)(r), err
+}
+
+// send sends a prepared request and validates the response against the
+// OpenAPI document.
+func (ts *testServer) send(t *testing.T, req *http.Request) *response {
+	t.Helper()
+	return (*response)(ts.client().Send(t, req))
+}
+
+// roundTrip is send returning the transport error (see try).
+func (ts *testServer) roundTrip(t *testing.T, req *http.Request) (*response, error) {
+	t.Helper()
+	r, err := ts.client().RoundTrip(t, req)
+	return (*response)(r), err
+}
+
+// race sends n requests at once (apitest.Race).
+func race(t *testing.T, n int, send func(i int) (*response, error)) []*response {
+	t.Helper()
+	rs := apitest.Race(t, n, func(i int) (*apitest.Response, error) {
+		r, err := send(i)
+		return (*apitest.Response)(r), err
+	})
+	out := make([]*response, n)
+	for i, r := range rs {
+		out[i] = (*response)(r)
+	}
+	return out
+}
+
+// agent is a registered agent as the tests see it.
+type agent = apitest.Agent
 
 func (ts *testServer) register(t *testing.T, name string) agent {
 	t.Helper()
-	var body any
-	if name != "" {
-		body = map[string]any{"name": name}
-	}
-	r := ts.do(t, "POST", "/v1/auth/agent-register", "", body).must(t, 201)
-	return agent{ID: r.str("agentId"), DeveloperID: r.str("developerId"), Key: r.str("apiKey"),
-		Secret: r.str("rotationSecret"), Address: r.str("aptosAddress")}
+	return ts.client().Register(t, name)
 }
 
 func (ts *testServer) balance(t *testing.T, key string) int {
 	t.Helper()
-	r := ts.do(t, "GET", "/v1/billing/balance", key, nil).must(t, 200)
-	return int(r.num("creditBalance"))
+	return ts.client().Balance(t, key)
 }
 
 // registerEstablished registers an agent whose account is established for
 // community reports: an administrator granted it credits.
 func (ts *testServer) registerEstablished(t *testing.T) agent {
 	t.Helper()
-	a := ts.register(t, "")
-	ts.do(t, "POST", "/v1/admin/credits", admin, map[string]any{"developerId": a.DeveloperID, "amount": 1,
-		"reason": "established"}).must(t, 200)
-	return a
+	return ts.client().RegisterEstablished(t)
 }
+
+// pngBytes is a real 1x1 PNG.
+var pngBytes = apitest.PNG
+
+type part struct {
+	name, filename, contentType string
+	body                        []byte
+}
+
+// parts are the parts as apitest sends them.
+func apiParts(parts []part) []apitest.Part {
+	out := make([]apitest.Part, len(parts))
+	for i, p := range parts {
+		out[i] = apitest.Part{Name: p.name, Filename: p.filename, ContentType: p.contentType, Body: p.body}
+	}
+	return out
+}
+
+// upload posts a multipart body to /v1/media/upload.
+func (ts *testServer) upload(t *testing.T, key string, parts ...part) *response {
+	t.Helper()
+	return (*response)(ts.client().Upload(t, key, apiParts(parts)...))
+}
+
+// uploadTo posts a multipart body to path.
+func (ts *testServer) uploadTo(t *testing.T, path, key string, parts ...part) *response {
+	t.Helper()
+	return (*response)(ts.client().UploadTo(t, path, key, apiParts(parts)...))
+}
+
+func (ts *testServer) stream(t *testing.T, method, key, id string, hdr ...string) *response {
+	t.Helper()
+	return (*response)(ts.client().Stream(t, method, key, id, hdr...))
+}
+
+func field(name, value string) part { return part{name: name, body: []byte(value)} }

@@ -19,14 +19,14 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn"
-	"github.com/cairn-dev/cairn/account"
 	"github.com/cairn-dev/cairn/api"
 	"github.com/cairn-dev/cairn/billing"
+	"github.com/cairn-dev/cairn/compliance"
 	"github.com/cairn-dev/cairn/blob"
 	"github.com/cairn-dev/cairn/chain/aptos"
 	"github.com/cairn-dev/cairn/chain/evm"
-	"github.com/cairn-dev/cairn/compliance"
 	"github.com/cairn-dev/cairn/ingest"
+	"github.com/cairn-dev/cairn/internal/wiring"
 	"github.com/cairn-dev/cairn/media"
 	"github.com/cairn-dev/cairn/memory"
 	"github.com/cairn-dev/cairn/screening"
@@ -82,7 +82,7 @@ type Main struct {
 	blobs    blob.Store
 	server   *api.Server
 	recovery *billing.Recovery
-	sweepers []sweeper
+	sweepers []wiring.Sweeper
 	memory   *memory.Service
 	pipeline *ingest.Pipeline
 	http     *http.Server
@@ -236,13 +236,16 @@ func (m *Main) openServices(ctx context.Context, o *opening) error {
 			m.Logger.Warn("not listening for memory changes yet; the memory search index catches up once listening", "err", err)
 		}
 	}
-	if o.memory, err = openMemory(ctx, cfg, m.core, m.blobs, m.Clock); err != nil {
+	var emb *memory.Embedder // the flags are checked by Config.Validate
+	if cfg.EmbedderURL != "" {
+		emb = &memory.Embedder{URL: cfg.EmbedderURL, Model: cfg.EmbedderModel}
+	}
+	if o.memory, err = wiring.Memory(ctx, m.core, m.blobs, wiring.MemoryOptions{IndexDir: filepath.Join(cfg.DataDir, "memory-index"),
+		Embedder: emb, VectorHNSWThreshold: cfg.VectorHNSWThreshold, Clock: m.Clock}); err != nil {
 		return err
 	}
 	m.memory = o.memory
-	m.sweepers = append(m.sweepers, sweeper{"memory", o.memory.Sweep, false})
-	m.sweepers = append(m.sweepers, sweeper{"media", o.media.Sweep, false}, sweeper{"blobs", m.blobs.DeleteExpired, cfg.Blob != "s3"},
-		sweeper{"idempotency", m.sweepIdempotency, false})
+	m.sweepers = wiring.Sweepers(m.core, m.blobs, cfg.Blob != "s3", o.memory, o.media)
 	o.cursors = cairn.NewCursors(deriveKey(o.serviceKey, "cursor"))
 	sources, err := configuredSources(cfg.IngestConfig, m.DefaultSources)
 	if err != nil {
@@ -258,8 +261,8 @@ func (m *Main) openServices(ctx context.Context, o *opening) error {
 		// replaces until the chain holds a newer one.
 		o.holder.Retain()
 	}
-	m.pipeline = &ingest.Pipeline{Sources: sources, Blobs: m.blobs, Store: m.core, Holder: o.holder, Clock: m.Clock, Logger: m.Logger,
-		MaxDrop: cfg.IngestMaxDrop, MaxSourceBytes: cfg.IngestMaxBytes, MaxXMLToken: cfg.IngestMaxXMLToken, Community: compliance.CommunityListings(m.core), OnVersion: m.anchorVersion}
+	m.pipeline = wiring.Pipeline(m.core, m.blobs, o.holder, wiring.PipelineOptions{Sources: sources, MaxDrop: cfg.IngestMaxDrop,
+		MaxSourceBytes: cfg.IngestMaxBytes, MaxXMLToken: cfg.IngestMaxXMLToken, OnVersion: m.anchorVersion, Clock: m.Clock, Logger: m.Logger})
 	return nil
 }
 
@@ -288,7 +291,6 @@ func (m *Main) openState(ctx context.Context, o *opening) error {
 		m.Logger.Warn("refunded the charge of an interrupted write", "charge_id", r.RefID, "request_id", r.RequestID,
 			"developer_id", r.DeveloperID, "operation", r.Operation, "amount", r.Amount)
 	}
-	m.sweepers = append(m.sweepers, sweeper{"settled marks", m.sweepSettled, false}, sweeper{"rate counters", m.sweepRates, false})
 	return nil
 }
 
@@ -332,40 +334,15 @@ func (m *Main) apiDeps(o *opening, publicURL string) api.Deps {
 			proxies = append(proxies, p)
 		}
 	}
-	ledger := &billing.Ledger{Store: m.core, Clock: m.Clock, Cursors: o.cursors, Origin: o.origin}
-	complianceSvc := &compliance.Service{Screening: o.holder, Ready: m.pipeline.Ready, Screenings: m.core, Ledger: ledger,
-		Blobs: m.blobs, Proofs: m.core, Anchorer: m.chainAnchorer(), PublicURL: publicURL, Signer: o.signer, Clock: m.Clock, Logger: m.Logger}
+	parts := wiring.Parts{Core: m.core, Blobs: m.blobs, Memory: o.memory, Media: o.media, Pricing: o.pricing, Cursors: o.cursors,
+		Screening: o.holder, Pipeline: m.pipeline, Anchorer: m.chainAnchorer(), DepositAddresses: o.hd, DepositVerifier: o.deposits,
+		Origin: o.origin, PublicURL: publicURL, Signer: o.signer, JWTSecret: jwtSecret(cfg.JWTSecret, o.serviceKey), Clock: m.Clock, Logger: m.Logger,
+		StarterCredits: cfg.StarterCredits, CreditsPerAPT: cfg.CreditsPerAPT, CacheTTL: cfg.CacheTTL,
+		ReportMinAccountAge: cfg.ReportMinAccountAge, AdminToken: cfg.AdminToken, TrustedProxies: proxies, Limits: cfg.apiLimits(m.pg != nil)}
 	if m.oracle != nil {
-		complianceSvc.Oracle = m.oracle
+		parts.Oracle = m.oracle
 	}
-	// Reporting agents' entries go to the log GET /v1/memory/audit reads.
-	reports := &compliance.Reports{Store: m.core, Accounts: m.core, Ledger: m.core, Audit: o.memory.Audit,
-		Rebuild: m.pipeline.Escalated, MinAccountAge: cfg.ReportMinAccountAge, Clock: m.Clock, Logger: m.Logger}
-	return api.Deps{
-		Health: m.core,
-		Accounts: &account.Service{Store: m.core, Deposits: o.hd, Clock: m.Clock, StarterCredits: cfg.StarterCredits,
-			AuthCacheTTL:  cfg.CacheTTL,
-			CreditsPerAPT: cfg.CreditsPerAPT},
-		Deposits: &billing.Deposits{Verifier: o.deposits, Store: m.core, Audit: o.memory.Audit,
-			CreditsPerAPT: cfg.CreditsPerAPT, Clock: m.Clock},
-		Tokens:         &account.Tokens{Secret: jwtSecret(cfg.JWTSecret, o.serviceKey), Clock: m.Clock},
-		Pricing:        o.pricing,
-		Ledger:         ledger,
-		Media:          o.media,
-		Memory:         o.memory,
-		Compliance:     complianceSvc,
-		Reports:        reports,
-		Ingest:         m.pipeline,
-		Idempotency:    m.core,
-		Settled:        m.core,
-		RateLimits:     m.core,
-		Cursors:        o.cursors,
-		Clock:          m.Clock,
-		Logger:         m.Logger,
-		AdminToken:     cfg.AdminToken,
-		TrustedProxies: proxies,
-		Limits:         cfg.apiLimits(m.pg != nil),
-	}
+	return wiring.Deps(parts)
 }
 
 // MetricsAddr is the address of --metrics-listen (after Open; "" when off).
@@ -445,25 +422,13 @@ func (m *Main) checkpoint(ctx context.Context) {
 	})
 }
 
-// sweeper removes expired items of one kind; Main runs every sweeper each
-// TTL sweep interval. Records go before blobs so that a record never points
-// at a blob the sweep already removed. A local sweeper removes what only
-// this instance holds (the data dir's blobs, with --blob fs) and runs on
-// every instance; the others sweep what the instances share (the store,
-// the bucket of --blob s3) and run on the leader.
-type sweeper struct {
-	name  string
-	sweep func(ctx context.Context, now time.Time) (int, error)
-	local bool
-}
-
 // sweepKind runs the local sweepers (local true) or the shared ones every
 // TTL sweep interval until ctx ends.
 func (m *Main) sweepKind(ctx context.Context, local bool) {
 	if m.Config.TTLSweepInterval <= 0 {
 		return
 	}
-	every(ctx, m.Config.TTLSweepInterval, func() { m.sweepWhere(ctx, func(s sweeper) bool { return s.local == local }) })
+	every(ctx, m.Config.TTLSweepInterval, func() { m.sweepWhere(ctx, func(s wiring.Sweeper) bool { return s.Local == local }) })
 }
 
 // every calls fn every interval d until ctx ends.
@@ -482,58 +447,23 @@ func every(ctx context.Context, d time.Duration, fn func()) {
 
 // sweepOnce runs every sweeper once.
 func (m *Main) sweepOnce(ctx context.Context) {
-	m.sweepWhere(ctx, func(sweeper) bool { return true })
+	m.sweepWhere(ctx, func(wiring.Sweeper) bool { return true })
 }
 
 // sweepWhere runs once the sweepers that match.
-func (m *Main) sweepWhere(ctx context.Context, match func(sweeper) bool) {
+func (m *Main) sweepWhere(ctx context.Context, match func(wiring.Sweeper) bool) {
 	now := m.Clock.Now()
 	for _, s := range m.sweepers {
 		if !match(s) {
 			continue
 		}
-		n, err := s.sweep(ctx, now)
+		n, err := s.Sweep(ctx, now)
 		if err != nil && ctx.Err() == nil {
-			m.Logger.Error("ttl sweep failed", "kind", s.name, "err", err)
+			m.Logger.Error("ttl sweep failed", "kind", s.Name, "err", err)
 		} else if n > 0 {
-			m.Logger.Info("ttl sweep", "kind", s.name, "removed", n)
+			m.Logger.Info("ttl sweep", "kind", s.Name, "removed", n)
 		}
 	}
-}
-
-// sweepPage is how many records a sweep removes per store call.
-const sweepPage = 1000
-
-// sweepPaged calls del with sweepPage until it removes fewer than that,
-// and returns how many it removed in all.
-func sweepPaged(del func(page int) (int, error)) (int, error) {
-	total := 0
-	for {
-		n, err := del(sweepPage)
-		total += n
-		if err != nil || n < sweepPage {
-			return total, err
-		}
-	}
-}
-
-// sweepIdempotency removes the expired idempotency records.
-func (m *Main) sweepIdempotency(ctx context.Context, now time.Time) (int, error) {
-	return sweepPaged(func(page int) (int, error) { return m.core.DeleteExpiredIdempotency(ctx, now, page) })
-}
-
-// sweepSettled removes the settled marks older than the recovery window:
-// recovery never reads further back than billing.Lookback.
-func (m *Main) sweepSettled(ctx context.Context, now time.Time) (int, error) {
-	return sweepPaged(func(page int) (int, error) {
-		return m.core.DeleteSettledBefore(ctx, now.Add(-2*billing.Lookback), page)
-	})
-}
-
-// sweepRates removes the stored rate counters whose quota is whole again:
-// a counter that is gone means the same as one that is whole.
-func (m *Main) sweepRates(ctx context.Context, now time.Time) (int, error) {
-	return sweepPaged(func(page int) (int, error) { return m.core.DeleteRatesBefore(ctx, now, page) })
 }
 
 // Close releases the stores. It is safe after a failed Open.

@@ -1,0 +1,88 @@
+package api_test
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"mime"
+	"mime/multipart"
+	"strings"
+	"testing"
+
+	"github.com/cairn-dev/cairn/api/apitest"
+)
+
+// TestE2EMediaRangesAcrossChunks checks exact bytes of ranges that start,
+// end and cross the blob store's 64 KiB verification chunks of a 300 KB
+// file, single and several at once.
+func TestE2EMediaRangesAcrossChunks(t *testing.T) {
+	ts := apitest.NewServer(t)
+	a := ts.Register(t, "")
+	content := make([]byte, 300_000)
+	_, _ = rand.NewChaCha8([32]byte{1}).Read(content)
+	id := ts.Upload(t, a.Key, apitest.Part{Name: "file", Filename: "big.bin", ContentType: "application/octet-stream", Body: content}).Must(t, 201).Str("id")
+	size := int64(len(content))
+	for _, tc := range []struct {
+		rng        string
+		start, end int64 // inclusive
+	}{
+		{"bytes=65530-65545", 65530, 65545},
+		{"bytes=65536-131071", 65536, 131071},
+		{"bytes=0-0", 0, 0},
+		{"bytes=-70000", size - 70000, size - 1},
+		{"bytes=262143-", 262143, size - 1},
+		{"bytes=1000-999999", 1000, size - 1},
+	} {
+		t.Run(tc.rng, func(t *testing.T) {
+			r := ts.Stream(t, "GET", a.Key, id, "Range", tc.rng).Must(t, 206)
+			if cr := fmt.Sprintf("bytes %d-%d/%d", tc.start, tc.end, size); r.Header.Get("Content-Range") != cr {
+				t.Fatalf("Content-Range %q, want %q", r.Header.Get("Content-Range"), cr)
+			}
+			if !bytes.Equal(r.Body, content[tc.start:tc.end+1]) {
+				t.Fatalf("%d bytes differ from content[%d:%d]", len(r.Body), tc.start, tc.end+1)
+			}
+		})
+	}
+	t.Run("TooManyRangesServeTheWhole", func(t *testing.T) {
+		var specs []string
+		for i := range 17 {
+			specs = append(specs, fmt.Sprintf("%d-%d", i*1000, i*1000+1))
+		}
+		r := ts.Stream(t, "GET", a.Key, id, "Range", "bytes="+strings.Join(specs, ",")).Must(t, 200)
+		if !bytes.Equal(r.Body, content) {
+			t.Fatalf("%d bytes, want the whole %d", len(r.Body), len(content))
+		}
+	})
+	t.Run("OverlappingRangesMerge", func(t *testing.T) {
+		r := ts.Stream(t, "GET", a.Key, id, "Range", "bytes=100-199,150-299,300-310").Must(t, 206)
+		if r.Header.Get("Content-Range") != fmt.Sprintf("bytes 100-310/%d", size) || !bytes.Equal(r.Body, content[100:311]) {
+			t.Fatalf("merged range: %q, %d bytes", r.Header.Get("Content-Range"), len(r.Body))
+		}
+	})
+	t.Run("SeveralAcrossChunks", func(t *testing.T) {
+		r := ts.Stream(t, "GET", a.Key, id, "Range", "bytes=65535-65536,-3,131000-131100").Must(t, 206)
+		_, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+		mr := multipart.NewReader(bytes.NewReader(r.Body), params["boundary"])
+		want := [][2]int64{{65535, 65536}, {size - 3, size - 1}, {131000, 131100}}
+		for i := 0; ; i++ {
+			p, err := mr.NextPart()
+			if err == io.EOF {
+				if i != len(want) {
+					t.Fatalf("%d parts, want %d", i, len(want))
+				}
+				return
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := io.ReadAll(p)
+			w := want[i]
+			if !bytes.Equal(got, content[w[0]:w[1]+1]) || p.Header.Get("Content-Range") != fmt.Sprintf("bytes %d-%d/%d", w[0], w[1], size) {
+				t.Fatalf("part %d: %q, %d bytes", i, p.Header.Get("Content-Range"), len(got))
+			}
+		}
+	})
+	if r := ts.Stream(t, "GET", a.Key, id).Must(t, 200); !bytes.Equal(r.Body, content) {
+		t.Fatal("whole file differs")
+	}
+}
