@@ -7,8 +7,8 @@ import (
 	"io"
 	"net"
 	"strings"
-	"syscall"
 	"sync/atomic"
+	"syscall"
 	"time"
 	"unicode/utf8"
 
