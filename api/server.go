@@ -88,6 +88,13 @@ type Deps struct {
 	Logger  *slog.Logger
 	// Registry receives the metrics; nil: a private registry.
 	Registry *prometheus.Registry
+	// Leading reports whether this instance leads (the cairn_leader
+	// metric); nil: not reported.
+	Leading func() bool
+	// ListRequired makes GET /readyz answer 503 while no sanctions list is
+	// loaded (sources are configured and none has been ingested or
+	// restored yet), when screening would refuse every address.
+	ListRequired bool
 	// AdminToken enables the admin API when non-empty.
 	AdminToken string
 	// TrustedProxies are the proxies whose X-Forwarded-For is believed when
@@ -154,6 +161,7 @@ func New(d Deps) (*Server, error) {
 		publicLimit:      ratelimit.New(d.Limits.PublicPerIP, time.Minute).Stored(d.sharedRates()),
 		reportLimit:      ratelimit.New(ReportsPerHour, time.Hour),
 	}
+	d.Registry.MustRegister(newChainCollector(s))
 	s.biller = &billing.Biller{Ledger: d.Ledger, Pricing: d.Pricing, Settled: d.Settled, StatusOf: errStatus,
 		Clock: d.Clock, Logger: d.Logger}
 	if d.Ledger.OnCharge == nil {

@@ -363,6 +363,8 @@ func (m *Main) apiDeps(o *opening, publicURL string) api.Deps {
 		Clock:          m.Clock,
 		Logger:         m.Logger,
 		AdminToken:     cfg.AdminToken,
+		Leading:        m.Leading,
+		ListRequired:   len(m.pipeline.Sources) > 0,
 		TrustedProxies: proxies,
 		Limits:         cfg.apiLimits(m.pg != nil),
 	}
