@@ -396,6 +396,8 @@ func (m *Main) Run(ctx context.Context) error {
 	if m.pg != nil {
 		m.wg.Add(1)
 		go func() { defer m.wg.Done(); m.followLists(sweepCtx) }()
+		m.wg.Add(1)
+		go func() { defer m.wg.Done(); m.followPricing(sweepCtx) }()
 		feed := m.memFeed
 		m.memFeed = nil
 		m.wg.Add(1)
