@@ -79,8 +79,8 @@ type Deps struct {
 	// Idempotency-Key; nil: the header is ignored.
 	Idempotency IdempotencyStore
 	// RateLimits keeps the counters of the limits on free things
-	// (registrations, key rotation attempts) across restarts; nil: they
-	// are kept in memory.
+	// (registrations, key rotation attempts, community reports) across
+	// restarts and between instances; nil: they are kept in memory.
 	RateLimits ratelimit.Store
 	// Cursors signs the pagination cursors of listings.
 	Cursors *cairn.Cursors
@@ -159,7 +159,7 @@ func New(d Deps) (*Server, error) {
 		registerLimit:    ratelimit.New(d.Limits.RegistrationsPerIP, time.Hour).Stored(d.RateLimits),
 		registerAllLimit: ratelimit.New(d.Limits.RegistrationsAll, time.Hour).Stored(d.RateLimits),
 		publicLimit:      ratelimit.New(d.Limits.PublicPerIP, time.Minute).Stored(d.sharedRates()),
-		reportLimit:      ratelimit.New(ReportsPerHour, time.Hour),
+		reportLimit:      ratelimit.New(ReportsPerHour, time.Hour).Stored(d.RateLimits),
 	}
 	d.Registry.MustRegister(newChainCollector(s))
 	s.biller = &billing.Biller{Ledger: d.Ledger, Pricing: d.Pricing, Settled: d.Settled, StatusOf: errStatus,

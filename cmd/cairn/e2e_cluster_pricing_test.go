@@ -7,11 +7,10 @@ import (
 	"github.com/cairn-dev/cairn/store/postgres/pgtest"
 )
 
-// TestE2EClusterPricing: two instances on one Postgres schema; a price
-// the administrator changes on one applies on the other within seconds
-// (what it shows and what it charges), and a change made on the second
-// keeps the first's.
-func TestE2EClusterPricing(t *testing.T) {
+// pgPair starts two instances on one new Postgres schema, each with a data
+// dir of its own, without sources.
+func pgPair(t *testing.T) (*testServer, *testServer) {
+	t.Helper()
 	url := pgtest.URL(t)
 	schema := pgtest.Schema(t, url)
 	instance := func() *testServer {
@@ -20,7 +19,15 @@ func TestE2EClusterPricing(t *testing.T) {
 		cfg.LeaderInterval, cfg.ListPollInterval = 100*time.Millisecond, time.Hour
 		return startServer(t, cfg)
 	}
-	a, b := instance(), instance()
+	return instance(), instance()
+}
+
+// TestE2EClusterPricing: two instances on one Postgres schema; a price
+// the administrator changes on one applies on the other within seconds
+// (what it shows and what it charges), and a change made on the second
+// keeps the first's.
+func TestE2EClusterPricing(t *testing.T) {
+	a, b := pgPair(t)
 	cost := func(ts *testServer, op string) float64 {
 		costs, _ := ts.do(t, "GET", "/v1/billing/pricing", "", nil).must(t, 200).JSON["operationCosts"].(map[string]any)
 		f, _ := costs[op].(float64)
