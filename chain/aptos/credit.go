@@ -15,9 +15,8 @@ import (
 // from anyone. migrate_coin_store_to_fungible_store is permissionless
 // (anyone may migrate anyone's store).
 var migrationFunctions = map[string]bool{
-	"0x1::coin::migrate_to_fungible_store":             true,
-	"0x1::coin::migrate_coin_store_to_fungible_store":  true,
-	"0x1::coin::migrate_coin_stores_to_fungible_store": true,
+	"0x1::coin::migrate_to_fungible_store":            true,
+	"0x1::coin::migrate_coin_store_to_fungible_store": true,
 }
 
 // isMigration reports whether the transaction's entry function is one of
