@@ -87,16 +87,37 @@ func (s *Server) agentOrDeveloperAuth(c *gin.Context) {
 	s.agentAuth(c)
 }
 
+// agentDeveloperOrAdminAuth is agentOrDeveloperAuth that also lets the
+// administrator token through, for the reads operators watch (the roots and
+// their anchoring): the administrator is counted against the per-key limit
+// like a key.
+func (s *Server) agentDeveloperOrAdminAuth(c *gin.Context) {
+	if tok, ok := bearer(c); ok && s.isAdminToken(tok) {
+		c.Set(principalKey, &principal{DeveloperID: "admin", Credential: credentialID(tok)})
+		c.Next()
+		return
+	}
+	s.agentOrDeveloperAuth(c)
+}
+
+// isAdminToken compares tok with the administrator token in constant time
+// (false when the admin API is disabled).
+func (s *Server) isAdminToken(tok string) bool {
+	if s.AdminToken == "" {
+		return false
+	}
+	want := sha256.Sum256([]byte(s.AdminToken))
+	got := sha256.Sum256([]byte(tok))
+	return subtle.ConstantTimeCompare(want[:], got[:]) == 1
+}
+
 // adminAuth requires the administrator token.
 func (s *Server) adminAuth(c *gin.Context) {
 	if s.AdminToken == "" {
 		writeError(c, cairn.Errorf(cairn.EFORBIDDEN, "The admin API is disabled: start the server with --admin-token."))
 		return
 	}
-	tok, ok := bearer(c)
-	want := sha256.Sum256([]byte(s.AdminToken))
-	got := sha256.Sum256([]byte(tok))
-	if !ok || subtle.ConstantTimeCompare(want[:], got[:]) != 1 {
+	if tok, ok := bearer(c); !ok || !s.isAdminToken(tok) {
 		writeError(c, cairn.Errorf(cairn.EUNAUTHORIZED, "Missing or invalid admin token."))
 		return
 	}

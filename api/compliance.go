@@ -25,10 +25,12 @@ func (s *Server) complianceRoutes(v1 *gin.RouterGroup) {
 	g.POST("/screen", h(s.screen))
 	g.GET("/merkle-proof", h(s.merkleProof))
 	g.POST("/merkle-proof/batch", h(s.merkleProofBatch))
-	g.GET("/merkle-root", h(s.merkleRoot))
 	g.GET("/history", h(s.listingHistory))
 	g.GET("/versions", h(s.listVersions))
 	v1.POST("/compliance/report", s.agentAuth, s.limited(), h(s.report))
+	// The roots and their anchoring: operators read them with the admin
+	// token too.
+	v1.GET("/compliance/merkle-root", s.agentDeveloperOrAdminAuth, s.limited(), h(s.merkleRoot))
 	// No account: the unguessable screening id is the capability a
 	// screener hands to an auditor, and snapshots are public data named
 	// by their digest; the statistics are public too. All are limited per

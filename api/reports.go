@@ -23,7 +23,13 @@ func (s *Server) report(c *gin.Context) error {
 		return err
 	}
 	a := agentOf(c)
-	if d := s.reportLimit.Allow(a.DeveloperID, s.Clock.Now()); !d.Allowed {
+	// Counted in the store (Deps.RateLimits): shared by the instances of
+	// one store and kept across restarts.
+	d, err := s.reportLimit.Take(c.Request.Context(), "reports\x00"+a.DeveloperID, s.Clock.Now())
+	if err != nil {
+		return err
+	}
+	if !d.Allowed {
 		c.Header("Retry-After", seconds(d.RetryAfter))
 		return cairn.Errorf(cairn.ERATELIMIT, "At most %d reports per hour per account.", ReportsPerHour).
 			With("limit", ReportsPerHour).With("policy", "reports")

@@ -79,8 +79,8 @@ type Deps struct {
 	// Idempotency-Key; nil: the header is ignored.
 	Idempotency IdempotencyStore
 	// RateLimits keeps the counters of the limits on free things
-	// (registrations, key rotation attempts) across restarts; nil: they
-	// are kept in memory.
+	// (registrations, key rotation attempts, community reports) across
+	// restarts and between instances; nil: they are kept in memory.
 	RateLimits ratelimit.Store
 	// Cursors signs the pagination cursors of listings.
 	Cursors *cairn.Cursors
@@ -88,6 +88,13 @@ type Deps struct {
 	Logger  *slog.Logger
 	// Registry receives the metrics; nil: a private registry.
 	Registry *prometheus.Registry
+	// Leading reports whether this instance leads (the cairn_leader
+	// metric); nil: not reported.
+	Leading func() bool
+	// ListRequired makes GET /readyz answer 503 while no sanctions list is
+	// loaded (sources are configured and none has been ingested or
+	// restored yet), when screening would refuse every address.
+	ListRequired bool
 	// AdminToken enables the admin API when non-empty.
 	AdminToken string
 	// TrustedProxies are the proxies whose X-Forwarded-For is believed when
@@ -152,8 +159,9 @@ func New(d Deps) (*Server, error) {
 		registerLimit:    ratelimit.New(d.Limits.RegistrationsPerIP, time.Hour).Stored(d.RateLimits),
 		registerAllLimit: ratelimit.New(d.Limits.RegistrationsAll, time.Hour).Stored(d.RateLimits),
 		publicLimit:      ratelimit.New(d.Limits.PublicPerIP, time.Minute).Stored(d.sharedRates()),
-		reportLimit:      ratelimit.New(ReportsPerHour, time.Hour),
+		reportLimit:      ratelimit.New(ReportsPerHour, time.Hour).Stored(d.RateLimits),
 	}
+	d.Registry.MustRegister(newChainCollector(s))
 	s.biller = &billing.Biller{Ledger: d.Ledger, Pricing: d.Pricing, Settled: d.Settled, StatusOf: errStatus,
 		Clock: d.Clock, Logger: d.Logger}
 	if d.Ledger.OnCharge == nil {

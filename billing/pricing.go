@@ -55,8 +55,20 @@ type Pricing struct {
 
 // NewPricing loads the stored price list, or the defaults when none was set.
 func NewPricing(ctx context.Context, s store.Settings) (*Pricing, error) {
-	p := &Pricing{store: s, costs: DefaultCosts()}
-	b, err := s.Setting(ctx, pricingSetting)
+	p := &Pricing{store: s}
+	costs, err := p.stored(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p.costs = costs
+	return p, nil
+}
+
+// stored reads the price list from the store: the defaults, overridden
+// by the stored prices.
+func (p *Pricing) stored(ctx context.Context) (map[string]int64, error) {
+	costs := DefaultCosts()
+	b, err := p.store.Setting(ctx, pricingSetting)
 	switch {
 	case cairn.IsCode(err, cairn.ENOTFOUND):
 	case err != nil:
@@ -66,9 +78,24 @@ func NewPricing(ctx context.Context, s store.Settings) (*Pricing, error) {
 		if err := json.Unmarshal(b, &stored); err != nil {
 			return nil, err
 		}
-		maps.Copy(p.costs, stored)
+		maps.Copy(costs, stored)
 	}
-	return p, nil
+	return costs, nil
+}
+
+// Reload reads the price list from the store again, so that a change
+// another instance sharing the store made applies here too, and reports
+// whether it changed.
+func (p *Pricing) Reload(ctx context.Context) (bool, error) {
+	costs, err := p.stored(ctx)
+	if err != nil {
+		return false, err
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	changed := !maps.Equal(costs, p.costs)
+	p.costs = costs
+	return changed, nil
 }
 
 // Cost returns the live cost of op (0 for an unpriced operation).
@@ -103,7 +130,12 @@ func (p *Pricing) Set(ctx context.Context, changes map[string]int64) (map[string
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	next := maps.Clone(p.costs)
+	// On the stored list, not this instance's copy: another instance may
+	// have changed other prices since it was read.
+	next, err := p.stored(ctx)
+	if err != nil {
+		return nil, err
+	}
 	maps.Copy(next, changes)
 	b, _ := json.Marshal(next)
 	if err := p.store.PutSetting(ctx, pricingSetting, b); err != nil {

@@ -70,3 +70,23 @@ func (s *Service) Roots(ctx context.Context) Roots {
 	}
 	return out
 }
+
+// AnchorStatuses and OracleStatuses are every status Roots reports, for
+// the metrics that show one of them.
+var (
+	AnchorStatuses = []string{chain.AnchorDisabled, chain.AnchorPending, chain.AnchorSubmitted, chain.AnchorSynced, chain.AnchorFailed}
+	OracleStatuses = []string{chain.OracleDisabled, chain.OracleSyncing, chain.OracleSynced, chain.OracleFailed}
+)
+
+// Anchored returns the newest list version the chain holds (status
+// synced): 0 when none is yet, or anchoring is off.
+func (s *Service) Anchored(ctx context.Context) (uint64, error) {
+	if s.Anchorer == nil {
+		return 0, nil
+	}
+	st, ok, err := s.Anchorer.Synced(ctx)
+	if err != nil || !ok {
+		return 0, err
+	}
+	return st.ListVersion, nil
+}

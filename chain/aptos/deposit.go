@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -27,9 +26,15 @@ var NodeURLs = map[string]string{
 
 // Event and resource types a deposit of APT shows as.
 const (
-	faDepositEvent   = "0x1::fungible_asset::Deposit"
-	coinDepositEvent = "0x1::coin::DepositEvent"
-	aptCoinStore     = "0x1::coin::CoinStore<0x1::aptos_coin::AptosCoin>"
+	faDepositEvent    = "0x1::fungible_asset::Deposit"
+	faWithdrawEvent   = "0x1::fungible_asset::Withdraw"
+	coinDepositEvent  = "0x1::coin::DepositEvent"
+	coinWithdrawEvent = "0x1::coin::WithdrawEvent"
+	coinWithdrawV2    = "0x1::coin::CoinWithdraw"
+	aptCoinType       = "0x1::aptos_coin::AptosCoin"
+	aptCoinStore      = "0x1::coin::CoinStore<0x1::aptos_coin::AptosCoin>"
+	fungibleStore     = "0x1::fungible_asset::FungibleStore"
+	objectCore        = "0x1::object::ObjectCore"
 )
 
 // aptMetadata is the address of APT's fungible-asset metadata object, 0xa.
@@ -85,10 +90,9 @@ func NewVerifier(nodeURL string, timeout time.Duration) (*Verifier, error) {
 	return &Verifier{node: node}, nil
 }
 
-// VerifyDeposit looks the transaction up and sums the APT it moved into
-// address: fungible-asset Deposit events into address's primary APT store,
-// and legacy coin DepositEvents whose GUID is that of address's
-// CoinStore<AptosCoin> deposit events (as written by the transaction).
+// VerifyDeposit looks the transaction up and returns the APT it moved into
+// address from other accounts (see aptDeposited). A migration of a coin
+// store into the fungible store is refused outright.
 // Refusals are *cairn.Error: ENOTFOUND (unknown), EPENDING (not committed
 // yet), EUNPROCESSABLE (not a user transaction, failed, or no APT into
 // address), EUPSTREAM (the node is unreachable or failing).
@@ -124,6 +128,10 @@ func (v *Verifier) VerifyDeposit(ctx context.Context, txHash, address string) (c
 		return chain.Deposit{}, cairn.Errorf(cairn.EUNPROCESSABLE, "The transaction failed on chain (%s); it moved nothing.", clip(user.VmStatus)).
 			With("reason", "failed_transaction")
 	}
+	if isMigration(user) {
+		return chain.Deposit{}, cairn.Errorf(cairn.EUNPROCESSABLE, "The transaction moves a coin balance the address already held into its fungible store; it deposits nothing.").
+			With("reason", "coin_store_migration")
+	}
 	amount, err := aptDeposited(user, owner)
 	if err != nil {
 		return chain.Deposit{}, err
@@ -137,62 +145,6 @@ func (v *Verifier) VerifyDeposit(ctx context.Context, txHash, address string) (c
 		d.Sender = user.Sender.String()
 	}
 	return d, nil
-}
-
-// aptDeposited sums the APT a successful user transaction moved into
-// owner's account.
-func aptDeposited(user *api.UserTransaction, owner aptossdk.AccountAddress) (uint64, error) {
-	store := PrimaryAPTStore(owner)
-	guidAddr, guidNum, hasCoinStore := coinStoreDepositGUID(user, owner)
-	var total uint64
-	for _, e := range user.Events {
-		var amount string
-		switch {
-		case e.Type == faDepositEvent:
-			s, _ := e.Data["store"].(string)
-			var got aptossdk.AccountAddress
-			if got.ParseStringRelaxed(s) != nil || got != store {
-				continue
-			}
-			amount, _ = e.Data["amount"].(string)
-		case e.Type == coinDepositEvent && hasCoinStore && e.Guid != nil && e.Guid.AccountAddress != nil:
-			if *e.Guid.AccountAddress != guidAddr || e.Guid.CreationNumber != guidNum {
-				continue
-			}
-			amount, _ = e.Data["amount"].(string)
-		default:
-			continue
-		}
-		n, err := strconv.ParseUint(amount, 10, 64)
-		if err != nil || total+n < total {
-			return 0, cairn.Errorf(cairn.EUPSTREAM, "The node's answer holds an amount that does not decode.")
-		}
-		total += n
-	}
-	return total, nil
-}
-
-// coinStoreDepositGUID finds, in the transaction's changes, owner's
-// CoinStore<AptosCoin> and the GUID of its deposit events.
-func coinStoreDepositGUID(user *api.UserTransaction, owner aptossdk.AccountAddress) (aptossdk.AccountAddress, uint64, bool) {
-	for _, c := range user.Changes {
-		w, ok := c.Inner.(*api.WriteSetChangeWriteResource)
-		if !ok || w.Address == nil || *w.Address != owner || w.Data == nil || w.Data.Type != aptCoinStore {
-			continue
-		}
-		events, _ := w.Data.Data["deposit_events"].(map[string]any)
-		guid, _ := events["guid"].(map[string]any)
-		id, _ := guid["id"].(map[string]any)
-		addrText, _ := id["addr"].(string)
-		numText, _ := id["creation_num"].(string)
-		var addr aptossdk.AccountAddress
-		num, err := strconv.ParseUint(numText, 10, 64)
-		if addr.ParseStringRelaxed(addrText) != nil || err != nil {
-			continue
-		}
-		return addr, num, true
-	}
-	return aptossdk.AccountAddress{}, 0, false
 }
 
 // nodeError maps a failed lookup: the node's 404 is an unknown

@@ -16,14 +16,16 @@ import (
 
 // Recorded mainnet REST answers (testdata/node/PROVENANCE.md).
 const (
-	faHash       = "0x650da387b6e7de0e9a83ca5f7c12e41ef865d0d12c38e793b55091da7ec90b39"
-	faRecipient  = "0x49ffe7968750a5ffea80af6fd7657bb246ff8ce6657cbf2c8ed13d9276096b3f"
-	faStore      = "0x4f8733c98d484ea506fcfd7ecdec17c4b27f7489fb0c8962975bf0cf213b6242"
-	coinHash     = "0x434d4f991a70384d11f41ae1627089173f82f014db60c0c4b806afaf32384b49"
-	coinOwner    = "0x4c1b416e4e3793724dabd2d10909689bd534159a2d4d4b605ec22d9e593bbad3"
-	otherFAHash  = "0x011a1662cc1cd84b893c37d413d57d96f89dd8eb601ad629ed6dd6fcb537a395"
-	otherFAOwner = "0x541e28fb12aa661a30358f2bebcd44460187ec918cb9cee075c2db86ee6aed93"
-	epilogueHash = "0xf10cd146a3990b19262ab913b207ea1f8c70653bc4775251fc0c135523da5d3e"
+	faHash      = "0x650da387b6e7de0e9a83ca5f7c12e41ef865d0d12c38e793b55091da7ec90b39"
+	faRecipient = "0x49ffe7968750a5ffea80af6fd7657bb246ff8ce6657cbf2c8ed13d9276096b3f"
+	faStore     = "0x4f8733c98d484ea506fcfd7ecdec17c4b27f7489fb0c8962975bf0cf213b6242"
+	// faSenderStore is the recorded transfer's sender's primary APT store.
+	faSenderStore = "0xa66d5588e5e71987999dea776e5798be8926470f012e4a4f320e0737903ecba1"
+	coinHash      = "0x434d4f991a70384d11f41ae1627089173f82f014db60c0c4b806afaf32384b49"
+	coinOwner     = "0x4c1b416e4e3793724dabd2d10909689bd534159a2d4d4b605ec22d9e593bbad3"
+	otherFAHash   = "0x011a1662cc1cd84b893c37d413d57d96f89dd8eb601ad629ed6dd6fcb537a395"
+	otherFAOwner  = "0x541e28fb12aa661a30358f2bebcd44460187ec918cb9cee075c2db86ee6aed93"
+	epilogueHash  = "0xf10cd146a3990b19262ab913b207ea1f8c70653bc4775251fc0c135523da5d3e"
 )
 
 func fixture(t *testing.T, name string) string {
@@ -74,13 +76,14 @@ func TestPrimaryAPTStore(t *testing.T) {
 func TestVerifyDeposit(t *testing.T) {
 	fa := fixture(t, "by_hash_aptos_account_transfer_fa_orderless.json")
 	coin := fixture(t, "mainnet_v147811396_coin_v1_deposit_event_usdt_claim.json")
-	// The legacy positive case: the recorded DepositEvent (into the
-	// owner's USDT CoinStore) rewritten into its AptosCoin CoinStore's GUID.
-	coinAPT := strings.Replace(coin, `"creation_number": "4"`, `"creation_number": "2"`, 1)
+	// The legacy positive case: the recorded DepositEvent rewritten into
+	// the owner's AptosCoin CoinStore, paid by another account's
+	// (testdata/node/PROVENANCE.md).
+	coinAPT := fixture(t, "edited_coin_v1_apt_transfer.json")
 	failed := strings.Replace(fa, `"success": true`, `"success": false`, 1)
 	failed = strings.Replace(failed, `"vm_status": "Executed successfully"`, `"vm_status": "Move abort in 0x1::coin: EINSUFFICIENT_BALANCE(0x10006)"`, 1)
 	pending := `{"type":"pending_transaction","hash":"` + hashN(6) + `","sender":"` + faRecipient + `","sequence_number":"1","max_gas_amount":"10","gas_unit_price":"100","expiration_timestamp_secs":"1","payload":{"type":"entry_function_payload","function":"0x1::aptos_account::transfer","type_arguments":[],"arguments":["` + faRecipient + `","1"]},"signature":{"type":"ed25519_signature","public_key":"0x` + strings.Repeat("00", 32) + `","signature":"0x` + strings.Repeat("00", 64) + `"}}`
-	twice := strings.Replace(fa, `"events": [`, `"events": [{"guid":{"creation_number":"0","account_address":"0x0"},"sequence_number":"0","type":"0x1::fungible_asset::Deposit","data":{"amount":"5","store":"`+faStore+`"}},`, 1)
+	twice := strings.Replace(fa, `"events": [`, `"events": [{"guid":{"creation_number":"0","account_address":"0x0"},"sequence_number":"0","type":"0x1::fungible_asset::Deposit","data":{"amount":"5","store":"`+faStore+`"}},{"guid":{"creation_number":"0","account_address":"0x0"},"sequence_number":"0","type":"0x1::fungible_asset::Withdraw","data":{"amount":"5","store":"`+faSenderStore+`"}},`, 1)
 	node := fakeNode(t, map[string]string{
 		faHash: fa, coinHash: coin, hashN(1): coinAPT, hashN(2): failed, otherFAHash: fixture(t, "mainnet_v3665938237_fa_transfer_non_apt_fee_payer.json"),
 		epilogueHash: fixture(t, "mainnet_v3665938238_block_epilogue.json"), hashN(3): "500", hashN(4): "slow", hashN(6): pending, hashN(7): twice,

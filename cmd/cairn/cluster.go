@@ -90,6 +90,19 @@ func (m *Main) followLists(ctx context.Context) {
 	}
 }
 
+// followPricing reads the price list from the Postgres store every
+// --leader-interval, so that a change an administrator made on another
+// instance applies here within seconds (one read of one row).
+func (m *Main) followPricing(ctx context.Context) {
+	every(ctx, m.Config.LeaderInterval, func() {
+		if changed, err := m.server.Pricing.Reload(ctx); err != nil && ctx.Err() == nil {
+			m.Logger.Warn("reading the price list failed; the previous prices stay in force", "err", err)
+		} else if changed {
+			m.Logger.Info("pricing changed by another instance", "costs", m.server.Pricing.Costs())
+		}
+	})
+}
+
 // followMemory keeps this instance's memory search (vectors, full text,
 // keys) in line with the memories the other instances sharing the
 // Postgres store change: each change they commit is notified, and the

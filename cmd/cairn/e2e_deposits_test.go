@@ -93,6 +93,8 @@ func faDeposit(t *testing.T, hash, owner string, octas uint64, success bool) str
 		ev := e.(map[string]any)
 		if ev["type"] == "0x1::fungible_asset::Deposit" {
 			ev["data"].(map[string]any)["store"] = store.String()
+		}
+		if ev["type"] == "0x1::fungible_asset::Deposit" || ev["type"] == "0x1::fungible_asset::Withdraw" {
 			ev["data"].(map[string]any)["amount"] = fmt.Sprint(octas)
 		}
 	}
@@ -100,20 +102,21 @@ func faDeposit(t *testing.T, hash, owner string, octas uint64, success bool) str
 }
 
 // coinDeposit is the recorded legacy coin DepositEvent (a USDT claim), its
-// hash set to hash, moved to owner; apt makes the event the one of the
-// owner's CoinStore<AptosCoin> (creation number 2 in the recording).
+// hash set to hash, moved to owner; apt makes it the edited recording of an
+// APT transfer into the owner's CoinStore<AptosCoin>, paid by another
+// account's.
 func coinDeposit(t *testing.T, hash, owner string, octas uint64, apt bool) string {
 	t.Helper()
 	const recordedOwner = "0x4c1b416e4e3793724dabd2d10909689bd534159a2d4d4b605ec22d9e593bbad3"
 	m := recorded(t, "mainnet_v147811396_coin_v1_deposit_event_usdt_claim.json")
+	if apt {
+		m = recorded(t, "edited_coin_v1_apt_transfer.json")
+	}
 	m["hash"] = hash
 	for _, e := range m["events"].([]any) {
 		ev := e.(map[string]any)
-		if ev["type"] == "0x1::coin::DepositEvent" {
+		if ev["type"] == "0x1::coin::DepositEvent" || ev["type"] == "0x1::coin::WithdrawEvent" {
 			ev["data"].(map[string]any)["amount"] = fmt.Sprint(octas)
-			if apt {
-				ev["guid"].(map[string]any)["creation_number"] = "2"
-			}
 		}
 	}
 	return strings.ReplaceAll(encode(t, m), recordedOwner, owner)

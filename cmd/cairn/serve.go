@@ -342,7 +342,11 @@ func (m *Main) apiDeps(o *opening, publicURL string) api.Deps {
 	if m.oracle != nil {
 		parts.Oracle = m.oracle
 	}
-	return wiring.Deps(parts)
+	d := wiring.Deps(parts)
+	// /readyz: the instance leads or follows, and needs a list when it has
+	// sources (api.Deps.ListRequired).
+	d.Leading, d.ListRequired = m.Leading, len(m.pipeline.Sources) > 0
+	return d
 }
 
 // MetricsAddr is the address of --metrics-listen (after Open; "" when off).
@@ -371,6 +375,8 @@ func (m *Main) Run(ctx context.Context) error {
 	if m.pg != nil {
 		m.wg.Add(1)
 		go func() { defer m.wg.Done(); m.followLists(sweepCtx) }()
+		m.wg.Add(1)
+		go func() { defer m.wg.Done(); m.followPricing(sweepCtx) }()
 		feed := m.memFeed
 		m.memFeed = nil
 		m.wg.Add(1)
