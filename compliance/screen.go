@@ -180,17 +180,21 @@ func (s *Service) prove(ctx context.Context, ix *screening.Index, results []scre
 }
 
 // PresignedSnapshotTTL is how long the presigned storageUrl of a snapshot
-// in a proof document stays valid, when the blob store gives one: 7 days,
-// the longest an S3 signature allows. Later, the snapshot is still served
-// by its digest under the public URL (SnapshotURL).
+// in a proof document stays valid, when the service has no public URL and
+// the blob store gives one: 7 days, the longest an S3 signature allows.
 const PresignedSnapshotTTL = 7 * 24 * time.Hour
 
-// snapshotURL is where a proof document says a snapshot can be fetched: a
-// URL of the blob store, signed for PresignedSnapshotTTL, when the store
-// gives one (blob.Presigner), so that a verifier fetches it straight from
-// the object store; else the service's own route under PublicURL; else
-// the blob store's URL recorded with the list version.
+// snapshotURL is where a proof document says a snapshot can be fetched:
+// the service's own route under PublicURL (GET
+// /v1/compliance/snapshots/{sha256}, no account), which works as long as
+// the document does and names neither the blob store's endpoint nor its
+// credentials; without a public URL, a URL of the blob store, signed for
+// PresignedSnapshotTTL when the store gives one (blob.Presigner), else the
+// blob store's URL recorded with the list version.
 func (s *Service) snapshotURL(ctx context.Context, snap screening.Snapshot) string {
+	if s.PublicURL != "" && snap.SHA256 != "" {
+		return SnapshotURL(s.PublicURL, snap.SHA256)
+	}
 	if p, ok := s.Blobs.(blob.Presigner); ok && snap.BlobName != "" {
 		u, err := p.PresignGet(ctx, snap.BlobName, PresignedSnapshotTTL)
 		if err == nil {
@@ -199,9 +203,6 @@ func (s *Service) snapshotURL(ctx context.Context, snap screening.Snapshot) stri
 		if s.Logger != nil {
 			s.Logger.WarnContext(ctx, "presigning a snapshot URL failed", "blob", snap.BlobName, "err", err)
 		}
-	}
-	if s.PublicURL != "" && snap.SHA256 != "" {
-		return SnapshotURL(s.PublicURL, snap.SHA256)
 	}
 	return snap.StorageURL
 }
