@@ -2,9 +2,9 @@ package api
 
 import (
 	"context"
+	"github.com/cairn-dev/cairn"
 	"net/http"
 
-	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/compliance"
 	"github.com/cairn-dev/cairn/wire"
 	"github.com/gin-gonic/gin"
@@ -57,6 +57,9 @@ func moderationJSON(res *compliance.ModerationResult) wire.Moderation {
 		TreeChanged: res.TreeChanged, Reports: changed}
 }
 
+// adminPrincipal is the administrator in the cursors of its listings.
+const adminPrincipal = "admin"
+
 // listReports is GET /v1/admin/reports?status=&limit=&cursor=: the reports
 // an administrator moderates, newest first.
 func (s *Server) listReports(c *gin.Context) error {
@@ -64,9 +67,15 @@ func (s *Server) listReports(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	before := c.Query("cursor")
-	if before != "" && !cairn.ValidID(before) {
-		return cairn.Errorf(cairn.EINVALID, "cursor is not a report id.").With("field", "cursor")
+	// The cursor is signed like every other listing's, bound to the
+	// administrator's listing and its status filter: a report id given as
+	// a cursor, or a cursor of another filter, is refused.
+	filter := "status=" + c.Query("status")
+	var before string
+	if cur := c.Query("cursor"); cur != "" {
+		if before, err = s.Cursors.DecodePage(cur, adminPrincipal, filter); err != nil {
+			return err
+		}
 	}
 	rs, err := s.Reports.List(c.Request.Context(), c.Query("status"), before, limit+1)
 	if err != nil {
@@ -74,21 +83,29 @@ func (s *Server) listReports(c *gin.Context) error {
 	}
 	var next *string
 	if len(rs) > limit {
-		rs, next = rs[:limit], &rs[limit-1].ID
+		rs = rs[:limit]
+		cur := s.Cursors.EncodePage(adminPrincipal, filter, rs[limit-1].ID)
+		next = &cur
 	}
 	out := make([]wire.Report, len(rs))
-	for i, r := range rs {
-		out[i] = wire.Report{ReportID: r.ID, DeveloperID: r.DeveloperID, AgentID: r.AgentID, Address: r.Address,
-			Chain: r.Chain, Family: r.Family, Canonical: r.Canonical, Category: r.Category, Reason: r.Reason,
-			Evidence: r.Evidence, Status: r.Status, Established: r.Established, AutoEscalated: r.AutoEscalated,
-			CreatedAt: wire.At(r.CreatedAt)}
-		if r.Evidence == nil {
-			out[i].Evidence = []string{}
-		}
-		if m := r.Moderation; m != nil {
-			out[i].Moderation = &wire.ReportModeration{Action: m.Action, Reason: m.Reason, At: wire.At(m.At)}
-		}
+	for i := range rs {
+		out[i] = reportOf(&rs[i])
 	}
 	writeJSON(c, http.StatusOK, wire.ReportPage{Reports: out, NextCursor: next})
 	return nil
+}
+
+// reportOf is a report as the administrator's listing shows it.
+func reportOf(r *cairn.Report) wire.Report {
+	out := wire.Report{ReportID: r.ID, DeveloperID: r.DeveloperID, AgentID: r.AgentID, Address: r.Address,
+		Chain: r.Chain, Family: r.Family, Canonical: r.Canonical, Category: r.Category, Reason: r.Reason,
+		Evidence: r.Evidence, Status: r.Status, Established: r.Established, AutoEscalated: r.AutoEscalated,
+		CreatedAt: wire.At(r.CreatedAt)}
+	if r.Evidence == nil {
+		out.Evidence = []string{}
+	}
+	if m := r.Moderation; m != nil {
+		out.Moderation = &wire.ReportModeration{Action: m.Action, Reason: m.Reason, At: wire.At(m.At)}
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"net/url"
 	"testing"
 
 	"github.com/cairn-dev/cairn"
@@ -113,6 +114,13 @@ func TestE2EModeration(t *testing.T) {
 		if items := p2.JSON["reports"].([]any); len(items) != 1 || items[0].(map[string]any)["reportId"] != ids[0] || p2.JSON["nextCursor"] != nil {
 			t.Fatalf("second page: %s", p2.Body)
 		}
+		// The cursor is signed and bound to its filter: a report id, the
+		// cursor of another status, or an altered one is refused.
+		for _, bad := range []string{ids[1], url.QueryEscape(p1.Str("nextCursor")) + "x"} {
+			ts.Do(t, "GET", "/v1/admin/reports?status=pending&limit=3&cursor="+bad, apitest.AdminToken, nil).Problem(t, 400, cairn.EINVALID)
+		}
+		ts.Do(t, "GET", "/v1/admin/reports?status=confirmed&limit=3&cursor="+url.QueryEscape(p1.Str("nextCursor")), apitest.AdminToken, nil).
+			Problem(t, 400, cairn.EINVALID)
 	})
 	// Reject, confirm and delist are one story over the suspect (each
 	// step starts from what the one before left), so one subtest.
