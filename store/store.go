@@ -171,4 +171,9 @@ type Settings interface {
 	Setting(ctx context.Context, name string) ([]byte, error)
 	// PutSetting stores the value durably.
 	PutSetting(ctx context.Context, name string, value []byte) error
+	// PutSettingIfAbsent stores the value durably unless the setting
+	// exists, and returns the value stored after the call: value, or
+	// the one another writer stored first (one of two concurrent calls
+	// wins, and both see its value).
+	PutSettingIfAbsent(ctx context.Context, name string, value []byte) ([]byte, error)
 }

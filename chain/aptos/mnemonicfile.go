@@ -32,6 +32,19 @@ const maxMnemonicFile = 1024
 // starting at once on one data directory end up with the same mnemonic. The
 // mnemonic itself is never logged nor put in an error.
 func LoadOrCreateMnemonic(dataDir, given string, log *slog.Logger) (mnemonic string, created bool, err error) {
+	m, generated, err := ReadOrGenerateMnemonic(dataDir, given, log)
+	if err != nil || !generated {
+		return m, false, err
+	}
+	m, created, err = KeepMnemonic(dataDir, m, log)
+	return m, created, err
+}
+
+// ReadOrGenerateMnemonic is LoadOrCreateMnemonic without the write: a new
+// mnemonic is generated (generated is true) but not stored, so that a
+// start that then fails (its seed refused by the shared store, say)
+// leaves no file behind; KeepMnemonic stores it once the start goes on.
+func ReadOrGenerateMnemonic(dataDir, given string, log *slog.Logger) (mnemonic string, generated bool, err error) {
 	if log == nil {
 		log = slog.Default()
 	}
@@ -55,6 +68,18 @@ func LoadOrCreateMnemonic(dataDir, given string, log *slog.Logger) (mnemonic str
 	if m, err = GenerateMnemonic(); err != nil {
 		return "", false, err
 	}
+	return m, true, nil
+}
+
+// KeepMnemonic writes a generated mnemonic to dataDir/deposit-mnemonic
+// with mode 0600 (created is true) and asks the operator to back it up;
+// when another process created the file first, its mnemonic is returned
+// instead.
+func KeepMnemonic(dataDir, m string, log *slog.Logger) (mnemonic string, created bool, err error) {
+	if log == nil {
+		log = slog.Default()
+	}
+	path := filepath.Join(dataDir, MnemonicFile)
 	won, err := writeNewFile(path, []byte(m+"\n"))
 	if err != nil {
 		return "", false, fmt.Errorf("store deposit mnemonic: %w", err)

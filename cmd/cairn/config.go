@@ -114,7 +114,10 @@ type OperatorConfig struct {
 type AptosConfig struct {
 	StarterCredits  int64
 	DepositMnemonic string
-	AptosNetwork    string
+	// DepositMnemonicFile names a file (mode 0600) holding the mnemonic,
+	// which the instances sharing a store share.
+	DepositMnemonicFile string
+	AptosNetwork        string
 	// AptosNodeURL is the REST endpoint deposits are verified against
 	// (empty: the public endpoint of AptosNetwork).
 	AptosNodeURL  string
@@ -265,6 +268,7 @@ func newServeFlagSet(c *Config) *flag.FlagSet {
 	fs.DurationVar(&c.MemoryCatchUpInterval, "memory-catch-up-interval", c.MemoryCatchUpInterval, "with a postgres:// --store: how often an instance compares its memory vector index with the store, in case the notification of another instance's change was lost")
 	fs.DurationVar(&c.ListPollInterval, "list-poll-interval", c.ListPollInterval, "with a postgres:// --store: how often an instance checks for a list version another instance stored, besides being notified of each")
 	fs.StringVar(&c.DepositMnemonic, "deposit-mnemonic", c.DepositMnemonic, "BIP-39 mnemonic of the deposit HD seed (empty: generated once and kept in the data dir)")
+	fs.StringVar(&c.DepositMnemonicFile, "deposit-mnemonic-file", c.DepositMnemonicFile, "file (mode 0600) holding the BIP-39 mnemonic of the deposit HD seed: one file for every instance sharing a store, whose seed must be the same (a start with another is refused)")
 	fs.StringVar(&c.AptosNetwork, "aptos-network", c.AptosNetwork, "Aptos network deposits are expected on")
 	fs.StringVar(&c.AptosNodeURL, "aptos-node-url", c.AptosNodeURL, "Aptos node REST endpoint (…/v1) deposits are verified against (default: the public endpoint of --aptos-network)")
 	fs.Int64Var(&c.CreditsPerAPT, "credits-per-apt", c.CreditsPerAPT, "credits one APT of deposit buys (octas x rate / 10^8, rounded down)")

@@ -98,6 +98,7 @@ func resolveSecrets(cfg *Config) error {
 	}{
 		{"--admin-token", "--admin-token-file", &cfg.AdminToken, cfg.AdminTokenFile},
 		{"--jwt-secret", "--jwt-secret-file", &cfg.JWTSecret, cfg.JWTSecretFile},
+		{"--deposit-mnemonic", "--deposit-mnemonic-file", &cfg.DepositMnemonic, cfg.DepositMnemonicFile},
 	} {
 		if s.file != "" {
 			if *s.value != "" {

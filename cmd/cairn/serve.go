@@ -3,12 +3,14 @@ package main
 import (
 	"cmp"
 	"context"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"os"
@@ -134,7 +136,7 @@ func (m *Main) Open(ctx context.Context) error {
 		return err
 	}
 	o := &opening{}
-	for _, step := range []func(context.Context, *opening) error{m.openLogging, m.openKeys, m.openStores, m.openServices, m.openState, m.openHTTP} {
+	for _, step := range []func(context.Context, *opening) error{m.openLogging, m.openKeys, m.openStores, m.keepDepositSeed, m.openServices, m.openState, m.openHTTP} {
 		if err := step(ctx, o); err != nil {
 			return err
 		}
@@ -145,13 +147,17 @@ func (m *Main) Open(ctx context.Context) error {
 // opening is what the steps of Open hand on to the next ones.
 type opening struct {
 	serviceKey []byte
-	signer     *compliance.Signer // of the screening proof documents
-	hd         *aptos.HD
-	deposits   *aptos.Verifier
-	media      *media.Service
-	memory     *memory.Service
-	holder     *screening.Holder
-	cursors    *cairn.Cursors
+	// mnemonic is the deposit seed; newMnemonic tells one generated at
+	// this start, not yet written to the data dir.
+	mnemonic    string
+	newMnemonic bool
+	signer      *compliance.Signer // of the screening proof documents
+	hd          *aptos.HD
+	deposits    *aptos.Verifier
+	media       *media.Service
+	memory      *memory.Service
+	holder      *screening.Holder
+	cursors     *cairn.Cursors
 	// origin is this boot's name on its charges (the data dir's service
 	// key and a random part): recovery refunds only the interrupted charges
 	// of this instance's previous boot.
@@ -192,11 +198,13 @@ func (m *Main) openKeys(_ context.Context, o *opening) error {
 	if o.signer, err = openProofSigner(proofKeyPath(cfg.DataDir, cfg.ProofKeyFile)); err != nil {
 		return fmt.Errorf("--proof-key-file: %w", err)
 	}
-	mnemonic, _, err := aptos.LoadOrCreateMnemonic(cfg.DataDir, cfg.DepositMnemonic, m.Logger)
-	if err != nil {
+	// A new mnemonic is written only once the shared store took its
+	// fingerprint (keepDepositSeed): a start refused for another seed
+	// leaves none behind.
+	if o.mnemonic, o.newMnemonic, err = aptos.ReadOrGenerateMnemonic(cfg.DataDir, cfg.DepositMnemonic, m.Logger); err != nil {
 		return fmt.Errorf("deposit seed: %w", err)
 	}
-	if o.hd, err = aptos.NewHD(mnemonic, cfg.AptosNetwork); err != nil {
+	if o.hd, err = aptos.NewHD(o.mnemonic, cfg.AptosNetwork); err != nil {
 		return fmt.Errorf("deposit seed: %w", err)
 	}
 	nodeURL := cmp.Or(cfg.AptosNodeURL, aptos.NodeURLs[cfg.AptosNetwork])
@@ -204,6 +212,61 @@ func (m *Main) openKeys(_ context.Context, o *opening) error {
 		return fmt.Errorf("--aptos-node-url: %w", err)
 	}
 	return nil
+}
+
+// depositSeedSetting names the shared store's record of the deposit
+// seed's fingerprint.
+const depositSeedSetting = "deposit.seed-fingerprint"
+
+// keepDepositSeed checks the deposit seed against the one the shared
+// store's agents got their deposit addresses from (the fingerprint the
+// first instance recorded), refusing another: every instance sharing a
+// store must derive the same addresses. A seed generated at this start is
+// written to the data dir only then.
+func (m *Main) keepDepositSeed(ctx context.Context, o *opening) error {
+	fp, err := depositSeedFingerprint(o.hd)
+	if err != nil {
+		return fmt.Errorf("deposit seed: %w", err)
+	}
+	stored, err := m.core.PutSettingIfAbsent(ctx, depositSeedSetting, []byte(fp))
+	if err != nil {
+		return fmt.Errorf("deposit seed: %w", err)
+	}
+	if string(stored) != fp {
+		from := "the one in " + filepath.Join(m.Config.DataDir, aptos.MnemonicFile)
+		switch {
+		case o.newMnemonic:
+			from = "a new one generated for this data dir"
+		case m.Config.DepositMnemonicFile != "":
+			from = "the one in --deposit-mnemonic-file"
+		case m.Config.DepositMnemonic != "":
+			from = "the one given by --deposit-mnemonic"
+		}
+		return fmt.Errorf("deposit seed: this instance's (%s, fingerprint %s) is not the one the store's deposit addresses come from (fingerprint %s): "+
+			"give every instance sharing the store the same seed (--deposit-mnemonic-file, the deposit-mnemonic file of the first instance's data dir)", from, fp, stored)
+	}
+	if o.newMnemonic {
+		kept, _, err := aptos.KeepMnemonic(m.Config.DataDir, o.mnemonic, m.Logger)
+		if err != nil {
+			return fmt.Errorf("deposit seed: %w", err)
+		}
+		if kept != o.mnemonic {
+			return errors.New("deposit seed: another process created this data dir's deposit mnemonic at the same moment; start again")
+		}
+	}
+	return nil
+}
+
+// depositSeedFingerprint names a deposit seed without revealing it: the
+// SHA-256 of a deposit address no agent gets (the last index), which only
+// that seed derives.
+func depositSeedFingerprint(hd *aptos.HD) (string, error) {
+	a, err := hd.Address(math.MaxInt32)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256([]byte("cairn deposit seed v1 " + a))
+	return hex.EncodeToString(sum[:16]), nil
 }
 
 // openStores opens the embedded store, the blob store and the store of

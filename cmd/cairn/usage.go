@@ -27,7 +27,7 @@ var serveSections = []flagSection{
 		"s3-secure", "s3-region"}},
 	{"Secrets and operators", []string{"admin-token", "admin-token-file", "jwt-secret", "jwt-secret-file", "proof-key-file",
 		"metrics-listen", "pprof-listen", "log-level", "log-format"}},
-	{"Accounts and deposits (Aptos)", []string{"starter-credits", "deposit-mnemonic", "aptos-network", "aptos-node-url",
+	{"Accounts and deposits (Aptos)", []string{"starter-credits", "deposit-mnemonic", "deposit-mnemonic-file", "aptos-network", "aptos-node-url",
 		"credits-per-apt"}},
 	{"Limits", []string{"rate-limit-per-key", "write-limit-per-agent", "rotate-limit-per-ip", "register-limit-per-ip",
 		"register-limit-global", "public-limit-per-ip"}},

@@ -35,3 +35,18 @@ func (db *DB) PutSetting(ctx context.Context, name string, value []byte) error {
 		ON CONFLICT (name) DO UPDATE SET value = excluded.value`, name, value)
 	return mapErr(err, "write setting")
 }
+
+// PutSettingIfAbsent inserts the value unless the setting exists, then
+// reads the stored one: the first of concurrent writers wins.
+func (db *DB) PutSettingIfAbsent(ctx context.Context, name string, value []byte) ([]byte, error) {
+	if name == "" {
+		return nil, cairn.Errorf(cairn.EINVALID, "Missing setting name.")
+	}
+	if value == nil {
+		value = []byte{}
+	}
+	if _, err := db.pool.Exec(ctx, `INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, name, value); err != nil {
+		return nil, mapErr(err, "write setting")
+	}
+	return db.Setting(ctx, name)
+}

@@ -32,4 +32,37 @@ var settingTests = []test{
 		_, err := s.Setting(ctx, "price")
 		wantCode(t, err, cairn.ENOTFOUND)
 	}},
+	{"Setting/IfAbsent", func(t *testing.T, s store.Store) {
+		got, err := s.PutSettingIfAbsent(ctx, "seed", []byte("first"))
+		mustOK(t, err, "PutSettingIfAbsent")
+		if string(got) != "first" {
+			t.Fatalf("first write: %q", got)
+		}
+		got, err = s.PutSettingIfAbsent(ctx, "seed", []byte("second"))
+		mustOK(t, err, "PutSettingIfAbsent")
+		if stored, _ := s.Setting(ctx, "seed"); string(got) != "first" || string(stored) != "first" {
+			t.Fatalf("second write: returned %q, stored %q, want the first kept", got, stored)
+		}
+		// Concurrent writers: one wins, every one sees its value.
+		res := make(chan string, 8)
+		for i := range 8 {
+			go func() {
+				v, err := s.PutSettingIfAbsent(ctx, "race", []byte{byte('a' + i)})
+				if err != nil {
+					res <- "error: " + err.Error()
+					return
+				}
+				res <- string(v)
+			}()
+		}
+		first := <-res
+		for range 7 {
+			if v := <-res; v != first {
+				t.Fatalf("concurrent writers saw %q and %q", first, v)
+			}
+		}
+		if stored, _ := s.Setting(ctx, "race"); string(stored) != first {
+			t.Fatalf("stored %q, the writers saw %q", stored, first)
+		}
+	}},
 }
