@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/cairn-dev/cairn"
@@ -36,6 +37,9 @@ func (s *Server) getSnapshot(c *gin.Context) error {
 	}
 	rc := &lockedReader{rc: raw}
 	defer rc.Close()
+	if err := s.takeSnapshotBytes(c, size); err != nil {
+		return err
+	}
 	c.Header("Content-Type", "application/octet-stream")
 	c.Header("ETag", `"`+sum+`"`)
 	c.Header("Cache-Control", "public, max-age=31536000, immutable")
@@ -90,4 +94,32 @@ func (s *Server) ingestStats() (last *wire.LastIngestion, sources map[string]wir
 		li.Bundled, li.SnapshotDate = true, sv.SnapshotDate
 	}
 	return li, sourcesJSON(states)
+}
+
+// takeSnapshotBytes counts the bytes a snapshot request will be served,
+// in whole MiB (the ranges asked for, or the whole snapshot), against the
+// client network's hourly budget (Limits.SnapshotMiBPerIP): over it, 429
+// with Retry-After. A conditional request that will be answered 304 costs
+// one MiB, as does an unsatisfiable range.
+func (s *Server) takeSnapshotBytes(c *gin.Context, size int64) error {
+	if !s.snapshotBytes.Enabled() {
+		return nil
+	}
+	n := size
+	if h := c.GetHeader("Range"); h != "" {
+		if rs, ok := parseRanges(strings.TrimPrefix(h, "bytes="), size); ok && strings.HasPrefix(h, "bytes=") {
+			n = 0
+			for _, r := range rs {
+				n += r.end - r.start + 1 // end inclusive
+			}
+		}
+	}
+	mib := max(1, int((n+(1<<20)-1)>>20))
+	d := s.snapshotBytes.AllowN(clientNet(c), s.Clock.Now(), mib)
+	if d.Allowed {
+		return nil
+	}
+	c.Header("Retry-After", seconds(d.RetryAfter))
+	return cairn.Errorf(cairn.ERATELIMIT, "The snapshot download budget of %d MiB per hour of this network is spent: this snapshot needs %d MiB. Retry in %s s.",
+		s.snapshotBytes.Limit, mib, seconds(d.RetryAfter)).With("limit", s.snapshotBytes.Limit).With("policy", "snapshot-bytes")
 }

@@ -28,7 +28,11 @@ type Limits struct {
 	RegistrationsPerIP int           // per hour per client IP (IPv6: per /64)
 	RegistrationsAll   int           // per hour from all clients together (0: no cap)
 	PublicPerIP        int           // per minute per client IP: proofs and snapshots read without an account
-	MaxBodyBytes       int64         // JSON request bodies
+	// SnapshotMiBPerIP is the bytes of source snapshots a client network
+	// may download per hour, in MiB (0: unlimited): a snapshot is up to
+	// 1 GiB and served to anyone. Counted in memory, per instance.
+	SnapshotMiBPerIP int
+	MaxBodyBytes     int64 // JSON request bodies
 	// Shared keeps the per-key, per-agent write and public counters in
 	// Deps.RateLimits too (rotations and registrations always are), so
 	// that instances sharing a store count together; off, they live in
@@ -44,6 +48,7 @@ func DefaultLimits() Limits {
 		RotationsPerIP: 3, RotationWindow: 15 * time.Minute,
 		RegistrationsPerIP: 10,
 		PublicPerIP:        120,
+		SnapshotMiBPerIP:   2048,
 		MaxBodyBytes:       1 << 20,
 	}
 }
@@ -135,6 +140,7 @@ type Server struct {
 	keyLimit, writeLimit, rotateLimit, registerLimit *ratelimit.Limiter
 	registerAllLimit                                 *ratelimit.Limiter
 	publicLimit                                      *ratelimit.Limiter
+	snapshotBytes                                    *ratelimit.Limiter // MiB per hour per client network
 	reportLimit                                      *ratelimit.Limiter
 	idemRunning                                      idemRunning
 	biller                                           *billing.Biller
@@ -159,6 +165,7 @@ func New(d Deps) (*Server, error) {
 		registerLimit:    ratelimit.New(d.Limits.RegistrationsPerIP, time.Hour).Stored(d.RateLimits),
 		registerAllLimit: ratelimit.New(d.Limits.RegistrationsAll, time.Hour).Stored(d.RateLimits),
 		publicLimit:      ratelimit.New(d.Limits.PublicPerIP, time.Minute).Stored(d.sharedRates()),
+		snapshotBytes:    ratelimit.New(d.Limits.SnapshotMiBPerIP, time.Hour),
 		reportLimit:      ratelimit.New(ReportsPerHour, time.Hour).Stored(d.RateLimits),
 	}
 	d.Registry.MustRegister(newChainCollector(s))

@@ -23,11 +23,18 @@ import (
 // It returns the take and the new arrival time to keep (tat unchanged
 // when denied). limit and period must be positive.
 func GCRA(tat, now time.Time, limit int, period time.Duration) (cairn.RateTake, time.Time) {
+	return GCRAN(tat, now, limit, period, 1)
+}
+
+// GCRAN is GCRA for an event of weight n (1 <= n <= limit): n units of
+// the limit at once, such as the mebibytes of a download against a byte
+// budget.
+func GCRAN(tat, now time.Time, limit int, period time.Duration, n int) (cairn.RateTake, time.Time) {
 	interval := period / time.Duration(limit)
 	if tat.Before(now) {
 		tat = now
 	}
-	next := tat.Add(interval)
+	next := tat.Add(time.Duration(n) * interval)
 	if next.Sub(now) > period {
 		return cairn.RateTake{Reset: tat.Sub(now), RetryAfter: next.Add(-period).Sub(now)}, tat
 	}
@@ -89,7 +96,13 @@ func (l *Limiter) Take(ctx context.Context, key string, now time.Time) (cairn.Ra
 
 // Allow records one event for key at now in memory, unless that would
 // exceed the limit.
-func (l *Limiter) Allow(key string, now time.Time) cairn.RateTake {
+func (l *Limiter) Allow(key string, now time.Time) cairn.RateTake { return l.AllowN(key, now, 1) }
+
+// AllowN records an event of weight n for key at now in memory, unless
+// that would exceed the limit; a weight above the limit is counted as the
+// whole limit (allowed only on a fresh key), so that one event larger
+// than the budget is not refused forever.
+func (l *Limiter) AllowN(key string, now time.Time, n int) cairn.RateTake {
 	if !l.Enabled() {
 		return cairn.RateTake{Allowed: true, Remaining: math.MaxInt32}
 	}
@@ -104,7 +117,7 @@ func (l *Limiter) Allow(key string, now time.Time) cairn.RateTake {
 			}
 		}
 	}
-	take, next := GCRA(sh.tat[key], now, l.Limit, l.Period)
+	take, next := GCRAN(sh.tat[key], now, l.Limit, l.Period, min(max(n, 1), l.Limit))
 	if take.Allowed {
 		sh.tat[key] = next
 	}

@@ -133,6 +133,7 @@ type LimitsConfig struct {
 	RegisterLimitPerIP int
 	RegisterLimitAll   int
 	PublicLimitPerIP   int
+	SnapshotMiBPerIP   int
 	MaxBodyBytes       int64
 }
 
@@ -146,6 +147,7 @@ func (l LimitsConfig) apiLimits(shared bool) api.Limits {
 	limits.RegistrationsPerIP = l.RegisterLimitPerIP
 	limits.RegistrationsAll = l.RegisterLimitAll
 	limits.PublicPerIP = l.PublicLimitPerIP
+	limits.SnapshotMiBPerIP = l.SnapshotMiBPerIP
 	limits.MaxBodyBytes = l.MaxBodyBytes
 	limits.Shared = shared
 	return limits
@@ -232,6 +234,7 @@ func DefaultConfig() Config {
 			RegisterLimitPerIP: 10,
 			RegisterLimitAll:   1000,
 			PublicLimitPerIP:   120,
+			SnapshotMiBPerIP:   api.DefaultLimits().SnapshotMiBPerIP,
 			MaxBodyBytes:       1 << 20,
 		},
 		IngestConfig: IngestConfig{
@@ -284,6 +287,7 @@ func newServeFlagSet(c *Config) *flag.FlagSet {
 	fs.IntVar(&c.WriteLimitPerAgent, "write-limit-per-agent", c.WriteLimitPerAgent, "writes (POST, PUT, PATCH, DELETE) per minute per agent (0: unlimited)")
 	fs.IntVar(&c.RotateLimitPerIP, "rotate-limit-per-ip", c.RotateLimitPerIP, "key rotation attempts per 15 minutes per client IP (0: unlimited)")
 	fs.IntVar(&c.PublicLimitPerIP, "public-limit-per-ip", c.PublicLimitPerIP, "reads of screening proofs and snapshots without an account, per minute per client IP, IPv6 clients per /64 (0: unlimited)")
+	fs.IntVar(&c.SnapshotMiBPerIP, "snapshot-mib-per-ip", c.SnapshotMiBPerIP, "MiB of source snapshots one client network may download per hour (IPv6 clients per /64; a range counts what it asks for; counted per instance; 0: unlimited)")
 	fs.IntVar(&c.RegisterLimitPerIP, "register-limit-per-ip", c.RegisterLimitPerIP, "registrations per hour per client IP, IPv6 clients per /64 (0: unlimited)")
 	fs.IntVar(&c.RegisterLimitAll, "register-limit-global", c.RegisterLimitAll, "registrations per hour from all clients together (0: unlimited)")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", c.MaxBodyBytes, "largest JSON request body")

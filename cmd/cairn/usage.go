@@ -30,7 +30,7 @@ var serveSections = []flagSection{
 	{"Accounts and deposits (Aptos)", []string{"starter-credits", "deposit-mnemonic", "deposit-mnemonic-file", "aptos-network", "aptos-node-url",
 		"credits-per-apt"}},
 	{"Limits", []string{"rate-limit-per-key", "write-limit-per-agent", "rotate-limit-per-ip", "register-limit-per-ip",
-		"register-limit-global", "public-limit-per-ip"}},
+		"register-limit-global", "public-limit-per-ip", "snapshot-mib-per-ip"}},
 	{"Sanctions lists and reports", []string{"source", "source-header", "default-sources", "ingest-schedule", "ingest-max-bytes",
 		"ingest-max-xml-token", "ingest-max-drop", "report-min-account-age"}},
 	{"Anchoring (EVM)", []string{"evm-rpc-url", "evm-chain-id", "evm-contract", "evm-key-file", "evm-confirmations",
