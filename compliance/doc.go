@@ -7,7 +7,10 @@
 // which accounts' reports count toward escalation, the administrators'
 // confirmations, rejections and delistings, the community listings the
 // index is built with (CommunityListings) and the counts of the
-// statistics.
+// statistics; and the verification of the documents it answers (Verify:
+// a Merkle proof or a screening proof, check by check, with what needs the
+// outside world, fetching snapshots and keys or reading a chain, passed in
+// as functions), which cairn verify-proof runs.
 // Each operation takes the principal it acts for and returns a result or a
 // *cairn.Error; the HTTP front end only parses requests and writes answers.
 //

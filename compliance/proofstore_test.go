@@ -18,7 +18,6 @@ import (
 	"github.com/cairn-dev/cairn/compliance"
 	"github.com/cairn-dev/cairn/merkle"
 	"github.com/cairn-dev/cairn/screening"
-	"github.com/cairn-dev/cairn/store"
 	"github.com/cairn-dev/cairn/store/pebble"
 	"github.com/klauspost/compress/zstd"
 )
@@ -29,8 +28,8 @@ import (
 // before still read.
 func TestProofsInTheProofStore(t *testing.T) {
 	ctx := context.Background()
-	s, _, p := newService(t)
-	proofs := s.Screenings.(store.Proofs)
+	proofs := openStore(t)
+	s, _, p := newServiceOn(t, proofs)
 	s.Proofs = proofs
 	qs := []screening.Query{{Address: sanctioned, Chain: "ethereum"}, {Address: both, Chain: "ethereum"}, {Address: unlisted, Chain: "ethereum"}}
 	scr, head := screenOnce(t, s, p, qs)
@@ -82,7 +81,8 @@ func TestScreenProofStoreFails(t *testing.T) {
 	ctx := context.Background()
 	for _, where := range []string{"proof store", "blob store"} {
 		t.Run(where, func(t *testing.T) {
-			s, ledger, p := newService(t)
+			db := openStore(t)
+			s, ledger, p := newServiceOn(t, db)
 			broken := func() {}
 			if where == "proof store" {
 				closed, err := pebble.Open(t.TempDir(), pebble.Options{})
@@ -91,7 +91,7 @@ func TestScreenProofStoreFails(t *testing.T) {
 				}
 				closed.Close()
 				s.Proofs = closed
-				broken = func() { s.Proofs = s.Screenings.(store.Proofs) }
+				broken = func() { s.Proofs = db }
 			} else {
 				dir := t.TempDir()
 				ro, err := blobfs.New(dir, blobfs.Options{})
@@ -279,9 +279,9 @@ func TestProofRecordsReadAsBefore(t *testing.T) {
 		{"ManyLeaves", many, manyQs, false, map[string][3]int{"sanctions": {50, 242, 291}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s, _, p := serviceOver(t, 1e6, tc.listings)
+			proofs := openStore(t)
+			s, _, p := serviceOn(t, proofs, 1e6, tc.listings)
 			s.PublicURL = "https://cairn.example"
-			proofs := s.Screenings.(store.Proofs)
 			s.Proofs = proofs
 			ix := s.Screening.Current()
 			scr, err := s.Screen(ctx, p, tc.qs, tc.community)
@@ -331,10 +331,11 @@ func TestProofRecordsReadAsBefore(t *testing.T) {
 		})
 	}
 	// What the documents say of the proofs is checked against the tree
-	// by cairn verify-proof (cmd/cairn e2e tests); here only a record
+	// by compliance.Verify (verify_test.go); here only a record
 	// that is not one fails to read.
-	s, _, _ := newService(t)
-	s.Proofs = s.Screenings.(store.Proofs)
+	db := openStore(t)
+	s, _, _ := newServiceOn(t, db)
+	s.Proofs = db
 	for _, rec := range [][]byte{{0x01}, {0x02, 0}, []byte(`{"results":[]}`), {0x28, 0xb5, 0x2f, 0xfd, 0}} {
 		id := cairn.NewRandomID()
 		if err := s.Proofs.PutProof(ctx, id, rec); err != nil {
@@ -351,11 +352,12 @@ func TestProofRecordsReadAsBefore(t *testing.T) {
 // of the screenings before change.
 func TestScreenedRelease(t *testing.T) {
 	ctx := context.Background()
-	s, ledger, p := newService(t)
+	db := openStore(t)
+	s, ledger, p := newServiceOn(t, db)
 	if _, err := ledger.Grant(ctx, p.DeveloperID, 1e6, "test", ""); err != nil {
 		t.Fatal(err)
 	}
-	s.Proofs = s.Screenings.(store.Proofs)
+	s.Proofs = db
 	batches := [][]screening.Query{
 		{{Address: sanctioned, Chain: "ethereum"}, {Address: both, Chain: "ethereum"}, {Address: unlisted, Chain: "ethereum"}},
 		{{Address: unlisted, Chain: "base"}},

@@ -217,11 +217,18 @@ func SnapshotURL(publicURL, sha256 string) string {
 // sanctions tree for a match of a sanctions source, the community tree
 // for a community one.
 func listedIn(r screening.Result) (sanctions, community bool) {
+	s, c := matchCounts(r)
+	return s > 0, c > 0
+}
+
+// matchCounts counts a result's matches of sanctions sources and of the
+// community.
+func matchCounts(r screening.Result) (sanctions, community int) {
 	for _, m := range r.Matches {
 		if screening.SanctionsSource(m.Source) {
-			sanctions = true
+			sanctions++
 		} else {
-			community = true
+			community++
 		}
 	}
 	return sanctions, community

@@ -12,7 +12,6 @@ import (
 
 	"github.com/cairn-dev/cairn/compliance"
 	"github.com/cairn-dev/cairn/screening"
-	"github.com/cairn-dev/cairn/store"
 )
 
 // syntheticListings is n sanctions listings of EVM addresses derived from
@@ -39,8 +38,9 @@ func BenchmarkScreenStored(b *testing.B) {
 	for _, n := range []int{1_000, 1_000_000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			ls := syntheticListings(n)
-			s, _, p := serviceOver(b, 1e12, ls)
-			s.Proofs = s.Screenings.(store.Proofs)
+			db := openStore(b)
+			s, _, p := serviceOn(b, db, 1e12, ls)
+			s.Proofs = db
 			qs := make([]screening.Query, 100)
 			for i := range qs {
 				if i < 50 {

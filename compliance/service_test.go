@@ -29,9 +29,16 @@ const (
 // community ones; dev has 5 credits.
 func newService(t *testing.T) (*compliance.Service, *billing.Ledger, compliance.Principal) {
 	t.Helper()
+	return newServiceOn(t, openStore(t))
+}
+
+// newServiceOn is newService over db, which a test may also hand the
+// service as its Proofs store.
+func newServiceOn(t *testing.T, db *pebble.DB) (*compliance.Service, *billing.Ledger, compliance.Principal) {
+	t.Helper()
 	sdn := screening.Match{EntityID: "1", Source: screening.SourceGovSDN, Category: "sanctions", Severity: "critical"}
 	comm := screening.Match{EntityID: "r", Source: screening.SourceCommunity, Category: "scam", Severity: "medium"}
-	return serviceOver(t, 5, []screening.Listing{
+	return serviceOn(t, db, 5, []screening.Listing{
 		{Family: screening.EVM, Address: sanctioned, Match: sdn},
 		{Family: screening.EVM, Address: both, Match: sdn},
 		{Family: screening.Bitcoin, Address: "12QtD5BFwRsdNsAZY76UVE1xyCGNTojH9h", Match: sdn},
@@ -40,16 +47,29 @@ func newService(t *testing.T) (*compliance.Service, *billing.Ledger, compliance.
 	})
 }
 
-// serviceOver is a service over a real embedded store, ledger and blob
-// store, with a list version (7) of the listings; dev has credits.
-func serviceOver(tb testing.TB, credits int64, listings []screening.Listing) (*compliance.Service, *billing.Ledger, compliance.Principal) {
+// openStore is a real embedded store in a temporary directory, closed
+// when the test ends.
+func openStore(tb testing.TB) *pebble.DB {
 	tb.Helper()
-	ctx := context.Background()
 	db, err := pebble.Open(tb.TempDir(), pebble.Options{})
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { db.Close() })
+	return db
+}
+
+// serviceOver is a service over a real embedded store, ledger and blob
+// store, with a list version (7) of the listings; dev has credits.
+func serviceOver(tb testing.TB, credits int64, listings []screening.Listing) (*compliance.Service, *billing.Ledger, compliance.Principal) {
+	tb.Helper()
+	return serviceOn(tb, openStore(tb), credits, listings)
+}
+
+// serviceOn is serviceOver on db.
+func serviceOn(tb testing.TB, db *pebble.DB, credits int64, listings []screening.Listing) (*compliance.Service, *billing.Ledger, compliance.Principal) {
+	tb.Helper()
+	ctx := context.Background()
 	blobs, err := blobfs.New(tb.TempDir(), blobfs.Options{})
 	if err != nil {
 		tb.Fatal(err)
