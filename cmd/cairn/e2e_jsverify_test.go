@@ -62,9 +62,13 @@ func (v *jsVerdict) firstFailed() string {
 // runJSVerifier verifies doc with the bundled JavaScript verifier under
 // node (test/verify-cli.mjs): snapshots and signing keys are fetched from
 // the URLs the document names, as the Go verifier fetches them.
-func runJSVerifier(t *testing.T, node string, doc []byte) jsVerdict {
+func runJSVerifier(t *testing.T, node string, doc []byte, opts ...string) jsVerdict {
 	t.Helper()
-	in, _ := json.Marshal(map[string]any{"document": string(doc)})
+	req := map[string]any{"document": string(doc)}
+	for i := 0; i+1 < len(opts); i += 2 {
+		req[opts[i]] = opts[i+1]
+	}
+	in, _ := json.Marshal(req)
 	cmd := exec.Command(node, "test/verify-cli.mjs")
 	cmd.Dir = jsVerifierDir
 	cmd.Stdin = bytes.NewReader(in)
@@ -143,13 +147,13 @@ func TestE2EJSVerifierAgreesWithGo(t *testing.T) {
 	ts, _ := complianceServer(t)
 	a := ts.register(t, "")
 	dir := t.TempDir()
-	goVerify := func(name string, body []byte) (int, string) {
+	goVerify := func(name string, body []byte, flags ...string) (int, string) {
 		path := filepath.Join(dir, name+".json")
 		if err := os.WriteFile(path, body, 0o600); err != nil {
 			t.Fatal(err)
 		}
 		var out, errOut strings.Builder
-		code := Run(t.Context(), []string{"verify-proof", path}, &out, &errOut, func(string) string { return "" })
+		code := Run(t.Context(), append(append([]string{"verify-proof"}, flags...), path), &out, &errOut, func(string) string { return "" })
 		return code, out.String() + errOut.String()
 	}
 
@@ -218,6 +222,24 @@ func TestE2EJSVerifierAgreesWithGo(t *testing.T) {
 		b[31] ^= 1
 		return "0x" + hex.EncodeToString(b)
 	}
+	// A public key the verifier already holds instead of the published
+	// ones: the issuer's verifies, another one does not.
+	keys := ts.do(t, "GET", "/v1/compliance/signing-keys", "", nil).must(t, 200)
+	issuer := keys.JSON["keys"].([]any)[0].(map[string]any)["publicKey"].(string)
+	t.Run("TrustedKey", func(t *testing.T) {
+		for _, tc := range []struct {
+			key    string
+			ok     bool
+			goSays string
+		}{{issuer, true, "OK: signed by"}, {strings.Repeat("ab", 32), false, "is not among the 1 published keys"}} {
+			code, out := goVerify("trusted", screened, "--key", tc.key)
+			v := runJSVerifier(t, node, screened, "key", tc.key)
+			if (code == 0) != tc.ok || !strings.Contains(out, tc.goSays) || v.OK != tc.ok || (!tc.ok && v.firstFailed() != "signature") {
+				t.Errorf("--key %s: go %d %s\njs %+v", tc.key, code, out, v)
+			}
+		}
+	})
+
 	t.Run("Forged", func(t *testing.T) {
 		for _, tc := range []struct {
 			name   string
