@@ -142,9 +142,18 @@ func (o *Oracle) track(ctx context.Context, r store.Anchor) (done bool, err erro
 		return false, o.fail(ctx, r, fmt.Errorf("read the account nonce: %w", err), false)
 	}
 	if chainNonce > r.Nonce {
-		// Its nonce is used: mined (the receipt not indexed yet) or
-		// replaced. Either way the contract's events up to the head tell
-		// what is left to do.
+		// Its nonce is used: mined with its receipt not indexed yet (a
+		// node indexes in the background), or replaced. A transaction the
+		// node holds as mined is waited for, and so is any for GapGrace,
+		// so that a mined batch ends as mined (counted once, confirmed)
+		// rather than as replaced; after that the contract's events up to
+		// the head tell what is left to do.
+		if _, isPending, err := o.a.b.TransactionByHash(ctx, h); err == nil && !isPending {
+			return false, nil
+		}
+		if o.a.now().Sub(o.a.gapSeen(h)) < o.a.opts.GapGrace {
+			return false, nil
+		}
 		o.a.forgetGap(h)
 		return true, o.ended(ctx, r, 0)
 	}
