@@ -193,3 +193,12 @@ func (s *Service) Sibling(ctx context.Context, caller *cairn.Agent, id string) (
 	}
 	return a, nil
 }
+
+// Agent returns any agent by id, revoked or not, for the administrator;
+// an id that names none is ENOTFOUND.
+func (s *Service) Agent(ctx context.Context, id string) (*cairn.Agent, error) {
+	if !cairn.ValidID(id) {
+		return nil, cairn.Errorf(cairn.ENOTFOUND, "No agent %q.", id).With("field", "agentId")
+	}
+	return s.Store.Agent(ctx, id)
+}

@@ -16,6 +16,7 @@ import (
 func (s *Server) adminRoutes(v1 *gin.RouterGroup) {
 	admin := v1.Group("/admin", s.adminAuth)
 	admin.PUT("/pricing", h(s.setPricing))
+	admin.GET("/agents/:agentId", h(s.adminAgent))
 	admin.POST("/agents/:agentId/revoke", h(s.revokeAgent))
 	admin.POST("/credits", h(s.grantCredits))
 	admin.POST("/ingest", h(s.runIngest))
@@ -46,6 +47,22 @@ func (s *Server) revokeAgent(c *gin.Context) error {
 		return err
 	}
 	writeJSON(c, http.StatusOK, wire.Revocation{AgentID: a.ID, Revoked: true, RevokedAt: wire.At(a.RevokedAt)})
+	return nil
+}
+
+// adminAgent is GET /v1/admin/agents/:agentId: an agent, revoked or not,
+// and the credit balance of its developer account.
+func (s *Server) adminAgent(c *gin.Context) error {
+	a, err := s.Accounts.Agent(c.Request.Context(), c.Param("agentId"))
+	if err != nil {
+		return err
+	}
+	bal, err := s.Ledger.Balance(c.Request.Context(), a.DeveloperID)
+	if err != nil {
+		return err
+	}
+	writeJSON(c, http.StatusOK, wire.AdminAgent{AgentID: a.ID, CreatedAt: wire.At(a.CreatedAt), CreditBalance: bal,
+		DepositAddress: a.DepositAddress, DeveloperID: a.DeveloperID, Name: a.Name, Revoked: a.Revoked, RevokedAt: wire.OptAt(a.RevokedAt)})
 	return nil
 }
 

@@ -26,11 +26,12 @@ func (s *Server) complianceRoutes(v1 *gin.RouterGroup) {
 	g.GET("/merkle-proof", h(s.merkleProof))
 	g.POST("/merkle-proof/batch", h(s.merkleProofBatch))
 	g.GET("/history", h(s.listingHistory))
-	g.GET("/versions", h(s.listVersions))
 	v1.POST("/compliance/report", s.agentAuth, s.limited(), h(s.report))
-	// The roots and their anchoring: operators read them with the admin
-	// token too.
+	// The roots and their anchoring, and the list versions with their
+	// changes: operators read them with the admin token too.
 	v1.GET("/compliance/merkle-root", s.agentDeveloperOrAdminAuth, s.limited(), h(s.merkleRoot))
+	v1.GET("/compliance/versions", s.agentDeveloperOrAdminAuth, s.limited(), h(s.listVersions))
+	v1.GET("/compliance/versions/:version/changes", s.agentDeveloperOrAdminAuth, s.limited(), h(s.versionChanges))
 	// No account: the unguessable screening id is the capability a
 	// screener hands to an auditor, and snapshots are public data named
 	// by their digest; the statistics are public too. All are limited per

@@ -105,3 +105,57 @@ func sourcesJSON(m map[string]cairn.SourceVersion) map[string]wire.SourceState {
 	}
 	return out
 }
+
+// versionChanges is GET /v1/compliance/versions/:version/changes?limit=
+// &cursor=: the entries a list version listed and delisted (free).
+func (s *Server) versionChanges(c *gin.Context) error {
+	v, err := strconv.ParseUint(c.Param("version"), 10, 64)
+	if err != nil || v == 0 || s.Ingest == nil {
+		return cairn.Errorf(cairn.ENOTFOUND, "No list version %q.", c.Param("version"))
+	}
+	pg, offset, err := s.readOffsetPage(c, "version="+strconv.FormatUint(v, 10))
+	if err != nil {
+		return err
+	}
+	cs, err := s.Ingest.VersionChanges(c.Request.Context(), v, offset, pg.Limit+1)
+	if err != nil {
+		return err
+	}
+	vs, err := s.Ingest.Versions(c.Request.Context(), v+1, 1)
+	if err != nil {
+		return err
+	} else if len(vs) == 0 || vs[0].Version != v {
+		return cairn.Errorf(cairn.ENOTFOUND, "No list version %d.", v)
+	}
+	last := ""
+	if len(cs) > pg.Limit {
+		cs, last = cs[:pg.Limit], strconv.Itoa(offset+pg.Limit)
+	}
+	writeJSON(c, http.StatusOK, wire.VersionChangePage{BuiltAt: wire.At(vs[0].BuiltAt), Changes: versionChangesJSON(cs), HasMore: last != "",
+		Limit: pg.Limit, ListVersion: int64(v), NextCursor: s.next(pg, last)})
+	return nil
+}
+
+// readOffsetPage is readPage for a listing whose positions are offsets.
+func (s *Server) readOffsetPage(c *gin.Context, filter string) (page, int, error) {
+	pg, err := s.readPage(c, filter)
+	if err != nil || pg.After == "" {
+		return pg, 0, err
+	}
+	offset, err := strconv.Atoi(pg.After)
+	if err != nil || offset < 0 {
+		return page{}, 0, cairn.InvalidCursor()
+	}
+	return pg, offset, nil
+}
+
+// versionChangesJSON renders changes of a list version.
+func versionChangesJSON(cs []cairn.ListChange) []wire.VersionChange {
+	out := make([]wire.VersionChange, len(cs))
+	for i, ch := range cs {
+		e := ch.Entry
+		out[i] = wire.VersionChange{Address: e.Address, Category: e.Category, Change: map[bool]string{true: "added", false: "removed"}[ch.Listed],
+			EntityID: e.EntityID, EntityName: e.EntityName, Family: e.Family, Source: e.Source}
+	}
+	return out
+}

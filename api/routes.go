@@ -3,13 +3,14 @@ package api
 // routes registers every route of the service: the system endpoints here,
 // each resource's in the file of its handlers (accountRoutes,
 // billingRoutes, mediaRoutes, memoryRoutes, complianceRoutes,
-// adminRoutes). The OpenAPI document (api/openapi/*.yaml) describes
+// adminRoutes, consoleRoutes). The OpenAPI document (api/openapi/*.yaml) describes
 // exactly these; a test keeps the two equal.
 func (s *Server) routes() {
 	e := s.engine
 	e.GET("/healthz", h(s.healthz))
 	e.GET("/readyz", h(s.readyz))
 	e.GET("/metrics", s.adminAuth, s.metrics.handler)
+	s.consoleRoutes()
 
 	v1 := e.Group("/v1")
 	v1.GET("/openapi.json", h(s.openAPI))

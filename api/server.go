@@ -129,6 +129,7 @@ type Ingester interface {
 	States() map[string]ingest.SourceState
 	History(ctx context.Context, f screening.Family, canonical string) ([]cairn.ListChange, error)
 	Versions(ctx context.Context, before uint64, limit int) ([]cairn.ListVersion, error)
+	VersionChanges(ctx context.Context, v uint64, offset, limit int) ([]cairn.ListChange, error)
 }
 
 // Server is the HTTP front end.

@@ -151,3 +151,13 @@ func (p *Pipeline) Versions(ctx context.Context, before uint64, limit int) ([]ca
 	}
 	return vs, err
 }
+
+// VersionChanges returns up to limit of the changes list version v made,
+// after the first offset (store.Compliance.VersionChanges); ENOTFOUND
+// without a store.
+func (p *Pipeline) VersionChanges(ctx context.Context, v uint64, offset, limit int) ([]cairn.ListChange, error) {
+	if p.Store == nil {
+		return nil, cairn.Errorf(cairn.ENOTFOUND, "No list version %d.", v)
+	}
+	return p.Store.VersionChanges(ctx, v, offset, limit)
+}

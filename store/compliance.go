@@ -32,6 +32,16 @@ type Compliance interface {
 	// AddressHistory returns the listing changes of a canonical address,
 	// oldest first.
 	AddressHistory(ctx context.Context, family, address string) ([]cairn.ListChange, error)
+
+	// VersionChanges returns up to limit of the changes list version v
+	// made, after skipping the first offset: the entries it listed and
+	// the entries it delisted. The history rows come first (entries v
+	// delisted, and entries v listed that a later version delisted), by
+	// family, address, listing before delisting, source and entity id;
+	// then the entries v listed that are still listed, in key order. An
+	// unknown version is ENOTFOUND. It reads the whole history and the
+	// current entries: a look at a version, not a path of screening.
+	VersionChanges(ctx context.Context, v uint64, offset, limit int) ([]cairn.ListChange, error)
 }
 
 // ListVersionPreparer is a Compliance store that can do the work of

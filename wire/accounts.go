@@ -56,3 +56,16 @@ type Revocation struct {
 	Revoked   bool   `json:"revoked"`
 	RevokedAt Time   `json:"revokedAt"`
 }
+
+// AdminAgent is an agent as the administrator looks it up
+// (getAdminAgent), with the credit balance of its developer account.
+type AdminAgent struct {
+	AgentID        string `json:"agentId"`
+	CreatedAt      Time   `json:"createdAt"`
+	CreditBalance  int64  `json:"creditBalance"`
+	DepositAddress string `json:"depositAddress"`
+	DeveloperID    string `json:"developerId"`
+	Name           string `json:"name"`
+	Revoked        bool   `json:"revoked"`
+	RevokedAt      *Time  `json:"revokedAt"`
+}

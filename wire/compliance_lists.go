@@ -70,6 +70,29 @@ type ListVersionPage struct {
 	Versions   []ListVersion `json:"versions"`
 }
 
+// VersionChange is one change a list version made
+// (listListVersionChanges): an entry it listed (added) or delisted
+// (removed), by canonical address and family.
+type VersionChange struct {
+	Address    string `json:"address"`
+	Category   string `json:"category"`
+	Change     string `json:"change"` // added or removed
+	EntityID   string `json:"entityId"`
+	EntityName string `json:"entityName"`
+	Family     string `json:"family"`
+	Source     string `json:"source"`
+}
+
+// VersionChangePage is one page of the changes of a list version.
+type VersionChangePage struct {
+	BuiltAt     Time            `json:"builtAt"`
+	Changes     []VersionChange `json:"changes"`
+	HasMore     bool            `json:"hasMore"`
+	Limit       int             `json:"limit"`
+	ListVersion int64           `json:"listVersion"`
+	NextCursor  *string         `json:"nextCursor"`
+}
+
 // LastIngestion is the newest source ingestion.
 type LastIngestion struct {
 	At Time `json:"at"`

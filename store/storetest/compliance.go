@@ -84,6 +84,61 @@ func RunComplianceTests(t *testing.T, open func(t *testing.T) store.Compliance) 
 			t.Fatalf("history under another family %+v %v", h, err)
 		}
 	})
+	t.Run("VersionChanges", func(t *testing.T) {
+		s := open(t)
+		commits := []struct{ added, removed []cairn.ListEntry }{
+			{[]cairn.ListEntry{entry(a1, "gov_sdn", "1"), entry(a2, "gov_sdn", "2")}, nil},
+			{[]cairn.ListEntry{entry(a1, "community", "r")}, []cairn.ListEntry{entry(a2, "gov_sdn", "2")}},
+			{nil, []cairn.ListEntry{entry(a1, "community", "r")}},
+		}
+		for i, c := range commits {
+			if err := s.CommitListVersion(ctx, version(uint64(i+1)), c.added, c.removed); err != nil {
+				t.Fatal(err)
+			}
+		}
+		type change struct {
+			listed bool
+			e      cairn.ListEntry
+		}
+		read := func(v uint64, offset, limit int) []change {
+			t.Helper()
+			cs, err := s.VersionChanges(ctx, v, offset, limit)
+			if err != nil {
+				t.Fatalf("changes of version %d: %v", v, err)
+			}
+			out := []change{}
+			for _, c := range cs {
+				if c.Version != v || !c.At.Equal(version(v).BuiltAt) {
+					t.Fatalf("change %+v of version %d: wrong version or time", c, v)
+				}
+				out = append(out, change{c.Listed, c.Entry})
+			}
+			return out
+		}
+		want := map[uint64][]change{
+			// a2's listing is a history row since version 2 removed it;
+			// a1's is still current.
+			1: {{true, entry(a2, "gov_sdn", "2")}, {true, entry(a1, "gov_sdn", "1")}},
+			2: {{true, entry(a1, "community", "r")}, {false, entry(a2, "gov_sdn", "2")}},
+			3: {{false, entry(a1, "community", "r")}},
+		}
+		for v, w := range want {
+			if got := read(v, 0, 10); fmt.Sprint(got) != fmt.Sprint(w) {
+				t.Errorf("changes of version %d:\n got %+v\nwant %+v", v, got, w)
+			}
+			for i := range w {
+				if got := read(v, i, 1); len(got) != 1 || got[0] != w[i] {
+					t.Errorf("change %d of version %d alone: %+v, want %+v", i, v, got, w[i])
+				}
+			}
+			if got := read(v, len(w), 10); len(got) != 0 {
+				t.Errorf("changes of version %d past the end: %+v", v, got)
+			}
+		}
+		if _, err := s.VersionChanges(ctx, 4, 0, 10); !cairn.IsCode(err, cairn.ENOTFOUND) {
+			t.Fatalf("changes of a version not built: %v", err)
+		}
+	})
 	t.Run("ErrVersionOutOfOrder", func(t *testing.T) {
 		s := open(t)
 		for _, v := range []uint64{0, 2} {
