@@ -5,7 +5,7 @@ import (
 	"io/fs"
 )
 
-//go:embed console/*.html console/*.js console/*.css
+//go:embed console/*.html console/*.js console/*.css console/*.svg
 var consoleFiles embed.FS
 
 // Console is the compliance console (console/): its page, its JavaScript

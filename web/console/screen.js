@@ -9,19 +9,25 @@ import { queries, formatCSV } from './csv.js';
 
 export const maxAddresses = 10000;
 export const batchSize = 100;
-export const pageRows = 100;
+export const pageRows = 50;
 
-const state = { items: [], results: [], running: false, stop: false, page: 0, cost: null, free: 0 };
+const state = { items: [], results: [], running: false, stop: false, page: 0, cost: null, free: 0, pricing: 'unread' };
 
 // load reads the pricing the estimate is made from.
 async function loadPricing() {
+  state.pricing = 'reading';
   try {
     const p = await call('GET', '/v1/billing/pricing');
-    state.cost = p.operationCosts['compliance.screen'];
-    const m = /first (\d+) addresses/i.exec(p.note || '');
+    // Screening is priced per address, after a free window, as the
+    // pricing's note states; a cost in operationCosts takes precedence.
+    const m = /first (\d+) addresses per (\w+) per developer are free, then (\d+) credits? per address/i.exec(p.note || '');
     state.free = m ? Number(m[1]) : 0;
+    state.window = m ? m[2] : 'hour';
+    state.cost = p.operationCosts['compliance.screen'] ?? (m ? Number(m[3]) : null);
+    state.pricing = 'read';
   } catch (err) {
-    show($('screen-error'), message(err));
+    state.pricing = 'failed';
+    show($('screen-error'), `The pricing could not be read: ${message(err)}`);
   }
   estimate();
 }
@@ -44,11 +50,11 @@ function estimate() {
     return;
   }
   const requests = Math.ceil(n / batchSize);
-  let cost = 'its cost could not be read from the pricing';
-  if (state.cost !== null && state.cost !== undefined) {
+  let cost = state.pricing === 'failed' ? 'its cost could not be read from the pricing' : 'reading the pricing…';
+  if (state.pricing === 'read' && typeof state.cost === 'number') {
     const billable = Math.max(0, n - state.free);
     cost = `at most ${fmtInt(n * state.cost)} credits (${state.cost} per address; ` +
-      `with the ${state.free} free addresses of the hour unused, ${fmtInt(billable * state.cost)})`;
+      `with the ${state.free} free addresses of the ${state.window} unused, ${fmtInt(billable * state.cost)})`;
   }
   out.textContent = `${fmtInt(n)} addresses in ${fmtInt(requests)} request${requests > 1 ? 's' : ''}: ${cost}.`;
   start.disabled = state.running || document.body.dataset.kind === 'admin';
@@ -130,8 +136,12 @@ function chainOptions() {
   }
 }
 
+// entityOf names a match's entity ('' when the source names none, as a
+// plain list of addresses does).
+const entityOf = (m) => m.entityName || m.entityId || '';
+
 function matchText(r) {
-  return r.matches.map((m) => `${m.entityName || m.entityId} (${m.source})`).join('; ');
+  return r.matches.map((m) => (entityOf(m) ? `${entityOf(m)} (${m.source})` : m.source)).join('; ');
 }
 
 // render draws one page of the filtered results: the table never holds
@@ -165,7 +175,7 @@ const csvHeader = ['address', 'chain', 'status', 'family', 'canonicalAddress', '
 
 function downloadCSV() {
   const rows = state.results.map((r) => [r.address, r.chain, r.status, r.family, r.canonicalAddress,
-    r.matches.map((m) => m.entityName || m.entityId).join('; '), [...new Set(r.matches.map((m) => m.source))].join('; '),
+    r.matches.map(entityOf).filter(Boolean).join('; '), [...new Set(r.matches.map((m) => m.source))].join('; '),
     r.listVersion, r.screeningId, r.proofUrl]);
   download('cairn-screening.csv', 'text/csv', formatCSV(csvHeader, rows));
 }
@@ -190,6 +200,6 @@ export function initScreen() {
 
 export function showScreen() {
   $('screen-admin-note').hidden = document.body.dataset.kind !== 'admin';
-  if (state.cost === null) loadPricing();
+  if (state.pricing === 'unread' || state.pricing === 'failed') loadPricing();
   else estimate();
 }

@@ -1,0 +1,297 @@
+package web_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cairn-dev/cairn/api/apitest"
+	"github.com/cairn-dev/cairn/internal/browsertest"
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/chromedp"
+)
+
+// signIn opens the console of ts and signs in with cred typed on the
+// keyboard (Enter submits), then waits for the navigation.
+func signIn(t *testing.T, ctx context.Context, ts *apitest.Server, cred string) {
+	t.Helper()
+	browsertest.Do(t, ctx,
+		chromedp.Navigate(ts.URL+"/console"),
+		chromedp.WaitVisible(chromedp.CSS("#credential")),
+		chromedp.Focus(chromedp.CSS("#credential")),
+		chromedp.KeyEvent(cred+"\r"),
+		chromedp.WaitVisible(chromedp.CSS("#nav")),
+	)
+}
+
+// js evaluates an expression in the page and returns its value.
+func js[T any](t *testing.T, ctx context.Context, expr string) T {
+	t.Helper()
+	return browsertest.Run(t, ctx, chromedp.Evaluate[T](expr))
+}
+
+// waitJS waits until the expression is true in the page.
+func waitJS(t *testing.T, ctx context.Context, expr string) {
+	t.Helper()
+	browsertest.Do(t, ctx, chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(0)))
+}
+
+// choose selects a value of a <select> as a person would, firing change.
+func choose(t *testing.T, ctx context.Context, id, value string) {
+	t.Helper()
+	js[bool](t, ctx, fmt.Sprintf(`(() => { const s = document.getElementById(%q); s.value = %q;
+		s.dispatchEvent(new Event('change', {bubbles: true})); return true; })()`, id, value))
+}
+
+// download clicks the button sel and returns the file the page handed the
+// browser.
+func download(t *testing.T, ctx context.Context, sel string) []byte {
+	t.Helper()
+	dir := t.TempDir()
+	progress := chromedp.Events(ctx, browser.DownloadProgress)
+	browsertest.Do(t, ctx, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		on := true
+		_, err := chromedp.Call(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
+			Behavior: browser.SetDownloadBehaviorBehaviorAllowAndName, DownloadPath: dir, EventsEnabled: &on})
+		return err
+	}), chromedp.Click(chromedp.CSS(sel)))
+	for ev, err := range progress {
+		if err != nil {
+			t.Fatalf("download of %s: %v", sel, err)
+		}
+		if ev.State == browser.DownloadProgressStateCanceled {
+			t.Fatalf("download of %s canceled", sel)
+		}
+		if ev.State == browser.DownloadProgressStateCompleted {
+			b, err := os.ReadFile(filepath.Join(dir, ev.GUID))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return b
+		}
+	}
+	t.Fatalf("no download of %s", sel)
+	return nil
+}
+
+// screenInput is 1,000 screening items: 100 listed ETH addresses (every
+// tenth on bsc, the same family), 100 listed BTC addresses, 780 addresses
+// no list holds on ethereum and polygon, and 20 that are no address.
+func screenInput(t *testing.T) []map[string]string {
+	t.Helper()
+	eth, xbt := apitest.ListFiles(t)
+	lines := func(path string, n int) []string {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for sc := bufio.NewScanner(bytes.NewReader(b)); sc.Scan() && len(out) < n; {
+			if l := strings.TrimSpace(sc.Text()); l != "" {
+				out = append(out, l)
+			}
+		}
+		return out
+	}
+	var items []map[string]string
+	for i, a := range lines(eth, 100) {
+		items = append(items, map[string]string{"address": a, "chain": map[bool]string{true: "bsc", false: "ethereum"}[i%10 == 0]})
+	}
+	for _, a := range lines(xbt, 100) {
+		items = append(items, map[string]string{"address": a, "chain": "bitcoin"})
+	}
+	for i := range 780 {
+		items = append(items, map[string]string{"address": fmt.Sprintf("0x%040x", 0xc0ffee000+i), "chain": []string{"ethereum", "polygon"}[i%2]})
+	}
+	for i := range 20 {
+		items = append(items, map[string]string{"address": fmt.Sprintf("not-an-address-%d", i), "chain": "ethereum"})
+	}
+	if len(items) != 1000 {
+		t.Fatalf("%d items", len(items))
+	}
+	return items
+}
+
+// apiAnswers screens items through the API in requests of 100 and
+// returns the results, in order.
+func apiAnswers(t *testing.T, ts *apitest.Server, key string, items []map[string]string) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	for i := 0; i < len(items); i += 100 {
+		r := ts.Do(t, "POST", "/v1/compliance/screen", key, map[string]any{"addresses": items[i:min(i+100, len(items))]}).Must(t, 200)
+		for _, x := range r.JSON["results"].([]any) {
+			out = append(out, x.(map[string]any))
+		}
+	}
+	return out
+}
+
+func entities(matches []any) string {
+	var names []string
+	for _, m := range matches {
+		mm := m.(map[string]any)
+		name, _ := mm["entityName"].(string)
+		if name == "" {
+			name, _ = mm["entityId"].(string)
+		}
+		if name != "" {
+			names = append(names, name)
+		}
+	}
+	return strings.Join(names, "; ")
+}
+
+// TestConsoleScreensACSV: a developer's agent key signs in by keyboard;
+// a CSV of 1,000 addresses uploaded shows its cost before it starts
+// (which is what it is charged), is screened in 10 requests with a
+// progress bar, shows in a table of at most 50 rows that filters by
+// status and chain, and downloads as CSV and JSON whose every row is the
+// API's answer for the same address with a proof link to a stored proof
+// holding that answer. No script error and no policy violation.
+func TestConsoleScreensACSV(t *testing.T) {
+	ts := apitest.NewServer(t, apitest.SanctionsLists(t))
+	a := ts.Register(t, "console")
+	ts.Do(t, "POST", "/v1/admin/credits", apitest.AdminToken, map[string]any{"developerId": a.DeveloperID, "amount": 2900, "reason": "test"}).Must(t, 200)
+	items := screenInput(t)
+	rows := [][]string{{"address", "chain"}}
+	for _, it := range items {
+		rows = append(rows, []string{it["address"], it["chain"]})
+	}
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	if err := w.WriteAll(rows); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "deposits.csv")
+	if err := os.WriteFile(file, buf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	ctx := browsertest.New(t)
+	console := browsertest.Console(t, ctx)
+	signIn(t, ctx, ts, a.Key)
+	if got := js[string](t, ctx, `sessionStorage.getItem('cairn.console.credential')`); got != a.Key {
+		t.Fatalf("session storage holds %q", got)
+	}
+	browsertest.Do(t, ctx, chromedp.SetUploadFiles(chromedp.CSS("#screen-file"), []string{file}))
+	waitJS(t, ctx, `document.getElementById("screen-estimate").textContent.includes("credits")`)
+	est := js[string](t, ctx, `document.getElementById('screen-estimate').textContent`)
+	if !strings.Contains(est, "1,000 addresses in 10 requests: at most 1,000 credits") || !strings.Contains(est, "990") {
+		t.Fatalf("estimate %q", est)
+	}
+	before := ts.Balance(t, a.Key)
+	browsertest.Do(t, ctx, chromedp.Click(chromedp.CSS("#screen-start")))
+	waitJS(t, ctx, `document.getElementById('screen-progress').value === 1000 && !document.getElementById('screen-start').disabled`)
+	if spent := before - ts.Balance(t, a.Key); spent != 990 {
+		t.Fatalf("the screening cost %d credits, the page said 990", spent)
+	}
+	if e := js[string](t, ctx, `document.getElementById('screen-error').textContent`); e != "" {
+		t.Fatalf("error shown: %s", e)
+	}
+	if loc := js[string](t, ctx, `location.href`); strings.Contains(loc, a.Key) {
+		t.Fatal("the key is in the URL")
+	}
+
+	want := apiAnswers(t, ts, a.Key, items)
+	count := map[string]int{}
+	for _, r := range want {
+		count[r["status"].(string)]++
+	}
+	if count["sanctioned"] != 200 || count["clear"] != 780 || count["invalid_address"] != 20 {
+		t.Fatalf("the API's answers: %v", count)
+	}
+	tableRows := func() int { return js[int](t, ctx, `document.querySelectorAll('#results-table tbody tr').length`) }
+	caption := func() string { return js[string](t, ctx, `document.getElementById('results-caption').textContent`) }
+	if n := tableRows(); n != 50 || !strings.Contains(caption(), "of 1,000") {
+		t.Fatalf("%d rows in the table for 1,000 results (%q)", n, caption())
+	}
+	browsertest.SaveScreenshot(t, ctx, "../docs/console-screening.png")
+	choose(t, ctx, "filter-status", "sanctioned")
+	if n := js[int](t, ctx, `document.querySelectorAll('#results-table tbody tr[data-status="sanctioned"]').length`); n != 50 || tableRows() != 50 ||
+		!strings.Contains(caption(), "of 200") {
+		t.Fatalf("sanctioned filter: %d rows, %q", n, caption())
+	}
+	choose(t, ctx, "filter-chain", "bitcoin")
+	if !strings.Contains(caption(), "of 100") || js[int](t, ctx, `[...document.querySelectorAll('#results-table tbody tr td:nth-child(3)')].filter(td => td.textContent === 'bitcoin').length`) != 50 {
+		t.Fatalf("sanctioned on bitcoin: %q", caption())
+	}
+	choose(t, ctx, "filter-status", "")
+	choose(t, ctx, "filter-chain", "")
+	browsertest.Do(t, ctx, chromedp.Click(chromedp.CSS("#page-next")))
+	if first := js[string](t, ctx, `document.querySelector('#results-table tbody tr td').textContent`); first != "51" || tableRows() != 50 {
+		t.Fatalf("second page starts at row %s", first)
+	}
+
+	checkCSV(t, ts, download(t, ctx, "#download-csv"), want)
+	checkJSON(t, download(t, ctx, "#download-json"), want)
+	if errs := console.Errors(); len(errs) > 0 {
+		t.Fatalf("the page reported errors: %q", errs)
+	}
+}
+
+// checkCSV compares the downloaded CSV with the API's answers and checks
+// each row's proof link against the stored proof.
+func checkCSV(t *testing.T, ts *apitest.Server, b []byte, want []map[string]any) {
+	t.Helper()
+	recs, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	header := "address,chain,status,family,canonicalAddress,entities,sources,listVersion,screeningId,proofUrl"
+	if len(recs) != len(want)+1 || strings.Join(recs[0], ",") != header {
+		t.Fatalf("CSV of %d records, header %q", len(recs), recs[0])
+	}
+	proofs := map[string]map[string]any{}
+	for i, rec := range recs[1:] {
+		w := want[i]
+		got := []string{rec[0], rec[1], rec[2], rec[3], rec[4], rec[5]}
+		exp := []string{w["address"].(string), w["chain"].(string), w["status"].(string), w["family"].(string), w["canonicalAddress"].(string),
+			entities(w["matches"].([]any))}
+		if fmt.Sprint(got) != fmt.Sprint(exp) {
+			t.Fatalf("CSV row %d: %q, the API: %q", i+1, got, exp)
+		}
+		id := rec[8]
+		if rec[9] != "http://cairn.test/v1/compliance/proofs/"+id {
+			t.Fatalf("row %d: proof link %q for screening %q", i+1, rec[9], id)
+		}
+		if proofs[id] == nil {
+			proofs[id] = ts.Do(t, "GET", "/v1/compliance/proofs/"+id, "", nil).Must(t, 200).JSON
+		}
+		res := proofs[id]["results"].([]any)[i%100].(map[string]any)
+		if res["address"] != rec[0] || res["status"] != rec[2] || fmt.Sprint(proofs[id]["listVersion"]) != rec[7] {
+			t.Fatalf("row %d: the proof %s holds %v", i+1, id, res)
+		}
+	}
+	if len(proofs) != 10 {
+		t.Fatalf("%d proofs for 10 requests", len(proofs))
+	}
+}
+
+// checkJSON compares the downloaded JSON with the API's answers.
+func checkJSON(t *testing.T, b []byte, want []map[string]any) {
+	t.Helper()
+	var got []map[string]any
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("JSON of %d rows", len(got))
+	}
+	for i, g := range got {
+		for _, k := range []string{"address", "chain", "status", "family", "canonicalAddress", "checksum", "matches"} {
+			if fmt.Sprint(g[k]) != fmt.Sprint(want[i][k]) {
+				t.Fatalf("JSON row %d %s: %v, the API: %v", i+1, k, g[k], want[i][k])
+			}
+		}
+		if g["screeningId"] == "" || !strings.HasSuffix(g["proofUrl"].(string), "/"+g["screeningId"].(string)) {
+			t.Fatalf("JSON row %d: proof %v %v", i+1, g["screeningId"], g["proofUrl"])
+		}
+	}
+}
