@@ -37,10 +37,15 @@ func js[T any](t *testing.T, ctx context.Context, expr string) T {
 	return browsertest.Run(t, ctx, chromedp.Evaluate[T](expr))
 }
 
-// waitJS waits until the expression is true in the page.
+// waitJS waits until the expression is true in the page, or the page
+// shows an error, which fails t with its text.
 func waitJS(t *testing.T, ctx context.Context, expr string) {
 	t.Helper()
-	browsertest.Do(t, ctx, chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(0)))
+	shown := `[...document.querySelectorAll('.error')].filter(e => !e.hidden && e.textContent).map(e => e.textContent).join(' / ')`
+	browsertest.Do(t, ctx, chromedp.Poll[chromedp.Void](`(`+expr+`) || `+shown, chromedp.WithPollingTimeout(0)))
+	if !js[bool](t, ctx, `!!(`+expr+`)`) {
+		t.Fatalf("waiting for %s, the page shows: %s", expr, js[string](t, ctx, shown))
+	}
 }
 
 // choose selects a value of a <select> as a person would, firing change.
@@ -293,5 +298,90 @@ func checkJSON(t *testing.T, b []byte, want []map[string]any) {
 		if g["screeningId"] == "" || !strings.HasSuffix(g["proofUrl"].(string), "/"+g["screeningId"].(string)) {
 			t.Fatalf("JSON row %d: proof %v %v", i+1, g["screeningId"], g["proofUrl"])
 		}
+	}
+}
+
+// TestConsoleModerationMakesAListVersion: the administrator signs in, sees
+// two pending reports in the moderation queue, confirms one with a reason
+// and rejects the other (first without a reason: the problem document's
+// title and detail show); the confirmation makes a new list version, which
+// the versions page shows (its chart, its counts, and its change: the
+// address added from the community source), and the address screens
+// flagged. The anchoring page shows the current roots the API serves.
+func TestConsoleModerationMakesAListVersion(t *testing.T) {
+	ts := apitest.NewServer(t, apitest.SanctionsLists(t))
+	const suspect, innocent = "0x00000000000000000000000000000000000f4e51", "0x00000000000000000000000000000000000f4e52"
+	reporter := ts.Register(t, "")
+	confirm := ts.Do(t, "POST", "/v1/compliance/report", reporter.Key, map[string]any{"address": suspect, "chain": "ethereum",
+		"category": "scam", "reason": "drained a wallet", "evidence": []string{"https://etherscan.io/tx/0x" + strings.Repeat("ab", 32)}}).Must(t, 201).Str("reportId")
+	reject := ts.Do(t, "POST", "/v1/compliance/report", reporter.Key, apitest.ReportBody(innocent)).Must(t, 201).Str("reportId")
+	if v := ts.ListVersion(t); v != 1 {
+		t.Fatalf("list version %v before moderation", v)
+	}
+
+	ctx := browsertest.New(t)
+	console := browsertest.Console(t, ctx)
+	signIn(t, ctx, ts, apitest.AdminToken)
+	browsertest.Do(t, ctx, chromedp.Click(chromedp.CSS(`#nav a[data-page="moderation"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`tr[data-report="`+confirm+`"]`)), chromedp.WaitVisible(chromedp.CSS(`tr[data-report="`+reject+`"]`)))
+	browsertest.SaveScreenshot(t, ctx, "../docs/console-moderation.png")
+	browsertest.Do(t, ctx,
+		chromedp.SendKeys(chromedp.CSS(`input[data-reason="`+confirm+`"]`), "reported with a transaction that drained a wallet"),
+		chromedp.Click(chromedp.CSS(`button[data-act="confirm"][data-id="`+confirm+`"]`)))
+	waitJS(t, ctx, `document.getElementById('moderation-done').textContent.includes('new list version')`)
+	// A rejection without a reason: the problem's title and detail show.
+	browsertest.Do(t, ctx, chromedp.Click(chromedp.CSS(`button[data-act="reject"][data-id="`+reject+`"]`)))
+	browsertest.Do(t, ctx, chromedp.Poll[chromedp.Void](`document.getElementById('moderation-error').textContent`, chromedp.WithPollingTimeout(0)))
+	if e := js[string](t, ctx, `document.getElementById('moderation-error').textContent`); e != "Bad Request: reason is required to reject or delist (at most 500 bytes). (invalid)" {
+		t.Fatalf("error shown for a rejection without reason: %q", e)
+	}
+	browsertest.Do(t, ctx,
+		chromedp.SendKeys(chromedp.CSS(`input[data-reason="`+reject+`"]`), "not a scam"),
+		chromedp.Click(chromedp.CSS(`button[data-act="reject"][data-id="`+reject+`"]`)))
+	waitJS(t, ctx, `document.getElementById('moderation-done').textContent.startsWith('reject')`)
+	if ts.ListVersion(t) != 2 || ts.ScreenStatus(t, reporter.Key, suspect) != "flagged" || ts.ScreenStatus(t, reporter.Key, innocent) != "clear" {
+		t.Fatalf("after the decisions: version %v", ts.ListVersion(t))
+	}
+	reports := ts.Do(t, "GET", "/v1/admin/reports", apitest.AdminToken, nil).Must(t, 200).JSON["reports"].([]any)
+	for _, r := range reports {
+		r := r.(map[string]any)
+		want := map[string]string{confirm: "confirmed", reject: "rejected"}[r["reportId"].(string)]
+		if r["status"] != want {
+			t.Fatalf("report %v is %v, want %s", r["reportId"], r["status"], want)
+		}
+	}
+	if m := reports[1].(map[string]any)["moderation"].(map[string]any); m["reason"] != "reported with a transaction that drained a wallet" {
+		t.Fatalf("the reason typed is not recorded: %v", m)
+	}
+
+	browsertest.Do(t, ctx, chromedp.Click(chromedp.CSS(`#nav a[data-page="versions"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#versions-table tr[data-version="2"]`)))
+	if n := js[int](t, ctx, `document.querySelectorAll('#versions-table tbody tr').length`); n != 2 {
+		t.Fatalf("%d versions shown", n)
+	}
+	if n := js[int](t, ctx, `document.querySelectorAll('#versions-chart svg circle').length`); n != 2 {
+		t.Fatalf("%d points on the chart", n)
+	}
+	if added := js[string](t, ctx, `document.querySelector('#versions-table tr[data-version="2"] td:nth-of-type(3)').textContent`); added != "1" {
+		t.Fatalf("version 2 added %q", added)
+	}
+	browsertest.Do(t, ctx, chromedp.Click(chromedp.CSS(`button[data-changes="2"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#changes-table tr[data-change="added"]`)))
+	row := js[string](t, ctx, `[...document.querySelectorAll('#changes-table tbody tr')].map(r => r.textContent).join('|')`)
+	if !strings.HasPrefix(row, "addedevm"+suspect+"community") || strings.Contains(row, "|") {
+		t.Fatalf("changes of version 2: %q", row)
+	}
+	browsertest.SaveScreenshot(t, ctx, "../docs/console-versions.png")
+
+	browsertest.Do(t, ctx, chromedp.Click(chromedp.CSS(`#nav a[data-page="anchoring"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#anchoring-roots dd`)))
+	root := ts.Do(t, "GET", "/v1/compliance/merkle-root", apitest.AdminToken, nil).Must(t, 200)
+	facts := js[string](t, ctx, `document.getElementById('anchoring-roots').textContent`)
+	if !strings.Contains(facts, "List version2") || !strings.Contains(facts, root.Str("sanctionsRoot")) || !strings.Contains(facts, root.Str("communityRoot")) {
+		t.Fatalf("anchoring page: %q", facts)
+	}
+	// The browser logs the refused rejection's 400, and nothing else.
+	if errs := console.Errors(); len(errs) != 1 || !strings.Contains(errs[0], "status of 400") {
+		t.Fatalf("the page reported errors: %q", errs)
 	}
 }

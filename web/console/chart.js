@@ -18,7 +18,9 @@ function niceMax(v) {
   return 10 * p;
 }
 
-const day = (t) => new Date(t).toISOString().slice(0, 10);
+// when labels an end of the time axis: the day, and the minute when the
+// chart spans less than two days.
+const when = (t, span) => new Date(t).toISOString().slice(0, span < 2 * 86400000 ? 16 : 10).replace('T', ' ');
 
 // lineChart returns an <svg> of points [{t: ms, y: number, label}], in
 // time order, with the accessible name title.
@@ -40,8 +42,8 @@ export function lineChart(points, title) {
     root.append(svg('line', { x1: L, x2: W - R, y1: y(v), y2: y(v), class: 'chart-grid' }));
     root.append(svg('text', { x: L - 6, y: y(v) + 4, 'text-anchor': 'end', class: 'chart-label' }, Math.round(v).toLocaleString('en-US')));
   }
-  root.append(svg('text', { x: L, y: H - 12, 'text-anchor': 'start', class: 'chart-label' }, day(t0)));
-  if (points.length > 1) root.append(svg('text', { x: W - R, y: H - 12, 'text-anchor': 'end', class: 'chart-label' }, day(t1)));
+  root.append(svg('text', { x: L, y: H - 12, 'text-anchor': 'start', class: 'chart-label' }, when(t0, span)));
+  if (points.length > 1) root.append(svg('text', { x: W - R, y: H - 12, 'text-anchor': 'end', class: 'chart-label' }, when(t1, span)));
   // A step line: the count holds until the next version.
   let d = '';
   points.forEach((p, i) => {

@@ -12,7 +12,7 @@ function sourcesText(sources) {
   return Object.entries(sources || {}).sort(([a], [b]) => a.localeCompare(b)).map(([name, s]) => {
     const when = s.bundled ? `snapshot of ${s.snapshotDate}` : s.fetchedAt ? `fetched ${fmtTime(s.fetchedAt)}` : 'not fetched';
     const err = s.lastError ? `, last error: ${s.lastError}` : '';
-    return `${name}: ${fmtInt(s.entries)} entries, ${when}${err}`;
+    return `${name}: ${fmtInt(s.entries)} ${s.entries === 1 ? 'entry' : 'entries'}, ${when}${err}`;
   });
 }
 
