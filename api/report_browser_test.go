@@ -3,12 +3,6 @@ package api_test
 import (
 	"bytes"
 	"context"
-	"io"
-	"net/http"
-	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -17,36 +11,6 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 )
-
-// shownCheck is a check as the report page shows it.
-type shownCheck struct {
-	Name    string `json:"name"`
-	Verdict string `json:"verdict"` // pass, note, skip or fail
-	Word    string `json:"word"`
-	Detail  string `json:"detail"`
-	// Visible: laid out inside the page, where a reader sees it.
-	Visible bool `json:"visible"`
-}
-
-// openReport opens the report page at url in a browser, waits for its
-// verdict and returns the page's verdict and checks.
-func openReport(t *testing.T, ctx context.Context, url string) (verdict string, checks map[string]shownCheck) {
-	t.Helper()
-	browsertest.Do(t, ctx, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS(`#report[data-verdict]`)))
-	verdict = browsertest.Run(t, ctx, chromedp.Evaluate[string](`document.getElementById('report').dataset.verdict`))
-	list := browsertest.Run(t, ctx, chromedp.Evaluate[[]shownCheck](`[...document.querySelectorAll('#checks li')].map((li) => ({
-		name: li.dataset.check, verdict: li.dataset.verdict, word: li.querySelector('.word').textContent,
-		detail: li.querySelector('.detail').textContent,
-		visible: ((r) => r.width > 0 && r.height > 0 && r.left >= 0)(li.getBoundingClientRect())}))`))
-	checks = map[string]shownCheck{}
-	for _, c := range list {
-		checks[c.Name] = c
-		if !c.Visible {
-			t.Errorf("check %s is not visible on the page", c.Name)
-		}
-	}
-	return verdict, checks
-}
 
 // TestBrowserProofReportVerifies: the report of a real screening, opened
 // in Chromium, shows every address and verifies the document: the
@@ -59,7 +23,7 @@ func TestBrowserProofReportVerifies(t *testing.T) {
 	path := screenForReport(t, ts)
 	ctx := browsertest.New(t)
 	console := browsertest.Console(t, ctx)
-	verdict, checks := openReport(t, ctx, ts.URL+path)
+	verdict, checks := browsertest.Report(t, ctx, ts.URL+path)
 	for _, name := range []string{"resultsHash", "statuses", "merkleProofs", "exclusionProofs", "snapshot:list:ETH", "snapshot:list:XBT", "signature"} {
 		if c := checks[name]; c.Verdict != "pass" || c.Word != "Passed" {
 			t.Errorf("check %s: %+v, want passed", name, c)
@@ -111,36 +75,6 @@ func TestBrowserProofReportVerifies(t *testing.T) {
 	if pdf := browsertest.Run(t, ctx, chromedp.PrintToPDF()); !bytes.HasPrefix(pdf, []byte("%PDF")) {
 		t.Error("printing to PDF gave no PDF")
 	}
-}
-
-// tamperProxy serves base through a proxy that rewrites the JSON proof
-// documents it passes with edit (the page and its assets pass as they
-// are).
-func tamperProxy(t *testing.T, base string, edit func([]byte) []byte) string {
-	t.Helper()
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := httputil.NewSingleHostReverseProxy(u)
-	p.ModifyResponse = func(r *http.Response) error {
-		if !strings.HasPrefix(r.Request.URL.Path, "/v1/compliance/proofs/") || !strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
-			return nil
-		}
-		b, err := io.ReadAll(r.Body)
-		if err != nil {
-			return err
-		}
-		_ = r.Body.Close()
-		b = edit(b)
-		r.Body = io.NopCloser(bytes.NewReader(b))
-		r.ContentLength = int64(len(b))
-		r.Header.Set("Content-Length", strconv.Itoa(len(b)))
-		return nil
-	}
-	srv := httptest.NewServer(p)
-	t.Cleanup(srv.Close)
-	return srv.URL
 }
 
 // indexAfter is the index in b of the first s after the first mark (the
@@ -195,8 +129,8 @@ func TestBrowserProofReportShowsTampering(t *testing.T) {
 		}, []string{"exclusionProofs", "signature"}, []string{"resultsHash", "merkleProofs"}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			base := tamperProxy(t, ts.URL, tc.edit)
-			verdict, checks := openReport(t, ctx, base+path)
+			base := browsertest.TamperProxy(t, ts.URL, browsertest.IsProofJSON, tc.edit)
+			verdict, checks := browsertest.Report(t, ctx, base+path)
 			if verdict != "fail" {
 				t.Errorf("verdict %q for an altered document: %+v", verdict, checks)
 			}
