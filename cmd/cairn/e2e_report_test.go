@@ -10,7 +10,6 @@ import (
 	"github.com/cairn-dev/cairn/chain/evm/evmtest"
 	"github.com/cairn-dev/cairn/internal/browsertest"
 	"github.com/chromedp/chromedp"
-	"github.com/ethereum/go-ethereum/common"
 )
 
 // TestE2EReportChainGanache: with anchoring on a real JSON-RPC node
@@ -20,28 +19,14 @@ import (
 // passes, the chain's included. A document whose exclusion root was
 // changed on the way fails the chain check too (and the signature).
 func TestE2EReportChainGanache(t *testing.T) {
-	url := evmtest.URL(t)
-	_, keyFile := ganacheKeyFile(t, evmtest.KeyReport)
-	code, out, errs := runCmd("contract", "deploy", "--evm-rpc-url", url, "--evm-key-file", keyFile)
-	if code != 0 || !common.IsHexAddress(strings.TrimSpace(out)) {
-		t.Fatalf("contract deploy: exit %d, stdout %q, stderr %q", code, out, errs)
-	}
-	contract := strings.ToLower(common.HexToAddress(strings.TrimSpace(out)).Hex())
+	url, keyFile, addr := deployOnGanache(t, evmtest.KeyReport)
+	contract := strings.ToLower(addr.Hex())
 	cfg, list := complianceConfig(t)
 	cfg.EVMRPCURL, cfg.EVMContract, cfg.EVMKeyFile, cfg.EVMConfirmations, cfg.EVMPollInterval = url, contract, keyFile, 1, 100*time.Millisecond
 	cfg.EVMOracle = false
 	cfg.PublicEVMRPCURL = url
 	ts := startServer(t, cfg)
-	waitSynced := func(v uint64) {
-		t.Helper()
-		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-			if st := anchorStatus(t, ts); st.ListVersion == v && st.Status == "synced" {
-				return
-			} else if time.Now().After(deadline) {
-				t.Fatalf("anchor %+v, want version %d synced", st, v)
-			}
-		}
-	}
+	waitSynced := func(v uint64) { t.Helper(); waitGanacheSynced(t, ts, v) }
 	waitSynced(1)
 	a := ts.register(t, "")
 	r := ts.do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": []map[string]any{
