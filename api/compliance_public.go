@@ -15,11 +15,17 @@ import (
 // snapshot and the statistics.
 
 // getProof is GET /v1/compliance/proofs/:screeningId: the stored proof
-// document with the results it hashes.
+// document with the results it hashes; for an Accept that prefers
+// text/html (a browser), the report page that verifies it (report.go).
 func (s *Server) getProof(c *gin.Context) error {
-	doc, err := s.Compliance.Proof(c.Request.Context(), c.Param("screeningId"))
+	id := c.Param("screeningId")
+	doc, err := s.Compliance.Proof(c.Request.Context(), id)
 	if err != nil {
 		return err
+	}
+	c.Header("Vary", "Accept")
+	if negotiate(c.GetHeader("Accept"), proofOffers) == "text/html" {
+		return s.writeReport(c, id, doc)
 	}
 	writeJSON(c, http.StatusOK, doc)
 	return nil

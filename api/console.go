@@ -21,7 +21,6 @@ var consoleTypes = map[string]string{
 	".html": "text/html; charset=utf-8",
 	".js":   "text/javascript; charset=utf-8",
 	".css":  "text/css; charset=utf-8",
-	".svg":  "image/svg+xml",
 }
 
 // consoleRoutes registers the compliance console: its page at /console

@@ -12,9 +12,9 @@ import (
 	"github.com/cairn-dev/cairn/api/apitest"
 )
 
-// get fetches a path of ts without the OpenAPI check (the console's files
+// fetchFile fetches a path of ts without the OpenAPI check (the console's files
 // are not JSON) and returns the response and its body.
-func get(t *testing.T, ts *apitest.Server, path string) (*http.Response, string) {
+func fetchFile(t *testing.T, ts *apitest.Server, path string) (*http.Response, string) {
 	t.Helper()
 	resp, err := http.Get(ts.URL + path)
 	if err != nil {
@@ -29,8 +29,8 @@ func get(t *testing.T, ts *apitest.Server, path string) (*http.Response, string)
 }
 
 var (
-	assetRef  = regexp.MustCompile(`(?:src|href)="(/console/[^"]+)"`)
-	importRef = regexp.MustCompile(`from '\./([a-z]+\.js)'`)
+	consoleRef  = regexp.MustCompile(`(?:src|href)="(/console/[^"]+)"`)
+	consoleImport = regexp.MustCompile(`from '\./([a-z]+\.js)'`)
 )
 
 // TestConsoleServesItsFilesUnderAStrictPolicy: /console is the page, with
@@ -40,7 +40,7 @@ var (
 // unknown file is a 404 problem.
 func TestConsoleServesItsFilesUnderAStrictPolicy(t *testing.T) {
 	ts := apitest.NewServer(t)
-	resp, page := get(t, ts, "/console")
+	resp, page := fetchFile(t, ts, "/console")
 	csp := resp.Header.Get("Content-Security-Policy")
 	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
 		t.Fatalf("/console: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
@@ -57,12 +57,12 @@ func TestConsoleServesItsFilesUnderAStrictPolicy(t *testing.T) {
 		t.Error("the page holds inline script, style or an event handler attribute")
 	}
 	files := map[string]string{}
-	for _, m := range assetRef.FindAllStringSubmatch(page, -1) {
+	for _, m := range consoleRef.FindAllStringSubmatch(page, -1) {
 		files[m[1]] = ""
 	}
 	// The modules the entry imports, and those they import.
 	for todo := []string{"/console/console.js"}; len(todo) > 0; todo = todo[1:] {
-		r, body := get(t, ts, todo[0])
+		r, body := fetchFile(t, ts, todo[0])
 		if r.StatusCode != 200 || r.Header.Get("Content-Type") != "text/javascript; charset=utf-8" || r.Header.Get("Content-Security-Policy") != csp {
 			t.Fatalf("%s: %d %q", todo[0], r.StatusCode, r.Header.Get("Content-Type"))
 		}
@@ -71,7 +71,7 @@ func TestConsoleServesItsFilesUnderAStrictPolicy(t *testing.T) {
 			t.Errorf("%s writes HTML from strings, evaluates code or names another origin", todo[0])
 		}
 		files[todo[0]] = body
-		for _, m := range importRef.FindAllStringSubmatch(body, -1) {
+		for _, m := range consoleImport.FindAllStringSubmatch(body, -1) {
 			if _, seen := files["/console/"+m[1]]; !seen {
 				files["/console/"+m[1]] = ""
 				todo = append(todo, "/console/"+m[1])
@@ -81,7 +81,7 @@ func TestConsoleServesItsFilesUnderAStrictPolicy(t *testing.T) {
 	if len(files) < 8 {
 		t.Fatalf("found %d files of the console: %v", len(files), files)
 	}
-	if r, _ := get(t, ts, "/console/console.css"); r.StatusCode != 200 || r.Header.Get("Content-Type") != "text/css; charset=utf-8" {
+	if r, _ := fetchFile(t, ts, "/console/console.css"); r.StatusCode != 200 || r.Header.Get("Content-Type") != "text/css; charset=utf-8" {
 		t.Errorf("style sheet: %d %q", r.StatusCode, r.Header.Get("Content-Type"))
 	}
 	for _, bad := range []string{"/console/nothing.js", "/console/..%2fconsole.go", "/console/doc.go"} {

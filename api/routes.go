@@ -10,6 +10,8 @@ func (s *Server) routes() {
 	e.GET("/healthz", h(s.healthz))
 	e.GET("/readyz", h(s.readyz))
 	e.GET("/metrics", s.adminAuth, s.metrics.handler)
+	// The scripts and styles of the pages (the proof report), embedded.
+	e.GET("/assets/:name", h(s.asset))
 	s.consoleRoutes()
 
 	v1 := e.Group("/v1")

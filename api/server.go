@@ -100,6 +100,11 @@ type Deps struct {
 	// loaded (sources are configured and none has been ingested or
 	// restored yet), when screening would refuse every address.
 	ListRequired bool
+	// PublicEVMRPCURL is the JSON-RPC endpoint of the anchoring chain that
+	// the proof report page reads the anchored roots from, in the reader's
+	// browser (empty: the page does not check the chain). It is shown to
+	// every reader and allowed by the pages' Content-Security-Policy.
+	PublicEVMRPCURL string
 	// AdminToken enables the admin API when non-empty.
 	AdminToken string
 	// TrustedProxies are the proxies whose X-Forwarded-For is believed when

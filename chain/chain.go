@@ -107,4 +107,7 @@ type Anchorer interface {
 	// Synced returns the state of the newest version the chain holds
 	// (status synced), and false when no version was synced yet.
 	Synced(ctx context.Context) (AnchorStatus, bool, error)
+	// Anchor returns the state of list version v's anchoring, and false
+	// when v was never submitted.
+	Anchor(ctx context.Context, v uint64) (AnchorStatus, bool, error)
 }

@@ -90,3 +90,13 @@ func (s *Service) Anchored(ctx context.Context) (uint64, error) {
 	}
 	return st.ListVersion, nil
 }
+
+// AnchorOf returns the anchoring of list version v (its contract,
+// transaction and status), and false when anchoring is off or v was never
+// submitted.
+func (s *Service) AnchorOf(ctx context.Context, v uint64) (chain.AnchorStatus, bool, error) {
+	if s.Anchorer == nil {
+		return chain.AnchorStatus{}, false, nil
+	}
+	return s.Anchorer.Anchor(ctx, v)
+}

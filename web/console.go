@@ -5,7 +5,7 @@ import (
 	"io/fs"
 )
 
-//go:embed console/*.html console/*.js console/*.css console/*.svg
+//go:embed console/*.html console/*.js console/*.css
 var consoleFiles embed.FS
 
 // Console is the compliance console (console/): its page, its JavaScript

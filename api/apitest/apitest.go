@@ -38,7 +38,11 @@ var (
 // Document returns the parsed and validated OpenAPI document.
 func Document() (*openapi3.T, error) {
 	loadOnce.Do(func() {
-		openapi3filter.RegisterBodyDecoder("text/markdown", openapi3filter.PlainBodyDecoder)
+		// The text answers: the skill's Markdown, the proof report page and
+		// the pages' assets.
+		for _, ct := range []string{"text/markdown", "text/html", "text/css", "text/javascript", "image/svg+xml"} {
+			openapi3filter.RegisterBodyDecoder(ct, openapi3filter.PlainBodyDecoder)
+		}
 		loader := openapi3.NewLoader()
 		if spec, loadErr = loader.LoadFromData(api.OpenAPIDocument()); loadErr != nil {
 			return

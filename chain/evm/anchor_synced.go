@@ -33,6 +33,19 @@ func (a *Anchorer) Synced(ctx context.Context) (chain.AnchorStatus, bool, error)
 	}
 }
 
+// Anchor returns the state of version v's record, and false when v has
+// none (never submitted).
+func (a *Anchorer) Anchor(ctx context.Context, v uint64) (chain.AnchorStatus, bool, error) {
+	if v == 0 {
+		return chain.AnchorStatus{}, false, nil
+	}
+	rs, err := a.opts.Store.ListAnchors(ctx, a.target, v+1, 1)
+	if err != nil || len(rs) == 0 || rs[0].ListVersion != v {
+		return chain.AnchorStatus{}, false, err
+	}
+	return a.statusOf(rs[0]), true, nil
+}
+
 // statusOf is the status a record shows.
 func (a *Anchorer) statusOf(r store.Anchor) chain.AnchorStatus {
 	return chain.AnchorStatus{Status: r.Status, ListVersion: r.ListVersion, TxHash: r.TxHash, BlockNumber: r.BlockNumber,

@@ -185,6 +185,10 @@ type EVMConfig struct {
 	// EVMOracleFromBlock is the first block whose oracle events are read
 	// (0: the block of the first roots this data dir anchored).
 	EVMOracleFromBlock uint64
+	// PublicEVMRPCURL is a JSON-RPC endpoint of the anchoring chain that
+	// readers' browsers may call: the proof report page reads the anchored
+	// roots from it by eth_call (empty: the page does not check the chain).
+	PublicEVMRPCURL string
 }
 
 // MemoryConfig is memory search: EmbedderURL (an OpenAI-compatible
@@ -308,6 +312,7 @@ func newServeFlagSet(c *Config) *flag.FlagSet {
 	fs.DurationVar(&c.EVMPollInterval, "evm-poll-interval", c.EVMPollInterval, "how often the anchoring transaction is checked on chain")
 	fs.BoolVar(&c.EVMOracle, "evm-oracle", c.EVMOracle, "with anchoring: keep the contract's Chainalysis-compatible isSanctioned(address) storage in step with each anchored version (addSanctioned/removeSanctioned transactions from --evm-key-file, paid by it)")
 	fs.Uint64Var(&c.EVMOracleFromBlock, "evm-oracle-from-block", c.EVMOracleFromBlock, "with --evm-oracle: first block whose SanctionedAddressesAdded/Removed events are read to learn what the contract marks, e.g. its deployment block (cairn contract deploy prints it); needed when the contract held roots before this data dir anchored any, where the scan would start at block 0 (0: the block of the first roots this data dir anchored)")
+	fs.StringVar(&c.PublicEVMRPCURL, "public-evm-rpc-url", c.PublicEVMRPCURL, "with anchoring: an http(s) JSON-RPC endpoint of the same chain, without credentials, that the proof report page calls from the reader's browser to check the anchored roots (eth_call); shown to every reader and allowed by the page's Content-Security-Policy (empty: the page leaves the chain to cairn verify-proof)")
 	fs.Int64Var(&c.StarterCredits, "starter-credits", c.StarterCredits, "credits a self-registered account starts with")
 	fs.DurationVar(&c.CacheTTL, "cache-ttl", c.CacheTTL, "how long an authenticated API key and a media record are remembered in memory (0: every request reads the store); a rotation, revocation or media delete made through another instance sharing the store takes effect within it")
 	fs.Int64Var(&c.BlobCacheBytes, "blob-cache-bytes", c.BlobCacheBytes, "memory for the blob store's read cache of metadata and verified chunks (0: none)")

@@ -23,13 +23,7 @@ import (
 // eth_call, and the old ones stop verifying after an update (a source's
 // delisting, an administrator's delisting of a community address).
 func TestE2EGanache(t *testing.T) {
-	url := evmtest.URL(t)
-	_, keyFile := ganacheKeyFile(t, evmtest.KeyE2E)
-	code, out, errs := runCmd("contract", "deploy", "--evm-rpc-url", url, "--evm-key-file", keyFile)
-	if code != 0 || !common.IsHexAddress(strings.TrimSpace(out)) {
-		t.Fatalf("contract deploy: exit %d, stdout %q, stderr %q", code, out, errs)
-	}
-	contract := common.HexToAddress(strings.TrimSpace(out))
+	url, keyFile, contract := deployOnGanache(t, evmtest.KeyE2E)
 	client, err := ethclient.Dial(url)
 	if err != nil {
 		t.Fatal(err)
@@ -45,18 +39,7 @@ func TestE2EGanache(t *testing.T) {
 	cfg.EVMRPCURL, cfg.EVMContract, cfg.EVMKeyFile, cfg.EVMConfirmations, cfg.EVMPollInterval = url, contract.Hex(), keyFile, 1, 100*time.Millisecond
 	ts := startServer(t, cfg)
 	a := ts.register(t, "")
-	waitSynced := func(version uint64) {
-		t.Helper()
-		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-			st := anchorStatus(t, ts)
-			if st.ListVersion == version && st.Status == "synced" {
-				return
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("anchor %+v, want version %d synced", st, version)
-			}
-		}
-	}
+	waitSynced := func(version uint64) { t.Helper(); waitGanacheSynced(t, ts, version) }
 	onChain := func(p proof) bool {
 		t.Helper()
 		ok, err := bind.Call(bound, nil, v.PackIsSanctioned(common.HexToAddress(p.canon), p.proof), v.UnpackIsSanctioned)
@@ -233,6 +216,36 @@ func isNotSanctioned(t *testing.T, bound *bind.BoundContract, g gap) bool {
 
 // ganacheKeyFile writes the key of ganache's deterministic account i (one
 // of the evmtest.Key* constants) to a key file, as cairn reads it.
+// deployOnGanache deploys the verifier on the ganache of the tests with
+// `cairn contract deploy` and deterministic account key (one of the
+// evmtest.Key* constants); it returns the node's URL, the key file and
+// the contract.
+func deployOnGanache(t *testing.T, key int) (url, keyFile string, contract common.Address) {
+	t.Helper()
+	url = evmtest.URL(t)
+	_, keyFile = ganacheKeyFile(t, key)
+	code, out, errs := runCmd("contract", "deploy", "--evm-rpc-url", url, "--evm-key-file", keyFile)
+	if code != 0 || !common.IsHexAddress(strings.TrimSpace(out)) {
+		t.Fatalf("contract deploy: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	return url, keyFile, common.HexToAddress(strings.TrimSpace(out))
+}
+
+// waitGanacheSynced waits until the service reports version synced, or
+// fails after 30 s.
+func waitGanacheSynced(t *testing.T, ts *testServer, version uint64) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		st := anchorStatus(t, ts)
+		if st.ListVersion == version && st.Status == "synced" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("anchor %+v, want version %d synced", st, version)
+		}
+	}
+}
+
 func ganacheKeyFile(t *testing.T, i int) (*ecdsa.PrivateKey, string) {
 	t.Helper()
 	key, hexKey := evmtest.Key(t, i)

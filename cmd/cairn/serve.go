@@ -399,7 +399,7 @@ func (m *Main) apiDeps(o *opening, publicURL string) api.Deps {
 	}
 	parts := wiring.Parts{Core: m.core, Blobs: m.blobs, Memory: o.memory, Media: o.media, Pricing: o.pricing, Cursors: o.cursors,
 		Screening: o.holder, Pipeline: m.pipeline, Anchorer: m.chainAnchorer(), DepositAddresses: o.hd, DepositVerifier: o.deposits,
-		Origin: o.origin, PublicURL: publicURL, Signer: o.signer, JWTSecret: jwtSecret(cfg.JWTSecret, o.serviceKey), Clock: m.Clock, Logger: m.Logger,
+		Origin: o.origin, PublicURL: publicURL, PublicEVMRPCURL: cfg.PublicEVMRPCURL, Signer: o.signer, JWTSecret: jwtSecret(cfg.JWTSecret, o.serviceKey), Clock: m.Clock, Logger: m.Logger,
 		StarterCredits: cfg.StarterCredits, CreditsPerAPT: cfg.CreditsPerAPT, CacheTTL: cfg.CacheTTL,
 		ReportMinAccountAge: cfg.ReportMinAccountAge, AdminToken: cfg.AdminToken, TrustedProxies: proxies, Limits: cfg.apiLimits(m.pg != nil)}
 	if m.oracle != nil {

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
+	"strings"
 
 	"github.com/cairn-dev/cairn/chain/aptos"
 	"github.com/robfig/cron/v3"
@@ -111,6 +113,28 @@ func (c *Config) validateAnchoring() error {
 		return err
 	case c.EVMOracleFromBlock != 0 && (!on || !c.EVMOracle):
 		return fmt.Errorf("--evm-oracle-from-block %d needs anchoring (--evm-rpc-url) with --evm-oracle", c.EVMOracleFromBlock)
+	case c.PublicEVMRPCURL != "" && !on:
+		return errors.New("--public-evm-rpc-url needs anchoring (--evm-rpc-url): without it no root is anchored to check")
+	}
+	return checkPublicRPCURL(c.PublicEVMRPCURL)
+}
+
+// checkPublicRPCURL: --public-evm-rpc-url, when set, is an absolute
+// http(s) URL with a host and no user info, query or fragment (each
+// reader's browser calls it, and the pages' Content-Security-Policy names
+// it, which holds no query), written as it will be used.
+func checkPublicRPCURL(raw string) error {
+	if raw == "" {
+		return nil
+	}
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
+		return fmt.Errorf("--public-evm-rpc-url %q: want an http(s) URL such as https://rpc.example/", raw)
+	case u.User != nil || u.RawQuery != "" || u.ForceQuery || u.Fragment != "":
+		return fmt.Errorf("--public-evm-rpc-url %q: no user info, query or fragment (every reader sees it; put no secret in it)", raw)
+	case strings.ContainsAny(raw, " ;,'\"\\") || u.String() != raw:
+		return fmt.Errorf("--public-evm-rpc-url %q: write it plainly, as %q", raw, u.String())
 	}
 	return nil
 }

@@ -9,6 +9,12 @@ import (
 	"testing"
 )
 
+// anchored is args after the flags of anchoring (which are valid).
+func anchored(args ...string) []string {
+	return append([]string{"--evm-rpc-url", "http://127.0.0.1:1", "--evm-contract", "0x00000000000000000000000000000000000000aa",
+		"--evm-key-file", "evm.key"}, args...)
+}
+
 // TestServeValidate: every invalid value is refused right after parsing,
 // with exit status 2 and a message naming its flag, before anything is
 // opened: the data dir is never created.
@@ -35,6 +41,11 @@ func TestServeValidate(t *testing.T) {
 		"--evm-oracle-from-block 5 needs anchoring":                  {"--evm-oracle-from-block", "5"},
 		"--evm-oracle-from-block 7 needs anchoring (--evm-rpc-url)": {"--evm-rpc-url", "http://127.0.0.1:1", "--evm-contract",
 			"0x00000000000000000000000000000000000000aa", "--evm-key-file", "evm.key", "--evm-oracle=false", "--evm-oracle-from-block", "7"},
+		"--public-evm-rpc-url needs anchoring (--evm-rpc-url)":                               {"--public-evm-rpc-url", "https://rpc.example/"},
+		`--public-evm-rpc-url "ftp://rpc.example": want an http(s) URL`:                      anchored("--public-evm-rpc-url", "ftp://rpc.example"),
+		`--public-evm-rpc-url "https://rpc.example/?key=s": no user info, query or fragment`: anchored("--public-evm-rpc-url", "https://rpc.example/?key=s"),
+		`--public-evm-rpc-url "https://u:p@rpc.example/": no user info`:                      anchored("--public-evm-rpc-url", "https://u:p@rpc.example/"),
+		`--public-evm-rpc-url "https://rpc.example/a;b": write it plainly`:                   anchored("--public-evm-rpc-url", "https://rpc.example/a;b"),
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "data")

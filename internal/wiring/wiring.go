@@ -97,6 +97,9 @@ type Parts struct {
 	// Origin is this instance's name on its charges.
 	Origin    string
 	PublicURL string
+	// PublicEVMRPCURL is the EVM JSON-RPC URL the proof report page
+	// reads the anchored roots from in the reader's browser ("": none).
+	PublicEVMRPCURL string
 	// Signer signs the screening proof documents (nil: unsigned).
 	Signer    *compliance.Signer
 	JWTSecret []byte
@@ -135,24 +138,25 @@ func Deps(p Parts) api.Deps {
 		Health: p.Core,
 		Accounts: &account.Service{Store: p.Core, Deposits: p.DepositAddresses, Clock: p.Clock, StarterCredits: p.StarterCredits,
 			AuthCacheTTL: p.CacheTTL, CreditsPerAPT: p.CreditsPerAPT},
-		Deposits:       deposits,
-		Tokens:         &account.Tokens{Secret: p.JWTSecret, Clock: p.Clock},
-		Pricing:        p.Pricing,
-		Ledger:         ledger,
-		Media:          p.Media,
-		Memory:         p.Memory,
-		Compliance:     complianceSvc,
-		Reports:        reports,
-		Ingest:         ingester,
-		Idempotency:    p.Core,
-		Settled:        p.Core,
-		RateLimits:     p.Core,
-		Cursors:        p.Cursors,
-		Clock:          p.Clock,
-		Logger:         p.Logger,
-		AdminToken:     p.AdminToken,
-		TrustedProxies: p.TrustedProxies,
-		Limits:         p.Limits,
+		Deposits:        deposits,
+		Tokens:          &account.Tokens{Secret: p.JWTSecret, Clock: p.Clock},
+		Pricing:         p.Pricing,
+		Ledger:          ledger,
+		Media:           p.Media,
+		Memory:          p.Memory,
+		Compliance:      complianceSvc,
+		Reports:         reports,
+		Ingest:          ingester,
+		Idempotency:     p.Core,
+		Settled:         p.Core,
+		RateLimits:      p.Core,
+		Cursors:         p.Cursors,
+		Clock:           p.Clock,
+		Logger:          p.Logger,
+		AdminToken:      p.AdminToken,
+		TrustedProxies:  p.TrustedProxies,
+		PublicEVMRPCURL: p.PublicEVMRPCURL,
+		Limits:          p.Limits,
 	}
 }
 

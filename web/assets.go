@@ -1,0 +1,16 @@
+package web
+
+import "embed"
+
+// Assets are the static files of the pages (assets/: style sheets and
+// scripts), served under /assets/ with cairn-verify.js (VerifierJS)
+// beside them, so that a page loads nothing from elsewhere.
+//
+//go:embed assets
+var Assets embed.FS
+
+// ReportHTML is the html/template of the proof report page (GET
+// /v1/compliance/proofs/:id asked for as text/html).
+//
+//go:embed report.html
+var ReportHTML string
