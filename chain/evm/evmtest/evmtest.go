@@ -43,6 +43,7 @@ const (
 	KeyGuardClear = 6 // chain/evm TestGanacheSanctionsGuard: the clear sender
 	KeyE2EOracle  = 7 // cmd/cairn TestE2EGanacheOracle: the service's key, the contract's owner
 	KeyReport     = 8 // cmd/cairn TestE2EReportChainGanache: the service's key, the contract's owner
+	KeyConsole    = 9 // web TestConsoleAnchoringOnGanache: the service's key, the contract's owner
 	keysOfGanache = "4f3edf983ac636a65a842ce7c78d9aa706d3b113bce9c46f30d7d21715b23b1d" +
 		"6cbed15c793ce57650b9877cf6fa156fbef513c4e6134f022a85b1ffdd59b2a1" +
 		"6370fd033278c143179d81c5526140625662b8daa446c22ee2d73db3707e620c" +
@@ -51,7 +52,8 @@ const (
 		"395df67f0c2d2d9fe1ad08d1bc8b6627011959b79c53d7dd6a3536a33ab8a4fd" +
 		"e485d098507f54e7733a205420dfddbe58db035fa577fc294ebd14db90767a52" +
 		"a453611d9419d0e56f499079478fd72c37b251a94bfde4d19872c44cf65386e3" +
-		"829e924fdf021ba3dbbc4225edfece9aca04b929d6e75613329ca6f1d31c0bb4"
+		"829e924fdf021ba3dbbc4225edfece9aca04b929d6e75613329ca6f1d31c0bb4" +
+		"b0057716d5917badaf911b193b12b910811c1497b5bada8d7711f758981c3773"
 )
 
 // Key returns the private key of deterministic account i (one of the Key*
