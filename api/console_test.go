@@ -29,7 +29,7 @@ func fetchFile(t *testing.T, ts *apitest.Server, path string) (*http.Response, s
 }
 
 var (
-	consoleRef  = regexp.MustCompile(`(?:src|href)="(/console/[^"]+)"`)
+	consoleRef    = regexp.MustCompile(`(?:src|href)="(/console/[^"]+)"`)
 	consoleImport = regexp.MustCompile(`from '\./([a-z]+\.js)'`)
 )
 
