@@ -11,7 +11,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/account"
 	"github.com/cairn-dev/cairn/api/apitest"
 	"github.com/cairn-dev/cairn/internal/browsertest"
 	"github.com/chromedp/cdproto/browser"
@@ -382,6 +385,60 @@ func TestConsoleModerationMakesAListVersion(t *testing.T) {
 	}
 	// The browser logs the refused rejection's 400, and nothing else.
 	if errs := console.Errors(); len(errs) != 1 || !strings.Contains(errs[0], "status of 400") {
+		t.Fatalf("the page reported errors: %q", errs)
+	}
+}
+
+// TestConsoleAgentsAndCredits, with the keyboard only: the administrator
+// opens the agents page, looks an agent up, grants its developer credits
+// (the balance the page shows is the API's) and revokes it (its key stops
+// working). Then a developer token signs in: the page names the developer
+// and its balance, and the administrator's pages are neither shown nor
+// reachable by their address.
+func TestConsoleAgentsAndCredits(t *testing.T) {
+	ts := apitest.NewServer(t)
+	a := ts.Register(t, "desk")
+	ctx := browsertest.New(t)
+	console := browsertest.Console(t, ctx)
+	signIn(t, ctx, ts, apitest.AdminToken)
+	browsertest.Do(t, ctx, chromedp.Focus(chromedp.CSS(`#nav a[data-page="agents"]`)), chromedp.KeyEvent("\r"),
+		chromedp.WaitVisible(chromedp.CSS("#agent-id")), chromedp.Focus(chromedp.CSS("#agent-id")), chromedp.KeyEvent(a.ID+"\r"),
+		chromedp.WaitVisible(chromedp.CSS("#agent-facts dd")))
+	facts := js[string](t, ctx, `document.getElementById('agent-facts').textContent`)
+	if !strings.Contains(facts, "Agent"+a.ID) || !strings.Contains(facts, "Namedesk") || !strings.Contains(facts, "Credits of the developer100") {
+		t.Fatalf("agent facts: %q", facts)
+	}
+	browsertest.Do(t, ctx, chromedp.Focus(chromedp.CSS("#grant-amount")), chromedp.KeyEvent("250"),
+		chromedp.Focus(chromedp.CSS("#grant-reason")), chromedp.KeyEvent("pilot of the compliance desk\r"))
+	waitJS(t, ctx, `document.getElementById('agents-done').textContent.startsWith('Granted')`)
+	if done := js[string](t, ctx, `document.getElementById('agents-done').textContent`); done != "Granted 250 credits: "+a.DeveloperID+" now has 350." ||
+		ts.Balance(t, a.Key) != 350 || !strings.Contains(js[string](t, ctx, `document.getElementById('agent-facts').textContent`), "developer350") {
+		t.Fatalf("after the grant: %q, balance %d", done, ts.Balance(t, a.Key))
+	}
+	browsertest.SaveScreenshot(t, ctx, "../docs/console-agents.png")
+	browsertest.Do(t, ctx, chromedp.Focus(chromedp.CSS("#agent-revoke")), chromedp.KeyEvent("\r"))
+	waitJS(t, ctx, `document.getElementById('agents-done').textContent.includes('revoked')`)
+	ts.Do(t, "GET", "/v1/agents/self", a.Key, nil).Must(t, 403)
+
+	dev := ts.Register(t, "")
+	jwt, err := (&account.Tokens{Secret: apitest.JWTSecret, Clock: cairn.SystemClock{}}).Issue(dev.DeveloperID, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	browsertest.Do(t, ctx, chromedp.Click(chromedp.CSS("#signout")), chromedp.WaitVisible(chromedp.CSS("#credential")))
+	if js[string](t, ctx, `sessionStorage.getItem('cairn.console.credential') || ''`) != "" {
+		t.Fatal("signing out left the credential in the tab")
+	}
+	browsertest.Do(t, ctx, chromedp.Focus(chromedp.CSS("#credential")), chromedp.KeyEvent(jwt+"\r"), chromedp.WaitVisible(chromedp.CSS("#nav")))
+	if who := js[string](t, ctx, `document.getElementById('who').textContent`); who != "Developer of "+dev.DeveloperID+": 100 credits" {
+		t.Fatalf("signed in as %q", who)
+	}
+	if shown := js[bool](t, ctx, `getComputedStyle(document.querySelector('#nav a[data-page="moderation"]')).display !== 'none' && document.querySelector('#nav a[data-page="moderation"]').offsetParent !== null`); shown {
+		t.Fatal("a developer sees the moderation link")
+	}
+	js[bool](t, ctx, `(location.hash = '#moderation', true)`)
+	waitJS(t, ctx, `!document.getElementById('page-screen').hidden && document.getElementById('page-moderation').hidden`)
+	if errs := console.Errors(); len(errs) > 0 {
 		t.Fatalf("the page reported errors: %q", errs)
 	}
 }
