@@ -442,3 +442,43 @@ func TestConsoleAgentsAndCredits(t *testing.T) {
 		t.Fatalf("the page reported errors: %q", errs)
 	}
 }
+
+// TestConsoleTenThousandRows: a pasted list of 10,000 addresses is
+// screened in 100 requests and the table holds one page of 50 rows, the
+// filters and pages working over all 10,000; 10,001 addresses are refused
+// before anything is sent.
+func TestConsoleTenThousandRows(t *testing.T) {
+	ts := apitest.NewServer(t, apitest.SanctionsLists(t))
+	a := ts.Register(t, "")
+	ts.Do(t, "POST", "/v1/admin/credits", apitest.AdminToken, map[string]any{"developerId": a.DeveloperID, "amount": 10000, "reason": "test"}).Must(t, 200)
+	ctx := browsertest.New(t)
+	console := browsertest.Console(t, ctx)
+	signIn(t, ctx, ts, a.Key)
+	paste := func(n int) {
+		js[bool](t, ctx, fmt.Sprintf(`(() => { const lines = [];
+			for (let i = 0; i < %d; i++) lines.push(i %% 100 === 0 ? %q : '0x' + (0xc0ffee000 + i).toString(16).padStart(40, '0'));
+			const ta = document.getElementById('screen-text'); ta.value = lines.join('\n');
+			ta.dispatchEvent(new Event('input', {bubbles: true})); return true; })()`, n, apitest.Tornado))
+	}
+	paste(10001)
+	waitJS(t, ctx, `document.getElementById('screen-estimate').textContent.startsWith('10,001 addresses')`)
+	if !js[bool](t, ctx, `document.getElementById('screen-start').disabled`) {
+		t.Fatal("10,001 addresses can be started")
+	}
+	paste(10000)
+	waitJS(t, ctx, `document.getElementById('screen-estimate').textContent.startsWith('10,000 addresses in 100 requests')`)
+	browsertest.Do(t, ctx, chromedp.Click(chromedp.CSS("#screen-start")))
+	waitJS(t, ctx, `document.getElementById('screen-progress').value === 10000 && !document.getElementById('screen-start').disabled`)
+	rows := func() int { return js[int](t, ctx, `document.querySelectorAll('#results-table tbody tr').length`) }
+	if n, s := rows(), js[string](t, ctx, `document.getElementById('results-summary').textContent`); n != 50 || s != "10,000 results: 100 sanctioned, 9,900 clear." {
+		t.Fatalf("%d rows in the table, summary %q", n, s)
+	}
+	choose(t, ctx, "filter-status", "sanctioned")
+	browsertest.Do(t, ctx, chromedp.Click(chromedp.CSS("#page-next")))
+	if first := js[string](t, ctx, `document.querySelector('#results-table tbody tr td').textContent`); first != "5001" || rows() != 50 {
+		t.Fatalf("second page of the sanctioned starts at row %s", first)
+	}
+	if errs := console.Errors(); len(errs) > 0 {
+		t.Fatalf("the page reported errors: %q", errs)
+	}
+}
