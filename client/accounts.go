@@ -48,3 +48,10 @@ func (c *Client) RevokeAgent(ctx context.Context, agentID string) (*Revocation, 
 	var out Revocation
 	return ret(&out, c.call(ctx, http.MethodPost, "/v1/admin/agents/"+esc(agentID)+"/revoke", nil, &out, authAdmin))
 }
+
+// GetAdminAgent looks any agent up by id, revoked or not, with its
+// developer's balance (getAdminAgent); it needs the admin token.
+func (c *Client) GetAdminAgent(ctx context.Context, agentID string) (*AdminAgent, error) {
+	var out AdminAgent
+	return ret(&out, c.call(ctx, http.MethodGet, "/v1/admin/agents/"+esc(agentID), nil, &out, authAdmin))
+}

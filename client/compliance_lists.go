@@ -4,6 +4,7 @@ import (
 	"context"
 	"iter"
 	"net/http"
+	"strconv"
 )
 
 // GetListingHistory returns when an address entered and left the lists
@@ -20,6 +21,16 @@ func (c *Client) GetListingHistory(ctx context.Context, address, chain string) (
 func (c *Client) ListListVersions(ctx context.Context, limit int, cursor string) (*ListVersionPage, error) {
 	var out ListVersionPage
 	_, err := c.do(ctx, &request{method: http.MethodGet, path: "/v1/compliance/versions",
+		query: query("limit", itoa(limit), "cursor", cursor)}, &out)
+	return ret(&out, err)
+}
+
+// ListListVersionChanges returns a page of the entries list version
+// version listed and delisted (listListVersionChanges); limit 0 is the
+// server's default, cursor "" the first page.
+func (c *Client) ListListVersionChanges(ctx context.Context, version int64, limit int, cursor string) (*VersionChangePage, error) {
+	var out VersionChangePage
+	_, err := c.do(ctx, &request{method: http.MethodGet, path: "/v1/compliance/versions/" + strconv.FormatInt(version, 10) + "/changes",
 		query: query("limit", itoa(limit), "cursor", cursor)}, &out)
 	return ret(&out, err)
 }

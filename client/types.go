@@ -10,6 +10,7 @@ type (
 	Agent        = wire.Agent
 	Rotation     = wire.Rotation
 	Revocation   = wire.Revocation
+	AdminAgent   = wire.AdminAgent
 
 	Pricing         = wire.Pricing
 	Balance         = wire.Balance
@@ -69,6 +70,8 @@ type (
 	SourceState          = wire.SourceState
 	ListVersion          = wire.ListVersion
 	ListVersionPage      = wire.ListVersionPage
+	VersionChange        = wire.VersionChange
+	VersionChangePage    = wire.VersionChangePage
 	LastIngestion        = wire.LastIngestion
 	ListStats            = wire.ListStats
 	ReportStats          = wire.ReportStats

@@ -271,6 +271,13 @@ func TestE2EClient(t *testing.T) {
 			v.Versions[0].Sources["list:ETH"].SHA256 == nil {
 			t.Fatalf("versions: %+v %v", v, err)
 		}
+		ch, err := c.ListListVersionChanges(ctx, 1, 3, "")
+		if err != nil || ch.ListVersion != 1 || len(ch.Changes) != 3 || !ch.HasMore || ch.Changes[0].Change != "added" || ch.Changes[0].Address == "" {
+			t.Fatalf("changes of version 1: %+v %v", ch, err)
+		}
+		if next, err := c.ListListVersionChanges(ctx, 1, 3, *ch.NextCursor); err != nil || len(next.Changes) == 0 || next.Changes[0] == ch.Changes[0] {
+			t.Fatalf("next changes of version 1: %+v %v", next, err)
+		}
 		n := int64(0)
 		for lv, err := range c.AllListVersions(ctx) {
 			if err != nil || lv.ListVersion != root.ListVersion-n {
@@ -323,6 +330,18 @@ func TestE2EClient(t *testing.T) {
 		if md, err := pub.GetSkill(ctx, true); err != nil || !strings.Contains(md, "/v1/memory") {
 			t.Fatalf("skill: %v", err)
 		}
+		if page, err := pub.GetConsole(ctx); err != nil || !strings.Contains(page, "<title>cairn console</title>") {
+			t.Fatalf("console: %.80s %v", page, err)
+		}
+		if js, err := pub.GetConsoleFile(ctx, "console.js"); err != nil || !strings.Contains(js, "import ") {
+			t.Fatalf("console.js: %.80s %v", js, err)
+		}
+		if _, err := pub.GetConsoleFile(ctx, "nothing.js"); !client.IsCode(err, cairn.ENOTFOUND) {
+			t.Fatalf("a file the console lacks: %v", err)
+		}
+		if svg, err := pub.GetAsset(ctx, "favicon.svg"); err != nil || !strings.Contains(svg, "<svg") {
+			t.Fatalf("asset: %.80s %v", svg, err)
+		}
 		if mt, err := pub.Metrics(ctx); err != nil || !strings.Contains(mt, "go_goroutines") {
 			t.Fatalf("metrics: %v", err)
 		}
@@ -363,6 +382,9 @@ func TestE2EClient(t *testing.T) {
 		rot, err := c.WithAPIKey(sub.APIKey).RotateKey(ctx, sub.RotationSecret)
 		if err != nil || rot.APIKey == sub.APIKey || rot.RotationSecret == sub.RotationSecret || rot.AgentID != sub.AgentID || rot.AgentName != "helper" {
 			t.Fatalf("rotate: %+v %v", rot, err)
+		}
+		if ag, err := pub.GetAdminAgent(ctx, sub.AgentID); err != nil || ag.Name != "helper" || ag.DeveloperID != reg.DeveloperID || ag.Revoked {
+			t.Fatalf("admin look-up: %+v %v", ag, err)
 		}
 		if rv, err := pub.RevokeAgent(ctx, sub.AgentID); err != nil || !rv.Revoked || rv.AgentID != sub.AgentID || rv.RevokedAt.IsZero() {
 			t.Fatalf("revoke: %+v %v", rv, err)
