@@ -236,6 +236,17 @@ func TestAnchorTwoVersions(t *testing.T) {
 	if n := e.nonce(t, e.updater); n != 2 {
 		t.Fatalf("the updater sent %d transactions for two versions", n)
 	}
+	// Each version's own record: version 1 keeps its transaction and
+	// block after version 2; 7 (ignored) and 3 (never submitted) have none.
+	if old, ok, err := a.Anchor(ctx, 1); err != nil || !ok || old.ListVersion != 1 || old.TxHash != st.TxHash ||
+		old.BlockNumber != st.BlockNumber || old.Roots != roots1 || old.Status != chain.AnchorSynced {
+		t.Fatalf("Anchor(1) = %+v, %v, %v; version 1 was %+v", old, ok, err, st)
+	}
+	for _, v := range []uint64{0, 3, 7} {
+		if got, ok, err := a.Anchor(ctx, v); err != nil || ok {
+			t.Fatalf("Anchor(%d) = %+v, %v, %v: want none", v, got, ok, err)
+		}
+	}
 }
 
 // TestAnchorConfirmations: synced only once the block has the required

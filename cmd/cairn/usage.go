@@ -34,7 +34,7 @@ var serveSections = []flagSection{
 	{"Sanctions lists and reports", []string{"source", "source-header", "default-sources", "ingest-schedule", "ingest-max-bytes",
 		"ingest-max-xml-token", "ingest-max-drop", "report-min-account-age"}},
 	{"Anchoring (EVM)", []string{"evm-rpc-url", "evm-chain-id", "evm-contract", "evm-key-file", "evm-confirmations",
-		"evm-poll-interval", "evm-oracle", "evm-oracle-from-block"}},
+		"evm-poll-interval", "evm-oracle", "evm-oracle-from-block", "public-evm-rpc-url"}},
 	{"Memory search", []string{"embedder-url", "embedder-model", "vector-hnsw-threshold"}},
 }
 
