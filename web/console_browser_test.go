@@ -51,6 +51,17 @@ func waitJS(t *testing.T, ctx context.Context, expr string) {
 	}
 }
 
+// unlabelled returns the ids (or tags) of the form controls of the page
+// that no label names.
+func unlabelled(t *testing.T, ctx context.Context) []string {
+	t.Helper()
+	if n := js[int](t, ctx, `document.querySelectorAll('input, select, textarea, progress').length`); n < 15 {
+		t.Fatalf("only %d form controls in the page", n)
+	}
+	return js[[]string](t, ctx, `[...document.querySelectorAll('input, select, textarea, progress')]
+		.filter(e => !e.labels || e.labels.length === 0).map(e => e.id || e.tagName)`)
+}
+
 // choose selects a value of a <select> as a person would, firing change.
 func choose(t *testing.T, ctx context.Context, id, value string) {
 	t.Helper()
@@ -221,6 +232,9 @@ func TestConsoleScreensACSV(t *testing.T) {
 		t.Fatalf("%d rows in the table for 1,000 results (%q)", n, caption())
 	}
 	browsertest.SaveScreenshot(t, ctx, "../docs/console-screening.png")
+	if u := unlabelled(t, ctx); len(u) > 0 {
+		t.Fatalf("controls without a label: %q", u)
+	}
 	choose(t, ctx, "filter-status", "sanctioned")
 	if n := js[int](t, ctx, `document.querySelectorAll('#results-table tbody tr[data-status="sanctioned"]').length`); n != 50 || tableRows() != 50 ||
 		!strings.Contains(caption(), "of 200") {
@@ -311,6 +325,8 @@ func checkJSON(t *testing.T, b []byte, want []map[string]any) {
 // the versions page shows (its chart, its counts, and its change: the
 // address added from the community source), and the address screens
 // flagged. The anchoring page shows the current roots the API serves.
+// Every control of the page, the queue's reason fields included, has a
+// label.
 func TestConsoleModerationMakesAListVersion(t *testing.T) {
 	ts := apitest.NewServer(t, apitest.SanctionsLists(t))
 	const suspect, innocent = "0x00000000000000000000000000000000000f4e51", "0x00000000000000000000000000000000000f4e52"
@@ -328,6 +344,9 @@ func TestConsoleModerationMakesAListVersion(t *testing.T) {
 	browsertest.Do(t, ctx, chromedp.Click(chromedp.CSS(`#nav a[data-page="moderation"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`tr[data-report="`+confirm+`"]`)), chromedp.WaitVisible(chromedp.CSS(`tr[data-report="`+reject+`"]`)))
 	browsertest.SaveScreenshot(t, ctx, "../docs/console-moderation.png")
+	if u := unlabelled(t, ctx); len(u) > 0 {
+		t.Fatalf("controls without a label: %q", u)
+	}
 	browsertest.Do(t, ctx,
 		chromedp.SendKeys(chromedp.CSS(`input[data-reason="`+confirm+`"]`), "reported with a transaction that drained a wallet"),
 		chromedp.Click(chromedp.CSS(`button[data-act="confirm"][data-id="`+confirm+`"]`)))
