@@ -501,3 +501,37 @@ func TestConsoleTenThousandRows(t *testing.T) {
 		t.Fatalf("the page reported errors: %q", errs)
 	}
 }
+
+// TestConsoleStopsAtARefusal: a list whose 120th line names a chain the
+// service does not know is screened up to the refused request, which the
+// page names by its line and address with the problem's title and
+// detail; the 100 results before it stay, and nothing more is charged.
+func TestConsoleStopsAtARefusal(t *testing.T) {
+	ts := apitest.NewServer(t, apitest.SanctionsLists(t))
+	a := ts.Register(t, "")
+	ts.Do(t, "POST", "/v1/admin/credits", apitest.AdminToken, map[string]any{"developerId": a.DeveloperID, "amount": 500, "reason": "test"}).Must(t, 200)
+	var lines []string
+	for i := range 150 {
+		chain := "ethereum"
+		if i == 119 {
+			chain = "dogechain"
+		}
+		lines = append(lines, fmt.Sprintf("0x%040x,%s", 0xbad000+i, chain))
+	}
+	ctx := browsertest.New(t)
+	signIn(t, ctx, ts, a.Key)
+	js[bool](t, ctx, fmt.Sprintf(`(() => { const ta = document.getElementById('screen-text'); ta.value = %q;
+		ta.dispatchEvent(new Event('input', {bubbles: true})); return true; })()`, strings.Join(lines, "\n")))
+	waitJS(t, ctx, `document.getElementById("screen-estimate").textContent.includes("credits")`)
+	before := ts.Balance(t, a.Key)
+	browsertest.Do(t, ctx, chromedp.Click(chromedp.CSS("#screen-start")))
+	browsertest.Do(t, ctx, chromedp.Poll[chromedp.Void](`document.getElementById('screen-error').textContent`, chromedp.WithPollingTimeout(0)))
+	msg := js[string](t, ctx, `document.getElementById('screen-error').textContent`)
+	if !strings.HasPrefix(msg, fmt.Sprintf("Stopped after 100 addresses (line 120: 0x%040x). Bad Request: ", 0xbad000+119)) || !strings.Contains(msg, "dogechain") {
+		t.Fatalf("error shown: %q", msg)
+	}
+	waitJS(t, ctx, `!document.getElementById('screen-start').disabled`)
+	if s := js[string](t, ctx, `document.getElementById('results-summary').textContent`); s != "100 results: 100 clear." || before-ts.Balance(t, a.Key) != 90 {
+		t.Fatalf("after the refusal: %q, charged %d", s, before-ts.Balance(t, a.Key))
+	}
+}
