@@ -31,7 +31,10 @@ func (s *Server) complianceRoutes(v1 *gin.RouterGroup) {
 	// changes: operators read them with the admin token too.
 	v1.GET("/compliance/merkle-root", s.agentDeveloperOrAdminAuth, s.limited(), h(s.merkleRoot))
 	v1.GET("/compliance/versions", s.agentDeveloperOrAdminAuth, s.limited(), h(s.listVersions))
-	v1.GET("/compliance/versions/:version/changes", s.agentDeveloperOrAdminAuth, s.limited(), h(s.versionChanges))
+	// A version's changes are found by reading the whole history and
+	// list: each read counts against the write limit too.
+	scans := s.rateLimit(policy{name: "writes", l: s.writeLimit, key: byAgent, when: always})
+	v1.GET("/compliance/versions/:version/changes", s.agentDeveloperOrAdminAuth, s.limited(), scans, h(s.versionChanges))
 	// No account: the unguessable screening id is the capability a
 	// screener hands to an auditor, and snapshots are public data named
 	// by their digest; the statistics are public too. All are limited per

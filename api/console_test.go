@@ -10,6 +10,7 @@ import (
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/api/apitest"
+	"github.com/cairn-dev/cairn/internal/wiring"
 )
 
 // fetchFile fetches a path of ts without the OpenAPI check (the console's files
@@ -164,4 +165,20 @@ func TestAdminAgentLookup(t *testing.T) {
 	ts.Do(t, "GET", "/v1/admin/agents/"+a.ID, b.Key, nil).Problem(t, 401, cairn.EUNAUTHORIZED)
 	ts.Do(t, "GET", "/v1/admin/agents/"+cairn.NewID(), apitest.AdminToken, nil).Problem(t, 404, cairn.ENOTFOUND)
 	ts.Do(t, "GET", "/v1/admin/agents/not-an-id", apitest.AdminToken, nil).Problem(t, 404, cairn.ENOTFOUND)
+}
+
+// TestVersionChangesCountAsWrites: reading a version's changes, which
+// scans the list, counts against the agent's write limit.
+func TestVersionChangesCountAsWrites(t *testing.T) {
+	ts := apitest.NewServer(t, apitest.SanctionsLists(t), func(p *wiring.Parts) { p.Limits.WritesPerAgent = 2 })
+	a := ts.Register(t, "")
+	for range 2 {
+		ts.Do(t, "GET", "/v1/compliance/versions/1/changes?limit=1", a.Key, nil).Must(t, 200)
+	}
+	r := ts.Do(t, "GET", "/v1/compliance/versions/1/changes?limit=1", a.Key, nil).Problem(t, 429, cairn.ERATELIMIT)
+	if r.Str("policy") != "writes" || r.Header.Get("Retry-After") == "" {
+		t.Fatalf("third read: %s", r.Body)
+	}
+	// Other reads are not writes.
+	ts.Do(t, "GET", "/v1/compliance/versions", a.Key, nil).Must(t, 200)
 }

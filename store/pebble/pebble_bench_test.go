@@ -99,3 +99,9 @@ func BenchmarkRawPebble(b *testing.B) {
 		})
 	})
 }
+
+// BenchmarkVersionChanges measures the changes of a version that changed
+// one entry, over a list of a million (storetest.BenchVersionChanges).
+func BenchmarkVersionChanges(b *testing.B) {
+	storetest.BenchVersionChanges(b, openBench(b, false), 1_000_000)
+}

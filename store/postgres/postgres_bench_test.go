@@ -68,3 +68,9 @@ func BenchmarkRawInsert(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkVersionChanges measures the changes of a version that changed
+// one entry, over a list of a million (storetest.BenchVersionChanges).
+func BenchmarkVersionChanges(b *testing.B) {
+	storetest.BenchVersionChanges(b, openBench(b), 1_000_000)
+}
