@@ -88,6 +88,9 @@ type AnchorStatus struct {
 	Contract    string // 0x address of the verifier contract
 	TxHash      string // the transaction that set (or is setting) the roots
 	BlockNumber uint64 // block that included it; 0 until mined
+	// Confirmations is how many blocks, counting the one that includes
+	// the transaction, must be mined before a version is synced.
+	Confirmations uint64
 	SubmittedAt time.Time
 	SyncedAt    time.Time
 	Error       string // the last failure, if any

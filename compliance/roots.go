@@ -51,7 +51,7 @@ func (s *Service) Roots(ctx context.Context) Roots {
 	st, err := s.Anchorer.Status(ctx)
 	if err != nil {
 		s.Logger.ErrorContext(ctx, "reading the anchor status failed", "err", err)
-		st = chain.AnchorStatus{Status: chain.AnchorFailed, ChainID: st.ChainID, Contract: st.Contract,
+		st = chain.AnchorStatus{Status: chain.AnchorFailed, ChainID: st.ChainID, Contract: st.Contract, Confirmations: st.Confirmations,
 			Error: "The anchor status could not be read."}
 	}
 	out.Anchor = st

@@ -106,7 +106,7 @@ func TestConsoleAnchoringOnGanache(t *testing.T) {
 	}
 	page := js[string](t, bctx, `document.getElementById('anchoring-anchor').textContent + ' | ' + document.getElementById('anchoring-oracle').textContent`)
 	for _, want := range []string{"Statussynced", "Contract" + anchor["contract"].(string), "Transaction" + anchor["txHash"].(string),
-		"Block" + itoa(anchor["blockNumber"]), "Chain id" + itoa(anchor["chainId"]), "Confirmationsreached", "Last errornone",
+		"Block" + itoa(anchor["blockNumber"]), "Chain id" + itoa(anchor["chainId"]), "Confirmations1 required, reached", "Last errornone",
 		"Addresses pending0", "Last transaction" + lastTx} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the anchoring page lacks %q: %s", want, page)

@@ -127,10 +127,13 @@ const Disabled = "disabled"
 // pending, submitted, synced or failed; the pointers are nil (written as
 // null) until known.
 type Anchor struct {
-	BlockNumber *int64  `json:"blockNumber"`
-	ChainID     int64   `json:"chainId"`
-	Contract    string  `json:"contract"` // 0x address, lower case
-	Error       *string `json:"error"`
+	BlockNumber *int64 `json:"blockNumber"`
+	ChainID     int64  `json:"chainId"`
+	// Confirmations is how many blocks, counting the transaction's, must
+	// be mined before a version is synced.
+	Confirmations int64   `json:"confirmations,omitzero"`
+	Contract      string  `json:"contract"` // 0x address, lower case
+	Error         *string `json:"error"`
 	// ListVersion is the list version whose roots are being anchored.
 	ListVersion *int64  `json:"listVersion"`
 	Status      string  `json:"status"`

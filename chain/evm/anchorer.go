@@ -190,7 +190,8 @@ func (a *Anchorer) nudge() {
 // Status reports the newest recorded version; before any, it is pending
 // with list version 0.
 func (a *Anchorer) Status(ctx context.Context) (chain.AnchorStatus, error) {
-	st := chain.AnchorStatus{Status: chain.AnchorPending, ChainID: a.chainID.Uint64(), Contract: strings.ToLower(a.opts.Contract.Hex())}
+	st := chain.AnchorStatus{Status: chain.AnchorPending, ChainID: a.chainID.Uint64(), Contract: strings.ToLower(a.opts.Contract.Hex()),
+		Confirmations: a.opts.Confirmations}
 	r, err := store.LatestAnchor(ctx, a.opts.Store, a.target)
 	if cairn.IsCode(err, cairn.ENOTFOUND) {
 		return st, nil

@@ -26,6 +26,14 @@ function status(s, meanings) {
   return el('span', {}, el('span', { class: `status status-${s}`, text: s }), ' ', meanings[s] || '');
 }
 
+// confirmations says where the anchor's transaction stands against the
+// confirmations the service waits for.
+function confirmations(a) {
+  const need = `${a.confirmations} required`;
+  if (a.status === 'synced') return `${need}, reached`;
+  return a.blockNumber ? `${need}; mined in block ${a.blockNumber}, waiting for the next blocks` : `${need}; not mined yet`;
+}
+
 function errorText(e) {
   return e ? el('span', { class: 'error-text', text: e }) : 'none';
 }
@@ -44,7 +52,7 @@ async function load() {
     facts($('anchoring-anchor'), a.status === 'disabled' ? [['Status', status(a.status, anchorMeaning)]] : [
       ['Status', status(a.status, anchorMeaning)], ['List version', a.listVersion], ['Chain id', a.chainId],
       ['Contract', mono(a.contract)], ['Transaction', mono(a.txHash)], ['Block', a.blockNumber],
-      ['Confirmations', a.status === 'synced' ? 'reached' : a.blockNumber ? 'mined, waiting for more blocks' : 'not mined yet'],
+      ['Confirmations', confirmations(a)],
       ['Synced', fmtTime(a.syncedAt)], ['Last error', errorText(a.error)],
     ]);
     const o = r.oracle;
