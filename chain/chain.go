@@ -91,9 +91,9 @@ type AnchorStatus struct {
 	// Confirmations is how many blocks, counting the one that includes
 	// the transaction, must be mined before a version is synced.
 	Confirmations uint64
-	SubmittedAt time.Time
-	SyncedAt    time.Time
-	Error       string // the last failure, if any
+	SubmittedAt   time.Time
+	SyncedAt      time.Time
+	Error         string // the last failure, if any
 }
 
 // Anchorer publishes the Merkle roots of sanctions-list versions on chain so
