@@ -118,3 +118,29 @@ type MemoryQuery struct {
 	Limit  int
 	Count  bool
 }
+
+// MemorySearchQuery is a search of one agent's memories. Criteria combine
+// with AND.
+type MemorySearchQuery struct {
+	// Text, when not empty, is a full-text query: words and "quoted
+	// phrases" of which any may appear (memories holding more of them, and
+	// more often, rank higher), -word and -"phrase" must not appear ("or"
+	// between words changes nothing); the score is its rank.
+	Text string
+	// Key must be contained in the key, case-insensitively (as
+	// strings.ToLower compares); "" matches every key. Without Text the
+	// score is 3 for the key equal to it, 2 for a key starting with it, 1
+	// otherwise (1 for every key when Key is "").
+	Key string
+	// Tags must all be on the memory.
+	Tags []string
+	// Now is the time at which expired memories are left out.
+	Now   time.Time
+	Limit int
+}
+
+// MemoryMatch is a memory found by SearchMemories.
+type MemoryMatch struct {
+	Key   string
+	Score float64
+}

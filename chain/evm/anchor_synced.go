@@ -4,8 +4,8 @@ import (
 	"context"
 	"strings"
 
+	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/chain"
-	"github.com/cairn-dev/cairn/store"
 )
 
 // syncedPage is how many records Synced reads at a time, newest first.
@@ -34,7 +34,7 @@ func (a *Anchorer) Synced(ctx context.Context) (chain.AnchorStatus, bool, error)
 }
 
 // statusOf is the status a record shows.
-func (a *Anchorer) statusOf(r store.Anchor) chain.AnchorStatus {
+func (a *Anchorer) statusOf(r cairn.Anchor) chain.AnchorStatus {
 	return chain.AnchorStatus{Status: r.Status, ListVersion: r.ListVersion, TxHash: r.TxHash, BlockNumber: r.BlockNumber,
 		SubmittedAt: r.SubmittedAt, SyncedAt: r.SyncedAt, Error: r.Error, ChainID: a.chainID.Uint64(),
 		Contract: strings.ToLower(a.opts.Contract.Hex()), Roots: recordRoots(r)}

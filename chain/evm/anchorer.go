@@ -148,7 +148,7 @@ func (a *Anchorer) Submit(ctx context.Context, v uint64, roots chain.Roots) erro
 	} else if err != nil && !cairn.IsCode(err, cairn.ENOTFOUND) {
 		return err
 	}
-	err = a.opts.Store.CreateAnchor(ctx, store.Anchor{
+	err = a.opts.Store.CreateAnchor(ctx, cairn.Anchor{
 		Target: a.target, ListVersion: v, Status: chain.AnchorPending,
 		SanctionsRoot: hex0x(roots.Sanctions[:]), CommunityRoot: hex0x(roots.Community[:]),
 		ExclusionRoot: hex0x(roots.Exclusion[:]), CommunityExclusionRoot: hex0x(roots.CommunityExclusion[:]),
@@ -166,7 +166,7 @@ func (a *Anchorer) Submit(ctx context.Context, v uint64, roots chain.Roots) erro
 
 // recordRoots reads the four roots of a record; a root it does not carry
 // (a record written before exclusion roots were anchored) is zero.
-func recordRoots(r store.Anchor) chain.Roots {
+func recordRoots(r cairn.Anchor) chain.Roots {
 	return chain.Roots{
 		Sanctions: common.HexToHash(r.SanctionsRoot), Community: common.HexToHash(r.CommunityRoot),
 		Exclusion: common.HexToHash(r.ExclusionRoot), CommunityExclusion: common.HexToHash(r.CommunityExclusionRoot),

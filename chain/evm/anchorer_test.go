@@ -12,7 +12,6 @@ import (
 	"github.com/cairn-dev/cairn/chain"
 	"github.com/cairn-dev/cairn/chain/evm"
 	"github.com/cairn-dev/cairn/merkle"
-	"github.com/cairn-dev/cairn/store"
 	"github.com/cairn-dev/cairn/store/pebble"
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
@@ -142,7 +141,7 @@ func (e *anchorEnv) onChain(t *testing.T) evm.RootsOutput {
 	return r
 }
 
-func (e *anchorEnv) records(t *testing.T) []store.Anchor {
+func (e *anchorEnv) records(t *testing.T) []cairn.Anchor {
 	t.Helper()
 	rs, err := e.db.ListAnchors(ctx, evm.Target(e.chainID.Uint64(), e.contract), 0, 100)
 	if err != nil {
@@ -551,7 +550,7 @@ func TestAnchorExclusionRootsOnly(t *testing.T) {
 	// A record from before: no exclusion roots; the same roots again
 	// are not sent.
 	target := evm.Target(e.chainID.Uint64(), e.contract)
-	if _, err := e.db.UpdateAnchor(ctx, target, 1, func(x *store.Anchor) error {
+	if _, err := e.db.UpdateAnchor(ctx, target, 1, func(x *cairn.Anchor) error {
 		x.ExclusionRoot, x.CommunityExclusionRoot = "", ""
 		return nil
 	}); err != nil {

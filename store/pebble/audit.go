@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/cairn-dev/cairn"
-	"github.com/cairn-dev/cairn/store"
 	"github.com/cockroachdb/pebble/v2"
 )
 
@@ -48,7 +47,7 @@ func (db *DB) stageAudit(b *pebble.Batch, e *cairn.AuditEntry) error {
 // ListAudit lists the agent's log newest first with a reverse seek from
 // beforeID. With an action filter it walks the action index, so a page
 // costs limit point reads whatever the other entries are.
-func (db *DB) ListAudit(ctx context.Context, agentID string, f store.AuditFilter, beforeID string, limit int) ([]cairn.AuditEntry, error) {
+func (db *DB) ListAudit(ctx context.Context, agentID string, f cairn.AuditFilter, beforeID string, limit int) ([]cairn.AuditEntry, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

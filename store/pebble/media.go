@@ -142,7 +142,7 @@ func (db *DB) changeMedia(ctx context.Context, agentID, id string, audit *cairn.
 
 // ListMedia pages the agent's records newest first, by a reverse seek over
 // the record keys or, with a category, over the category index.
-func (db *DB) ListMedia(ctx context.Context, agentID string, f store.MediaFilter, beforeID string, limit int) ([]cairn.Media, error) {
+func (db *DB) ListMedia(ctx context.Context, agentID string, f cairn.MediaFilter, beforeID string, limit int) ([]cairn.Media, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

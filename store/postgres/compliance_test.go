@@ -247,7 +247,7 @@ func TestUnstorableText(t *testing.T) {
 		if _, err := db.DeleteMedia(ctx, s, "id", nil); !cairn.IsCode(err, cairn.ENOTFOUND) {
 			t.Fatalf("DeleteMedia(%q): %v", s, err)
 		}
-		if ms, err := db.ListMedia(ctx, "agent", store.MediaFilter{Category: s}, "", 10); err != nil || len(ms) != 0 {
+		if ms, err := db.ListMedia(ctx, "agent", cairn.MediaFilter{Category: s}, "", 10); err != nil || len(ms) != 0 {
 			t.Fatalf("ListMedia(%q): %v %v", s, ms, err)
 		}
 		if _, err := db.Report(ctx, s); !cairn.IsCode(err, cairn.ENOTFOUND) {

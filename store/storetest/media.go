@@ -57,7 +57,7 @@ func RunMediaTests(t *testing.T, open func(t *testing.T) store.Media) {
 		var seen []string
 		before := ""
 		for {
-			page, err := s.ListMedia(ctx, "agent-a", store.MediaFilter{}, before, 3)
+			page, err := s.ListMedia(ctx, "agent-a", cairn.MediaFilter{}, before, 3)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -77,11 +77,11 @@ func RunMediaTests(t *testing.T, open func(t *testing.T) store.Media) {
 				t.Fatalf("not newest first: %v vs %v", seen, ids)
 			}
 		}
-		audio, err := s.ListMedia(ctx, "agent-a", store.MediaFilter{Category: cairn.MediaAudio}, "", 10)
+		audio, err := s.ListMedia(ctx, "agent-a", cairn.MediaFilter{Category: cairn.MediaAudio}, "", 10)
 		if err != nil || len(audio) != 3 || audio[0].ID != ids[5] {
 			t.Fatalf("audio = %d, %v", len(audio), err)
 		}
-		page, err := s.ListMedia(ctx, "agent-a", store.MediaFilter{Category: cairn.MediaAudio}, audio[0].ID, 10)
+		page, err := s.ListMedia(ctx, "agent-a", cairn.MediaFilter{Category: cairn.MediaAudio}, audio[0].ID, 10)
 		if err != nil || len(page) != 2 || page[0].ID != ids[3] {
 			t.Fatalf("audio page 2 = %d, %v", len(page), err)
 		}
@@ -114,7 +114,7 @@ func RunMediaTests(t *testing.T, open func(t *testing.T) store.Media) {
 		if ok != 1 {
 			t.Fatalf("%d deletes succeeded, want 1", ok)
 		}
-		if list, _ := s.ListMedia(ctx, "agent-a", store.MediaFilter{Category: cairn.MediaVideo}, "", 10); len(list) != 0 {
+		if list, _ := s.ListMedia(ctx, "agent-a", cairn.MediaFilter{Category: cairn.MediaVideo}, "", 10); len(list) != 0 {
 			t.Fatal("category index kept a deleted record")
 		}
 		if exp, _ := s.ExpiredMedia(ctx, t0.Add(2*time.Hour), 10); len(exp) != 0 {

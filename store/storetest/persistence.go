@@ -78,7 +78,7 @@ func RunPersistenceTest(t *testing.T, open func(t *testing.T) store.Store) {
 		}
 	})
 	t.Run("Audit", func(t *testing.T) {
-		log, err := db.ListAudit(ctx, agent.ID, store.AuditFilter{Action: cairn.AuditWrite}, "", 10)
+		log, err := db.ListAudit(ctx, agent.ID, cairn.AuditFilter{Action: cairn.AuditWrite}, "", 10)
 		if err != nil || len(log) != 1 || log[0].ID != audit.ID || log[0].Resource != "notes" {
 			t.Fatalf("ListAudit = %+v, %v; want the one write", log, err)
 		}

@@ -16,7 +16,7 @@ func RunScreeningTests(t *testing.T, open func(t *testing.T) store.Screenings) {
 	ctx := context.Background()
 	const limit = 10
 	t0 := time.Date(2026, 3, 4, 5, 6, 7, 8000, time.UTC)
-	take := func(t *testing.T, s store.Screenings, dev string, n int, at time.Time) store.FreeTake {
+	take := func(t *testing.T, s store.Screenings, dev string, n int, at time.Time) cairn.FreeTake {
 		t.Helper()
 		ft, err := s.TakeFree(ctx, dev, n, limit, time.Hour, at)
 		if err != nil {
@@ -24,7 +24,7 @@ func RunScreeningTests(t *testing.T, open func(t *testing.T) store.Screenings) {
 		}
 		return ft
 	}
-	want := func(t *testing.T, got store.FreeTake, free, remaining int, start time.Time) {
+	want := func(t *testing.T, got cairn.FreeTake, free, remaining int, start time.Time) {
 		t.Helper()
 		if got.Free != free || got.Remaining != remaining || !got.Start.Equal(start) || !got.Reset.Equal(start.Add(time.Hour)) {
 			t.Fatalf("take = %+v, want free %d, remaining %d, window %v + 1h", got, free, remaining, start)
