@@ -1,10 +1,16 @@
 package cairn
 
-import "time"
+import (
+	"strconv"
+	"strings"
+	"time"
+)
 
 // Anchor is the anchoring of one list version's Merkle roots to one
 // verifier contract (its Target), with the one transaction that carries
-// them. Status takes the values of chain.Anchor*.
+// them: the record the anchor store keeps and the state chain.Anchorer
+// reports, one shape for both. Status takes the values of chain.Anchor*;
+// chain.RootsOf reads its roots.
 type Anchor struct {
 	Target        string `json:"target"` // "<chain id>:<contract 0x hex, lower-case>"
 	ListVersion   uint64 `json:"listVersion"`
@@ -40,4 +46,29 @@ type Anchor struct {
 	// flight.
 	Pending int `json:"pending,omitempty"`
 	Batches int `json:"batches,omitempty"`
+}
+
+// ChainID is the chain of the record's Target, 0 when it names none.
+func (a Anchor) ChainID() uint64 {
+	id, _ := a.chain()
+	return id
+}
+
+// Contract is the verifier contract of the record's Target (0x hex,
+// lower-case), "" when it names none.
+func (a Anchor) Contract() string {
+	_, contract := a.chain()
+	return contract
+}
+
+// chain splits the Target, "<chain id>:<contract>" (an oracle record's
+// with "/oracle" after it).
+func (a Anchor) chain() (uint64, string) {
+	target, _, _ := strings.Cut(a.Target, "/")
+	id, contract, ok := strings.Cut(target, ":")
+	n, err := strconv.ParseUint(id, 10, 64)
+	if !ok || err != nil {
+		return 0, ""
+	}
+	return n, contract
 }

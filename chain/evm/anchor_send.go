@@ -24,7 +24,7 @@ var errSigned = errors.New("evm: this list version already has a transaction")
 // Before signing it reads the contract: a version the contract already
 // holds is synced without a transaction, an older one is refused.
 func (a *Anchorer) send(ctx context.Context, r cairn.Anchor) error {
-	roots := recordRoots(r)
+	roots := chain.RootsOf(r)
 	if code, err := a.b.CodeAt(ctx, a.opts.Contract, nil); err != nil {
 		return a.fail(ctx, r, fmt.Errorf("read the contract code: %w", err))
 	} else if len(code) == 0 {

@@ -107,7 +107,7 @@ func (a *Anchorer) track(ctx context.Context, r cairn.Anchor, latest bool) (bloc
 // when it cannot be read).
 func (a *Anchorer) holds(ctx context.Context, r cairn.Anchor) bool {
 	on, err := bind.Call(a.contract, &bind.CallOpts{Context: ctx}, a.verifier.PackRoots(), a.verifier.UnpackRoots)
-	return err == nil && on.ListVersion == r.ListVersion && onChainRoots(on) == recordRoots(r)
+	return err == nil && on.ListVersion == r.ListVersion && onChainRoots(on) == chain.RootsOf(r)
 }
 
 // mined records the block of r's transaction and makes r synced once the

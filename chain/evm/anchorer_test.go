@@ -103,7 +103,7 @@ func step(t *testing.T, a *evm.Anchorer) {
 	}
 }
 
-func status(t testing.TB, a *evm.Anchorer) chain.AnchorStatus {
+func status(t testing.TB, a *evm.Anchorer) cairn.Anchor {
 	t.Helper()
 	st, err := a.Status(ctx)
 	if err != nil {
@@ -112,7 +112,7 @@ func status(t testing.TB, a *evm.Anchorer) chain.AnchorStatus {
 	return st
 }
 
-func wantStatus(t *testing.T, a *evm.Anchorer, version uint64, s string) chain.AnchorStatus {
+func wantStatus(t *testing.T, a *evm.Anchorer, version uint64, s string) cairn.Anchor {
 	t.Helper()
 	st := status(t, a)
 	if st.Status != s || st.ListVersion != version {
@@ -158,7 +158,7 @@ var rootA, rootB, rootC = [32]byte{0xa}, [32]byte{0xb}, [32]byte{0xc}
 func TestAnchorTwoVersions(t *testing.T) {
 	e := newAnchorEnv(t)
 	a := e.anchorer(t, e.updater, 1)
-	if st := wantStatus(t, a, 0, chain.AnchorPending); st.ChainID != 1337 || st.Contract != strings.ToLower(e.contract.Hex()) {
+	if st := wantStatus(t, a, 0, chain.AnchorPending); st.ChainID() != 1337 || st.Contract() != strings.ToLower(e.contract.Hex()) {
 		t.Fatalf("status before any version: %+v", st)
 	}
 	evmAddrs, pairs := fixtureLeaves(t)
@@ -179,7 +179,7 @@ func TestAnchorTwoVersions(t *testing.T) {
 	e.sim.Commit()
 	step(t, a)
 	st = wantStatus(t, a, 1, chain.AnchorSynced)
-	if st.BlockNumber == 0 || st.SyncedAt.IsZero() || st.Roots != roots1 {
+	if st.BlockNumber == 0 || st.SyncedAt.IsZero() || chain.RootsOf(st) != roots1 {
 		t.Fatalf("synced status %+v", st)
 	}
 	if r := e.onChain(t); r.ListVersion != 1 || r.SanctionsRoot != t1.Root() || r.CommunityRoot != community.Root() ||
@@ -556,8 +556,8 @@ func TestAnchorExclusionRootsOnly(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if st := status(t, a); st.Roots != (chain.Roots{Sanctions: rootA, Community: rootB}) {
-		t.Fatalf("roots of a record without exclusion roots: %+v", st.Roots)
+	if st := status(t, a); chain.RootsOf(st) != (chain.Roots{Sanctions: rootA, Community: rootB}) {
+		t.Fatalf("roots of a record without exclusion roots: %+v", chain.RootsOf(st))
 	}
 	if err := a.Submit(ctx, 2, chain.Roots{Sanctions: rootA, Community: rootB}); err != nil {
 		t.Fatal(err)
@@ -570,8 +570,8 @@ func TestAnchorExclusionRootsOnly(t *testing.T) {
 	step(t, a)
 	e.sim.Commit()
 	step(t, a)
-	if st := wantStatus(t, a, 3, chain.AnchorSynced); st.Roots != roots {
-		t.Fatalf("status roots %+v", st.Roots)
+	if st := wantStatus(t, a, 3, chain.AnchorSynced); chain.RootsOf(st) != roots {
+		t.Fatalf("status roots %+v", chain.RootsOf(st))
 	}
 	if r := e.onChain(t); r.ListVersion != 3 || r.ExclusionRoot != rootC || r.CommunityExclusionRoot != rootA || r.SanctionsRoot != rootA {
 		t.Fatalf("contract holds %+v", r)

@@ -54,8 +54,8 @@ func TestGanacheAnchor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st := status(t, a); st.ChainID != id.Uint64() {
-		t.Fatalf("chain id %d, node %s", st.ChainID, id)
+	if st := status(t, a); st.ChainID() != id.Uint64() {
+		t.Fatalf("chain id %d, node %s", st.ChainID(), id)
 	}
 	evmAddrs, pairs := fixtureLeaves(t)
 	t1 := newTree(t, pairs)

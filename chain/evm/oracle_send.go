@@ -42,7 +42,7 @@ func (o *Oracle) plan(list chain.OracleList) oraclePlan {
 // sendNext plans r's version from the contract's events and sends the
 // next batch, or records the version synced when nothing is left.
 func (o *Oracle) sendNext(ctx context.Context, r cairn.Anchor) error {
-	list, ok := o.opts.Lists.OracleList(recordRoots(r))
+	list, ok := o.opts.Lists.OracleList(chain.RootsOf(r))
 	if !ok {
 		return o.fail(ctx, r, fmt.Errorf("list version %d is not held by this instance (a newer one replaced it); the oracle follows the next version anchored", r.ListVersion), false)
 	}

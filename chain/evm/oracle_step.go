@@ -75,8 +75,8 @@ func (o *Oracle) reread(ctx context.Context, v uint64) (cairn.Anchor, error) {
 }
 
 // create records the synced version the oracle now follows.
-func (o *Oracle) create(ctx context.Context, synced chain.AnchorStatus) (cairn.Anchor, error) {
-	roots := synced.Roots
+func (o *Oracle) create(ctx context.Context, synced cairn.Anchor) (cairn.Anchor, error) {
+	roots := chain.RootsOf(synced)
 	r := cairn.Anchor{Target: o.target, ListVersion: synced.ListVersion, Status: chain.OracleSyncing,
 		SanctionsRoot: hex0x(roots.Sanctions[:]), CommunityRoot: hex0x(roots.Community[:]),
 		ExclusionRoot: hex0x(roots.Exclusion[:]), CommunityExclusionRoot: hex0x(roots.CommunityExclusion[:]),
