@@ -28,6 +28,18 @@ func (m *Memory) Expired(now time.Time) bool {
 	return !m.Pinned && !m.ExpiresAt.IsZero() && !now.Before(m.ExpiresAt)
 }
 
+// AddVersion makes v the latest version of m, after prior stored
+// versions: the head a commit of v writes, which both stores and the
+// memory service (to render the answer committed with it) compute here.
+// Version 1 gives the memory its id, the version's.
+func (m *Memory) AddVersion(v *MemoryVersion, prior int) {
+	if v.Version == 1 {
+		m.ID = v.ID
+	}
+	v.MemoryID = m.ID
+	m.Latest, m.LatestID, m.Versions = v.Version, v.ID, prior+1
+}
+
 // Embedding is a client's vector of a memory version in a named space.
 type Embedding struct {
 	Space  string    `json:"space"`
