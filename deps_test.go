@@ -121,6 +121,10 @@ func rules(dir string) rule {
 		// The Go client speaks HTTP only: the standard library and the
 		// wire types, no other module package.
 		return rule{stdlibOnly: true, only: []string{"wire"}}
+	case dir == "client/verify":
+		// The client side's proof verification: the client, wire and
+		// compliance.Verify, nothing else of the module.
+		return rule{stdlibOnly: true, only: []string{"client", "wire", "compliance"}}
 	case dir == "mcp":
 		// The MCP server reaches the service through the client only.
 		return rule{internal: append(append(append([]string{"", "store", "blob", "chain", "merkle"}, implementations...), domain...), frontAndMain...)}
@@ -252,7 +256,7 @@ func violatesInTest(dir, im string) bool {
 // TestRulesNameRealPackages: every package a rule names exists.
 func TestRulesNameRealPackages(t *testing.T) {
 	pkgs := modulePackages(t)
-	for _, dir := range slices.Concat(implementations, contracts, domain, []string{"api", "cmd/cairn", "client", "internal/wiring", "api/openapi", "mcp", "merkle", "memory/vector", "ratelimit", "wire"}) {
+	for _, dir := range slices.Concat(implementations, contracts, domain, []string{"api", "cmd/cairn", "client", "internal/wiring", "api/openapi", "client/verify", "mcp", "merkle", "memory/vector", "ratelimit", "wire"}) {
 		if _, ok := pkgs[dir]; !ok {
 			t.Errorf("a dependency rule names %s, which is not a package of the module", dir)
 		}
@@ -335,6 +339,13 @@ func TestDependencyRules(t *testing.T) {
 		{"internal/wiring", module + "/chain/aptos", true},
 		{"internal/wiring", module + "/cmd/cairn", true},
 		{"cmd/cairn", module + "/internal/wiring", false},
+		{"client/verify", module + "/compliance", false},
+		{"client/verify", module + "/client", false},
+		{"client/verify", module + "/store", true},
+		{"client/verify", module + "/api", true},
+		{"client/verify", "github.com/ethereum/go-ethereum/ethclient", true},
+		{"client", module + "/compliance", true},
+		{"client", module + "/client/verify", true},
 		{"api/openapi", module, true},
 		{"api/openapi", module + "/billing", true},
 		{"api/openapi", "github.com/getkin/kin-openapi/openapi3", false},
