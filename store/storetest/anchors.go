@@ -1,7 +1,6 @@
 package storetest
 
 import (
-	"context"
 	"errors"
 	"reflect"
 	"sync"
@@ -15,7 +14,6 @@ import (
 // RunAnchorTests checks a store.Anchors implementation; open returns a
 // fresh, empty store for each subtest.
 func RunAnchorTests(t *testing.T, open func(t *testing.T) store.Anchors) {
-	ctx := context.Background()
 	const target, other = "1337:0x5fbdb2315678afecb367f032d93f642f64180aa3", "1:0x5fbdb2315678afecb367f032d93f642f64180aa3"
 	at := time.Date(2026, 3, 4, 5, 6, 7, 123456000, time.UTC)
 	anchor := func(v uint64) cairn.Anchor {

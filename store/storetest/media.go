@@ -1,7 +1,6 @@
 package storetest
 
 import (
-	"context"
 	"sync"
 	"testing"
 	"time"
@@ -13,8 +12,6 @@ import (
 // RunMediaTests checks a store.Media implementation. open returns a fresh,
 // empty store for each subtest.
 func RunMediaTests(t *testing.T, open func(t *testing.T) store.Media) {
-	ctx := context.Background()
-	t0 := time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)
 	newMedia := func(agent, cat string, exp time.Duration, pinned bool) *cairn.Media {
 		return &cairn.Media{ID: cairn.NewID(), AgentID: agent, Category: cat, Filename: "f.bin", BlobName: "media/" + cat + "/f__1",
 			MimeType: "application/octet-stream", SizeBytes: 3, Pinned: pinned, ExpiresAt: t0.Add(exp), CreatedAt: t0,

@@ -1,7 +1,6 @@
 package storetest
 
 import (
-	"context"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -24,8 +23,6 @@ type MemorySearchStore interface {
 // limits and agent isolation. open returns a fresh, empty store for each
 // subtest.
 func RunMemorySearchTests(t *testing.T, open func(t *testing.T) MemorySearchStore) {
-	ctx := context.Background()
-	t0 := time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)
 	text := func(s string) *string { return &s }
 	create := func(t *testing.T, s MemorySearchStore, agent, key string, body *string, tags ...string) (*cairn.Memory, *cairn.MemoryVersion) {
 		t.Helper()

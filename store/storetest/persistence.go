@@ -1,7 +1,6 @@
 package storetest
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -14,7 +13,6 @@ import (
 // returns over the same data (same directory, same schema), including that
 // deposit indexes keep increasing across the restart.
 func RunPersistenceTest(t *testing.T, open func(t *testing.T) store.Store) {
-	ctx := context.Background()
 	db := open(t)
 	var used []uint32
 	for i := 0; i < 3; i++ {

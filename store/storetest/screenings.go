@@ -1,7 +1,6 @@
 package storetest
 
 import (
-	"context"
 	"sync"
 	"testing"
 	"time"
@@ -13,7 +12,6 @@ import (
 // RunScreeningTests checks a store.Screenings implementation; open returns a
 // fresh, empty store for each subtest.
 func RunScreeningTests(t *testing.T, open func(t *testing.T) store.Screenings) {
-	ctx := context.Background()
 	const limit = 10
 	t0 := time.Date(2026, 3, 4, 5, 6, 7, 8000, time.UTC)
 	take := func(t *testing.T, s store.Screenings, dev string, n int, at time.Time) cairn.FreeTake {
@@ -164,7 +162,6 @@ func RunScreeningTests(t *testing.T, open func(t *testing.T) store.Screenings) {
 // reopen returns over the same data after closing the first.
 func RunScreeningPersistenceTest(t *testing.T, open func(t *testing.T) store.Screenings,
 	reopen func(t *testing.T, s store.Screenings) store.Screenings) {
-	ctx := context.Background()
 	t0 := time.Date(2026, 3, 4, 5, 6, 7, 8000, time.UTC)
 	s := open(t)
 	for i, n := range []int{4, 6} { // the first opens the window, the second fills it
