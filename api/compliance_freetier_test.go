@@ -16,8 +16,7 @@ import (
 // the service on the same data dir and checks that the window and the
 // screening count are still there.
 func TestE2EFreeTierSurvivesRestart(t *testing.T) {
-	ts := screenServer(t)
-	a := ts.Register(t, "")
+	ts, a := screenAgent(t)
 	totalScreenings := func(ts *apitest.Server) float64 {
 		t.Helper()
 		st := ts.Do(t, "GET", "/v1/compliance/stats", "", nil).Must(t, 200)
