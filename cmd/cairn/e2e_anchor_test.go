@@ -173,11 +173,7 @@ func checkOnChain(t *testing.T, c *simChain, p proof, evmAccount bool, want bool
 // the root; a restart while a transaction is in flight sends no second one.
 func TestE2EAnchorSimulated(t *testing.T) {
 	c := newSimChain(t)
-	base, list := complianceConfig(t)
-	eth, err := os.ReadFile(list)
-	if err != nil {
-		t.Fatal(err)
-	}
+	base, list, eth := complianceList(t)
 	cfg, setup := c.config(base)
 	cfg.EVMOracle = false // it counts the anchoring transactions (the oracle's: e2e_oracle_test.go)
 	ts := startServer(t, cfg, setup)

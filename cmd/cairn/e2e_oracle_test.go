@@ -93,11 +93,7 @@ func oracleRecords(t *testing.T, ts *testServer, c *simChain) []cairn.Anchor {
 // then synced with nothing pending, as does the Go client.
 func TestE2EOracleSimulated(t *testing.T) {
 	c := newSimChain(t)
-	base, list := complianceConfig(t)
-	eth, err := os.ReadFile(list)
-	if err != nil {
-		t.Fatal(err)
-	}
+	base, list, eth := complianceList(t)
 	listed := listedEVM(t, eth)
 	cfg, setup := c.config(base)
 	small := func(m *Main) { m.EVMOracleMaxGas = 3_000_000 }
