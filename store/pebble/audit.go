@@ -30,6 +30,16 @@ func (db *DB) AppendAudit(ctx context.Context, e *cairn.AuditEntry) error {
 	return nil
 }
 
+// commitAudit stages the audit entry e, when not nil, in b and commits b.
+func (db *DB) commitAudit(b *pebble.Batch, e *cairn.AuditEntry) error {
+	if e != nil {
+		if err := db.stageAudit(b, e); err != nil {
+			return err
+		}
+	}
+	return db.commit(b)
+}
+
 // stageAudit assigns e's ID and CreatedAt when empty and stages it.
 func (db *DB) stageAudit(b *pebble.Batch, e *cairn.AuditEntry) error {
 	if e.ID == "" {

@@ -59,12 +59,7 @@ func (db *DB) CreateMedia(ctx context.Context, m *cairn.Media, audit *cairn.Audi
 	if !m.Pinned && !m.ExpiresAt.IsZero() {
 		_ = b.Set(mediaExpKey(m.ExpiresAt, m.AgentID, m.ID), nil, nil)
 	}
-	if audit != nil {
-		if err := db.stageAudit(b, audit); err != nil {
-			return err
-		}
-	}
-	return db.commit(b)
+	return db.commitAudit(b, audit)
 }
 
 // GetMedia returns the agent's record.
@@ -129,12 +124,7 @@ func (db *DB) changeMedia(ctx context.Context, agentID, id string, audit *cairn.
 	if err := change(b, m); err != nil {
 		return nil, err
 	}
-	if audit != nil {
-		if err := db.stageAudit(b, audit); err != nil {
-			return nil, err
-		}
-	}
-	if err := db.commit(b); err != nil {
+	if err := db.commitAudit(b, audit); err != nil {
 		return nil, err
 	}
 	return m, nil
