@@ -53,9 +53,7 @@ func TestE2EFreeTierSurvivesRestart(t *testing.T) {
 		free := 0
 		body, _ := json.Marshal(map[string]any{"addresses": apitest.Addresses(each)})
 		for i := 0; i < requests; i++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
+			wg.Go(func() {
 				req, _ := http.NewRequest("POST", ts.URL+"/v1/compliance/screen", bytes.NewReader(body))
 				req.Header.Set("Authorization", "Bearer "+c.Key)
 				req.Header.Set("Content-Type", "application/json")
@@ -73,7 +71,7 @@ func TestE2EFreeTierSurvivesRestart(t *testing.T) {
 				mu.Lock()
 				free += each - billable
 				mu.Unlock()
-			}()
+			})
 		}
 		wg.Wait()
 		if free != 10 {

@@ -136,9 +136,7 @@ func RunAnchorTests(t *testing.T, open func(t *testing.T) store.Anchors) {
 		var mu sync.Mutex
 		wins := 0
 		for range 8 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
+			wg.Go(func() {
 				err := s.CreateAnchor(ctx, anchor(4))
 				mu.Lock()
 				defer mu.Unlock()
@@ -147,7 +145,7 @@ func RunAnchorTests(t *testing.T, open func(t *testing.T) store.Anchors) {
 				} else if !cairn.IsCode(err, cairn.ECONFLICT) {
 					t.Errorf("CreateAnchor: %v", err)
 				}
-			}()
+			})
 		}
 		wg.Wait()
 		if wins != 1 {
@@ -155,14 +153,12 @@ func RunAnchorTests(t *testing.T, open func(t *testing.T) store.Anchors) {
 		}
 		// Racing updates lose nothing.
 		for range 10 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
+			wg.Go(func() {
 				_, err := s.UpdateAnchor(ctx, target, 4, func(a *cairn.Anchor) error { a.Attempts++; return nil })
 				if err != nil {
 					t.Errorf("UpdateAnchor: %v", err)
 				}
-			}()
+			})
 		}
 		wg.Wait()
 		if last, _ := store.LatestAnchor(ctx, s, target); last.Attempts != 10 {

@@ -54,9 +54,7 @@ func RunRateLimitTests(t *testing.T, open func(t *testing.T) store.RateLimits) {
 		var mu sync.Mutex
 		allowed := 0
 		for i := 0; i < 12; i++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
+			wg.Go(func() {
 				r, err := s.TakeRate(ctx, "shared", 3, 15*time.Minute, t0)
 				if err != nil {
 					t.Error(err)
@@ -67,7 +65,7 @@ func RunRateLimitTests(t *testing.T, open func(t *testing.T) store.RateLimits) {
 					allowed++
 					mu.Unlock()
 				}
-			}()
+			})
 		}
 		wg.Wait()
 		if allowed != 3 {

@@ -98,9 +98,7 @@ func RunScreeningTests(t *testing.T, open func(t *testing.T) store.Screenings) {
 			var mu sync.Mutex
 			kept := 0
 			for w := 0; w < workers; w++ {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
+				wg.Go(func() {
 					for i := 0; i < each; i++ {
 						ft, err := s.TakeFree(ctx, dev, 2, limit, time.Hour, t0)
 						if err != nil {
@@ -118,7 +116,7 @@ func RunScreeningTests(t *testing.T, open func(t *testing.T) store.Screenings) {
 						kept += ft.Free
 						mu.Unlock()
 					}
-				}()
+				})
 			}
 			wg.Wait()
 			return kept
@@ -141,13 +139,11 @@ func RunScreeningTests(t *testing.T, open func(t *testing.T) store.Screenings) {
 		}
 		var wg sync.WaitGroup
 		for i := 0; i < 20; i++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
+			wg.Go(func() {
 				if err := s.AddScreenings(ctx, 1); err != nil {
 					t.Error(err)
 				}
-			}()
+			})
 		}
 		wg.Wait()
 		mustOK(t, s.AddScreenings(ctx, 5), "AddScreenings")
