@@ -121,6 +121,10 @@ func rules(dir string) rule {
 		// The Go client speaks HTTP only: the standard library and the
 		// wire types, no other module package.
 		return rule{stdlibOnly: true, only: []string{"wire"}}
+	case dir == "internal/testenv":
+		// What a test without its outside service does: the standard
+		// library only.
+		return rule{stdlibOnly: true, internal: []string{"*"}}
 	case dir == "client/verify":
 		// The client side's proof verification: the client, wire and
 		// compliance.Verify, nothing else of the module.
@@ -256,7 +260,7 @@ func violatesInTest(dir, im string) bool {
 // TestRulesNameRealPackages: every package a rule names exists.
 func TestRulesNameRealPackages(t *testing.T) {
 	pkgs := modulePackages(t)
-	for _, dir := range slices.Concat(implementations, contracts, domain, []string{"api", "cmd/cairn", "client", "internal/wiring", "api/openapi", "client/verify", "mcp", "merkle", "memory/vector", "ratelimit", "wire"}) {
+	for _, dir := range slices.Concat(implementations, contracts, domain, []string{"api", "cmd/cairn", "client", "internal/wiring", "api/openapi", "client/verify", "internal/testenv", "mcp", "merkle", "memory/vector", "ratelimit", "wire"}) {
 		if _, ok := pkgs[dir]; !ok {
 			t.Errorf("a dependency rule names %s, which is not a package of the module", dir)
 		}
@@ -346,6 +350,9 @@ func TestDependencyRules(t *testing.T) {
 		{"client/verify", "github.com/ethereum/go-ethereum/ethclient", true},
 		{"client", module + "/compliance", true},
 		{"client", module + "/client/verify", true},
+		{"internal/testenv", "os/exec", false},
+		{"internal/testenv", module, true},
+		{"store/postgres/pgtest", module + "/internal/testenv", false},
 		{"api/openapi", module, true},
 		{"api/openapi", module + "/billing", true},
 		{"api/openapi", "github.com/getkin/kin-openapi/openapi3", false},

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cairn-dev/cairn/internal/testenv"
 	"github.com/cairn-dev/cairn/merkle"
 )
 
@@ -335,16 +336,7 @@ func TestExclusionMultiProof(t *testing.T) {
 // npm ci there; CAIRN_REQUIRE_EVM=1, as in CI, fails instead of skipping).
 func TestExclusionTreeMatchesOpenZeppelin(t *testing.T) {
 	dir := filepath.Join("testdata", "oz")
-	node, err := exec.LookPath("node")
-	if err == nil {
-		_, err = os.Stat(filepath.Join(dir, "node_modules", "@openzeppelin", "merkle-tree", "package.json"))
-	}
-	if err != nil {
-		if os.Getenv("CAIRN_REQUIRE_EVM") == "1" {
-			t.Fatalf("CAIRN_REQUIRE_EVM=1 but node or screening/testdata/oz/node_modules is missing (npm ci there): %v", err)
-		}
-		t.Skipf("node or screening/testdata/oz/node_modules missing (npm ci there): %v", err)
-	}
+	node := testenv.Node(t, filepath.Join(dir, "node_modules", "@openzeppelin", "merkle-tree", "package.json"), "npm ci in screening/testdata/oz")
 	listed := map[Family][]string{
 		EVM:     readFamily(t, "sanctioned_addresses_ETH.txt", EVM),
 		Bitcoin: readFamily(t, "sanctioned_addresses_XBT.txt", Bitcoin),
