@@ -2,8 +2,8 @@
 // merged from its YAML fragments (base.yaml and one paths_<area>.yaml per
 // area of api's handlers, merge.go), and the skill derived from it, the
 // full reference as JSON and Markdown (skill*.go) beside the short guide
-// (skill_quick.md). Every form is built once, at init, as a fixed body
-// with its ETag (Asset); package api serves them.
+// (skill_quick.md). Every form is built once, at init; package api serves
+// them.
 //
 // It imports no package of the module: the documents describe the HTTP
 // API, they do not call it (deps_test.go checks it).
@@ -11,9 +11,7 @@ package openapi
 
 import (
 	"bytes"
-	"crypto/sha256"
 	_ "embed"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 
@@ -25,11 +23,11 @@ import (
 // from it, built once when the package is initialised.
 type document struct {
 	doc      *openapi3.T
-	json     Asset // GET /v1/openapi.json
-	skill    Asset // GET /v1/skill?full=true, JSON
-	skillMD  Asset // GET /v1/skill?full=true, Markdown
-	quick    Asset // GET /v1/skill, JSON: the short guide
-	quickMD  Asset // GET /v1/skill, Markdown: the short guide
+	json     []byte // GET /v1/openapi.json
+	skill    []byte // GET /v1/skill?full=true, JSON
+	skillMD  []byte // GET /v1/skill?full=true, Markdown
+	quick    []byte // GET /v1/skill, JSON: the short guide
+	quickMD  []byte // GET /v1/skill, Markdown: the short guide
 	skillObj *skillDoc
 }
 
@@ -51,22 +49,6 @@ type skillQuick struct {
 	Full        string `json:"full"`
 	Markdown    string `json:"markdown"`
 }
-
-// Asset is a fixed response body with its media type and its validator
-// (the ETag, a digest of the body).
-type Asset struct {
-	Body        []byte
-	ContentType string
-	ETag        string
-}
-
-func newAsset(body []byte, contentType string) Asset {
-	sum := sha256.Sum256(body)
-	return Asset{Body: body, ContentType: contentType, ETag: `"` + hex.EncodeToString(sum[:16]) + `"`}
-}
-
-// jsonContentType is the media type of the JSON documents.
-const jsonContentType = "application/json; charset=utf-8"
 
 // apiDoc is built at init. The document is embedded, so one that does not
 // load is a build defect: the package's tests report loadErr, and api's
@@ -116,11 +98,11 @@ func loadDocument(src []byte) (*document, error) {
 	}
 	return &document{
 		doc:      doc,
-		json:     newAsset(js, jsonContentType),
-		skill:    newAsset(skJSON, jsonContentType),
-		skillMD:  newAsset(renderSkillMarkdown(sk), "text/markdown; charset=utf-8"),
-		quick:    newAsset(quick, jsonContentType),
-		quickMD:  newAsset(quickGuide, "text/markdown; charset=utf-8"),
+		json:     js,
+		skill:    skJSON,
+		skillMD:  renderSkillMarkdown(sk),
+		quick:    quick,
+		quickMD:  quickGuide,
 		skillObj: sk,
 	}, nil
 }
@@ -133,19 +115,17 @@ func Document() []byte {
 	if loadErr != nil {
 		panic("api: embedded OpenAPI document: " + loadErr.Error())
 	}
-	return apiDoc.json.Body
+	return apiDoc.json
 }
 
 // Err is the defect of an embedded document that did not load (nil when
 // it loaded): the routes that serve it then answer 500.
 func Err() error { return loadErr }
 
-// JSON is the OpenAPI document as served at GET /v1/openapi.json.
-func JSON() Asset { return apiDoc.json }
-
-// Skill is the skill document as served at GET /v1/skill: the short
-// guide, or with full the full reference, as JSON or as Markdown.
-func Skill(full, markdown bool) Asset {
+// Skill is the skill document served at GET /v1/skill: the short guide,
+// or with full the full reference, as JSON or as Markdown. The caller must
+// not modify it.
+func Skill(full, markdown bool) []byte {
 	switch {
 	case full && markdown:
 		return apiDoc.skillMD

@@ -20,14 +20,14 @@ func TestSkillCoversDocument(t *testing.T) {
 		t.Fatal(loadErr)
 	}
 	var sk skillDoc
-	if err := json.Unmarshal(apiDoc.skill.Body, &sk); err != nil {
+	if err := json.Unmarshal(apiDoc.skill, &sk); err != nil {
 		t.Fatalf("skill JSON: %v", err)
 	}
 	byOp := map[string]skillEndpoint{}
 	for _, ep := range sk.Endpoints {
 		byOp[ep.Method+" "+ep.Path] = ep
 	}
-	md := string(apiDoc.skillMD.Body)
+	md := string(apiDoc.skillMD)
 	n := 0
 	for path, item := range apiDoc.doc.Paths.Map() {
 		for method, op := range item.Operations() {
