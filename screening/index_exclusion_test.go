@@ -1,7 +1,6 @@
 package screening
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -10,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -23,25 +21,11 @@ import (
 // addresses under another currency).
 func readFamily(t *testing.T, file string, f Family) []string {
 	t.Helper()
-	fh, err := os.Open(filepath.Join("testdata", "ofac", file))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fh.Close()
 	var out []string
-	sc := bufio.NewScanner(fh)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" {
-			continue
-		}
-		canon, st := Normalize(f, line)
-		if st != StatusInvalid {
+	for _, line := range readList(t, filepath.Join("testdata", "ofac", file)) {
+		if canon, st := Normalize(f, line); st != StatusInvalid {
 			out = append(out, canon)
 		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
 	}
 	return out
 }
