@@ -39,15 +39,6 @@ func BenchmarkIndex10M(b *testing.B) {
 			}
 		}
 	})
-	b.Run("Proof", func(b *testing.B) {
-		b.ReportAllocs()
-		i := 0
-		for b.Loop() {
-			if _, _, ok := ix.Proof(EVM, ls[i%n].Address); !ok {
-				b.Fatal("no proof")
-			}
-			i += 7919
-		}
-	})
+	b.Run("Proof", func(b *testing.B) { benchProof(b, ix, ls) })
 	runtime.KeepAlive(ix)
 }
