@@ -40,3 +40,8 @@ type AuditEntry struct {
 	IP        string         `json:"ip,omitempty"`
 	CreatedAt time.Time      `json:"createdAt"`
 }
+
+// AuditFilter narrows an audit listing.
+type AuditFilter struct {
+	Action string // "" for all
+}

@@ -121,6 +121,14 @@ func rules(dir string) rule {
 		// The Go client speaks HTTP only: the standard library and the
 		// wire types, no other module package.
 		return rule{stdlibOnly: true, only: []string{"wire"}}
+	case dir == "internal/testenv":
+		// What a test without its outside service does: the standard
+		// library only.
+		return rule{stdlibOnly: true, internal: []string{"*"}}
+	case dir == "client/verify":
+		// The client side's proof verification: the client, wire and
+		// compliance.Verify, nothing else of the module.
+		return rule{stdlibOnly: true, only: []string{"client", "wire", "compliance"}}
 	case dir == "mcp":
 		// The MCP server reaches the service through the client only.
 		return rule{internal: append(append(append([]string{"", "store", "blob", "chain", "merkle"}, implementations...), domain...), frontAndMain...)}
@@ -135,6 +143,10 @@ func rules(dir string) rule {
 		// The assembly over opened stores, shared by cmd/cairn and the
 		// in-process test server: contracts only, it opens nothing.
 		return rule{internal: append([]string{"cmd"}, implementations...)}
+	case dir == "api/openapi":
+		// The API documents: they describe the HTTP API and call none of
+		// it, so nothing of the module.
+		return rule{internal: []string{"*"}}
 	case dir == "api/apitest":
 		// The in-process test server: the front end as cairn serve wires
 		// it, on the embedded store, the fs blob store and the deposit
@@ -248,7 +260,7 @@ func violatesInTest(dir, im string) bool {
 // TestRulesNameRealPackages: every package a rule names exists.
 func TestRulesNameRealPackages(t *testing.T) {
 	pkgs := modulePackages(t)
-	for _, dir := range slices.Concat(implementations, contracts, domain, []string{"api", "cmd/cairn", "client", "internal/wiring", "mcp", "merkle", "memory/vector", "ratelimit", "wire"}) {
+	for _, dir := range slices.Concat(implementations, contracts, domain, []string{"api", "cmd/cairn", "client", "internal/wiring", "api/openapi", "client/verify", "internal/testenv", "mcp", "merkle", "memory/vector", "ratelimit", "wire"}) {
 		if _, ok := pkgs[dir]; !ok {
 			t.Errorf("a dependency rule names %s, which is not a package of the module", dir)
 		}
@@ -331,6 +343,20 @@ func TestDependencyRules(t *testing.T) {
 		{"internal/wiring", module + "/chain/aptos", true},
 		{"internal/wiring", module + "/cmd/cairn", true},
 		{"cmd/cairn", module + "/internal/wiring", false},
+		{"client/verify", module + "/compliance", false},
+		{"client/verify", module + "/client", false},
+		{"client/verify", module + "/store", true},
+		{"client/verify", module + "/api", true},
+		{"client/verify", "github.com/ethereum/go-ethereum/ethclient", true},
+		{"client", module + "/compliance", true},
+		{"client", module + "/client/verify", true},
+		{"internal/testenv", "os/exec", false},
+		{"internal/testenv", module, true},
+		{"store/postgres/pgtest", module + "/internal/testenv", false},
+		{"api/openapi", module, true},
+		{"api/openapi", module + "/billing", true},
+		{"api/openapi", "github.com/getkin/kin-openapi/openapi3", false},
+		{"api", module + "/api/openapi", false},
 	} {
 		if got := violates(tc.dir, tc.im); got != tc.bad {
 			t.Errorf("violates(%q, %q) = %v, want %v", tc.dir, tc.im, got, tc.bad)
@@ -446,11 +472,7 @@ func TestLongFunctions(t *testing.T) {
 		"func tooLong() {\n" + body(41) + "}\n\n" +
 		"func (s *S[K]) method() {\n" + body(45) + "}\n\n" +
 		"var handler = wrap(func() {\n" + body(42) + "})\n"
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "p.go", src, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fset, f := parseSource(t, src)
 	got := fmt.Sprint(longFunctions(fset, f))
 	want := fmt.Sprint([]longFunction{{"tooLong", 44, 41}, {"(*S).method", 86, 45}, {"func literal", 132, 42}})
 	if got != want {
@@ -562,13 +584,74 @@ func f(s store.Memories, x any) {
 	}
 }
 `
+	fset, f := parseSource(t, src)
+	got := fmt.Sprint(storeAssertions(fset, f))
+	if want := "[9: store.MemorySearch 10: pg.DB 13: store.Proofs]"; got != want {
+		t.Errorf("storeAssertions = %s, want %s", got, want)
+	}
+}
+
+// TestStoreDeclaresNoRecords: the one rule of where a type lives. Every
+// value a storage contract takes or returns is a type of the root package;
+// store declares interfaces and functions over them, no struct.
+func TestStoreDeclaresNoRecords(t *testing.T) {
+	files, err := filepath.Glob("store/*.go")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("found no Go file in store (%v): run from the module root", err)
+	}
+	for _, path := range files {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range structTypes(fset, f) {
+			t.Errorf("%s:%s: store declares a struct; records, filters and queries belong to the root package", path, s)
+		}
+	}
+}
+
+// structTypes returns the struct types f declares at top level: "line:
+// name" each.
+func structTypes(fset *token.FileSet, f *ast.File) []string {
+	var found []string
+	for _, d := range f.Decls {
+		if g, ok := d.(*ast.GenDecl); ok {
+			for _, s := range g.Specs {
+				if ts, ok := s.(*ast.TypeSpec); ok && isStruct(ts.Type) {
+					found = append(found, fmt.Sprintf("%d: %s", fset.Position(ts.Pos()).Line, ts.Name.Name))
+				}
+			}
+		}
+	}
+	return found
+}
+
+func isStruct(e ast.Expr) bool {
+	_, ok := e.(*ast.StructType)
+	return ok
+}
+
+// TestStructTypes checks the search on a made-up file: struct types are
+// found, in a group too; interfaces and other types are not.
+func TestStructTypes(t *testing.T) {
+	src := "package p\n\ntype A struct{}\n\ntype B interface{ M() }\n\ntype (\n\tC []int\n\tD struct{ X int }\n)\n"
+	fset, f := parseSource(t, src)
+	if got, want := fmt.Sprint(structTypes(fset, f)), "[3: A 9: D]"; got != want {
+		t.Errorf("structTypes = %s, want %s", got, want)
+	}
+}
+
+// parseSource parses the made-up file src of a test.
+func parseSource(t *testing.T, src string) (*token.FileSet, *ast.File) {
+	t.Helper()
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "p.go", src, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := fmt.Sprint(storeAssertions(fset, f))
-	if want := "[9: store.MemorySearch 10: pg.DB 13: store.Proofs]"; got != want {
-		t.Errorf("storeAssertions = %s, want %s", got, want)
-	}
+	return fset, f
 }

@@ -44,3 +44,8 @@ func (m *Media) StorageName() string {
 func (m *Media) Expired(now time.Time) bool {
 	return !m.Pinned && !m.ExpiresAt.IsZero() && !now.Before(m.ExpiresAt)
 }
+
+// MediaFilter narrows a media listing.
+type MediaFilter struct {
+	Category string // "" for all
+}

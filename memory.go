@@ -28,6 +28,18 @@ func (m *Memory) Expired(now time.Time) bool {
 	return !m.Pinned && !m.ExpiresAt.IsZero() && !now.Before(m.ExpiresAt)
 }
 
+// AddVersion makes v the latest version of m, after prior stored
+// versions: the head a commit of v writes, which both stores and the
+// memory service (to render the answer committed with it) compute here.
+// Version 1 gives the memory its id, the version's.
+func (m *Memory) AddVersion(v *MemoryVersion, prior int) {
+	if v.Version == 1 {
+		m.ID = v.ID
+	}
+	v.MemoryID = m.ID
+	m.Latest, m.LatestID, m.Versions = v.Version, v.ID, prior+1
+}
+
 // Embedding is a client's vector of a memory version in a named space.
 type Embedding struct {
 	Space  string    `json:"space"`
@@ -117,4 +129,30 @@ type MemoryQuery struct {
 	Offset int
 	Limit  int
 	Count  bool
+}
+
+// MemorySearchQuery is a search of one agent's memories. Criteria combine
+// with AND.
+type MemorySearchQuery struct {
+	// Text, when not empty, is a full-text query: words and "quoted
+	// phrases" of which any may appear (memories holding more of them, and
+	// more often, rank higher), -word and -"phrase" must not appear ("or"
+	// between words changes nothing); the score is its rank.
+	Text string
+	// Key must be contained in the key, case-insensitively (as
+	// strings.ToLower compares); "" matches every key. Without Text the
+	// score is 3 for the key equal to it, 2 for a key starting with it, 1
+	// otherwise (1 for every key when Key is "").
+	Key string
+	// Tags must all be on the memory.
+	Tags []string
+	// Now is the time at which expired memories are left out.
+	Now   time.Time
+	Limit int
+}
+
+// MemoryMatch is a memory found by SearchMemories.
+type MemoryMatch struct {
+	Key   string
+	Score float64
 }

@@ -9,3 +9,11 @@ type RateTake struct {
 	Reset      time.Duration // until the full quota is back
 	RetryAfter time.Duration // when denied: until one more event is allowed
 }
+
+// FreeTake is the outcome of taking free screening addresses.
+type FreeTake struct {
+	Free      int       // how many of the requested addresses are free
+	Remaining int       // free addresses left in the window after the take
+	Start     time.Time // when the window started (identifies it for GiveBackFree)
+	Reset     time.Time // when the window ends: Start plus the window length
+}

@@ -50,3 +50,18 @@ const (
 	ModerationReject  = "reject"
 	ModerationDelist  = "delist"
 )
+
+// Escalation is an address that enough distinct developer accounts reported.
+type Escalation struct {
+	Family, Canonical string
+	Category          string // of the report that crossed the line
+	ReportID          string
+	Reporters         int
+}
+
+// ReportStats counts community reports.
+type ReportStats struct {
+	Total      int
+	ByStatus   map[string]int
+	ByCategory map[string]int
+}

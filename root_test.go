@@ -206,3 +206,15 @@ func TestUpstream(t *testing.T) {
 		t.Fatal("Upstream(nil) is not nil")
 	}
 }
+
+// TestAnchorTarget: an anchor record's chain and contract are read from
+// its Target, an oracle record's too; a target of another form names none.
+func TestAnchorTarget(t *testing.T) {
+	want := map[string]string{"1337:0xabc0": "1337 0xabc0", "1:0xdef1/oracle": "1 0xdef1", "": "0 ", "x:0xabc0": "0 ", "0xabc0": "0 "}
+	for target, w := range want {
+		a := cairn.Anchor{Target: target}
+		if got := fmt.Sprint(a.ChainID(), " ", a.Contract()); got != w {
+			t.Errorf("Anchor{Target: %q}: chain and contract %q, want %q", target, got, w)
+		}
+	}
+}

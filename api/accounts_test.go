@@ -9,7 +9,6 @@ import (
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/api/apitest"
 	"github.com/cairn-dev/cairn/internal/wiring"
-	"github.com/cairn-dev/cairn/store"
 )
 
 var aptosAddr = regexp.MustCompile(`^0x[0-9a-f]{64}$`)
@@ -139,7 +138,7 @@ func TestE2ERotation(t *testing.T) {
 	}
 	ts.Do(t, "GET", "/v1/agents/self", newKey, nil).Must(t, 200) // the refused attempt changed nothing
 
-	audit, err := ts.Store.ListAudit(context.Background(), a.ID, store.AuditFilter{Action: cairn.AuditRotateKey}, "", 10)
+	audit, err := ts.Store.ListAudit(context.Background(), a.ID, cairn.AuditFilter{Action: cairn.AuditRotateKey}, "", 10)
 	if err != nil || len(audit) != 1 || audit[0].RequestID == "" {
 		t.Fatalf("rotation audit: %+v %v", audit, err)
 	}

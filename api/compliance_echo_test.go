@@ -12,8 +12,7 @@ import (
 // of 100,000 characters to each endpoint that names it in its 400: the
 // problem document quotes a bounded prefix, not the whole input.
 func TestE2EComplianceErrorsBoundEcho(t *testing.T) {
-	ts := screenServer(t)
-	a := ts.Register(t, "")
+	ts, a := screenAgent(t)
 	long := strings.Repeat("z", 50000) // below --max-header-bytes: a longer URL is a 431
 	for _, tc := range []struct {
 		name, method, path string

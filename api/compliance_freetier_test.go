@@ -16,8 +16,7 @@ import (
 // the service on the same data dir and checks that the window and the
 // screening count are still there.
 func TestE2EFreeTierSurvivesRestart(t *testing.T) {
-	ts := screenServer(t)
-	a := ts.Register(t, "")
+	ts, a := screenAgent(t)
 	totalScreenings := func(ts *apitest.Server) float64 {
 		t.Helper()
 		st := ts.Do(t, "GET", "/v1/compliance/stats", "", nil).Must(t, 200)
@@ -54,9 +53,7 @@ func TestE2EFreeTierSurvivesRestart(t *testing.T) {
 		free := 0
 		body, _ := json.Marshal(map[string]any{"addresses": apitest.Addresses(each)})
 		for i := 0; i < requests; i++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
+			wg.Go(func() {
 				req, _ := http.NewRequest("POST", ts.URL+"/v1/compliance/screen", bytes.NewReader(body))
 				req.Header.Set("Authorization", "Bearer "+c.Key)
 				req.Header.Set("Content-Type", "application/json")
@@ -74,7 +71,7 @@ func TestE2EFreeTierSurvivesRestart(t *testing.T) {
 				mu.Lock()
 				free += each - billable
 				mu.Unlock()
-			}()
+			})
 		}
 		wg.Wait()
 		if free != 10 {

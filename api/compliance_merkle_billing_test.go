@@ -14,8 +14,7 @@ import (
 // the same rateLimit object and headers; a 402 charges nothing and keeps no
 // free address; a 400 is neither charged nor counted.
 func TestE2EMerkleProofBilling(t *testing.T) {
-	ts := screenServer(t)
-	a := ts.Register(t, "")
+	ts, a := screenAgent(t)
 	proofPath := "/v1/compliance/merkle-proof?chain=ethereum&address=" + apitest.Tornado
 	batch := func(t *testing.T, key string, n int) *apitest.Response {
 		return ts.Do(t, "POST", "/v1/compliance/merkle-proof/batch", key, map[string]any{"addresses": apitest.Addresses(n)})

@@ -10,8 +10,7 @@ import (
 )
 
 func TestE2EMerkleProofBatch(t *testing.T) {
-	ts := screenServer(t)
-	a := ts.Register(t, "")
+	ts, a := screenAgent(t)
 	batch := []map[string]any{
 		{"address": apitest.Tornado, "chain": "ethereum"},
 		{"address": "12QtD5BFwRsdNsAZY76UVE1xyCGNTojH9h", "chain": "bitcoin"},

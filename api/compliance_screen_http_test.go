@@ -16,8 +16,7 @@ import (
 // is a 400 (or 415) with the exact code, charges nothing and takes no free
 // address.
 func TestE2EScreenMalformedRequests(t *testing.T) {
-	ts := screenServer(t)
-	a := ts.Register(t, "")
+	ts, a := screenAgent(t)
 	long := strings.Repeat("é", 40000)
 	for _, tc := range []struct {
 		name   string
@@ -67,8 +66,7 @@ func TestE2EScreenMalformedRequests(t *testing.T) {
 // TestE2EScreenOddAddresses screens addresses that are not addresses: each
 // item gets its own status, the batch is served.
 func TestE2EScreenOddAddresses(t *testing.T) {
-	ts := screenServer(t)
-	a := ts.Register(t, "")
+	ts, a := screenAgent(t)
 	ts.Do(t, "POST", "/v1/admin/credits", apitest.AdminToken, map[string]any{"developerId": a.DeveloperID, "amount": 1000, "reason": "test"}).Must(t, 200)
 	badSum := strings.Replace(apitest.Tornado, "D6D", "d6D", 1) // mixed case that is not the EIP-55 checksum
 	for _, tc := range []struct {
@@ -102,8 +100,7 @@ func TestE2EScreenOddAddresses(t *testing.T) {
 // 4, 4, 4, a 402 and a last one: the headers and the rateLimit object agree
 // and the balance moves by exactly the billable addresses.
 func TestE2EScreenFreeTierAccounting(t *testing.T) {
-	ts := screenServer(t)
-	a := ts.Register(t, "")
+	ts, a := screenAgent(t)
 	ts.Do(t, "POST", "/v1/admin/credits", apitest.AdminToken, map[string]any{"developerId": a.DeveloperID, "amount": -97, "reason": "test"}).Must(t, 200)
 	var reset string
 	for i, tc := range []struct {
@@ -147,8 +144,7 @@ func TestE2EScreenFreeTierAccounting(t *testing.T) {
 // even to 0, is a 400 naming the operation and changes nothing; zero prices
 // of the other operations do not touch screening either.
 func TestE2EScreenPricing(t *testing.T) {
-	ts := screenServer(t)
-	a := ts.Register(t, "")
+	ts, a := screenAgent(t)
 	r := ts.Do(t, "PUT", "/v1/admin/pricing", apitest.AdminToken, map[string]any{"operationCosts": map[string]any{"compliance.screen": 0}}).Problem(t, 400, cairn.EINVALID)
 	if r.Str("operation") != "compliance.screen" {
 		t.Fatalf("the refused operation is not named: %s", r.Body)
@@ -168,8 +164,7 @@ func TestE2EScreenPricing(t *testing.T) {
 
 // TestE2EScreenDeveloperTokens: a bad developer token is a 401, never a 500.
 func TestE2EScreenDeveloperTokens(t *testing.T) {
-	ts := screenServer(t)
-	a := ts.Register(t, "")
+	ts, a := screenAgent(t)
 	secret := apitest.JWTSecret
 	sign := func(t *testing.T, key []byte, m jwt.Claims, method jwt.SigningMethod) string {
 		s, err := jwt.NewWithClaims(method, m).SignedString(key)
@@ -236,6 +231,13 @@ func TestE2EScreenDeveloperTokens(t *testing.T) {
 func screenServer(t *testing.T) *apitest.Server {
 	t.Helper()
 	return apitest.NewServer(t, apitest.SanctionsLists(t))
+}
+
+// screenAgent is a screenServer and an agent registered on it.
+func screenAgent(t *testing.T) (*apitest.Server, apitest.Agent) {
+	t.Helper()
+	ts := screenServer(t)
+	return ts, ts.Register(t, "")
 }
 
 // listServer is a test server serving the ETH and XBT lists of the files

@@ -22,9 +22,10 @@
 // priced endpoint goes through (billing.go, over billing.Bill); pagination
 // with its limit and signed cursors (pagination.go); the multipart reader
 // of uploads (multipart.go); byte ranges (ranges.go); idempotent creates
-// (memory_idem.go); and the OpenAPI document with the skill derived from
-// it (openapi.go, skill*.go, negotiate.go; the fragments are in
-// api/openapi/).
+// (memory_idem.go); and the serving of the API documents, with their
+// ETags and the negotiation of the skill's form (openapi.go,
+// negotiate.go). The documents themselves, the OpenAPI document and the
+// skill derived from it, are package api/openapi's.
 //
 // It imports the root package and the domain packages (account, billing,
 // compliance, ingest, media, memory, screening); never the storage or

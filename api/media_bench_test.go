@@ -23,19 +23,25 @@ func (w *discardWriter) Header() http.Header         { return w.h }
 func (w *discardWriter) Write(b []byte) (int, error) { return len(b), nil }
 func (w *discardWriter) WriteHeader(code int)        { w.status = code }
 
+// mediaBench is an in-process server without request limits, the key of
+// an agent with a billion credits and 10 MiB of random content (of seed).
+func mediaBench(b *testing.B, seed byte) (http.Handler, string, []byte) {
+	limits := api.DefaultLimits()
+	limits.RequestsPerKey, limits.WritesPerAgent = 0, 0
+	h := newServerLimits(b, limits).Handler()
+	key, dev := register(b, h)
+	post(b, h, "POST", "/v1/admin/credits", adminToken, map[string]any{"developerId": dev, "amount": 1_000_000_000, "reason": "bench"})
+	content := make([]byte, 10<<20)
+	rng := rand.NewChaCha8([32]byte{seed})
+	_, _ = rng.Read(content)
+	return h, key, content
+}
+
 // BenchmarkMediaStream serves GET /v1/media/:id/stream in process (in-memory
 // store, fs blob store on disk, every chunk read verified): the whole
 // 10 MiB file, a 1 KiB range of it, and HEAD.
 func BenchmarkMediaStream(b *testing.B) {
-	limits := api.DefaultLimits()
-	limits.RequestsPerKey, limits.WritesPerAgent = 0, 0
-	srv := newServerLimits(b, limits)
-	h := srv.Handler()
-	key, dev := register(b, h)
-	post(b, h, "POST", "/v1/admin/credits", adminToken, map[string]any{"developerId": dev, "amount": 1_000_000_000, "reason": "bench"})
-	content := make([]byte, 10<<20)
-	rng := rand.NewChaCha8([32]byte{7})
-	_, _ = rng.Read(content)
+	h, key, content := mediaBench(b, 7)
 	id := uploadForBench(b, h, key, content)
 	for _, bc := range []struct {
 		name, method, rng string
@@ -97,15 +103,7 @@ func postUpload(b *testing.B, h http.Handler, key string, body []byte, contentTy
 // file part streamed to the fs blob store (two SHA-256 passes and fsyncs
 // there), then the record. Each upload is deleted untimed.
 func BenchmarkMediaUpload(b *testing.B) {
-	limits := api.DefaultLimits()
-	limits.RequestsPerKey, limits.WritesPerAgent = 0, 0
-	srv := newServerLimits(b, limits)
-	h := srv.Handler()
-	key, dev := register(b, h)
-	post(b, h, "POST", "/v1/admin/credits", adminToken, map[string]any{"developerId": dev, "amount": 1_000_000_000, "reason": "bench"})
-	content := make([]byte, 10<<20)
-	rng := rand.NewChaCha8([32]byte{8})
-	_, _ = rng.Read(content)
+	h, key, content := mediaBench(b, 8)
 	body, ct := multipartFile(content)
 	b.SetBytes(int64(len(content)))
 	b.ReportAllocs()

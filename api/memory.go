@@ -53,14 +53,25 @@ func fixedPathMethod(c *gin.Context) {
 
 // createMemory is POST /v1/memory (spec 4.1).
 func (s *Server) createMemory(c *gin.Context) error {
-	var req memoryRequest
-	if err := bindJSON(c, &req, false); err != nil {
-		return err
-	}
-	w, err := req.write(c)
+	w, err := bindWrite(c)
 	if err != nil {
 		return err
 	}
+	return s.create(c, w)
+}
+
+// bindWrite reads the body of POST or PUT /v1/memory.
+func bindWrite(c *gin.Context) (*memory.Write, error) {
+	var req memoryRequest
+	if err := bindJSON(c, &req, false); err != nil {
+		return nil, err
+	}
+	return req.write(c)
+}
+
+// create stores version 1 of w's memory, replayable under the request's
+// Idempotency-Key, and answers 201.
+func (s *Server) create(c *gin.Context, w *memory.Write) error {
 	replayable(c, w)
 	v, err := s.Memory.Create(c.Request.Context(), agentOf(c).ID, w)
 	if err != nil {
@@ -138,11 +149,7 @@ func (s *Server) putMemory(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	var req memoryRequest
-	if err := bindJSON(c, &req, false); err != nil {
-		return err
-	}
-	w, err := req.write(c)
+	w, err := bindWrite(c)
 	if err != nil {
 		return err
 	}

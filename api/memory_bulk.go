@@ -56,20 +56,27 @@ func (s *Server) bulkMemories(c *gin.Context) error {
 		return cairn.Errorf(cairn.EINVALID, "memories must hold 1 to %d items.", memory.MaxBulkWrite).With("field", "memories")
 	}
 	agent := agentOf(c)
-	results := make([]wire.BulkItem, 0, len(req.Memories))
-	ok := 0
-	for i, raw := range req.Memories {
-		res := wire.BulkItem{Index: i, Status: http.StatusCreated}
-		err := s.bulkOne(c, agent.ID, raw, &res)
-		if err != nil {
+	bulkRun(c, req.Memories, http.StatusCreated, func(raw json.RawMessage, res *wire.BulkItem) error {
+		return s.bulkOne(c, agent.ID, raw, res)
+	})
+	return nil
+}
+
+// bulkRun runs one on each item, in order, and writes 200 with the
+// results: an item's status is ok, or its failure's.
+func bulkRun[T any](c *gin.Context, items []T, ok int, one func(item T, res *wire.BulkItem) error) {
+	results := make([]wire.BulkItem, 0, len(items))
+	succeeded := 0
+	for i, item := range items {
+		res := wire.BulkItem{Index: i, Status: ok}
+		if err := one(item, &res); err != nil {
 			res.Status, res.Error = itemError(err)
 		} else {
-			ok++
+			succeeded++
 		}
 		results = append(results, res)
 	}
-	writeJSON(c, http.StatusOK, wire.BulkResults{Results: results, Succeeded: ok, Failed: len(results) - ok})
-	return nil
+	writeJSON(c, http.StatusOK, wire.BulkResults{Results: results, Succeeded: succeeded, Failed: len(results) - succeeded})
 }
 
 func (s *Server) bulkOne(c *gin.Context, agentID string, raw json.RawMessage, res *wire.BulkItem) error {
@@ -105,21 +112,12 @@ func (s *Server) bulkDeleteMemories(c *gin.Context) error {
 		return cairn.Errorf(cairn.EINVALID, "ids must hold 1 to %d items.", memory.MaxBulkDel).With("field", "ids")
 	}
 	agent := agentOf(c)
-	results := make([]wire.BulkItem, 0, len(req.IDs))
-	ok := 0
-	for i, id := range req.IDs {
-		res := wire.BulkItem{Index: i, ID: &id, Status: http.StatusOK}
-		err := billOf(c).Item(c.Request.Context(), billing.OpMemoryDelete, func() error {
+	bulkRun(c, req.IDs, http.StatusOK, func(id string, res *wire.BulkItem) error {
+		res.ID = &id
+		return billOf(c).Item(c.Request.Context(), billing.OpMemoryDelete, func() error {
 			_, _, err := s.Memory.Delete(c.Request.Context(), agent.ID, id, nil, requestID(c))
 			return err
 		})
-		if err != nil {
-			res.Status, res.Error = itemError(err)
-		} else {
-			ok++
-		}
-		results = append(results, res)
-	}
-	writeJSON(c, http.StatusOK, wire.BulkResults{Results: results, Succeeded: ok, Failed: len(results) - ok})
+	})
 	return nil
 }

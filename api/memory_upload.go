@@ -38,13 +38,7 @@ func (s *Server) uploadMemory(c *gin.Context) error {
 		return err
 	}
 	w.RequestID = requestID(c)
-	replayable(c, w)
-	v, err := s.Memory.Create(c.Request.Context(), agentOf(c).ID, w)
-	if err != nil {
-		return err
-	}
-	writeCreated(c, v)
-	return nil
+	return s.create(c, w)
 }
 
 // downloadMemory is GET /v1/memory/:id/download (spec 4.7): the original

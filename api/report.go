@@ -133,7 +133,7 @@ func (s *Server) reportAnchor(ctx context.Context, v uint64) (reportAnchor, erro
 	if err != nil || !ok {
 		return reportAnchor{}, err
 	}
-	a := reportAnchor{ChainID: strconv.FormatUint(st.ChainID, 10), Contract: st.Contract, TxHash: st.TxHash, Status: st.Status}
+	a := reportAnchor{ChainID: strconv.FormatUint(st.ChainID(), 10), Contract: st.Contract(), TxHash: st.TxHash, Status: st.Status}
 	if st.BlockNumber > 0 {
 		a.Block = strconv.FormatUint(st.BlockNumber, 10)
 	}

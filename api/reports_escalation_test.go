@@ -125,9 +125,7 @@ func TestE2EReportEscalationConcurrent(t *testing.T) {
 	escalated := make([]bool, len(keys))
 	var wg sync.WaitGroup
 	for i, k := range keys {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			body, _ := json.Marshal(map[string]any{"address": suspect, "chain": "ethereum", "category": "scam", "reason": "x"})
 			req, _ := http.NewRequest("POST", ts.URL+"/v1/compliance/report", bytes.NewReader(body))
 			req.Header.Set("Authorization", "Bearer "+k)
@@ -143,7 +141,7 @@ func TestE2EReportEscalationConcurrent(t *testing.T) {
 			}
 			_ = json.NewDecoder(resp.Body).Decode(&out)
 			status[i], escalated[i] = resp.StatusCode, out.AutoEscalated
-		}()
+		})
 	}
 	wg.Wait()
 	n := 0

@@ -74,8 +74,7 @@ func TestE2ECommunityReports(t *testing.T) {
 }
 
 func TestE2EReportLimit(t *testing.T) {
-	ts := screenServer(t)
-	a := ts.Register(t, "")
+	ts, a := screenAgent(t)
 	ts.Do(t, "POST", "/v1/admin/credits", apitest.AdminToken, map[string]any{"developerId": a.DeveloperID, "amount": 1000, "reason": "t"}).Must(t, 200)
 	k := a.Key
 	sent := 0
@@ -100,8 +99,7 @@ func hex4(i int) string {
 // overlong fields: each is a 400 and stores nothing; a report at every
 // limit (2000-byte reason, 10 URLs, padded chain) is taken.
 func TestE2EReportMalformed(t *testing.T) {
-	ts := screenServer(t)
-	a := ts.Register(t, "")
+	ts, a := screenAgent(t)
 	const suspect = "0x00000000000000000000000000000000deadbeef"
 	ok := func(extra map[string]any) map[string]any {
 		b := map[string]any{"address": suspect, "category": "scam", "reason": "x"}

@@ -1,11 +1,13 @@
 package api_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/cairn-dev/cairn/api/apitest"
+	"github.com/cairn-dev/cairn/billing"
 )
 
 // TestSkillDefaultIsShort: GET /v1/skill is the short guide (under 10 KB,
@@ -36,4 +38,28 @@ func TestSkillDefaultIsShort(t *testing.T) {
 		t.Fatal("full=true is not the full reference")
 	}
 	ls.Do(t, "GET", "/v1/skill?full=maybe", "", nil).Problem(t, http.StatusBadRequest, "invalid")
+}
+
+// TestSkillCostIsTheBillingCost: the full reference states the cost the
+// billing charges (POST /v1/agents at the default prices).
+func TestSkillCostIsTheBillingCost(t *testing.T) {
+	full := apitest.NewServer(t).Do(t, "GET", "/v1/skill?full=true", "", nil).Must(t, http.StatusOK)
+	var sk struct {
+		Endpoints []struct {
+			Method, Path string
+			Cost         *struct{ Credits int64 }
+		}
+	}
+	if err := json.Unmarshal(full.Body, &sk); err != nil {
+		t.Fatal(err)
+	}
+	for _, ep := range sk.Endpoints {
+		if ep.Method == "POST" && ep.Path == "/v1/agents" {
+			if ep.Cost == nil || ep.Cost.Credits != billing.DefaultCosts()[billing.OpAgentCreate] {
+				t.Fatalf("POST /v1/agents cost = %+v", ep.Cost)
+			}
+			return
+		}
+	}
+	t.Fatal("the full reference has no POST /v1/agents")
 }

@@ -208,9 +208,7 @@ const (
 func (b *Biller) retry(ctx context.Context, requestID string, step func(context.Context) bool, end func()) {
 	b.Logger.WarnContext(ctx, "the store is unreachable: the request's refunds are retried until it is back", "request_id", requestID)
 	stop := b.stopped()
-	b.retries.Add(1)
-	go func() {
-		defer b.retries.Done()
+	b.retries.Go(func() {
 		for delay := retryFirst; ; delay = min(2*delay, retryMost) {
 			select {
 			case <-stop:
@@ -223,7 +221,7 @@ func (b *Biller) retry(ctx context.Context, requestID string, step func(context.
 				return
 			}
 		}
-	}()
+	})
 }
 
 // stopped is closed by Stop.

@@ -217,7 +217,7 @@ func (r *Recovery) countEffects(ctx context.Context, agent string, since time.Ti
 	const page = 100
 	before := ""
 	for {
-		entries, err := r.Effects.ListAudit(ctx, agent, store.AuditFilter{}, before, page)
+		entries, err := r.Effects.ListAudit(ctx, agent, cairn.AuditFilter{}, before, page)
 		if err != nil {
 			return err
 		}

@@ -10,7 +10,10 @@ package chain
 
 import (
 	"context"
-	"time"
+	"encoding/hex"
+	"strings"
+
+	"github.com/cairn-dev/cairn"
 )
 
 // DepositAddresses derives one deposit address per agent from a single HD
@@ -79,21 +82,21 @@ type Roots struct {
 	CommunityExclusion [32]byte
 }
 
-// AnchorStatus is the on-chain state of a list version's Merkle roots.
-type AnchorStatus struct {
-	Status      string // one of the Anchor* statuses
-	ListVersion uint64
-	Roots       Roots
-	ChainID     uint64
-	Contract    string // 0x address of the verifier contract
-	TxHash      string // the transaction that set (or is setting) the roots
-	BlockNumber uint64 // block that included it; 0 until mined
-	// Confirmations is how many blocks, counting the one that includes
-	// the transaction, must be mined before a version is synced.
-	Confirmations uint64
-	SubmittedAt   time.Time
-	SyncedAt      time.Time
-	Error         string // the last failure, if any
+// RootsOf reads the four roots of an anchor record; a root it does not
+// carry (a record written before exclusion roots were anchored) is zero.
+func RootsOf(a cairn.Anchor) Roots {
+	return Roots{Sanctions: root32(a.SanctionsRoot), Community: root32(a.CommunityRoot),
+		Exclusion: root32(a.ExclusionRoot), CommunityExclusion: root32(a.CommunityExclusionRoot)}
+}
+
+// root32 decodes a root written as 0x hex; "" is the zero root.
+func root32(s string) (root [32]byte) {
+	b, _ := hex.DecodeString(strings.TrimPrefix(s, "0x"))
+	if len(b) > len(root) {
+		b = b[len(b)-len(root):]
+	}
+	copy(root[len(root)-len(b):], b)
+	return root
 }
 
 // Anchorer publishes the Merkle roots of sanctions-list versions on chain so
@@ -105,12 +108,16 @@ type Anchorer interface {
 	// waiting for the chain: a chain outage never blocks the caller. A
 	// version not newer than the newest one submitted is ignored.
 	Submit(ctx context.Context, v uint64, roots Roots) error
-	// Status returns the state of the newest submitted version.
-	Status(ctx context.Context) (AnchorStatus, error)
+	// Status returns the record of the newest submitted version (before
+	// any, pending with list version 0 and only the Target set).
+	Status(ctx context.Context) (cairn.Anchor, error)
 	// Synced returns the state of the newest version the chain holds
 	// (status synced), and false when no version was synced yet.
-	Synced(ctx context.Context) (AnchorStatus, bool, error)
-	// Anchor returns the state of list version v's anchoring, and false
+	Synced(ctx context.Context) (cairn.Anchor, bool, error)
+	// Anchor returns the record of list version v's anchoring, and false
 	// when v was never submitted.
-	Anchor(ctx context.Context, v uint64) (AnchorStatus, bool, error)
+	Anchor(ctx context.Context, v uint64) (cairn.Anchor, bool, error)
+	// Confirmations is how many blocks, counting the one that includes
+	// the transaction, must be mined before a version is synced.
+	Confirmations() uint64
 }

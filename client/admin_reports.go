@@ -20,13 +20,8 @@ func (c *Client) ListReports(ctx context.Context, status string, limit int, curs
 // AllReports iterates over every community report of a status (or all),
 // newest first (admin).
 func (c *Client) AllReports(ctx context.Context, status string) iter.Seq2[Report, error] {
-	return paginate(func(cursor string) ([]Report, *string, error) {
-		pg, err := c.ListReports(ctx, status, 100, cursor)
-		if err != nil {
-			return nil, nil, err
-		}
-		return pg.Reports, pg.NextCursor, nil
-	})
+	return paginate(func(cursor string) (*ReportPage, error) { return c.ListReports(ctx, status, 100, cursor) },
+		func(pg *ReportPage) ([]Report, *string) { return pg.Reports, pg.NextCursor })
 }
 
 // ConfirmReport confirms a community report (confirmReport, admin).

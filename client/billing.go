@@ -31,13 +31,8 @@ func (c *Client) ListTransactions(ctx context.Context, limit int, cursor string)
 
 // AllTransactions iterates over the whole ledger.
 func (c *Client) AllTransactions(ctx context.Context) iter.Seq2[Transaction, error] {
-	return paginate(func(cursor string) ([]Transaction, *string, error) {
-		pg, err := c.ListTransactions(ctx, 100, cursor)
-		if err != nil {
-			return nil, nil, err
-		}
-		return pg.Transactions, pg.NextCursor, nil
-	})
+	return paginate(func(cursor string) (*TransactionPage, error) { return c.ListTransactions(ctx, 100, cursor) },
+		func(pg *TransactionPage) ([]Transaction, *string) { return pg.Transactions, pg.NextCursor })
 }
 
 // GetAgentBalance returns the balance with the agent's deposit address

@@ -171,6 +171,24 @@ func (c *Client) GetScreeningProof(ctx context.Context, screeningID string) (*Sc
 	return &out, nil
 }
 
+// ScreeningProofJSON returns a stored screening proof document as the
+// server sent it (getScreeningProof, no authentication): the bytes its
+// results hash and signature cover, which client/verify checks.
+func (c *Client) ScreeningProofJSON(ctx context.Context, screeningID string) ([]byte, error) {
+	return c.do(ctx, &request{method: http.MethodGet, path: "/v1/compliance/proofs/" + esc(screeningID), auth: authNone}, nil)
+}
+
+// MerkleProofJSON returns the Merkle proof of an address, at the list
+// version listVersion names (see GetMerkleProofAt), as the server sent
+// it.
+func (c *Client) MerkleProofJSON(ctx context.Context, address, chain, listVersion string) ([]byte, error) {
+	return c.do(ctx, &request{method: http.MethodGet, path: "/v1/compliance/merkle-proof",
+		query: query("address", address, "chain", chain, "listVersion", listVersion)}, nil)
+}
+
+// URL is the absolute URL of a path on the client's server.
+func (c *Client) URL(path string) string { return c.base + path }
+
 // rawResults returns the results member of a JSON object as sent.
 func rawResults(body []byte) json.RawMessage {
 	var v struct {

@@ -37,11 +37,6 @@ func (c *Client) ListListVersionChanges(ctx context.Context, version int64, limi
 
 // AllListVersions iterates over every list version, newest first.
 func (c *Client) AllListVersions(ctx context.Context) iter.Seq2[ListVersion, error] {
-	return paginate(func(cursor string) ([]ListVersion, *string, error) {
-		pg, err := c.ListListVersions(ctx, 100, cursor)
-		if err != nil {
-			return nil, nil, err
-		}
-		return pg.Versions, pg.NextCursor, nil
-	})
+	return paginate(func(cursor string) (*ListVersionPage, error) { return c.ListListVersions(ctx, 100, cursor) },
+		func(pg *ListVersionPage) ([]ListVersion, *string) { return pg.Versions, pg.NextCursor })
 }

@@ -31,13 +31,8 @@ func (c *Client) ListMedia(ctx context.Context, category string, limit int, curs
 
 // AllMedia iterates over all the agent's media of a category (or all).
 func (c *Client) AllMedia(ctx context.Context, category string) iter.Seq2[Media, error] {
-	return paginate(func(cursor string) ([]Media, *string, error) {
-		pg, err := c.ListMedia(ctx, category, 100, cursor)
-		if err != nil {
-			return nil, nil, err
-		}
-		return pg.Media, pg.NextCursor, nil
-	})
+	return paginate(func(cursor string) (*MediaPage, error) { return c.ListMedia(ctx, category, 100, cursor) },
+		func(pg *MediaPage) ([]Media, *string) { return pg.Media, pg.NextCursor })
 }
 
 // GetMedia returns a media record (getMedia).

@@ -69,14 +69,8 @@ func (c *Client) ListMemories(ctx context.Context, p ListMemoriesParams) (*Memor
 
 // AllMemories iterates over every memory matching p, following cursors.
 func (c *Client) AllMemories(ctx context.Context, p ListMemoriesParams) iter.Seq2[Memory, error] {
-	return paginate(func(cursor string) ([]Memory, *string, error) {
-		p.Cursor = cursor
-		pg, err := c.ListMemories(ctx, p)
-		if err != nil {
-			return nil, nil, err
-		}
-		return pg.Memories, pg.NextCursor, nil
-	})
+	return paginate(func(cursor string) (*MemoryPage, error) { p.Cursor = cursor; return c.ListMemories(ctx, p) },
+		func(pg *MemoryPage) ([]Memory, *string) { return pg.Memories, pg.NextCursor })
 }
 
 // SearchMemories searches by key, full text and tags (searchMemories).
@@ -189,13 +183,8 @@ func (c *Client) MemoryAudit(ctx context.Context, action string, limit int, curs
 
 // AllAudit iterates over the whole audit log (optionally one action).
 func (c *Client) AllAudit(ctx context.Context, action string) iter.Seq2[AuditEntry, error] {
-	return paginate(func(cursor string) ([]AuditEntry, *string, error) {
-		pg, err := c.MemoryAudit(ctx, action, 100, cursor)
-		if err != nil {
-			return nil, nil, err
-		}
-		return pg.Entries, pg.NextCursor, nil
-	})
+	return paginate(func(cursor string) (*AuditPage, error) { return c.MemoryAudit(ctx, action, 100, cursor) },
+		func(pg *AuditPage) ([]AuditEntry, *string) { return pg.Entries, pg.NextCursor })
 }
 
 // GetMemory reads a version with its content (getMemory).
@@ -279,19 +268,21 @@ func ret[T any](v *T, err error) (*T, error) {
 	return v, nil
 }
 
-// paginate turns a page function into an iterator: each page's items, then
-// the next page while the cursor is not null.
-func paginate[T any](page func(cursor string) ([]T, *string, error)) iter.Seq2[T, error] {
+// paginate turns a listing into an iterator: list reads the page at a
+// cursor ("" for the first), items gives its items and the next cursor;
+// each page's items, then the next page while the cursor is not null.
+func paginate[P, T any](list func(cursor string) (*P, error), items func(*P) ([]T, *string)) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		cursor := ""
 		for {
-			items, next, err := page(cursor)
+			pg, err := list(cursor)
 			if err != nil {
 				var zero T
 				yield(zero, err)
 				return
 			}
-			for _, it := range items {
+			page, next := items(pg)
+			for _, it := range page {
 				if !yield(it, nil) {
 					return
 				}

@@ -3,6 +3,7 @@ package compliance
 import (
 	"context"
 
+	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/screening"
 	"github.com/cairn-dev/cairn/store"
 )
@@ -25,7 +26,7 @@ func CommunityListings(rs store.Reports) func(ctx context.Context) ([]screening.
 }
 
 // Counts returns the report statistics of GET /v1/compliance/stats.
-func (s *Reports) Counts(ctx context.Context) (store.ReportStats, error) {
+func (s *Reports) Counts(ctx context.Context) (cairn.ReportStats, error) {
 	return s.Store.CountReports(ctx)
 }
 

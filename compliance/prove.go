@@ -98,20 +98,33 @@ func (s *Service) Prove(ctx context.Context, p Principal, addr, chain, at string
 	if err != nil {
 		return nil, err
 	}
-	if err := s.CheckReady(); err != nil {
+	out, ix, _, err := s.provedAt(ctx, p, 1, at)
+	if err != nil {
 		return nil, err
+	}
+	out.Proofs[0] = proveOne(ix, screening.Query{Address: addr, Chain: chain}, fam, canon)
+	return out, nil
+}
+
+// provedAt is the answer of n proofs against the list version at names
+// (IndexAt), once the service is ready and the n addresses are paid for,
+// with the index it proves against and the payment (refunded when the
+// request fails after it).
+func (s *Service) provedAt(ctx context.Context, p Principal, n int, at string) (*Proved, *screening.Index, *payment, error) {
+	if err := s.CheckReady(); err != nil {
+		return nil, nil, nil, err
 	}
 	ix, err := s.IndexAt(ctx, at)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
-	pm, err := s.pay(ctx, p, 1)
+	pm, err := s.pay(ctx, p, n)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
-	out := proved(ix, 1)
-	out.Proofs[0], out.Usage = proveOne(ix, screening.Query{Address: addr, Chain: chain}, fam, canon), pm.usage
-	return out, nil
+	out := proved(ix, n)
+	out.Usage = pm.usage
+	return out, ix, pm, nil
 }
 
 // ProveBatch returns the Merkle proofs of up to MaxAddresses addresses,
@@ -126,19 +139,10 @@ func (s *Service) ProveBatch(ctx context.Context, p Principal, qs []screening.Qu
 	if err := checkChains(qs); err != nil {
 		return nil, err
 	}
-	if err := s.CheckReady(); err != nil {
-		return nil, err
-	}
-	ix, err := s.IndexAt(ctx, at)
+	out, ix, pm, err := s.provedAt(ctx, p, len(qs), at)
 	if err != nil {
 		return nil, err
 	}
-	pm, err := s.pay(ctx, p, len(qs))
-	if err != nil {
-		return nil, err
-	}
-	out := proved(ix, len(qs))
-	out.Usage = pm.usage
 	listed := map[string][][2]string{}
 	var valid [][2]string
 	for i, q := range qs {

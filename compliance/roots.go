@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/chain"
 	"github.com/cairn-dev/cairn/merkle"
 )
@@ -30,7 +31,10 @@ type Roots struct {
 	BuiltAt                  time.Time // zero before any list version
 	// Anchor is the on-chain state of the newest anchored version;
 	// Status chain.AnchorDisabled when no chain is configured.
-	Anchor chain.AnchorStatus
+	Anchor cairn.Anchor
+	// Confirmations is how many blocks the anchorer waits for before a
+	// version is synced (0 without one).
+	Confirmations uint64
 	// Oracle is the state of the contract's isSanctioned(address)
 	// storage; Status chain.OracleDisabled when it is not kept.
 	Oracle chain.OracleStatus
@@ -41,7 +45,7 @@ type Roots struct {
 func (s *Service) Roots(ctx context.Context) Roots {
 	ix := s.Screening.Current()
 	out := Roots{SanctionsRoot: ix.Root(), CommunityRoot: ix.CommunityRoot(), ListVersion: ix.Version, BuiltAt: ix.BuiltAt,
-		Anchor: chain.AnchorStatus{Status: chain.AnchorDisabled}, Oracle: chain.OracleStatus{Status: chain.OracleDisabled}}
+		Anchor: cairn.Anchor{Status: chain.AnchorDisabled}, Oracle: chain.OracleStatus{Status: chain.OracleDisabled}}
 	out.SanctionsLeaves, out.CommunityLeaves = ix.Leaves()
 	out.ExclusionRoot, out.CommunityExclusionRoot = ix.ExclusionRoot(), ix.CommunityExclusionRoot()
 	out.ExclusionLeaves, out.CommunityExclusionLeaves = ix.ExclusionLeaves()
@@ -51,10 +55,9 @@ func (s *Service) Roots(ctx context.Context) Roots {
 	st, err := s.Anchorer.Status(ctx)
 	if err != nil {
 		s.Logger.ErrorContext(ctx, "reading the anchor status failed", "err", err)
-		st = chain.AnchorStatus{Status: chain.AnchorFailed, ChainID: st.ChainID, Contract: st.Contract, Confirmations: st.Confirmations,
-			Error: "The anchor status could not be read."}
+		st = cairn.Anchor{Status: chain.AnchorFailed, Target: st.Target, Error: "The anchor status could not be read."}
 	}
-	out.Anchor = st
+	out.Anchor, out.Confirmations = st, s.Anchorer.Confirmations()
 	if s.Oracle != nil {
 		o, err := s.Oracle.OracleStatus(ctx)
 		if err != nil {
@@ -94,9 +97,9 @@ func (s *Service) Anchored(ctx context.Context) (uint64, error) {
 // AnchorOf returns the anchoring of list version v (its contract,
 // transaction and status), and false when anchoring is off or v was never
 // submitted.
-func (s *Service) AnchorOf(ctx context.Context, v uint64) (chain.AnchorStatus, bool, error) {
+func (s *Service) AnchorOf(ctx context.Context, v uint64) (cairn.Anchor, bool, error) {
 	if s.Anchorer == nil {
-		return chain.AnchorStatus{}, false, nil
+		return cairn.Anchor{}, false, nil
 	}
 	return s.Anchorer.Anchor(ctx, v)
 }

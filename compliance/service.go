@@ -130,7 +130,7 @@ func checkChains(qs []screening.Query) error {
 // payment is what one request took: free addresses of the window and a
 // charge for the rest.
 type payment struct {
-	take   store.FreeTake
+	take   cairn.FreeTake
 	charge *cairn.LedgerEntry
 	usage  Usage
 }

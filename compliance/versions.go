@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/chain"
 	"github.com/cairn-dev/cairn/screening"
 )
 
@@ -63,8 +64,9 @@ func (s *Service) anchoredIndex(ctx context.Context) (*screening.Index, error) {
 	}
 	for _, v := range s.Screening.Held() {
 		ix, held := s.Screening.Version(v)
-		if held && ix.Root() == st.Roots.Sanctions && ix.CommunityRoot() == st.Roots.Community &&
-			ix.ExclusionRoot() == st.Roots.Exclusion && ix.CommunityExclusionRoot() == st.Roots.CommunityExclusion {
+		roots := chain.RootsOf(st)
+		if held && ix.Root() == roots.Sanctions && ix.CommunityRoot() == roots.Community &&
+			ix.ExclusionRoot() == roots.Exclusion && ix.CommunityExclusionRoot() == roots.CommunityExclusion {
 			if ix == s.Screening.Current() {
 				s.Screening.Release(ix.Version)
 			}

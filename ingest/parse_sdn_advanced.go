@@ -87,26 +87,8 @@ func (v *ymd) set(name, text string) {
 
 func (p *advParser) run() error {
 	w := p.w
-	for {
-		tok, err := w.next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return err
-		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			if w.depth() == 1 && t.Name.Local != "Sanctions" {
-				return w.errorf("root element is <%s>, want <Sanctions>", t.Name.Local)
-			}
-			if err := p.start(t); err != nil {
-				return err
-			}
-		case xml.EndElement:
-			p.end(t.Name.Local)
-			w.pop()
-		}
+	if err := w.walk("Sanctions", p.start, func(name string) error { p.end(name); return nil }); err != nil {
+		return err
 	}
 	switch {
 	case !p.sawRefs:

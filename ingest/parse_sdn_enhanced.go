@@ -56,26 +56,9 @@ type enhEntity struct {
 
 func (p *enhParser) run(em *emitter) error {
 	w := p.w
-	for {
-		tok, err := w.next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return err
-		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			if w.depth() == 1 && t.Name.Local != "sanctionsData" {
-				return w.errorf("root element is <%s>, want <sanctionsData>", t.Name.Local)
-			}
-			p.start(t)
-		case xml.EndElement:
-			if err := p.end(t.Name.Local, em); err != nil {
-				return err
-			}
-			w.pop()
-		}
+	start := func(t xml.StartElement) error { p.start(t); return nil }
+	if err := w.walk("sanctionsData", start, func(name string) error { return p.end(name, em) }); err != nil {
+		return err
 	}
 	if !p.sawEntities {
 		return w.errorf("no entities")

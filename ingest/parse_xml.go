@@ -104,6 +104,35 @@ func (w *xmlWalker) pop() {
 	w.spaces = w.spaces[:len(w.spaces)-1]
 }
 
+// walk reads the document to its end: start gets each start element (the
+// first must be named root), end each end element's name before the
+// element is left.
+func (w *xmlWalker) walk(root string, start func(xml.StartElement) error, end func(name string) error) error {
+	for {
+		tok, err := w.next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if w.depth() == 1 && t.Name.Local != root {
+				return w.errorf("root element is <%s>, want <%s>", t.Name.Local, root)
+			}
+			if err := start(t); err != nil {
+				return err
+			}
+		case xml.EndElement:
+			if err := end(t.Name.Local); err != nil {
+				return err
+			}
+			w.pop()
+		}
+	}
+}
+
 // depth is the number of open elements (the current one included).
 func (w *xmlWalker) depth() int { return len(w.path) }
 

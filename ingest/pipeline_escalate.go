@@ -18,9 +18,7 @@ func (p *Pipeline) Escalated(ctx context.Context) error {
 	if !p.waiting.CompareAndSwap(false, true) {
 		return nil // a waiting rebuild will read this escalation too
 	}
-	p.bg.Add(1)
-	go func() {
-		defer p.bg.Done()
+	p.bg.Go(func() {
 		p.run.Lock()
 		defer p.run.Unlock()
 		p.waiting.Store(false) // escalations committed from here on need another rebuild
@@ -29,7 +27,7 @@ func (p *Pipeline) Escalated(ctx context.Context) error {
 		if _, _, err := p.rebuildShared(ctx, false); err != nil {
 			p.logger().Error("rebuild after a community escalation failed", "err", err)
 		}
-	}()
+	})
 	return nil
 }
 

@@ -8,7 +8,6 @@ import (
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/media"
-	"github.com/cairn-dev/cairn/store"
 )
 
 func TestNotFound(t *testing.T) {
@@ -77,7 +76,7 @@ func TestOpenAndDelete(t *testing.T) {
 	if _, err := s.Delete(ctx, "agent-a", m.ID, ""); !cairn.IsCode(err, cairn.ENOTFOUND) {
 		t.Fatalf("second Delete: %v", err)
 	}
-	log, err := db.ListAudit(ctx, "agent-a", store.AuditFilter{Action: cairn.AuditDelete}, "", 10)
+	log, err := db.ListAudit(ctx, "agent-a", cairn.AuditFilter{Action: cairn.AuditDelete}, "", 10)
 	if err != nil || len(log) != 1 || log[0].Resource != m.ID || log[0].RequestID != "req-2" {
 		t.Fatalf("audit %+v, %v", log, err)
 	}

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn"
-	"github.com/cairn-dev/cairn/store"
 )
 
 // List returns a page of the agent's unexpired media, newest first, and
@@ -15,7 +14,7 @@ func (s *Service) List(ctx context.Context, agentID, category, beforeID string, 
 	out := make([]cairn.Media, 0, limit+1)
 	for {
 		want := limit + 1 - len(out)
-		page, err := s.Store.ListMedia(ctx, agentID, store.MediaFilter{Category: category}, beforeID, want)
+		page, err := s.Store.ListMedia(ctx, agentID, cairn.MediaFilter{Category: category}, beforeID, want)
 		if err != nil {
 			return nil, false, err
 		}

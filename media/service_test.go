@@ -12,7 +12,6 @@ import (
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/blob/fs"
 	"github.com/cairn-dev/cairn/media"
-	"github.com/cairn-dev/cairn/store"
 	"github.com/cairn-dev/cairn/store/pebble"
 )
 
@@ -67,7 +66,7 @@ func TestUpload(t *testing.T) {
 	if got, err := s.Get(ctx, "agent-a", m.ID); err != nil || got.SHA256 != m.SHA256 {
 		t.Fatalf("Get = %+v, %v", got, err)
 	}
-	log, err := db.ListAudit(ctx, "agent-a", store.AuditFilter{Action: cairn.AuditUpload}, "", 10)
+	log, err := db.ListAudit(ctx, "agent-a", cairn.AuditFilter{Action: cairn.AuditUpload}, "", 10)
 	if err != nil || len(log) != 1 || log[0].Resource != m.ID || log[0].RequestID != "req-1" {
 		t.Fatalf("audit %+v, %v", log, err)
 	}

@@ -6,10 +6,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
-	"mime"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/cairn-dev/cairn"
 )
@@ -64,77 +61,6 @@ func BlobName(typ, key string, version int, filename, ext string) string {
 		filename = "blob"
 	}
 	return fmt.Sprintf("memory/%s/%s/%s_v%d%s", typ, key, filename, version, ext)
-}
-
-func invalid(field, format string, args ...any) error {
-	return cairn.Errorf(cairn.EINVALID, format, args...).With("field", field)
-}
-
-// checkType accepts 1-32 lower-case letters, digits, '-' and '_'.
-func checkType(t string) error {
-	if t == "" || len(t) > 32 || strings.IndexFunc(t, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_')
-	}) >= 0 {
-		return invalid("type", "type must be 1-32 characters of a-z, 0-9, '-' and '_'.")
-	}
-	return nil
-}
-
-// checkKey accepts a slash-separated path of up to 512 bytes whose segments
-// (at most 255 bytes each, as file names are)
-// are non-empty, printable Unicode (no backslash), and not "." or "..".
-func checkKey(k string) error {
-	bad := invalid("key", "key must be a slash-separated path of up to 512 printable characters with no empty, '.' or '..' segment.")
-	if k == "" || len(k) > 512 {
-		return bad
-	}
-	for _, seg := range strings.Split(k, "/") {
-		if seg == "" || seg == "." || seg == ".." || len(seg) > 255 {
-			return bad
-		}
-	}
-	if !utf8.ValidString(k) {
-		return bad
-	}
-	for _, r := range k {
-		if !unicode.IsPrint(r) || r == '\\' {
-			return bad
-		}
-	}
-	return nil
-}
-
-// checkBlobParts accepts a custom blob file name of 1-128 characters of
-// letters, digits, '.', '-' and '_' (not "." or ".."), and an extension of
-// up to 16 such characters, usually with a leading dot.
-func checkBlobParts(filename, ext string) error {
-	ok := func(s string) bool {
-		return strings.IndexFunc(s, func(r rune) bool {
-			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' || r == '_')
-		}) < 0
-	}
-	if len(filename) > 128 || !ok(filename) || filename == "." || filename == ".." {
-		return invalid("blobFilename", "blobFilename must be up to 128 characters of letters, digits, '.', '-' and '_'.")
-	}
-	if len(ext) > 16 || !ok(ext) || ext == "." || ext == ".." {
-		return invalid("blobExtension", "blobExtension must be up to 16 characters of letters, digits, '.', '-' and '_'.")
-	}
-	return nil
-}
-
-// maxMimeType bounds a MIME type as a header value.
-const maxMimeType = 255
-
-// checkMimeType accepts a MIME type that a download can send back as its
-// Content-Type header: a media type with well-formed parameters.
-func checkMimeType(mt *string) error {
-	if mt == nil || *mt == "" {
-		return nil
-	}
-	if _, _, err := mime.ParseMediaType(*mt); err != nil || len(*mt) > maxMimeType {
-		return invalid("mimeType", "mimeType must be a MIME type such as text/plain of up to %d characters.", maxMimeType)
-	}
-	return nil
 }
 
 // EncodeContent renders content for JSON: text as is, binary as base64.

@@ -6,6 +6,12 @@
 // the options of an upload form (ParseUpload, as media.ParseOptions reads
 // media's) and the audit trail of every operation.
 //
+// A write (Create, NewVersion) flows once: check.go validates every field
+// of the request before any lock or store is touched, writeVersion stores
+// the blob and commits the version with its audit entry and idempotency
+// record, and the head that commit writes is cairn.Memory.AddVersion's,
+// the stores' own rule, so the answer committed with it is the answer.
+//
 // The search indexes (Index, and Vectors: a memory/vector.Index) are
 // derived state, per process: Rebuild fills them from the store at start
 // and each write updates them after its commit. Processes sharing a store keep them in line with each

@@ -4,14 +4,13 @@ import (
 	"context"
 
 	"github.com/cairn-dev/cairn"
-	"github.com/cairn-dev/cairn/store"
 )
 
 // Log returns up to limit entries of the agent's operation log matching
 // action ("" for all), newest first, older than beforeID, and whether more
 // follow.
 func (s *Service) Log(ctx context.Context, agentID, action, beforeID string, limit int) ([]cairn.AuditEntry, bool, error) {
-	es, err := s.Audit.ListAudit(ctx, agentID, store.AuditFilter{Action: action}, beforeID, limit+1)
+	es, err := s.Audit.ListAudit(ctx, agentID, cairn.AuditFilter{Action: action}, beforeID, limit+1)
 	if err != nil {
 		return nil, false, err
 	}

@@ -137,9 +137,7 @@ func storeMemories(b *testing.B, svc *memory.Service, agent string, n int) {
 	var wg sync.WaitGroup
 	const workers = 32
 	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for i := w; i < n; i += workers {
 				content := fmt.Sprintf("%s %s %s note number %d about the %s", words[i%20], words[(i/20)%20], words[(i/400)%20], i, words[(i*7)%20])
 				w := &memory.Write{Key: fmt.Sprintf("%s/%s/%06d", words[i%20], words[(i/20)%20], i), Content: &content,
@@ -149,7 +147,7 @@ func storeMemories(b *testing.B, svc *memory.Service, agent string, n int) {
 					return
 				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	b.Logf("stored %d memories in %v", n, time.Since(t0).Round(time.Millisecond))

@@ -29,7 +29,7 @@ func (s *Service) textSearch(ctx context.Context, agentID, text string, size int
 	if ms == nil {
 		return s.Index.search(ctx, agentID, text, size)
 	}
-	found, err := ms.SearchMemories(ctx, agentID, store.MemorySearchQuery{Text: text, Now: s.now().Now(), Limit: size})
+	found, err := ms.SearchMemories(ctx, agentID, cairn.MemorySearchQuery{Text: text, Now: s.now().Now(), Limit: size})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -43,7 +43,7 @@ func (s *Service) textSearch(ctx context.Context, agentID, text string, size int
 // storeCandidates is candidates answered by the store: every criterion
 // and the expiry are applied there, so the first q.Limit are the answer.
 func (s *Service) storeCandidates(ctx context.Context, ms store.MemorySearch, agentID string, q *Query) ([]candidate, error) {
-	found, err := ms.SearchMemories(ctx, agentID, store.MemorySearchQuery{Text: q.ContentQuery, Key: q.Query, Tags: q.Tags,
+	found, err := ms.SearchMemories(ctx, agentID, cairn.MemorySearchQuery{Text: q.ContentQuery, Key: q.Query, Tags: q.Tags,
 		Now: s.now().Now(), Limit: q.Limit})
 	if err != nil {
 		return nil, err

@@ -11,7 +11,6 @@ import (
 	"github.com/cairn-dev/cairn/blob"
 	"github.com/cairn-dev/cairn/blob/fs"
 	"github.com/cairn-dev/cairn/memory"
-	"github.com/cairn-dev/cairn/store"
 	"github.com/cairn-dev/cairn/store/pebble"
 )
 
@@ -93,7 +92,7 @@ func (f *fixture) blobGone(t *testing.T, name string) {
 // audit returns the agent's log entries with the action, newest first.
 func (f *fixture) audit(t *testing.T, agent, action string) []cairn.AuditEntry {
 	t.Helper()
-	es, err := f.db.ListAudit(context.Background(), agent, store.AuditFilter{Action: action}, "", 100)
+	es, err := f.db.ListAudit(context.Background(), agent, cairn.AuditFilter{Action: action}, "", 100)
 	if err != nil {
 		t.Fatal(err)
 	}

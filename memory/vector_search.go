@@ -29,10 +29,8 @@ type VectorFilter = vector.Filter
 
 var spaceName = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
 
-// checkEmbedding validates a client vector of a write and fixes its
-// space's dimension and model if this is the space's first vector (422
-// when they disagree with the space's).
-func (s *Service) checkEmbedding(agent string, e *cairn.Embedding) error {
+// checkEmbedding validates a client vector of a write.
+func (s *Service) checkEmbedding(e *cairn.Embedding) error {
 	if e == nil {
 		return nil
 	}
@@ -51,6 +49,15 @@ func (s *Service) checkEmbedding(agent string, e *cairn.Embedding) error {
 	}
 	if unit(e.Values) == nil {
 		return invalid("embedding.values", "values must be finite and not all zero.")
+	}
+	return nil
+}
+
+// reserveSpace fixes the space's dimension and model if a checked vector
+// is the space's first (422 when they disagree with the space's).
+func (s *Service) reserveSpace(agent string, e *cairn.Embedding) error {
+	if e == nil {
+		return nil
 	}
 	if dim, model, ok := s.Vectors.Reserve(agent, e.Space, len(e.Values), e.Model); !ok {
 		return cairn.Errorf(cairn.EUNPROCESSABLE, "Space %q holds %d-dimension vectors of model %q; this one has %d dimensions of model %q.",

@@ -40,7 +40,8 @@ func (s *Service) NewVersion(ctx context.Context, agentID, id string, ifMatch fu
 	}
 	m := *old
 	m.UpdatedAt = now
-	if err := applyMeta(w, &m, now); err != nil {
+	c, err := s.check(w, &m, now)
+	if err != nil {
 		return nil, err
 	}
 	if old.Visibility != "share" && m.Visibility == "share" {
@@ -48,7 +49,7 @@ func (s *Service) NewVersion(ctx context.Context, agentID, id string, ifMatch fu
 			return nil, err
 		}
 	}
-	return s.writeVersion(ctx, &m, old, cairn.NewID(), old.Latest+1, w)
+	return s.writeVersion(ctx, &m, old, cairn.NewID(), old.Latest+1, w, c)
 }
 
 func memNotFound() error { return cairn.Errorf(cairn.ENOTFOUND, "Memory not found.") }

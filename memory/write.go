@@ -3,11 +3,6 @@ package memory
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
-	"fmt"
-	"math"
-	"strings"
-	"time"
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/blob"
@@ -44,106 +39,19 @@ type Write struct {
 	Replay func(v *View) (*cairn.IdempotencyRecord, error)
 }
 
-// body returns the content bytes and their encoding.
-func (w *Write) body() ([]byte, string, error) {
-	if w.Raw != nil {
-		return w.Raw, "base64", nil
-	}
-	if w.Content == nil {
-		return nil, "", invalid("content", "content is required.")
-	}
-	switch w.ContentEncoding {
-	case "":
-		return []byte(*w.Content), "", nil
-	case "base64":
-		b, err := base64.StdEncoding.DecodeString(*w.Content)
-		if err != nil {
-			return nil, "", invalid("content", "content is not valid base64.")
-		}
-		return b, "base64", nil
-	}
-	return nil, "", invalid("contentEncoding", "contentEncoding must be base64 or absent.")
-}
-
-// applyMeta validates and applies the mutable fields of w to m.
-func applyMeta(w *Write, m *cairn.Memory, now time.Time) error {
-	if w.Importance != nil {
-		if i := *w.Importance; math.IsNaN(i) || i < 0 || i > 1 {
-			return invalid("importance", "importance must be between 0 and 1.")
-		}
-		m.Importance = *w.Importance
-	}
-	if w.ExpiresIn != nil {
-		d, err := cairn.ParseTTL(*w.ExpiresIn)
-		if err != nil {
-			return cairn.Errorf(cairn.EINVALID, "%s", cairn.ErrorMessage(err)).With("field", "expiresIn")
-		}
-		m.ExpiresAt = now.Add(d)
-	}
-	if md := w.Metadata; md != nil {
-		if len(md.Tags) > MaxTags {
-			return invalid("metadata.tags", "at most %d tags.", MaxTags)
-		}
-		for _, t := range md.Tags {
-			if t == "" || len(t) > MaxTagLen {
-				return invalid("metadata.tags", "tags must be 1-%d characters.", MaxTagLen)
-			}
-		}
-		switch md.Visibility {
-		case "":
-			md.Visibility = m.Visibility
-		case "private", "share":
-		default:
-			return invalid("metadata.visibility", "visibility must be private or share.")
-		}
-		if md.Tags != nil { // absent or null: the tags stay, as an absent visibility does
-			m.Tags = append([]string{}, md.Tags...)
-		}
-		m.Visibility = md.Visibility
-	}
-	if m.Visibility == "" {
-		m.Visibility = "private"
-	}
-	if m.Tags == nil {
-		m.Tags = []string{}
-	}
-	return nil
-}
-
-// screen rejects shared, unencrypted content that holds credentials (422).
-func (s *Service) screen(m *cairn.Memory, w *Write, content []byte) error {
-	if s.Secrets == nil || m.Visibility != "share" || w.EncProvider != nil {
-		return nil
-	}
-	rules, err := s.Secrets.Find(string(content))
-	if err != nil {
-		return err
-	}
-	if len(rules) > 0 {
-		return cairn.Errorf(cairn.EUNPROCESSABLE, "Shared content contains credentials (%s: %s); store it private (metadata.visibility \"private\"), "+
-			"encrypt it, or remove them. The request was refunded.", kinds(len(rules)), strings.Join(rules, ", ")).With("rules", rules).With("field", "content")
-	}
-	return nil
-}
-
 // Create stores version 1 of a new memory: the blob first, then the record,
 // its indexes and the audit entry in one commit. A crash in between leaves
 // at most an unreferenced blob.
 func (s *Service) Create(ctx context.Context, agentID string, w *Write) (*View, error) {
-	if w.Type == "" {
-		w.Type = "semantic"
-	}
-	if err := checkType(w.Type); err != nil {
-		return nil, err
-	}
-	if err := checkKey(w.Key); err != nil {
+	if err := checkName(w); err != nil {
 		return nil, err
 	}
 	now := s.now().Now()
 	id := cairn.NewID()
 	m := &cairn.Memory{ID: id, AgentID: agentID, Type: w.Type, Key: w.Key, Importance: DefaultImportance,
 		CreatedAt: now, UpdatedAt: now}
-	if err := applyMeta(w, m, now); err != nil {
+	c, err := s.check(w, m, now)
+	if err != nil {
 		return nil, err
 	}
 	unlock := s.lock(agentID, w.Key)
@@ -160,32 +68,17 @@ func (s *Service) Create(ctx context.Context, agentID string, w *Write) (*View, 
 	} else if !cairn.IsCode(err, cairn.ENOTFOUND) {
 		return nil, err
 	}
-	return s.writeVersion(ctx, m, nil, id, 1, w)
+	return s.writeVersion(ctx, m, nil, id, 1, w, c)
 }
 
-// writeVersion validates the content of w, stores its blob and commits
-// version ver of m (old is the stored head, nil on create). The caller
-// holds the memory's lock.
-func (s *Service) writeVersion(ctx context.Context, m, old *cairn.Memory, vid string, ver int, w *Write) (*View, error) {
-	if err := checkBlobParts(w.BlobFilename, w.BlobExtension); err != nil {
+// writeVersion stores the blob of w's checked content and commits version
+// ver of m (old is the stored head, nil on create). The caller holds the
+// memory's lock.
+func (s *Service) writeVersion(ctx context.Context, m, old *cairn.Memory, vid string, ver int, w *Write, c checked) (*View, error) {
+	if err := s.reserveSpace(m.AgentID, w.Embedding); err != nil {
 		return nil, err
 	}
-	if err := checkMimeType(w.MimeType); err != nil {
-		return nil, err
-	}
-	content, enc, err := w.body()
-	if err != nil {
-		return nil, err
-	}
-	if len(content) > MaxFileSize {
-		return nil, cairn.Errorf(cairn.ETOOLARGE, "Content exceeds %d bytes.", MaxFileSize).With("limit", MaxFileSize)
-	}
-	if err := s.screen(m, w, content); err != nil {
-		return nil, err
-	}
-	if err := s.checkEmbedding(m.AgentID, w.Embedding); err != nil {
-		return nil, err
-	}
+	content, enc := c.content, c.encoding
 	stored, packed := compress(content)
 	v := &cairn.MemoryVersion{ID: vid, MemoryID: m.ID, Version: ver, IsCompressed: packed, ContentEncoding: enc,
 		MimeType: w.MimeType, Filename: w.Filename, EncryptionProvider: w.EncProvider, EncryptionMeta: w.EncMeta,
@@ -229,14 +122,12 @@ func (s *Service) writeVersion(ctx context.Context, m, old *cairn.Memory, vid st
 	audit := auditEntry(m.AgentID, action, v.ID, w.RequestID, map[string]any{"key": m.Key, "version": ver})
 	var idem *cairn.IdempotencyRecord
 	if w.Replay != nil {
-		// The view as the store will leave it: the store sets these.
-		pm := *m
-		pm.Latest, pm.LatestID, pm.Versions = ver, vid, 1
+		// The view as the commit leaves it (the head it writes).
+		pm, pv, prior := *m, *v, 0
 		if old != nil {
-			pm.Versions = old.Versions + 1
+			prior = old.Versions
 		}
-		pv := *v
-		pv.MemoryID = m.ID
+		pm.AddVersion(&pv, prior)
 		if idem, err = w.Replay(&View{Memory: pm, Version: pv, Content: content}); err != nil {
 			return nil, err
 		}
@@ -261,11 +152,3 @@ func (s *Service) writeVersion(ctx context.Context, m, old *cairn.Memory, vid st
 const blobFailed = "The blob store failed."
 
 var blobKeep = []string{cairn.EINVALID, cairn.ETOOLARGE, cairn.EUPSTREAM}
-
-// kinds is "1 kind" or "n kinds".
-func kinds(n int) string {
-	if n == 1 {
-		return "1 kind"
-	}
-	return fmt.Sprintf("%d kinds", n)
-}

@@ -87,6 +87,7 @@ func wantCanonical(f Family, addr string) string {
 	return addr
 }
 
+// readList reads the non-blank lines of a list file, trimmed.
 func readList(t *testing.T, file string) []string {
 	t.Helper()
 	fh, err := os.Open(file)

@@ -30,15 +30,7 @@ func BenchmarkIndex10M(b *testing.B) {
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	fmt.Printf("build 10M: %s, %.1f heap B/addr\n", took.Round(time.Millisecond), float64(after.HeapAlloc-before.HeapAlloc)/n)
-	chains := []string{"ethereum", "polygon", "bsc", "base"}
-	qs := make([]Query, 100)
-	for i := range qs {
-		addr := ls[i*(n/100)].Address
-		if i%2 == 1 {
-			addr = "0x" + fmt.Sprintf("%040x", i+7)
-		}
-		qs[i] = Query{Address: addr, Chain: chains[i%len(chains)]}
-	}
+	qs := batch100(ls)
 	b.Run("Screen100", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -47,15 +39,6 @@ func BenchmarkIndex10M(b *testing.B) {
 			}
 		}
 	})
-	b.Run("Proof", func(b *testing.B) {
-		b.ReportAllocs()
-		i := 0
-		for b.Loop() {
-			if _, _, ok := ix.Proof(EVM, ls[i%n].Address); !ok {
-				b.Fatal("no proof")
-			}
-			i += 7919
-		}
-	})
+	b.Run("Proof", func(b *testing.B) { benchProof(b, ix, ls) })
 	runtime.KeepAlive(ix)
 }

@@ -61,25 +61,51 @@ func BenchmarkBuildIndex(b *testing.B) {
 	}
 }
 
+// syntheticIndex is an index of n synthetic listings, with them.
+func syntheticIndex(b *testing.B, n int) ([]Listing, *Index) {
+	ls := syntheticListings(n)
+	ix, err := Build(1, time.Now(), ls)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return ls, ix
+}
+
+// batch100 is a batch of 100 queries of the listings ls: every other one
+// listed (spread over ls), the others not, over four chains.
+func batch100(ls []Listing) []Query {
+	chains := []string{"ethereum", "polygon", "bsc", "base"}
+	qs := make([]Query, 100)
+	for i := range qs {
+		addr := ls[i*(len(ls)/100)].Address
+		if i%2 == 1 {
+			addr = "0x" + fmt.Sprintf("%040x", i+7)
+		}
+		qs[i] = Query{Address: addr, Chain: chains[i%len(chains)]}
+	}
+	return qs
+}
+
+// benchProof makes the Merkle proof of a listed address of ls, a different
+// one each time, in ix.
+func benchProof(b *testing.B, ix *Index, ls []Listing) {
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if _, _, ok := ix.Proof(EVM, ls[i%len(ls)].Address); !ok {
+			b.Fatal("no proof")
+		}
+		i += 7919
+	}
+}
+
 // BenchmarkScreen100 screens a batch of 100 addresses (half listed, mixed
 // case, several chains) against an index of n addresses.
 func BenchmarkScreen100(b *testing.B) {
 	for _, n := range []int{100_000, 1_000_000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			ls := syntheticListings(n)
-			ix, err := Build(1, time.Now(), ls)
-			if err != nil {
-				b.Fatal(err)
-			}
-			chains := []string{"ethereum", "polygon", "bsc", "base"}
-			qs := make([]Query, 100)
-			for i := range qs {
-				addr := ls[i*(n/100)].Address
-				if i%2 == 1 {
-					addr = "0x" + fmt.Sprintf("%040x", i+7)
-				}
-				qs[i] = Query{Address: addr, Chain: chains[i%len(chains)]}
-			}
+			ls, ix := syntheticIndex(b, n)
+			qs := batch100(ls)
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := ix.Screen(qs, true); err != nil {
@@ -95,19 +121,8 @@ func BenchmarkScreen100(b *testing.B) {
 func BenchmarkProof(b *testing.B) {
 	for _, n := range []int{100_000, 1_000_000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			ls := syntheticListings(n)
-			ix, err := Build(1, time.Now(), ls)
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.ReportAllocs()
-			i := 0
-			for b.Loop() {
-				if _, _, ok := ix.Proof(EVM, ls[i%n].Address); !ok {
-					b.Fatal("no proof")
-				}
-				i += 7919
-			}
+			ls, ix := syntheticIndex(b, n)
+			benchProof(b, ix, ls)
 		})
 	}
 }

@@ -1,7 +1,6 @@
 package screening
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -10,10 +9,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
+	"github.com/cairn-dev/cairn/internal/testenv"
 	"github.com/cairn-dev/cairn/merkle"
 )
 
@@ -22,25 +21,11 @@ import (
 // addresses under another currency).
 func readFamily(t *testing.T, file string, f Family) []string {
 	t.Helper()
-	fh, err := os.Open(filepath.Join("testdata", "ofac", file))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fh.Close()
 	var out []string
-	sc := bufio.NewScanner(fh)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" {
-			continue
-		}
-		canon, st := Normalize(f, line)
-		if st != StatusInvalid {
+	for _, line := range readList(t, filepath.Join("testdata", "ofac", file)) {
+		if canon, st := Normalize(f, line); st != StatusInvalid {
 			out = append(out, canon)
 		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
 	}
 	return out
 }
@@ -335,16 +320,7 @@ func TestExclusionMultiProof(t *testing.T) {
 // npm ci there; CAIRN_REQUIRE_EVM=1, as in CI, fails instead of skipping).
 func TestExclusionTreeMatchesOpenZeppelin(t *testing.T) {
 	dir := filepath.Join("testdata", "oz")
-	node, err := exec.LookPath("node")
-	if err == nil {
-		_, err = os.Stat(filepath.Join(dir, "node_modules", "@openzeppelin", "merkle-tree", "package.json"))
-	}
-	if err != nil {
-		if os.Getenv("CAIRN_REQUIRE_EVM") == "1" {
-			t.Fatalf("CAIRN_REQUIRE_EVM=1 but node or screening/testdata/oz/node_modules is missing (npm ci there): %v", err)
-		}
-		t.Skipf("node or screening/testdata/oz/node_modules missing (npm ci there): %v", err)
-	}
+	node := testenv.Node(t, filepath.Join(dir, "node_modules", "@openzeppelin", "merkle-tree", "package.json"), "npm ci in screening/testdata/oz")
 	listed := map[Family][]string{
 		EVM:     readFamily(t, "sanctioned_addresses_ETH.txt", EVM),
 		Bitcoin: readFamily(t, "sanctioned_addresses_XBT.txt", Bitcoin),

@@ -2,76 +2,35 @@ package store
 
 import (
 	"context"
-	"time"
 
 	"github.com/cairn-dev/cairn"
 )
-
-// Anchor is the anchoring of one list version's Merkle roots to one
-// verifier contract (its Target), with the one transaction that carries
-// them. Status takes the values of chain.Anchor*.
-type Anchor struct {
-	Target        string `json:"target"` // "<chain id>:<contract 0x hex, lower-case>"
-	ListVersion   uint64 `json:"listVersion"`
-	SanctionsRoot string `json:"sanctionsRoot"` // 0x hex
-	CommunityRoot string `json:"communityRoot"` // 0x hex
-	// The exclusion roots, 0x hex. A record written before they were
-	// anchored has none: "" (Pebble) or, after PostgreSQL's migration
-	// 0011, the zero root; both read as the zero root.
-	ExclusionRoot          string `json:"exclusionRoot"`
-	CommunityExclusionRoot string `json:"communityExclusionRoot"`
-	Status                 string `json:"status"`
-
-	// The transaction: signed and stored before it is broadcast, so that
-	// after a restart the same bytes are sent again.
-	From         string   `json:"from,omitempty"` // sender, 0x hex
-	Nonce        uint64   `json:"nonce"`
-	RawTx        []byte   `json:"rawTx,omitempty"` // binary (EIP-2718) encoding
-	TxHash       string   `json:"txHash,omitempty"`
-	PrevTxHashes []string `json:"prevTxHashes,omitempty"` // earlier ones that can no longer be mined
-	BlockNumber  uint64   `json:"blockNumber"`
-
-	Attempts    int       `json:"attempts"`    // failures in a row
-	NextAttempt time.Time `json:"nextAttempt"` // not before: the backoff after a failure
-	Error       string    `json:"error,omitempty"`
-	CreatedAt   time.Time `json:"createdAt"`
-	SubmittedAt time.Time `json:"submittedAt"`
-	SyncedAt    time.Time `json:"syncedAt"`
-
-	// Oracle records only (the target of chain/evm's Oracle, "<target>/oracle",
-	// one record per anchored list version, whose roots it carries): the
-	// addresses still to add or remove, as last counted, and how many of
-	// its transactions were mined. The transaction fields hold the one in
-	// flight.
-	Pending int `json:"pending,omitempty"`
-	Batches int `json:"batches,omitempty"`
-}
 
 // Anchors holds the anchor records of list versions, per target.
 type Anchors interface {
 	// CreateAnchor stores a new record. It fails with ECONFLICT, writing
 	// nothing, when the target already has a record of a.ListVersion or of
 	// a newer version: records only ever move forward.
-	CreateAnchor(ctx context.Context, a Anchor) error
+	CreateAnchor(ctx context.Context, a cairn.Anchor) error
 
 	// UpdateAnchor runs fn on the record of (target, version) inside the
 	// backend's transaction and stores the result when fn returns nil
 	// (fn's error is returned as is). Target and ListVersion cannot
 	// change. ENOTFOUND when there is no such record.
-	UpdateAnchor(ctx context.Context, target string, version uint64, fn func(*Anchor) error) (Anchor, error)
+	UpdateAnchor(ctx context.Context, target string, version uint64, fn func(*cairn.Anchor) error) (cairn.Anchor, error)
 
 	// ListAnchors returns up to limit records of the target with a version
 	// below before (0: from the newest), newest first.
-	ListAnchors(ctx context.Context, target string, before uint64, limit int) ([]Anchor, error)
+	ListAnchors(ctx context.Context, target string, before uint64, limit int) ([]cairn.Anchor, error)
 }
 
 // LatestAnchor returns the target's newest record, ENOTFOUND when none.
-func LatestAnchor(ctx context.Context, s Anchors, target string) (Anchor, error) {
+func LatestAnchor(ctx context.Context, s Anchors, target string) (cairn.Anchor, error) {
 	as, err := s.ListAnchors(ctx, target, 0, 1)
 	if err != nil {
-		return Anchor{}, err
+		return cairn.Anchor{}, err
 	} else if len(as) == 0 {
-		return Anchor{}, cairn.Errorf(cairn.ENOTFOUND, "No list version was anchored yet.")
+		return cairn.Anchor{}, cairn.Errorf(cairn.ENOTFOUND, "No list version was anchored yet.")
 	}
 	return as[0], nil
 }

@@ -7,11 +7,6 @@ import (
 	"github.com/cairn-dev/cairn"
 )
 
-// MediaFilter narrows a media listing.
-type MediaFilter struct {
-	Category string // "" for all
-}
-
 // Media holds media file records. Every method is scoped to one agent: a
 // record of another agent is ENOTFOUND, exactly like an unknown id.
 type Media interface {
@@ -25,7 +20,7 @@ type Media interface {
 	// ListMedia returns up to limit of the agent's records matching f,
 	// newest first, strictly older than the record beforeID ("": from the
 	// newest).
-	ListMedia(ctx context.Context, agentID string, f MediaFilter, beforeID string, limit int) ([]cairn.Media, error)
+	ListMedia(ctx context.Context, agentID string, f cairn.MediaFilter, beforeID string, limit int) ([]cairn.Media, error)
 
 	// DeleteMedia removes the agent's record with the id, and writes the
 	// audit entry when not nil, in one commit, and returns what it removed.

@@ -90,7 +90,7 @@ type MemorySearch interface {
 	// SearchMemories returns up to q.Limit of the agent's memories that
 	// match q and are not expired at q.Now, best first (by score, then
 	// by key).
-	SearchMemories(ctx context.Context, agentID string, q MemorySearchQuery) ([]MemoryMatch, error)
+	SearchMemories(ctx context.Context, agentID string, q cairn.MemorySearchQuery) ([]cairn.MemoryMatch, error)
 
 	// UnindexedMemoryVersions calls fn with every stored version whose
 	// text was never given (written before the store indexed text, or by
@@ -109,30 +109,4 @@ type MemorySearch interface {
 func SearchOf(s Memories) (ms MemorySearch, ok bool) {
 	ms, ok = s.(MemorySearch)
 	return ms, ok
-}
-
-// MemorySearchQuery is a search of one agent's memories. Criteria combine
-// with AND.
-type MemorySearchQuery struct {
-	// Text, when not empty, is a full-text query: words and "quoted
-	// phrases" of which any may appear (memories holding more of them, and
-	// more often, rank higher), -word and -"phrase" must not appear ("or"
-	// between words changes nothing); the score is its rank.
-	Text string
-	// Key must be contained in the key, case-insensitively (as
-	// strings.ToLower compares); "" matches every key. Without Text the
-	// score is 3 for the key equal to it, 2 for a key starting with it, 1
-	// otherwise (1 for every key when Key is "").
-	Key string
-	// Tags must all be on the memory.
-	Tags []string
-	// Now is the time at which expired memories are left out.
-	Now   time.Time
-	Limit int
-}
-
-// MemoryMatch is a memory found by SearchMemories.
-type MemoryMatch struct {
-	Key   string
-	Score float64
 }

@@ -6,21 +6,6 @@ import (
 	"github.com/cairn-dev/cairn"
 )
 
-// Escalation is an address that enough distinct developer accounts reported.
-type Escalation struct {
-	Family, Canonical string
-	Category          string // of the report that crossed the line
-	ReportID          string
-	Reporters         int
-}
-
-// ReportStats counts community reports.
-type ReportStats struct {
-	Total      int
-	ByStatus   map[string]int
-	ByCategory map[string]int
-}
-
 // Reports holds community reports.
 type Reports interface {
 	// AddReport stores r and returns how many distinct developer accounts
@@ -51,8 +36,8 @@ type Reports interface {
 	Moderate(ctx context.Context, family, canonical, byReport string, m cairn.Moderation) (changed []cairn.Report, escalationChanged bool, err error)
 
 	// Escalations returns every escalated address.
-	Escalations(ctx context.Context) ([]Escalation, error)
+	Escalations(ctx context.Context) ([]cairn.Escalation, error)
 
 	// CountReports returns the report statistics.
-	CountReports(ctx context.Context) (ReportStats, error)
+	CountReports(ctx context.Context) (cairn.ReportStats, error)
 }

@@ -3,15 +3,9 @@ package store
 import (
 	"context"
 	"time"
-)
 
-// FreeTake is the outcome of taking free screening addresses.
-type FreeTake struct {
-	Free      int       // how many of the requested addresses are free
-	Remaining int       // free addresses left in the window after the take
-	Start     time.Time // when the window started (identifies it for GiveBackFree)
-	Reset     time.Time // when the window ends: Start plus the window length
-}
+	"github.com/cairn-dev/cairn"
+)
 
 // Screenings holds the free screening windows of developer accounts and the
 // count of screening requests.
@@ -23,7 +17,7 @@ type Screenings interface {
 	// counts them as used. Calls for one developer are serialized: two
 	// concurrent takes never both get the same free addresses. n and limit
 	// must not be negative and window must be positive (EINVALID).
-	TakeFree(ctx context.Context, developerID string, n, limit int, window time.Duration, now time.Time) (FreeTake, error)
+	TakeFree(ctx context.Context, developerID string, n, limit int, window time.Duration, now time.Time) (cairn.FreeTake, error)
 
 	// GiveBackFree returns n free addresses of a take whose request was not
 	// served to the window that started at start. It does nothing when that

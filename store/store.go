@@ -47,6 +47,11 @@
 // the starter grant together); read-modify-write goes through an updater
 // function run inside the backend's transaction.
 //
+// The values the interfaces take and return (records, filters, queries,
+// counts) are types of the root package, never of this one: store holds
+// behaviour, cairn the data (deps_test.go checks that store declares no
+// struct).
+//
 // It imports only the root package and the standard library: no backend, no
 // HTTP, no chain.
 package store
@@ -148,11 +153,6 @@ type Ledger interface {
 	LedgerSince(ctx context.Context, since time.Time, fn func(e *cairn.LedgerEntry) bool) error
 }
 
-// AuditFilter narrows an audit listing.
-type AuditFilter struct {
-	Action string // "" for all
-}
-
 // Audit is the per-agent operation log.
 type Audit interface {
 	// AppendAudit records e (the store assigns ID and CreatedAt when empty).
@@ -161,7 +161,7 @@ type Audit interface {
 	// ListAudit returns up to limit entries of the agent's log matching f,
 	// newest first, strictly older than the entry with id beforeID ("" :
 	// from the newest).
-	ListAudit(ctx context.Context, agentID string, f AuditFilter, beforeID string, limit int) ([]cairn.AuditEntry, error)
+	ListAudit(ctx context.Context, agentID string, f cairn.AuditFilter, beforeID string, limit int) ([]cairn.AuditEntry, error)
 }
 
 // Settings holds small named documents of service-wide configuration that

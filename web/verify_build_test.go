@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/cairn-dev/cairn/internal/testenv"
 )
 
 // TestCommittedVerifierIsFreshBuild: the committed bundle is what esbuild
@@ -15,16 +17,7 @@ import (
 // skipped; with CAIRN_REQUIRE_EVM=1 (as in CI, which installs them) it
 // fails instead.
 func TestCommittedVerifierIsFreshBuild(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err == nil {
-		_, err = os.Stat(filepath.Join("verify", "node_modules", "esbuild", "package.json"))
-	}
-	if err != nil {
-		if os.Getenv("CAIRN_REQUIRE_EVM") == "1" {
-			t.Fatalf("CAIRN_REQUIRE_EVM=1 but node or web/verify/node_modules is missing (npm ci in web/verify): %v", err)
-		}
-		t.Skipf("node or web/verify/node_modules missing (npm ci in web/verify): %v", err)
-	}
+	node := testenv.Node(t, filepath.Join("verify", "node_modules", "esbuild", "package.json"), "npm ci in web/verify")
 	out := t.TempDir()
 	cmd := exec.Command(node, "build.mjs", "--out", out)
 	cmd.Dir = "verify"

@@ -1,6 +1,7 @@
 package apitest
 
 import (
+	"bytes"
 	"crypto/sha256"
 	_ "embed"
 	"encoding/hex"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/cairn-dev/cairn/compliance"
 	"github.com/cairn-dev/cairn/internal/wiring"
 )
 
@@ -34,6 +36,15 @@ func ListFiles(t testing.TB) (eth, xbt string) {
 func SanctionsLists(t testing.TB) func(*wiring.Parts) {
 	eth, xbt := ListFiles(t)
 	return Lists(t, "list:ETH="+eth, "list:XBT="+xbt)
+}
+
+// Signed is a setup that signs the screening proof documents with a
+// fixed Ed25519 key (its seed 32 bytes of 9), as cairn serve signs with
+// its data dir's key; GET /v1/compliance/signing-keys publishes it.
+func Signed(t testing.TB) func(*wiring.Parts) {
+	s, err := compliance.NewSigner(bytes.Repeat([]byte{9}, 32), nil)
+	must(t, err)
+	return func(p *wiring.Parts) { p.Signer = s }
 }
 
 // Tornado is an address listed in sanctioned_addresses_ETH.txt.

@@ -20,6 +20,7 @@ import (
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/blob"
 	"github.com/cairn-dev/cairn/blob/blobtest"
+	"github.com/cairn-dev/cairn/internal/testenv"
 )
 
 var epoch = time.Date(2025, 3, 4, 5, 6, 7, 8, time.UTC)
@@ -48,13 +49,7 @@ func fakeServer(t *testing.T) *server {
 // CAIRN_REQUIRE_S3=1.
 func s3rverServer(t *testing.T) *server {
 	t.Helper()
-	ep := os.Getenv("CAIRN_TEST_S3_ENDPOINT")
-	if ep == "" {
-		if os.Getenv("CAIRN_REQUIRE_S3") == "1" {
-			t.Fatal("CAIRN_REQUIRE_S3=1 but CAIRN_TEST_S3_ENDPOINT is not set")
-		}
-		t.Skip("CAIRN_TEST_S3_ENDPOINT (host:port of an s3rver, as .ci/run starts one) is not set")
-	}
+	ep := testenv.Env(t, "CAIRN_TEST_S3_ENDPOINT", "CAIRN_REQUIRE_S3", "host:port of an s3rver, as .ci/run starts one")
 	return &server{endpoint: ep, accessKey: envOr("CAIRN_TEST_S3_ACCESS_KEY", "S3RVER"),
 		secretKey: envOr("CAIRN_TEST_S3_SECRET_KEY", "S3RVER")}
 }

@@ -63,10 +63,10 @@ func TestAnchorNewContract(t *testing.T) {
 	step(t, b)
 	e.sim.Commit()
 	step(t, b)
-	if st := wantStatus(t, b, 3, chain.AnchorSynced); st.Contract != strings.ToLower(e.contract.Hex()) || e.onChain(t).ListVersion != 3 {
+	if st := wantStatus(t, b, 3, chain.AnchorSynced); st.Contract() != strings.ToLower(e.contract.Hex()) || e.onChain(t).ListVersion != 3 {
 		t.Fatalf("new contract: %+v", st)
 	}
-	if st := wantStatus(t, a, 3, chain.AnchorSynced); st.Contract != strings.ToLower(first.Hex()) {
+	if st := wantStatus(t, a, 3, chain.AnchorSynced); st.Contract() != strings.ToLower(first.Hex()) {
 		t.Fatalf("old contract's record: %+v", st)
 	}
 }

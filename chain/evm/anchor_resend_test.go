@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/chain"
 	"github.com/cairn-dev/cairn/chain/evm"
 	"github.com/cairn-dev/cairn/store"
@@ -95,7 +96,7 @@ func TestAnchorResignCompareAndSwap(t *testing.T) {
 	}
 	// The other leader dropped that transaction and signed another.
 	other := "0x" + strings.Repeat("ab", 32)
-	if _, err := e.db.UpdateAnchor(ctx, target, 1, func(x *store.Anchor) error {
+	if _, err := e.db.UpdateAnchor(ctx, target, 1, func(x *cairn.Anchor) error {
 		x.PrevTxHashes = append(x.PrevTxHashes, x.TxHash)
 		x.TxHash, x.RawTx, x.Nonce = other, []byte{1, 2, 3}, 9
 		return nil

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/chain"
-	"github.com/cairn-dev/cairn/store"
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
@@ -23,8 +23,8 @@ var errSigned = errors.New("evm: this list version already has a transaction")
 // send signs the setRoots transaction of r, stores it, then broadcasts it.
 // Before signing it reads the contract: a version the contract already
 // holds is synced without a transaction, an older one is refused.
-func (a *Anchorer) send(ctx context.Context, r store.Anchor) error {
-	roots := recordRoots(r)
+func (a *Anchorer) send(ctx context.Context, r cairn.Anchor) error {
+	roots := chain.RootsOf(r)
 	if code, err := a.b.CodeAt(ctx, a.opts.Contract, nil); err != nil {
 		return a.fail(ctx, r, fmt.Errorf("read the contract code: %w", err))
 	} else if len(code) == 0 {
@@ -60,7 +60,7 @@ func (a *Anchorer) send(ctx context.Context, r store.Anchor) error {
 	}
 	// Persist first: after a crash the same bytes are broadcast again.
 	now := a.now()
-	r, err = a.opts.Store.UpdateAnchor(ctx, a.target, r.ListVersion, func(x *store.Anchor) error {
+	r, err = a.opts.Store.UpdateAnchor(ctx, a.target, r.ListVersion, func(x *cairn.Anchor) error {
 		if len(x.RawTx) != 0 {
 			return errSigned
 		}
@@ -104,7 +104,7 @@ func (a *Anchorer) sign(ctx context.Context, nonce, gas uint64, data []byte) (*t
 // broadcast sends r's stored transaction. A node that already holds it is
 // not a failure; any other refusal is recorded, and the next round decides
 // from the chain's nonces whether to send it again or sign anew.
-func (a *Anchorer) broadcast(ctx context.Context, r store.Anchor) error {
+func (a *Anchorer) broadcast(ctx context.Context, r cairn.Anchor) error {
 	tx := new(types.Transaction)
 	if err := tx.UnmarshalBinary(r.RawTx); err != nil {
 		return fmt.Errorf("evm: stored transaction of list version %d: %w", r.ListVersion, err)

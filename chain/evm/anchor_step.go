@@ -79,8 +79,8 @@ func (a *Anchorer) settleOlder(ctx context.Context, latest uint64) (blocked bool
 	}
 }
 
-func (a *Anchorer) supersede(ctx context.Context, r store.Anchor, by uint64) error {
-	_, err := a.opts.Store.UpdateAnchor(ctx, a.target, r.ListVersion, func(x *store.Anchor) error {
+func (a *Anchorer) supersede(ctx context.Context, r cairn.Anchor, by uint64) error {
+	_, err := a.opts.Store.UpdateAnchor(ctx, a.target, r.ListVersion, func(x *cairn.Anchor) error {
 		x.Status, x.Error, x.NextAttempt = chain.AnchorSuperseded, fmt.Sprintf("superseded by list version %d", by), time.Time{}
 		return nil
 	})
@@ -93,10 +93,10 @@ func (a *Anchorer) supersede(ctx context.Context, r store.Anchor, by uint64) err
 // fail records a failed attempt of version r: the status is failed, the
 // error kept (without the RPC URL) and the next attempt put off by the
 // backoff. A signed transaction stays: it is followed again then.
-func (a *Anchorer) fail(ctx context.Context, r store.Anchor, cause error) error {
+func (a *Anchorer) fail(ctx context.Context, r cairn.Anchor, cause error) error {
 	msg := Redact(cause)
 	var next time.Time
-	_, err := a.opts.Store.UpdateAnchor(ctx, a.target, r.ListVersion, func(x *store.Anchor) error {
+	_, err := a.opts.Store.UpdateAnchor(ctx, a.target, r.ListVersion, func(x *cairn.Anchor) error {
 		x.Attempts++
 		next = a.now().Add(a.backoff(x.Attempts))
 		x.Status, x.Error, x.NextAttempt = chain.AnchorFailed, msg, next

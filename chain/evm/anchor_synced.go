@@ -2,10 +2,9 @@ package evm
 
 import (
 	"context"
-	"strings"
 
+	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/chain"
-	"github.com/cairn-dev/cairn/store"
 )
 
 // syncedPage is how many records Synced reads at a time, newest first.
@@ -14,41 +13,37 @@ const syncedPage = 8
 // Synced returns the newest version whose roots the contract holds: the
 // newest record of status synced (newer ones are pending, submitted,
 // failed or superseded), and false when none is.
-func (a *Anchorer) Synced(ctx context.Context) (chain.AnchorStatus, bool, error) {
+func (a *Anchorer) Synced(ctx context.Context) (cairn.Anchor, bool, error) {
 	before := uint64(0)
 	for {
 		rs, err := a.opts.Store.ListAnchors(ctx, a.target, before, syncedPage)
 		if err != nil {
-			return chain.AnchorStatus{}, false, err
+			return cairn.Anchor{}, false, err
 		}
 		for _, r := range rs {
 			if r.Status == chain.AnchorSynced {
-				return a.statusOf(r), true, nil
+				return r, true, nil
 			}
 		}
 		if len(rs) < syncedPage {
-			return chain.AnchorStatus{}, false, nil
+			return cairn.Anchor{}, false, nil
 		}
 		before = rs[len(rs)-1].ListVersion
 	}
 }
 
-// Anchor returns the state of version v's record, and false when v has
-// none (never submitted).
-func (a *Anchorer) Anchor(ctx context.Context, v uint64) (chain.AnchorStatus, bool, error) {
+// Anchor returns version v's record, and false when v has none (never
+// submitted).
+func (a *Anchorer) Anchor(ctx context.Context, v uint64) (cairn.Anchor, bool, error) {
 	if v == 0 {
-		return chain.AnchorStatus{}, false, nil
+		return cairn.Anchor{}, false, nil
 	}
 	rs, err := a.opts.Store.ListAnchors(ctx, a.target, v+1, 1)
 	if err != nil || len(rs) == 0 || rs[0].ListVersion != v {
-		return chain.AnchorStatus{}, false, err
+		return cairn.Anchor{}, false, err
 	}
-	return a.statusOf(rs[0]), true, nil
+	return rs[0], true, nil
 }
 
-// statusOf is the status a record shows.
-func (a *Anchorer) statusOf(r store.Anchor) chain.AnchorStatus {
-	return chain.AnchorStatus{Status: r.Status, ListVersion: r.ListVersion, TxHash: r.TxHash, BlockNumber: r.BlockNumber,
-		SubmittedAt: r.SubmittedAt, SyncedAt: r.SyncedAt, Error: r.Error, ChainID: a.chainID.Uint64(),
-		Contract: strings.ToLower(a.opts.Contract.Hex()), Roots: recordRoots(r)}
-}
+// Confirmations is the number of blocks a version waits for.
+func (a *Anchorer) Confirmations() uint64 { return a.opts.Confirmations }

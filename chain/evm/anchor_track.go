@@ -7,8 +7,8 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/chain"
-	"github.com/cairn-dev/cairn/store"
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -33,7 +33,7 @@ import (
 //     missing nonce. Should the old transaction be mined later all the same,
 //     the contract refuses it (StaleListVersion): it cannot set the roots
 //     twice.
-func (a *Anchorer) track(ctx context.Context, r store.Anchor, latest bool) (blocked bool, err error) {
+func (a *Anchorer) track(ctx context.Context, r cairn.Anchor, latest bool) (blocked bool, err error) {
 	h := common.HexToHash(r.TxHash)
 	rcpt, err := a.b.TransactionReceipt(ctx, h)
 	switch {
@@ -105,14 +105,14 @@ func (a *Anchorer) track(ctx context.Context, r store.Anchor, latest bool) (bloc
 
 // holds reports whether the contract holds r's list version and roots (false
 // when it cannot be read).
-func (a *Anchorer) holds(ctx context.Context, r store.Anchor) bool {
+func (a *Anchorer) holds(ctx context.Context, r cairn.Anchor) bool {
 	on, err := bind.Call(a.contract, &bind.CallOpts{Context: ctx}, a.verifier.PackRoots(), a.verifier.UnpackRoots)
-	return err == nil && on.ListVersion == r.ListVersion && onChainRoots(on) == recordRoots(r)
+	return err == nil && on.ListVersion == r.ListVersion && onChainRoots(on) == chain.RootsOf(r)
 }
 
 // mined records the block of r's transaction and makes r synced once the
 // head is Confirmations-1 blocks past it.
-func (a *Anchorer) mined(ctx context.Context, r store.Anchor, block uint64) error {
+func (a *Anchorer) mined(ctx context.Context, r cairn.Anchor, block uint64) error {
 	head, err := a.b.BlockNumber(ctx)
 	if err != nil {
 		return a.fail(ctx, r, fmt.Errorf("read the head block number: %w", err))
@@ -124,7 +124,7 @@ func (a *Anchorer) mined(ctx context.Context, r store.Anchor, block uint64) erro
 	if r.BlockNumber == block && r.Status == chain.AnchorSubmitted {
 		return nil
 	}
-	_, err = a.opts.Store.UpdateAnchor(ctx, a.target, r.ListVersion, func(x *store.Anchor) error {
+	_, err = a.opts.Store.UpdateAnchor(ctx, a.target, r.ListVersion, func(x *cairn.Anchor) error {
 		x.Status, x.BlockNumber, x.Error, x.Attempts, x.NextAttempt = chain.AnchorSubmitted, block, "", 0, time.Time{}
 		return nil
 	})
@@ -136,7 +136,7 @@ func (a *Anchorer) mined(ctx context.Context, r store.Anchor, block uint64) erro
 // without --miner.blockTime) they may never come, and the status alone
 // would stay submitted without a word. The oracle logs its own waits on
 // log.
-func (a *Anchorer) logWaiting(log *slog.Logger, r store.Anchor, block, head uint64) {
+func (a *Anchorer) logWaiting(log *slog.Logger, r cairn.Anchor, block, head uint64) {
 	a.mu.Lock()
 	seen := a.waitHead == head && a.waitTx == r.TxHash
 	a.waitHead, a.waitTx = head, r.TxHash
@@ -147,9 +147,9 @@ func (a *Anchorer) logWaiting(log *slog.Logger, r store.Anchor, block, head uint
 	}
 }
 
-func (a *Anchorer) synced(ctx context.Context, r store.Anchor, block uint64) error {
+func (a *Anchorer) synced(ctx context.Context, r cairn.Anchor, block uint64) error {
 	now := a.now()
-	r, err := a.opts.Store.UpdateAnchor(ctx, a.target, r.ListVersion, func(x *store.Anchor) error {
+	r, err := a.opts.Store.UpdateAnchor(ctx, a.target, r.ListVersion, func(x *cairn.Anchor) error {
 		x.Status, x.BlockNumber, x.SyncedAt, x.Error, x.Attempts, x.NextAttempt = chain.AnchorSynced, block, now, "", 0, time.Time{}
 		return nil
 	})
@@ -165,11 +165,11 @@ func (a *Anchorer) synced(ctx context.Context, r store.Anchor, block uint64) err
 }
 
 // waiting puts r back to submitted after a failure that went away.
-func (a *Anchorer) waiting(ctx context.Context, r store.Anchor) error {
+func (a *Anchorer) waiting(ctx context.Context, r cairn.Anchor) error {
 	if r.Status == chain.AnchorSubmitted && r.Error == "" {
 		return nil
 	}
-	_, err := a.opts.Store.UpdateAnchor(ctx, a.target, r.ListVersion, func(x *store.Anchor) error {
+	_, err := a.opts.Store.UpdateAnchor(ctx, a.target, r.ListVersion, func(x *cairn.Anchor) error {
 		x.Status, x.Error, x.Attempts, x.NextAttempt = chain.AnchorSubmitted, "", 0, time.Time{}
 		return nil
 	})
@@ -182,8 +182,8 @@ func (a *Anchorer) waiting(ctx context.Context, r store.Anchor) error {
 // transaction than the one r was read with (another instance, leader for a
 // moment too, signed it since), nothing is changed, so that two leaders
 // never wipe each other's transaction.
-func (a *Anchorer) resign(ctx context.Context, r store.Anchor, why string) error {
-	_, err := a.opts.Store.UpdateAnchor(ctx, a.target, r.ListVersion, func(x *store.Anchor) error {
+func (a *Anchorer) resign(ctx context.Context, r cairn.Anchor, why string) error {
+	_, err := a.opts.Store.UpdateAnchor(ctx, a.target, r.ListVersion, func(x *cairn.Anchor) error {
 		if x.TxHash != r.TxHash {
 			return errTxChanged
 		}
@@ -210,8 +210,8 @@ func (a *Anchorer) resign(ctx context.Context, r store.Anchor, why string) error
 var errTxChanged = errors.New("evm: the record holds another transaction")
 
 // endOlder supersedes an older version whose transaction ended.
-func (a *Anchorer) endOlder(ctx context.Context, r store.Anchor, block uint64, why string) error {
-	_, err := a.opts.Store.UpdateAnchor(ctx, a.target, r.ListVersion, func(x *store.Anchor) error {
+func (a *Anchorer) endOlder(ctx context.Context, r cairn.Anchor, block uint64, why string) error {
+	_, err := a.opts.Store.UpdateAnchor(ctx, a.target, r.ListVersion, func(x *cairn.Anchor) error {
 		x.Status, x.BlockNumber, x.Error, x.NextAttempt = chain.AnchorSuperseded, block, why, time.Time{}
 		return nil
 	})

@@ -142,13 +142,13 @@ func (a *Anchorer) Submit(ctx context.Context, v uint64, roots chain.Roots) erro
 		return nil
 	}
 	last, err := store.LatestAnchor(ctx, a.opts.Store, a.target)
-	if err == nil && recordRoots(last) == roots {
+	if err == nil && chain.RootsOf(last) == roots {
 		a.log.Debug("list version has the anchored roots; not sent", "list_version", v, "anchored_version", last.ListVersion)
 		return nil
 	} else if err != nil && !cairn.IsCode(err, cairn.ENOTFOUND) {
 		return err
 	}
-	err = a.opts.Store.CreateAnchor(ctx, store.Anchor{
+	err = a.opts.Store.CreateAnchor(ctx, cairn.Anchor{
 		Target: a.target, ListVersion: v, Status: chain.AnchorPending,
 		SanctionsRoot: hex0x(roots.Sanctions[:]), CommunityRoot: hex0x(roots.Community[:]),
 		ExclusionRoot: hex0x(roots.Exclusion[:]), CommunityExclusionRoot: hex0x(roots.CommunityExclusion[:]),
@@ -162,15 +162,6 @@ func (a *Anchorer) Submit(ctx context.Context, v uint64, roots chain.Roots) erro
 	a.log.Info("list version to anchor", "list_version", v)
 	a.nudge()
 	return nil
-}
-
-// recordRoots reads the four roots of a record; a root it does not carry
-// (a record written before exclusion roots were anchored) is zero.
-func recordRoots(r store.Anchor) chain.Roots {
-	return chain.Roots{
-		Sanctions: common.HexToHash(r.SanctionsRoot), Community: common.HexToHash(r.CommunityRoot),
-		Exclusion: common.HexToHash(r.ExclusionRoot), CommunityExclusion: common.HexToHash(r.CommunityExclusionRoot),
-	}
 }
 
 // onChainRoots are the four roots of the contract's roots().
@@ -189,27 +180,22 @@ func (a *Anchorer) nudge() {
 
 // Status reports the newest recorded version; before any, it is pending
 // with list version 0.
-func (a *Anchorer) Status(ctx context.Context) (chain.AnchorStatus, error) {
-	st := chain.AnchorStatus{Status: chain.AnchorPending, ChainID: a.chainID.Uint64(), Contract: strings.ToLower(a.opts.Contract.Hex()),
-		Confirmations: a.opts.Confirmations}
+func (a *Anchorer) Status(ctx context.Context) (cairn.Anchor, error) {
 	r, err := store.LatestAnchor(ctx, a.opts.Store, a.target)
 	if cairn.IsCode(err, cairn.ENOTFOUND) {
-		return st, nil
+		return cairn.Anchor{Status: chain.AnchorPending, Target: a.target}, nil
 	} else if err != nil {
-		return st, err
+		return cairn.Anchor{Status: chain.AnchorPending, Target: a.target}, err
 	}
-	st.Status, st.ListVersion, st.TxHash, st.BlockNumber = r.Status, r.ListVersion, r.TxHash, r.BlockNumber
-	st.SubmittedAt, st.SyncedAt, st.Error = r.SubmittedAt, r.SyncedAt, r.Error
-	st.Roots = recordRoots(r)
 	if r.Status == chain.AnchorPending && len(r.RawTx) == 0 {
 		// Waiting for an older version's transaction: show its failure.
 		older, err := a.opts.Store.ListAnchors(ctx, a.target, r.ListVersion, 1)
 		if err == nil && len(older) == 1 && older[0].Status == chain.AnchorFailed && len(older[0].RawTx) != 0 {
-			st.Status = chain.AnchorFailed
-			st.Error = fmt.Sprintf("waiting for transaction %s of list version %d: %s", older[0].TxHash, older[0].ListVersion, older[0].Error)
+			r.Status = chain.AnchorFailed
+			r.Error = fmt.Sprintf("waiting for transaction %s of list version %d: %s", older[0].TxHash, older[0].ListVersion, older[0].Error)
 		}
 	}
-	return st, nil
+	return r, nil
 }
 
 // Run anchors until ctx ends: a round at once, then every poll interval,

@@ -12,7 +12,6 @@ import (
 	"github.com/cairn-dev/cairn/chain"
 	"github.com/cairn-dev/cairn/chain/evm"
 	"github.com/cairn-dev/cairn/merkle"
-	"github.com/cairn-dev/cairn/store"
 	"github.com/cairn-dev/cairn/store/pebble"
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
@@ -104,7 +103,7 @@ func step(t *testing.T, a *evm.Anchorer) {
 	}
 }
 
-func status(t testing.TB, a *evm.Anchorer) chain.AnchorStatus {
+func status(t testing.TB, a *evm.Anchorer) cairn.Anchor {
 	t.Helper()
 	st, err := a.Status(ctx)
 	if err != nil {
@@ -113,7 +112,7 @@ func status(t testing.TB, a *evm.Anchorer) chain.AnchorStatus {
 	return st
 }
 
-func wantStatus(t *testing.T, a *evm.Anchorer, version uint64, s string) chain.AnchorStatus {
+func wantStatus(t *testing.T, a *evm.Anchorer, version uint64, s string) cairn.Anchor {
 	t.Helper()
 	st := status(t, a)
 	if st.Status != s || st.ListVersion != version {
@@ -142,7 +141,7 @@ func (e *anchorEnv) onChain(t *testing.T) evm.RootsOutput {
 	return r
 }
 
-func (e *anchorEnv) records(t *testing.T) []store.Anchor {
+func (e *anchorEnv) records(t *testing.T) []cairn.Anchor {
 	t.Helper()
 	rs, err := e.db.ListAnchors(ctx, evm.Target(e.chainID.Uint64(), e.contract), 0, 100)
 	if err != nil {
@@ -159,7 +158,7 @@ var rootA, rootB, rootC = [32]byte{0xa}, [32]byte{0xb}, [32]byte{0xc}
 func TestAnchorTwoVersions(t *testing.T) {
 	e := newAnchorEnv(t)
 	a := e.anchorer(t, e.updater, 1)
-	if st := wantStatus(t, a, 0, chain.AnchorPending); st.ChainID != 1337 || st.Contract != strings.ToLower(e.contract.Hex()) {
+	if st := wantStatus(t, a, 0, chain.AnchorPending); st.ChainID() != 1337 || st.Contract() != strings.ToLower(e.contract.Hex()) {
 		t.Fatalf("status before any version: %+v", st)
 	}
 	evmAddrs, pairs := fixtureLeaves(t)
@@ -180,7 +179,7 @@ func TestAnchorTwoVersions(t *testing.T) {
 	e.sim.Commit()
 	step(t, a)
 	st = wantStatus(t, a, 1, chain.AnchorSynced)
-	if st.BlockNumber == 0 || st.SyncedAt.IsZero() || st.Roots != roots1 {
+	if st.BlockNumber == 0 || st.SyncedAt.IsZero() || chain.RootsOf(st) != roots1 {
 		t.Fatalf("synced status %+v", st)
 	}
 	if r := e.onChain(t); r.ListVersion != 1 || r.SanctionsRoot != t1.Root() || r.CommunityRoot != community.Root() ||
@@ -239,7 +238,7 @@ func TestAnchorTwoVersions(t *testing.T) {
 	// Each version's own record: version 1 keeps its transaction and
 	// block after version 2; 7 (ignored) and 3 (never submitted) have none.
 	if old, ok, err := a.Anchor(ctx, 1); err != nil || !ok || old.ListVersion != 1 || old.TxHash != st.TxHash ||
-		old.BlockNumber != st.BlockNumber || old.Roots != roots1 || old.Status != chain.AnchorSynced {
+		old.BlockNumber != st.BlockNumber || chain.RootsOf(old) != roots1 || old.Status != chain.AnchorSynced {
 		t.Fatalf("Anchor(1) = %+v, %v, %v; version 1 was %+v", old, ok, err, st)
 	}
 	for _, v := range []uint64{0, 3, 7} {
@@ -562,14 +561,14 @@ func TestAnchorExclusionRootsOnly(t *testing.T) {
 	// A record from before: no exclusion roots; the same roots again
 	// are not sent.
 	target := evm.Target(e.chainID.Uint64(), e.contract)
-	if _, err := e.db.UpdateAnchor(ctx, target, 1, func(x *store.Anchor) error {
+	if _, err := e.db.UpdateAnchor(ctx, target, 1, func(x *cairn.Anchor) error {
 		x.ExclusionRoot, x.CommunityExclusionRoot = "", ""
 		return nil
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if st := status(t, a); st.Roots != (chain.Roots{Sanctions: rootA, Community: rootB}) {
-		t.Fatalf("roots of a record without exclusion roots: %+v", st.Roots)
+	if st := status(t, a); chain.RootsOf(st) != (chain.Roots{Sanctions: rootA, Community: rootB}) {
+		t.Fatalf("roots of a record without exclusion roots: %+v", chain.RootsOf(st))
 	}
 	if err := a.Submit(ctx, 2, chain.Roots{Sanctions: rootA, Community: rootB}); err != nil {
 		t.Fatal(err)
@@ -582,8 +581,8 @@ func TestAnchorExclusionRootsOnly(t *testing.T) {
 	step(t, a)
 	e.sim.Commit()
 	step(t, a)
-	if st := wantStatus(t, a, 3, chain.AnchorSynced); st.Roots != roots {
-		t.Fatalf("status roots %+v", st.Roots)
+	if st := wantStatus(t, a, 3, chain.AnchorSynced); chain.RootsOf(st) != roots {
+		t.Fatalf("status roots %+v", chain.RootsOf(st))
 	}
 	if r := e.onChain(t); r.ListVersion != 3 || r.ExclusionRoot != rootC || r.CommunityExclusionRoot != rootA || r.SanctionsRoot != rootA {
 		t.Fatalf("contract holds %+v", r)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/cairn-dev/cairn/chain/evm"
+	"github.com/cairn-dev/cairn/internal/testenv"
 	"github.com/ethereum/go-ethereum/accounts/abi"
 )
 
@@ -19,17 +20,7 @@ const contractsDir = "../../contracts"
 // fails instead.
 func needNode(t *testing.T) string {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	if err == nil {
-		_, err = os.Stat(filepath.Join(contractsDir, "node_modules", "solc", "package.json"))
-	}
-	if err != nil {
-		if os.Getenv("CAIRN_REQUIRE_EVM") == "1" {
-			t.Fatalf("CAIRN_REQUIRE_EVM=1 but node or contracts/node_modules is missing (run npm ci in contracts/): %v", err)
-		}
-		t.Skipf("node or contracts/node_modules missing (npm ci in contracts/): %v", err)
-	}
-	return node
+	return testenv.Node(t, filepath.Join(contractsDir, "node_modules", "solc", "package.json"), "npm ci in contracts/")
 }
 
 // TestCommittedContractMatchesSource: the committed ABI and bytecode are

@@ -17,6 +17,14 @@ type views struct {
 	c *bind.BoundContract
 }
 
+// deployedViews is a simulated chain with the verifier deployed on it,
+// the contract's address and its view functions.
+func deployedViews(t *testing.T) (*chainEnv, common.Address, views) {
+	e := newChain(t)
+	addr := e.deploy(t)
+	return e, addr, newViews(t, e, addr)
+}
+
 func newViews(t *testing.T, e *chainEnv, addr common.Address) views {
 	v := evm.NewVerifier()
 	return views{t: t, v: v, c: v.Instance(e.client, addr)}
@@ -60,9 +68,7 @@ func (w views) roots() evm.RootsOutput {
 // across two list versions; the owner-only update with its custom errors;
 // the updater role.
 func TestVerifierContract(t *testing.T) {
-	e := newChain(t)
-	addr := e.deploy(t)
-	w := newViews(t, e, addr)
+	e, addr, w := deployedViews(t)
 	v := evm.NewVerifier()
 	evmAddrs, pairs := fixtureLeaves(t)
 	listed, removed, unlisted := evmAddrs[0], evmAddrs[1], "0x000000000000000000000000000000000000dead"

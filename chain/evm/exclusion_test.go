@@ -34,9 +34,7 @@ func sortedEVM(pairs [][2]string) []string {
 // listed addresses, forged and widened gaps, a stale root and
 // non-canonical spellings.
 func TestContractExclusionProofs(t *testing.T) {
-	e := newChain(t)
-	addr := e.deploy(t)
-	w := newViews(t, e, addr)
+	e, addr, w := deployedViews(t)
 	_, pairs := fixtureLeaves(t)
 	listed := sortedEVM(pairs)
 	x := newExclusion(t, pairs, "tron")
@@ -201,9 +199,7 @@ func TestContractExclusionProofs(t *testing.T) {
 // their literal gap leaves prove their neighbours clear (the fallback from
 // the sentinel reading), and they themselves are never clear.
 func TestContractExclusionEdgeAddresses(t *testing.T) {
-	e := newChain(t)
-	addr := e.deploy(t)
-	w := newViews(t, e, addr)
+	e, addr, w := deployedViews(t)
 	_, pairs := fixtureLeaves(t)
 	pairs = append(pairs, [2]string{"evm", zeroHex}, [2]string{"evm", maxHex})
 	listed := sortedEVM(pairs)
@@ -272,9 +268,7 @@ func TestContractExclusionFixtureVector(t *testing.T) {
 	// The vector's first and last leaves carry the sentinels as 0x00..00
 	// and 0xff..ff; cairn's carry "", and the verifier takes the vector's
 	// addresses for them.
-	e := newChain(t)
-	addr := e.deploy(t)
-	w := newViews(t, e, addr)
+	e, addr, w := deployedViews(t)
 	e.setRoots(t, addr, [32]byte{}, [32]byte{}, x.Root(), [32]byte{}, 1)
 	first, last := x.gaps["evm"][0], x.gaps["evm"][len(x.gaps["evm"])-1]
 	for _, c := range []struct {

@@ -3,12 +3,12 @@ package evm
 import (
 	"context"
 
-	"github.com/cairn-dev/cairn/store"
+	"github.com/cairn-dev/cairn"
 )
 
 // Resign exposes resign to the tests: it drops r's transaction unless the
 // record holds another one now.
-func (a *Anchorer) Resign(ctx context.Context, r store.Anchor, why string) error {
+func (a *Anchorer) Resign(ctx context.Context, r cairn.Anchor, why string) error {
 	return a.resign(ctx, r, why)
 }
 

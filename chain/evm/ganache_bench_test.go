@@ -30,14 +30,7 @@ import (
 func BenchmarkGanacheTimeToSynced(b *testing.B) {
 	c := ganache(b)
 	key, _ := evmtest.Key(b, evmtest.KeyBenchmark)
-	id, err := evm.CheckChainID(ctx, c, 0)
-	if err != nil {
-		b.Fatal(err)
-	}
-	addr, _, err := evm.Deploy(ctx, c, key, id)
-	if err != nil {
-		b.Fatal(err)
-	}
+	addr, id := deploy(b, c, key)
 	for _, poll := range []time.Duration{4 * time.Second, 250 * time.Millisecond} {
 		b.Run("poll="+poll.String(), func(b *testing.B) {
 			db, err := pebble.Open(b.TempDir(), pebble.Options{})
@@ -96,14 +89,7 @@ func BenchmarkGanacheTimeToSynced(b *testing.B) {
 func BenchmarkGanacheVerifierGas(b *testing.B) {
 	c := ganache(b)
 	key, _ := evmtest.Key(b, evmtest.KeyBenchmark)
-	id, err := evm.CheckChainID(ctx, c, 0)
-	if err != nil {
-		b.Fatal(err)
-	}
-	addr, _, err := evm.Deploy(ctx, c, key, id)
-	if err != nil {
-		b.Fatal(err)
-	}
+	addr, id := deploy(b, c, key)
 	tr, fixtures := gasTree(b)
 	x, dropped := gasExclusion(b)
 	v := evm.NewVerifier()

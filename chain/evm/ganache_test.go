@@ -1,7 +1,9 @@
 package evm_test
 
 import (
+	"crypto/ecdsa"
 	"log/slog"
+	"math/big"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +15,7 @@ import (
 	"github.com/cairn-dev/cairn/merkle"
 	"github.com/cairn-dev/cairn/store/pebble"
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/ethclient"
 )
 
@@ -30,12 +33,10 @@ func ganache(t testing.TB) *ethclient.Client {
 	return c
 }
 
-// TestGanacheAnchor: on a real JSON-RPC node, deploy the verifier, anchor
-// two versions of a real OFAC tree through the Anchorer, check proofs with
-// the view functions and decode a stranger's refused update.
-func TestGanacheAnchor(t *testing.T) {
-	c := ganache(t)
-	key, _ := evmtest.Key(t, evmtest.KeyChainEVM)
+// deploy checks the node's chain id and deploys the verifier on it with
+// key: the contract's address and the chain id.
+func deploy(t testing.TB, c *ethclient.Client, key *ecdsa.PrivateKey) (common.Address, *big.Int) {
+	t.Helper()
 	id, err := evm.CheckChainID(ctx, c, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -44,6 +45,16 @@ func TestGanacheAnchor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return addr, id
+}
+
+// TestGanacheAnchor: on a real JSON-RPC node, deploy the verifier, anchor
+// two versions of a real OFAC tree through the Anchorer, check proofs with
+// the view functions and decode a stranger's refused update.
+func TestGanacheAnchor(t *testing.T) {
+	c := ganache(t)
+	key, _ := evmtest.Key(t, evmtest.KeyChainEVM)
+	addr, id := deploy(t, c, key)
 	db, err := pebble.Open(t.TempDir(), pebble.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -54,8 +65,8 @@ func TestGanacheAnchor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st := status(t, a); st.ChainID != id.Uint64() {
-		t.Fatalf("chain id %d, node %s", st.ChainID, id)
+	if st := status(t, a); st.ChainID() != id.Uint64() {
+		t.Fatalf("chain id %d, node %s", st.ChainID(), id)
 	}
 	evmAddrs, pairs := fixtureLeaves(t)
 	t1 := newTree(t, pairs)

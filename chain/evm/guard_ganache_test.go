@@ -48,14 +48,7 @@ func TestGanacheSanctionsGuard(t *testing.T) {
 	owner, _ := evmtest.Key(t, evmtest.KeyGuard)
 	bad, _ := evmtest.Key(t, evmtest.KeyGuardBad)
 	clear, _ := evmtest.Key(t, evmtest.KeyGuardClear)
-	id, err := evm.CheckChainID(ctx, c, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	verifier, _, err := evm.Deploy(ctx, c, owner, id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	verifier, id := deploy(t, c, owner)
 	const maxAge = 600
 	tokenABI, code := guardedToken(t)
 	opts := bind.NewKeyedTransactor(owner, id)

@@ -157,10 +157,10 @@ func (o *Oracle) OracleStatus(ctx context.Context) (chain.OracleStatus, error) {
 // fail records a failed attempt: status failed, the error kept, the next
 // attempt put off by the backoff. clear also drops the transaction in
 // flight (it can no longer change anything).
-func (o *Oracle) fail(ctx context.Context, r store.Anchor, cause error, clear bool) error {
+func (o *Oracle) fail(ctx context.Context, r cairn.Anchor, cause error, clear bool) error {
 	msg := Redact(cause)
 	var next time.Time
-	_, err := o.a.opts.Store.UpdateAnchor(ctx, o.target, r.ListVersion, func(x *store.Anchor) error {
+	_, err := o.a.opts.Store.UpdateAnchor(ctx, o.target, r.ListVersion, func(x *cairn.Anchor) error {
 		if clear && x.TxHash != r.TxHash {
 			return errTxChanged
 		}
@@ -182,7 +182,7 @@ func (o *Oracle) fail(ctx context.Context, r store.Anchor, cause error, clear bo
 }
 
 // dropTx forgets x's transaction, keeping its hash.
-func dropTx(x *store.Anchor) {
+func dropTx(x *cairn.Anchor) {
 	if x.TxHash != "" {
 		x.PrevTxHashes = append(x.PrevTxHashes, x.TxHash)
 	}

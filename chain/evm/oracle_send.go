@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/chain"
-	"github.com/cairn-dev/cairn/store"
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 )
@@ -41,8 +41,8 @@ func (o *Oracle) plan(list chain.OracleList) oraclePlan {
 
 // sendNext plans r's version from the contract's events and sends the
 // next batch, or records the version synced when nothing is left.
-func (o *Oracle) sendNext(ctx context.Context, r store.Anchor) error {
-	list, ok := o.opts.Lists.OracleList(recordRoots(r))
+func (o *Oracle) sendNext(ctx context.Context, r cairn.Anchor) error {
+	list, ok := o.opts.Lists.OracleList(chain.RootsOf(r))
 	if !ok {
 		return o.fail(ctx, r, fmt.Errorf("list version %d is not held by this instance (a newer one replaced it); the oracle follows the next version anchored", r.ListVersion), false)
 	}
@@ -75,7 +75,7 @@ func (o *Oracle) sendNext(ctx context.Context, r store.Anchor) error {
 	}
 	// Persist first: after a crash the same bytes are broadcast again.
 	now := o.a.now()
-	r, err = o.a.opts.Store.UpdateAnchor(ctx, o.target, r.ListVersion, func(x *store.Anchor) error {
+	r, err = o.a.opts.Store.UpdateAnchor(ctx, o.target, r.ListVersion, func(x *cairn.Anchor) error {
 		if len(x.RawTx) != 0 {
 			return errSigned
 		}
@@ -92,12 +92,12 @@ func (o *Oracle) sendNext(ctx context.Context, r store.Anchor) error {
 }
 
 // synced records that the contract's storage holds r's version.
-func (o *Oracle) synced(ctx context.Context, r store.Anchor) error {
+func (o *Oracle) synced(ctx context.Context, r cairn.Anchor) error {
 	if r.Status == chain.OracleSynced {
 		return nil
 	}
 	now := o.a.now()
-	_, err := o.a.opts.Store.UpdateAnchor(ctx, o.target, r.ListVersion, func(x *store.Anchor) error {
+	_, err := o.a.opts.Store.UpdateAnchor(ctx, o.target, r.ListVersion, func(x *cairn.Anchor) error {
 		x.Status, x.Pending, x.SyncedAt, x.Error, x.Attempts, x.NextAttempt = chain.OracleSynced, 0, now, "", 0, time.Time{}
 		return nil
 	})

@@ -63,26 +63,26 @@ func (o *Oracle) Step(ctx context.Context) error {
 	return o.sendNext(ctx, r)
 }
 
-func (o *Oracle) reread(ctx context.Context, v uint64) (store.Anchor, error) {
+func (o *Oracle) reread(ctx context.Context, v uint64) (cairn.Anchor, error) {
 	rs, err := o.a.opts.Store.ListAnchors(ctx, o.target, v+1, 1)
 	if err != nil {
-		return store.Anchor{}, err
+		return cairn.Anchor{}, err
 	}
 	if len(rs) == 0 || rs[0].ListVersion != v {
-		return store.Anchor{}, fmt.Errorf("evm: the oracle record of list version %d is gone", v)
+		return cairn.Anchor{}, fmt.Errorf("evm: the oracle record of list version %d is gone", v)
 	}
 	return rs[0], nil
 }
 
 // create records the synced version the oracle now follows.
-func (o *Oracle) create(ctx context.Context, synced chain.AnchorStatus) (store.Anchor, error) {
-	roots := synced.Roots
-	r := store.Anchor{Target: o.target, ListVersion: synced.ListVersion, Status: chain.OracleSyncing,
+func (o *Oracle) create(ctx context.Context, synced cairn.Anchor) (cairn.Anchor, error) {
+	roots := chain.RootsOf(synced)
+	r := cairn.Anchor{Target: o.target, ListVersion: synced.ListVersion, Status: chain.OracleSyncing,
 		SanctionsRoot: hex0x(roots.Sanctions[:]), CommunityRoot: hex0x(roots.Community[:]),
 		ExclusionRoot: hex0x(roots.Exclusion[:]), CommunityExclusionRoot: hex0x(roots.CommunityExclusion[:]),
 		From: strings.ToLower(o.a.from.Hex()), CreatedAt: o.a.now()}
 	if err := o.a.opts.Store.CreateAnchor(ctx, r); err != nil && !cairn.IsCode(err, cairn.ECONFLICT) {
-		return store.Anchor{}, err
+		return cairn.Anchor{}, err
 	}
 	o.log.Info("keeping the oracle in step with list version", "list_version", synced.ListVersion)
 	return o.reread(ctx, synced.ListVersion)
@@ -91,7 +91,7 @@ func (o *Oracle) create(ctx context.Context, synced chain.AnchorStatus) (store.A
 // endOlder settles the record of an older version: a transaction still
 // in flight is followed to its end first (done false until then); the
 // record is then superseded.
-func (o *Oracle) endOlder(ctx context.Context, r store.Anchor, by uint64) (done bool, err error) {
+func (o *Oracle) endOlder(ctx context.Context, r cairn.Anchor, by uint64) (done bool, err error) {
 	if r.Status == chain.OracleSynced || r.Status == chain.AnchorSuperseded {
 		return true, nil
 	}
@@ -100,7 +100,7 @@ func (o *Oracle) endOlder(ctx context.Context, r store.Anchor, by uint64) (done 
 			return false, err
 		}
 	}
-	_, err = o.a.opts.Store.UpdateAnchor(ctx, o.target, r.ListVersion, func(x *store.Anchor) error {
+	_, err = o.a.opts.Store.UpdateAnchor(ctx, o.target, r.ListVersion, func(x *cairn.Anchor) error {
 		x.Status, x.Error, x.NextAttempt = chain.AnchorSuperseded, fmt.Sprintf("superseded by list version %d", by), time.Time{}
 		dropTx(x)
 		return nil
@@ -112,7 +112,7 @@ func (o *Oracle) endOlder(ctx context.Context, r store.Anchor, by uint64) (done 
 // never minable) and was dropped from the record, so that the next batch
 // can be planned from the contract's events. It is judged by the nonces
 // as the anchorer judges its own (anchor_track.go).
-func (o *Oracle) track(ctx context.Context, r store.Anchor) (done bool, err error) {
+func (o *Oracle) track(ctx context.Context, r cairn.Anchor) (done bool, err error) {
 	h := common.HexToHash(r.TxHash)
 	rcpt, err := o.a.b.TransactionReceipt(ctx, h)
 	switch {
@@ -182,8 +182,8 @@ func (o *Oracle) track(ctx context.Context, r store.Anchor) (done bool, err erro
 
 // ended drops r's transaction from the record once it ended; block is
 // where it was mined (0: not mined).
-func (o *Oracle) ended(ctx context.Context, r store.Anchor, block uint64) error {
-	_, err := o.a.opts.Store.UpdateAnchor(ctx, o.target, r.ListVersion, func(x *store.Anchor) error {
+func (o *Oracle) ended(ctx context.Context, r cairn.Anchor, block uint64) error {
+	_, err := o.a.opts.Store.UpdateAnchor(ctx, o.target, r.ListVersion, func(x *cairn.Anchor) error {
 		if x.TxHash != r.TxHash {
 			return errTxChanged
 		}
@@ -205,7 +205,7 @@ func (o *Oracle) ended(ctx context.Context, r store.Anchor, block uint64) error 
 }
 
 // broadcast sends r's stored transaction again.
-func (o *Oracle) broadcast(ctx context.Context, r store.Anchor) error {
+func (o *Oracle) broadcast(ctx context.Context, r cairn.Anchor) error {
 	tx := new(types.Transaction)
 	if err := tx.UnmarshalBinary(r.RawTx); err != nil {
 		return fmt.Errorf("evm: stored oracle transaction of list version %d: %w", r.ListVersion, err)

@@ -6,10 +6,10 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/chain"
 	"github.com/cairn-dev/cairn/chain/evm"
 	"github.com/cairn-dev/cairn/merkle"
-	"github.com/cairn-dev/cairn/store"
 	"github.com/ethereum/go-ethereum/common"
 )
 
@@ -76,7 +76,7 @@ func (ls *oracleLists) OracleList(r chain.Roots) (chain.OracleList, bool) {
 }
 
 // oracleRecord is the oracle's store record of version v.
-func (e *anchorEnv) oracleRecord(t *testing.T, v uint64) store.Anchor {
+func (e *anchorEnv) oracleRecord(t *testing.T, v uint64) cairn.Anchor {
 	t.Helper()
 	rs, err := e.db.ListAnchors(ctx, evm.Target(e.chainID.Uint64(), e.contract)+"/oracle", v+1, 1)
 	if err != nil || len(rs) == 0 || rs[0].ListVersion != v {

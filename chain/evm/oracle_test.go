@@ -64,9 +64,7 @@ func (e *chainEnv) oracleTx(t testing.TB, addr common.Address, key *ecdsa.Privat
 // TestContractOracle: the Chainalysis interface answered from storage that
 // anyone keeps in step with the anchored trees, only by proofs.
 func TestContractOracle(t *testing.T) {
-	e := newChain(t)
-	addr := e.deploy(t)
-	w := newViews(t, e, addr)
+	e, addr, w := deployedViews(t)
 	v := evm.NewVerifier()
 	_, pairs := fixtureLeaves(t)
 	listed := sortedEVM(pairs)
@@ -263,9 +261,7 @@ func checkInStep(t *testing.T, w views, listed, others []string) {
 // bricks setRoots; the owner revokes it and sets the true roots at a
 // lower version with forceSetRoots, which no one else may call.
 func TestContractForceSetRoots(t *testing.T) {
-	e := newChain(t)
-	addr := e.deploy(t)
-	w := newViews(t, e, addr)
+	e, addr, w := deployedViews(t)
 	v := evm.NewVerifier()
 	rootA, rootB, rootC, rootD := [32]byte{0xa}, [32]byte{0xb}, [32]byte{0xc}, [32]byte{0xd}
 	e.setRoots(t, addr, rootA, rootB, rootC, rootD, 3)

@@ -125,7 +125,7 @@ func TestServeAnchorFlags(t *testing.T) {
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		st := anchorStatus(t, ts)
 		if st.Status == "failed" && strings.Contains(st.Error, "connection refused") {
-			if st.ChainID != 1 || st.Contract != strings.ToLower(contract) || strings.Contains(st.Error, "hunter2") || st.TxHash != "" {
+			if st.ChainID() != 1 || st.Contract() != strings.ToLower(contract) || strings.Contains(st.Error, "hunter2") || st.TxHash != "" {
 				t.Fatalf("anchor status with the node down: %+v", st)
 			}
 			break

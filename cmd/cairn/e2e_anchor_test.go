@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/chain"
 	"github.com/cairn-dev/cairn/chain/evm"
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
@@ -101,7 +102,7 @@ func call[T any](t *testing.T, c *simChain, data []byte, unpack func([]byte) (T,
 
 // waitAnchor mines a block every few milliseconds until the service
 // reports version v with the status, or fails after 20 s.
-func waitAnchor(t *testing.T, ts *testServer, c *simChain, v uint64, status string, mine bool) chain.AnchorStatus {
+func waitAnchor(t *testing.T, ts *testServer, c *simChain, v uint64, status string, mine bool) cairn.Anchor {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
@@ -119,7 +120,7 @@ func waitAnchor(t *testing.T, ts *testServer, c *simChain, v uint64, status stri
 	}
 }
 
-func anchorStatus(t *testing.T, ts *testServer) chain.AnchorStatus {
+func anchorStatus(t *testing.T, ts *testServer) cairn.Anchor {
 	t.Helper()
 	st, err := ts.m.anchorer.Status(ctx)
 	if err != nil {
@@ -172,11 +173,7 @@ func checkOnChain(t *testing.T, c *simChain, p proof, evmAccount bool, want bool
 // the root; a restart while a transaction is in flight sends no second one.
 func TestE2EAnchorSimulated(t *testing.T) {
 	c := newSimChain(t)
-	base, list := complianceConfig(t)
-	eth, err := os.ReadFile(list)
-	if err != nil {
-		t.Fatal(err)
-	}
+	base, list, eth := complianceList(t)
 	cfg, setup := c.config(base)
 	cfg.EVMOracle = false // it counts the anchoring transactions (the oracle's: e2e_oracle_test.go)
 	ts := startServer(t, cfg, setup)
@@ -185,8 +182,8 @@ func TestE2EAnchorSimulated(t *testing.T) {
 	st := waitAnchor(t, ts, c, 1, chain.AnchorSynced, true)
 	root := ts.do(t, "GET", "/v1/compliance/merkle-root", a.Key, nil).must(t, 200)
 	onChain := call(t, c, evm.NewVerifier().PackRoots(), evm.NewVerifier().UnpackRoots)
-	if onChain.ListVersion != 1 || onChain.SanctionsRoot != hexBytes32(t, root.str("root")) || st.Roots.Sanctions != onChain.SanctionsRoot ||
-		st.TxHash == "" || st.BlockNumber == 0 || st.ChainID != 1337 || st.Contract != strings.ToLower(c.contract.Hex()) {
+	if onChain.ListVersion != 1 || onChain.SanctionsRoot != hexBytes32(t, root.str("root")) || chain.RootsOf(st).Sanctions != onChain.SanctionsRoot ||
+		st.TxHash == "" || st.BlockNumber == 0 || st.ChainID() != 1337 || st.Contract() != strings.ToLower(c.contract.Hex()) {
 		t.Fatalf("after version 1: status %+v, contract %+v, served root %s", st, onChain, root.str("root"))
 	}
 

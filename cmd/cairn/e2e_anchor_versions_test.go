@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"testing"
 
 	"github.com/cairn-dev/cairn"
@@ -20,11 +19,7 @@ import (
 // version is let go.
 func TestE2EProofsAgainstTheAnchoredVersion(t *testing.T) {
 	c := newSimChain(t)
-	base, list := complianceConfig(t)
-	eth, err := os.ReadFile(list)
-	if err != nil {
-		t.Fatal(err)
-	}
+	base, list, eth := complianceList(t)
 	cfg, setup := c.config(base)
 	ts := startServer(t, cfg, setup)
 	a := ts.register(t, "")

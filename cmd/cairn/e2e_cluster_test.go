@@ -73,9 +73,7 @@ func TestE2ECluster(t *testing.T) {
 	stopWatch := make(chan struct{})
 	var watch sync.WaitGroup
 	var bLed bool
-	watch.Add(1)
-	go func() {
-		defer watch.Done()
+	watch.Go(func() {
 		for {
 			select {
 			case <-stopWatch:
@@ -86,7 +84,7 @@ func TestE2ECluster(t *testing.T) {
 				}
 			}
 		}
-	}()
+	})
 
 	t.Run("Memory", func(t *testing.T) {
 		u := a.register(t, "cluster-mem")
@@ -225,9 +223,7 @@ func TestE2ECluster(t *testing.T) {
 		statuses := make([]int, n)
 		var wg sync.WaitGroup
 		for i := range n {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
+			wg.Go(func() {
 				r, err := both[i%2].try(t, "POST", "/v1/memory", u.Key, map[string]any{"key": fmt.Sprintf("k/%d", i), "content": "x"})
 				if err != nil {
 					t.Errorf("write %d: %v", i, err)
@@ -237,7 +233,7 @@ func TestE2ECluster(t *testing.T) {
 					t.Errorf("write %d: %d %s", i, r.Status, r.Body)
 				}
 				statuses[i] = r.Status
-			}()
+			})
 		}
 		wg.Wait()
 		created := 0

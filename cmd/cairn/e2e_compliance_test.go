@@ -37,6 +37,17 @@ func complianceConfig(t *testing.T) (Config, string) {
 	return cfg, list
 }
 
+// complianceList is complianceConfig with the content of its ETH list.
+func complianceList(t *testing.T) (cfg Config, list string, eth []byte) {
+	t.Helper()
+	cfg, list = complianceConfig(t)
+	eth, err := os.ReadFile(list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg, list, eth
+}
+
 func hexBytes32(t *testing.T, s string) merkle.Hash {
 	t.Helper()
 	return apitest.HexBytes32(t, s)

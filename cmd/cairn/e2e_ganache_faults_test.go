@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/chain"
 	"github.com/cairn-dev/cairn/chain/evm"
 	"github.com/cairn-dev/cairn/chain/evm/evmtest"
@@ -43,7 +44,7 @@ func TestE2EGanacheFaults(t *testing.T) {
 	ts := startServer(t, cfg)
 	a := ts.register(t, "")
 	// wait mines blocks until ok holds of the anchor's status.
-	wait := func(what string, mine bool, ok func(chain.AnchorStatus) bool) chain.AnchorStatus {
+	wait := func(what string, mine bool, ok func(cairn.Anchor) bool) cairn.Anchor {
 		t.Helper()
 		for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(100 * time.Millisecond) {
 			st := anchorStatus(t, ts)
@@ -58,8 +59,8 @@ func TestE2EGanacheFaults(t *testing.T) {
 			}
 		}
 	}
-	synced := func(v uint64) func(chain.AnchorStatus) bool {
-		return func(st chain.AnchorStatus) bool { return st.ListVersion == v && st.Status == chain.AnchorSynced }
+	synced := func(v uint64) func(cairn.Anchor) bool {
+		return func(st cairn.Anchor) bool { return st.ListVersion == v && st.Status == chain.AnchorSynced }
 	}
 	wait("version 1 synced", true, synced(1))
 	onChain := func() uint64 {
@@ -86,7 +87,7 @@ func TestE2EGanacheFaults(t *testing.T) {
 	snap := node.Snapshot()
 	delist(t, list, eth, tornado)
 	ts.do(t, "POST", "/v1/admin/ingest", admin, nil).must(t, 200)
-	mined := wait("version 2 mined", false, func(st chain.AnchorStatus) bool {
+	mined := wait("version 2 mined", false, func(st cairn.Anchor) bool {
 		return st.ListVersion == 2 && st.Status == chain.AnchorSubmitted && st.BlockNumber > 0
 	})
 	if onChain() != 2 {
@@ -119,7 +120,7 @@ func TestE2EGanacheFaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	ts.do(t, "POST", "/v1/admin/ingest", admin, nil).must(t, 200)
-	failed := wait("version 3 failed while the node is down", false, func(st chain.AnchorStatus) bool {
+	failed := wait("version 3 failed while the node is down", false, func(st cairn.Anchor) bool {
 		return st.ListVersion == 3 && st.Status == chain.AnchorFailed && st.Error != ""
 	})
 	// Screening does not wait for the chain.

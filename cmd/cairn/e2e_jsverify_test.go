@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cairn-dev/cairn/internal/testenv"
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -26,14 +27,7 @@ const jsVerifierDir = "../../web/verify"
 // bundle, so no npm package is needed.
 func needJSNode(t *testing.T) string {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		if os.Getenv("CAIRN_REQUIRE_EVM") == "1" {
-			t.Fatalf("CAIRN_REQUIRE_EVM=1 but node is missing: %v", err)
-		}
-		t.Skipf("node missing: %v", err)
-	}
-	return node
+	return testenv.Node(t, "", "it runs the committed bundle")
 }
 
 // jsVerdict is the JavaScript verifier's answer.

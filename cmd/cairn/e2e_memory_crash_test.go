@@ -70,9 +70,7 @@ func TestMemoryCrashMidWrite(t *testing.T) {
 		wg      sync.WaitGroup
 	)
 	for w := 0; w < 8; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for i := 0; ; i++ {
 				content := fmt.Sprintf("worker %d write %d", w, i)
 				body := map[string]any{"key": fmt.Sprintf("w%d/%d", w, i), "content": content}
@@ -91,7 +89,7 @@ func TestMemoryCrashMidWrite(t *testing.T) {
 					count.Add(1)
 				}
 			}
-		}()
+		})
 	}
 	for count.Load() < 200 {
 		time.Sleep(time.Millisecond)

@@ -6,11 +6,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/chain"
 	"github.com/cairn-dev/cairn/chain/evm"
 	"github.com/cairn-dev/cairn/client"
 	"github.com/cairn-dev/cairn/screening"
-	"github.com/cairn-dev/cairn/store"
 	"github.com/ethereum/go-ethereum/common"
 )
 
@@ -74,7 +74,7 @@ func (c *simChain) oracle(t *testing.T, addr string) bool {
 }
 
 // oracleRecords are the store's oracle records of the chain's contract.
-func oracleRecords(t *testing.T, ts *testServer, c *simChain) []store.Anchor {
+func oracleRecords(t *testing.T, ts *testServer, c *simChain) []cairn.Anchor {
 	t.Helper()
 	rs, err := ts.m.core.ListAnchors(ctx, evm.Target(1337, c.contract)+"/oracle", 0, 10)
 	if err != nil {
@@ -93,11 +93,7 @@ func oracleRecords(t *testing.T, ts *testServer, c *simChain) []store.Anchor {
 // then synced with nothing pending, as does the Go client.
 func TestE2EOracleSimulated(t *testing.T) {
 	c := newSimChain(t)
-	base, list := complianceConfig(t)
-	eth, err := os.ReadFile(list)
-	if err != nil {
-		t.Fatal(err)
-	}
+	base, list, eth := complianceList(t)
 	listed := listedEVM(t, eth)
 	cfg, setup := c.config(base)
 	small := func(m *Main) { m.EVMOracleMaxGas = 3_000_000 }

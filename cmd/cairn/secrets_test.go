@@ -37,11 +37,9 @@ func TestServiceKeyFile(t *testing.T) {
 		errs := make([]error, n)
 		var wg sync.WaitGroup
 		for i := range n {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
+			wg.Go(func() {
 				keys[i], errs[i] = loadOrCreateServiceKey(dir)
-			}()
+			})
 		}
 		wg.Wait()
 		for i := range n {

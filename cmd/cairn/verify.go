@@ -7,21 +7,17 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/http"
-	"net/url"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/cairn-dev/cairn/chain/evm"
+	"github.com/cairn-dev/cairn/client/verify"
 	"github.com/cairn-dev/cairn/compliance"
 	"github.com/cairn-dev/cairn/merkle"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/ethclient"
 )
-
-// maxVerifyFetch bounds a document or snapshot verify-proof downloads.
-const maxVerifyFetch = 1 << 30
 
 // runVerifyProof checks a document the service returned (a Merkle proof
 // or a screening proof), read from a file, stdin or a URL (a screening
@@ -59,7 +55,7 @@ func runVerifyProof(args []string, stdin io.Reader, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	opts := compliance.VerifyOptions{Source: fs.Arg(0), Fetch: fetchURL, Offline: *offline, KeysURL: *keysURL, AllowUnsigned: *unsigned}
+	opts := compliance.VerifyOptions{Source: fs.Arg(0), Fetch: verify.FetchURL, Offline: *offline, KeysURL: *keysURL, AllowUnsigned: *unsigned}
 	if *keyHex != "" {
 		pub, err := hex.DecodeString(strings.TrimPrefix(*keyHex, "0x"))
 		if err != nil || len(pub) != 32 {
@@ -91,7 +87,7 @@ func readSource(src string, stdin io.Reader) ([]byte, error) {
 	case src == "-":
 		return io.ReadAll(io.LimitReader(stdin, 64<<20))
 	case strings.HasPrefix(src, "http://") || strings.HasPrefix(src, "https://"):
-		rc, err := fetchURL(context.Background(), src)
+		rc, err := verify.FetchURL(context.Background(), src)
 		if err != nil {
 			return nil, err
 		}
@@ -101,44 +97,6 @@ func readSource(src string, stdin io.Reader) ([]byte, error) {
 		return os.ReadFile(src)
 	}
 }
-
-// fetchURL opens an http(s) URL. Nothing else is followed: the URLs come
-// from the document under check, which must not make the verifier read
-// its own files.
-func fetchURL(ctx context.Context, raw string) (io.ReadCloser, error) {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return nil, err
-	}
-	switch u.Scheme {
-	case "http", "https":
-		ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, raw, nil)
-		if err != nil {
-			cancel()
-			return nil, err
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			cancel()
-			return nil, err
-		}
-		if resp.StatusCode != http.StatusOK {
-			resp.Body.Close()
-			cancel()
-			return nil, fmt.Errorf("GET %s: %s", raw, resp.Status)
-		}
-		return struct {
-			io.Reader
-			io.Closer
-		}{io.LimitReader(resp.Body, maxVerifyFetch), closerFunc(func() error { cancel(); return resp.Body.Close() })}, nil
-	}
-	return nil, fmt.Errorf("unsupported URL scheme %q", u.Scheme)
-}
-
-type closerFunc func() error
-
-func (f closerFunc) Close() error { return f() }
 
 // anchorsAt reads the roots the verifier contract at addr recorded
 // (evm.RootsOf) from block from on.

@@ -323,9 +323,7 @@ func TestVectorsGraphConcurrent(t *testing.T) {
 	var wg sync.WaitGroup
 	errs := make(chan error, writers)
 	for w := range writers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for i := range per {
 				n := w*per + i
 				k := fmt.Sprintf("w%d-%04d", w, i)
@@ -345,7 +343,7 @@ func TestVectorsGraphConcurrent(t *testing.T) {
 					}
 				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	close(errs)
@@ -373,9 +371,7 @@ func TestVectorsGraphParallelBuild(t *testing.T) {
 	data := map[string][]float32{"a": clusteredUnit(r, n, dim, 30, 0.6), "b": clusteredUnit(r, n, dim, 30, 0.6)}
 	var wg sync.WaitGroup
 	for agent, d := range data {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for i := range n {
 				k := fmt.Sprintf("k%05d", i)
 				x.Set(agent, "s", "m", Meta{Key: k, VersionID: k}, d[i*dim:(i+1)*dim])
@@ -385,7 +381,7 @@ func TestVectorsGraphParallelBuild(t *testing.T) {
 					}
 				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	x.Settle()

@@ -204,9 +204,7 @@ func TestHNSWSearchDuringParallelBuild(t *testing.T) {
 	var wg sync.WaitGroup
 	errs := make(chan error, 2)
 	for s := range 2 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for i := s; ; i++ {
 				select {
 				case <-done:
@@ -224,7 +222,7 @@ func TestHNSWSearchDuringParallelBuild(t *testing.T) {
 					seen[c.id] = true
 				}
 			}
-		}()
+		})
 	}
 	g.insertMany(ids, make(chan struct{}, 2), nil)
 	close(done)

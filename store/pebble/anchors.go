@@ -22,7 +22,7 @@ func anchorKey(target string, version uint64) []byte {
 
 // CreateAnchor writes a's record unless the target has one of its version
 // or a newer one.
-func (db *DB) CreateAnchor(ctx context.Context, a store.Anchor) error {
+func (db *DB) CreateAnchor(ctx context.Context, a cairn.Anchor) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -49,33 +49,33 @@ func (db *DB) CreateAnchor(ctx context.Context, a store.Anchor) error {
 }
 
 // UpdateAnchor is a read-modify-write under the anchor lock.
-func (db *DB) UpdateAnchor(ctx context.Context, target string, version uint64, fn func(*store.Anchor) error) (store.Anchor, error) {
+func (db *DB) UpdateAnchor(ctx context.Context, target string, version uint64, fn func(*cairn.Anchor) error) (cairn.Anchor, error) {
 	if err := ctx.Err(); err != nil {
-		return store.Anchor{}, err
+		return cairn.Anchor{}, err
 	}
 	db.anchorMu.Lock()
 	defer db.anchorMu.Unlock()
-	var a store.Anchor
+	var a cairn.Anchor
 	k := anchorKey(target, version)
 	if ok, err := db.getJSON(k, &a); err != nil {
-		return store.Anchor{}, err
+		return cairn.Anchor{}, err
 	} else if !ok {
-		return store.Anchor{}, cairn.Errorf(cairn.ENOTFOUND, "No anchor of list version %d.", version)
+		return cairn.Anchor{}, cairn.Errorf(cairn.ENOTFOUND, "No anchor of list version %d.", version)
 	}
 	if err := fn(&a); err != nil {
-		return store.Anchor{}, err
+		return cairn.Anchor{}, err
 	}
 	a.Target, a.ListVersion = target, version
 	b := db.db.NewBatch()
 	defer b.Close()
 	if err := setJSON(b, k, &a); err != nil {
-		return store.Anchor{}, err
+		return cairn.Anchor{}, err
 	}
 	return a, db.commit(b)
 }
 
 // ListAnchors scans the target's records backwards from before.
-func (db *DB) ListAnchors(ctx context.Context, target string, before uint64, limit int) ([]store.Anchor, error) {
+func (db *DB) ListAnchors(ctx context.Context, target string, before uint64, limit int) ([]cairn.Anchor, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -87,9 +87,9 @@ func (db *DB) ListAnchors(ctx context.Context, target string, before uint64, lim
 		return nil, fmt.Errorf("pebble: iterate anchors: %w", err)
 	}
 	defer it.Close()
-	var out []store.Anchor
+	var out []cairn.Anchor
 	for ok := it.Last(); ok && len(out) < limit; ok = it.Prev() {
-		var a store.Anchor
+		var a cairn.Anchor
 		if err := json.Unmarshal(it.Value(), &a); err != nil {
 			return nil, fmt.Errorf("pebble: decode %q: %w", it.Key(), err)
 		}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/cairn-dev/cairn"
-	"github.com/cairn-dev/cairn/store"
 	"github.com/cockroachdb/pebble/v2"
 )
 
@@ -31,6 +30,16 @@ func (db *DB) AppendAudit(ctx context.Context, e *cairn.AuditEntry) error {
 	return nil
 }
 
+// commitAudit stages the audit entry e, when not nil, in b and commits b.
+func (db *DB) commitAudit(b *pebble.Batch, e *cairn.AuditEntry) error {
+	if e != nil {
+		if err := db.stageAudit(b, e); err != nil {
+			return err
+		}
+	}
+	return db.commit(b)
+}
+
 // stageAudit assigns e's ID and CreatedAt when empty and stages it.
 func (db *DB) stageAudit(b *pebble.Batch, e *cairn.AuditEntry) error {
 	if e.ID == "" {
@@ -48,7 +57,7 @@ func (db *DB) stageAudit(b *pebble.Batch, e *cairn.AuditEntry) error {
 // ListAudit lists the agent's log newest first with a reverse seek from
 // beforeID. With an action filter it walks the action index, so a page
 // costs limit point reads whatever the other entries are.
-func (db *DB) ListAudit(ctx context.Context, agentID string, f store.AuditFilter, beforeID string, limit int) ([]cairn.AuditEntry, error) {
+func (db *DB) ListAudit(ctx context.Context, agentID string, f cairn.AuditFilter, beforeID string, limit int) ([]cairn.AuditEntry, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

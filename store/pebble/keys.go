@@ -29,7 +29,7 @@ import (
 //	settled/<at BE ns><chargeID>         empty: a charge that stands with no effect logged
 //	idem/r/<agentID><route><key>         IdempotencyRecord (JSON)
 //	idem/x/<expiresAt BE ns><agentID><route><key>  empty: records by expiry, for the sweep
-//	anchor/<target><listVersion BE uint64>  store.Anchor (JSON): on-chain anchoring of a list version
+//	anchor/<target><listVersion BE uint64>  cairn.Anchor (JSON): on-chain anchoring of a list version
 //	rate/<key>                           stored rate limit counter: theoretical arrival time (BE int64 Unix ns)
 //	proof/<screeningID>                  screening proof document (compressed by the compliance service)
 //	mem/...                              memory heads, versions and their indexes (layout: memory_keys.go)

@@ -59,12 +59,7 @@ func (db *DB) CreateMedia(ctx context.Context, m *cairn.Media, audit *cairn.Audi
 	if !m.Pinned && !m.ExpiresAt.IsZero() {
 		_ = b.Set(mediaExpKey(m.ExpiresAt, m.AgentID, m.ID), nil, nil)
 	}
-	if audit != nil {
-		if err := db.stageAudit(b, audit); err != nil {
-			return err
-		}
-	}
-	return db.commit(b)
+	return db.commitAudit(b, audit)
 }
 
 // GetMedia returns the agent's record.
@@ -129,12 +124,7 @@ func (db *DB) changeMedia(ctx context.Context, agentID, id string, audit *cairn.
 	if err := change(b, m); err != nil {
 		return nil, err
 	}
-	if audit != nil {
-		if err := db.stageAudit(b, audit); err != nil {
-			return nil, err
-		}
-	}
-	if err := db.commit(b); err != nil {
+	if err := db.commitAudit(b, audit); err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -142,7 +132,7 @@ func (db *DB) changeMedia(ctx context.Context, agentID, id string, audit *cairn.
 
 // ListMedia pages the agent's records newest first, by a reverse seek over
 // the record keys or, with a category, over the category index.
-func (db *DB) ListMedia(ctx context.Context, agentID string, f store.MediaFilter, beforeID string, limit int) ([]cairn.Media, error) {
+func (db *DB) ListMedia(ctx context.Context, agentID string, f cairn.MediaFilter, beforeID string, limit int) ([]cairn.Media, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -29,14 +29,13 @@ func (db *DB) CreateMemoryVersion(ctx context.Context, m *cairn.Memory, v *cairn
 	st := db.lockMemory(m.AgentID, m.Key)
 	defer st.Unlock()
 	var old *cairn.Memory
+	prior := 0
 	if v.Version == 1 {
 		if ok, err := db.has(memKeyKey(m.AgentID, m.Key)); err != nil {
 			return err
 		} else if ok {
 			return cairn.Errorf(cairn.ECONFLICT, "Key %q is already in use.", m.Key).With("key", m.Key)
 		}
-		m.ID = v.ID
-		m.Versions = 0
 	} else {
 		cur, err := db.memHead(m.AgentID, m.ID)
 		if err != nil {
@@ -45,17 +44,14 @@ func (db *DB) CreateMemoryVersion(ctx context.Context, m *cairn.Memory, v *cairn
 		if cur.Latest != v.Version-1 || cur.Key != m.Key {
 			return cairn.Errorf(cairn.EPRECONDITION, "Memory changed: latest version is %d.", cur.Latest).With("version", cur.Latest)
 		}
-		old = cur
-		m.Versions = cur.Versions
+		old, prior = cur, cur.Versions
 	}
 	if ok, err := db.has(memIDKey(m.AgentID, v.ID)); err != nil {
 		return err
 	} else if ok {
 		return cairn.Errorf(cairn.ECONFLICT, "Version id %s already exists.", v.ID)
 	}
-	v.MemoryID = m.ID
-	m.Latest, m.LatestID = v.Version, v.ID
-	m.Versions++
+	m.AddVersion(v, prior)
 	b := db.db.NewBatch()
 	defer b.Close()
 	if err := setJSON(b, memVersionKey(m.AgentID, m.ID, v.Version), v); err != nil {

@@ -40,12 +40,7 @@ func (db *DB) UpdateMemory(ctx context.Context, agentID, memoryID string, fn fun
 	if err := db.stageHead(b, old, &next); err != nil {
 		return nil, err
 	}
-	if audit != nil {
-		if err := db.stageAudit(b, audit); err != nil {
-			return nil, err
-		}
-	}
-	if err := db.commit(b); err != nil {
+	if err := db.commitAudit(b, audit); err != nil {
 		return nil, err
 	}
 	return &next, nil
@@ -116,12 +111,7 @@ func (db *DB) DeleteMemoryVersion(ctx context.Context, agentID, versionID string
 		}
 		head = &next
 	}
-	if audit != nil {
-		if err := db.stageAudit(b, audit); err != nil {
-			return nil, nil, err
-		}
-	}
-	if err := db.commit(b); err != nil {
+	if err := db.commitAudit(b, audit); err != nil {
 		return nil, nil, err
 	}
 	return head, gone, nil

@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/cairn-dev/cairn"
-	"github.com/cairn-dev/cairn/store"
 	"github.com/cockroachdb/pebble/v2"
 )
 
@@ -17,7 +16,7 @@ import (
 //	scr/c/<family><canonical><developerID>   empty: a reporter that counts toward escalation
 //	                                         (established, not rejected since)
 //	scr/e/<family><canonical>                Escalation (JSON)
-//	scr/n/stats                              store.ReportStats (JSON): the counts of all reports
+//	scr/n/stats                              cairn.ReportStats (JSON): the counts of all reports
 const (
 	reportRec   = PrefixCompliance + "r/"
 	reportBy    = PrefixCompliance + "a/"
@@ -62,7 +61,7 @@ func (db *DB) AddReport(ctx context.Context, r *cairn.Report, threshold int) (in
 		_ = b.Set(appendComponent(key(reportCount, r.Family, r.Canonical), r.DeveloperID), nil, nil)
 		if reporters >= threshold && !escalated {
 			r.AutoEscalated = true
-			if err := setJSON(b, escKey, store.Escalation{Family: r.Family, Canonical: r.Canonical, Category: r.Category, ReportID: r.ID, Reporters: reporters}); err != nil {
+			if err := setJSON(b, escKey, cairn.Escalation{Family: r.Family, Canonical: r.Canonical, Category: r.Category, ReportID: r.ID, Reporters: reporters}); err != nil {
 				return 0, err
 			}
 		}
@@ -71,7 +70,7 @@ func (db *DB) AddReport(ctx context.Context, r *cairn.Report, threshold int) (in
 		return 0, err
 	}
 	_ = b.Set(byKey, []byte(r.ID), nil)
-	return reporters, db.commitWithReportStats(ctx, b, func(st *store.ReportStats) {
+	return reporters, db.commitWithReportStats(ctx, b, func(st *cairn.ReportStats) {
 		st.Total++
 		st.ByStatus[r.Status]++
 		st.ByCategory[r.Category]++
@@ -201,7 +200,7 @@ func (db *DB) Moderate(ctx context.Context, family, canonical, byReport string, 
 		if err != nil {
 			return nil, false, err
 		}
-		if err := setJSON(b, escKey, store.Escalation{Family: family, Canonical: canonical, Category: by.Category, ReportID: by.ID, Reporters: n}); err != nil {
+		if err := setJSON(b, escKey, cairn.Escalation{Family: family, Canonical: canonical, Category: by.Category, ReportID: by.ID, Reporters: n}); err != nil {
 			return nil, false, err
 		}
 		escChanged = true
@@ -217,7 +216,7 @@ func (db *DB) Moderate(ctx context.Context, family, canonical, byReport string, 
 			escChanged = true
 		}
 	}
-	return changed, escChanged, db.commitWithReportStats(ctx, b, func(st *store.ReportStats) {
+	return changed, escChanged, db.commitWithReportStats(ctx, b, func(st *cairn.ReportStats) {
 		for _, from := range moved {
 			st.ByStatus[from]--
 			st.ByStatus[status]++
@@ -226,10 +225,10 @@ func (db *DB) Moderate(ctx context.Context, family, canonical, byReport string, 
 }
 
 // Escalations lists every escalated address.
-func (db *DB) Escalations(ctx context.Context) ([]store.Escalation, error) {
-	out := []store.Escalation{}
+func (db *DB) Escalations(ctx context.Context) ([]cairn.Escalation, error) {
+	out := []cairn.Escalation{}
 	err := db.scanJSON(ctx, []byte(reportEsc), func(val []byte) error {
-		var e store.Escalation
+		var e cairn.Escalation
 		if err := json.Unmarshal(val, &e); err != nil {
 			return err
 		}

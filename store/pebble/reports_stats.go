@@ -5,11 +5,10 @@ import (
 	"encoding/json"
 
 	"github.com/cairn-dev/cairn"
-	"github.com/cairn-dev/cairn/store"
 	"github.com/cockroachdb/pebble/v2"
 )
 
-// reportStatsKey holds the report statistics (store.ReportStats, JSON),
+// reportStatsKey holds the report statistics (cairn.ReportStats, JSON),
 // updated in the batch of every report write, so that GET
 // /v1/compliance/stats reads one record instead of decoding every report.
 // A data dir from before it has no such record: the first count or report
@@ -18,8 +17,8 @@ var reportStatsKey = []byte(PrefixCompliance + "n/stats")
 
 // loadReportStats returns the stored statistics, or counts them from the
 // reports when none are stored. The caller holds db.reportStatsMu.
-func (db *DB) loadReportStats(ctx context.Context) (store.ReportStats, bool, error) {
-	st := store.ReportStats{ByStatus: map[string]int{}, ByCategory: map[string]int{}}
+func (db *DB) loadReportStats(ctx context.Context) (cairn.ReportStats, bool, error) {
+	st := cairn.ReportStats{ByStatus: map[string]int{}, ByCategory: map[string]int{}}
 	ok, err := db.getJSON(reportStatsKey, &st)
 	if err != nil || ok {
 		return st, ok, err
@@ -40,7 +39,7 @@ func (db *DB) loadReportStats(ctx context.Context) (store.ReportStats, bool, err
 // commitWithReportStats applies change to the statistics, adds them to b
 // and commits b, under db.reportStatsMu, so that the statistics move with
 // the reports they count.
-func (db *DB) commitWithReportStats(ctx context.Context, b *pebble.Batch, change func(*store.ReportStats)) error {
+func (db *DB) commitWithReportStats(ctx context.Context, b *pebble.Batch, change func(*cairn.ReportStats)) error {
 	db.reportStatsMu.Lock()
 	defer db.reportStatsMu.Unlock()
 	st, _, err := db.loadReportStats(ctx)
@@ -62,9 +61,9 @@ func (db *DB) commitWithReportStats(ctx context.Context, b *pebble.Batch, change
 }
 
 // CountReports reads the statistics kept with the reports.
-func (db *DB) CountReports(ctx context.Context) (store.ReportStats, error) {
+func (db *DB) CountReports(ctx context.Context) (cairn.ReportStats, error) {
 	if err := ctx.Err(); err != nil {
-		return store.ReportStats{}, err
+		return cairn.ReportStats{}, err
 	}
 	db.reportStatsMu.Lock()
 	defer db.reportStatsMu.Unlock()

@@ -68,19 +68,19 @@ func (db *DB) freeWindow(k []byte) (w freeWindow, ok bool, err error) {
 
 // TakeFree takes free addresses under the developer's stripe lock, which is
 // held until the update is applied: the next take of the developer sees it.
-func (db *DB) TakeFree(ctx context.Context, dev string, n, limit int, window time.Duration, now time.Time) (store.FreeTake, error) {
+func (db *DB) TakeFree(ctx context.Context, dev string, n, limit int, window time.Duration, now time.Time) (cairn.FreeTake, error) {
 	if err := ctx.Err(); err != nil {
-		return store.FreeTake{}, err
+		return cairn.FreeTake{}, err
 	}
 	if dev == "" || n < 0 || limit < 0 || window <= 0 {
-		return store.FreeTake{}, cairn.Errorf(cairn.EINVALID, "A free take needs a developer, n >= 0, limit >= 0 and a positive window.")
+		return cairn.FreeTake{}, cairn.Errorf(cairn.EINVALID, "A free take needs a developer, n >= 0, limit >= 0 and a positive window.")
 	}
 	k := freeTierKey(dev)
 	st := db.lock(&db.frees, dev)
 	w, ok, err := db.freeWindow(k)
 	if err != nil {
 		st.Unlock()
-		return store.FreeTake{}, err
+		return cairn.FreeTake{}, err
 	}
 	opened := !ok || !now.Before(w.start.Add(window))
 	if opened {
@@ -88,7 +88,7 @@ func (db *DB) TakeFree(ctx context.Context, dev string, n, limit int, window tim
 	}
 	free := min(n, max(0, limit-w.used))
 	w.used += free
-	take := store.FreeTake{Free: free, Remaining: max(0, limit-w.used), Start: w.start, Reset: w.start.Add(window)}
+	take := cairn.FreeTake{Free: free, Remaining: max(0, limit-w.used), Start: w.start, Reset: w.start.Add(window)}
 	if !opened && free == 0 {
 		st.Unlock() // nothing changes
 		return take, nil
@@ -105,7 +105,7 @@ func (db *DB) TakeFree(ctx context.Context, dev string, n, limit int, window tim
 	}
 	st.Unlock()
 	if err != nil {
-		return store.FreeTake{}, fmt.Errorf("pebble: commit free window: %w", err)
+		return cairn.FreeTake{}, fmt.Errorf("pebble: commit free window: %w", err)
 	}
 	return take, nil
 }

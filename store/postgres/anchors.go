@@ -26,7 +26,7 @@ func checkVersion(v uint64) error {
 
 // CreateAnchor inserts the record under a transaction-scoped advisory lock
 // of the target, so that two creations never both pass the version check.
-func (db *DB) CreateAnchor(ctx context.Context, a store.Anchor) error {
+func (db *DB) CreateAnchor(ctx context.Context, a cairn.Anchor) error {
 	if a.Target == "" {
 		return cairn.Errorf(cairn.EINVALID, "An anchor needs a target and a list version.")
 	}
@@ -58,11 +58,11 @@ func (db *DB) CreateAnchor(ctx context.Context, a store.Anchor) error {
 }
 
 // UpdateAnchor locks the row, runs fn and writes the record back.
-func (db *DB) UpdateAnchor(ctx context.Context, target string, version uint64, fn func(*store.Anchor) error) (store.Anchor, error) {
+func (db *DB) UpdateAnchor(ctx context.Context, target string, version uint64, fn func(*cairn.Anchor) error) (cairn.Anchor, error) {
 	if err := checkVersion(version); err != nil {
-		return store.Anchor{}, cairn.Errorf(cairn.ENOTFOUND, "No anchor of list version %d.", version)
+		return cairn.Anchor{}, cairn.Errorf(cairn.ENOTFOUND, "No anchor of list version %d.", version)
 	}
-	var out store.Anchor
+	var out cairn.Anchor
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
 		var doc []byte
 		err := tx.QueryRow(ctx, "SELECT record FROM anchors WHERE target = $1 AND list_version = $2 FOR UPDATE",
@@ -72,7 +72,7 @@ func (db *DB) UpdateAnchor(ctx context.Context, target string, version uint64, f
 		} else if err != nil {
 			return mapErr(err, "read anchor")
 		}
-		var a store.Anchor
+		var a cairn.Anchor
 		if err := json.Unmarshal(doc, &a); err != nil {
 			return fmt.Errorf("postgres: decode anchor: %w", err)
 		}
@@ -94,7 +94,7 @@ func (db *DB) UpdateAnchor(ctx context.Context, target string, version uint64, f
 }
 
 // ListAnchors pages the target's rows by descending version.
-func (db *DB) ListAnchors(ctx context.Context, target string, before uint64, limit int) ([]store.Anchor, error) {
+func (db *DB) ListAnchors(ctx context.Context, target string, before uint64, limit int) ([]cairn.Anchor, error) {
 	if before == 0 || before > maxVersion {
 		before = maxVersion
 	}
@@ -103,13 +103,13 @@ func (db *DB) ListAnchors(ctx context.Context, target string, before uint64, lim
 	if err != nil {
 		return nil, mapErr(err, "list anchors")
 	}
-	var out []store.Anchor
+	var out []cairn.Anchor
 	for rows.Next() {
 		var doc []byte
 		if err := rows.Scan(&doc); err != nil {
 			return nil, mapErr(err, "list anchors")
 		}
-		var a store.Anchor
+		var a cairn.Anchor
 		if err := json.Unmarshal(doc, &a); err != nil {
 			return nil, fmt.Errorf("postgres: decode anchor: %w", err)
 		}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cairn-dev/cairn/store"
+	"github.com/cairn-dev/cairn"
 )
 
 // TestMigrationAnchorExclusionRoots: migration 0011 gives a record written
@@ -19,7 +19,7 @@ func TestMigrationAnchorExclusionRoots(t *testing.T) {
 	if _, err := db.Pool().Exec(ctx, "INSERT INTO anchors (target, list_version, record) VALUES ($1, 1, $2)", target, legacy); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.CreateAnchor(ctx, store.Anchor{Target: target, ListVersion: 2, Status: "pending", SanctionsRoot: "0xaa",
+	if err := db.CreateAnchor(ctx, cairn.Anchor{Target: target, ListVersion: 2, Status: "pending", SanctionsRoot: "0xaa",
 		CommunityRoot: "0xbb", ExclusionRoot: "0xcc", CommunityExclusionRoot: "0xdd"}); err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/cairn-dev/cairn"
-	"github.com/cairn-dev/cairn/store"
 )
 
 // AppendAudit inserts e. An id already used by the agent is ECONFLICT.
@@ -61,7 +60,7 @@ const auditColumns = `agent_id, id, action, resource, detail, request_id, ip, cr
 
 // ListAudit lists the agent's log newest first (ids are UUIDv7, so by
 // time), strictly before beforeID.
-func (db *DB) ListAudit(ctx context.Context, agentID string, f store.AuditFilter, beforeID string, limit int) ([]cairn.AuditEntry, error) {
+func (db *DB) ListAudit(ctx context.Context, agentID string, f cairn.AuditFilter, beforeID string, limit int) ([]cairn.AuditEntry, error) {
 	out := []cairn.AuditEntry{}
 	if limit <= 0 {
 		return out, nil

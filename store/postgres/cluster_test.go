@@ -218,11 +218,9 @@ func testListVersionNotified(t *testing.T, db *DB) {
 	var wg sync.WaitGroup
 	listen := func(db *DB) <-chan uint64 {
 		got := make(chan uint64, 16)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			db.ListenListVersions(ctx, 50*time.Millisecond, slog.New(slog.NewTextHandler(io.Discard, nil)), func(v uint64) { got <- v })
-		}()
+		})
 		if v := receive(t, got, "the call at start"); v != 0 {
 			t.Fatalf("first call %d, want 0", v)
 		}

@@ -69,16 +69,14 @@ func TestListVersionConcurrentCommits(t *testing.T) {
 		errs := make([]error, n)
 		var wg sync.WaitGroup
 		for i := range n {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
+			wg.Go(func() {
 				db := a
 				if i%2 == 1 {
 					db = b
 				}
 				added := []cairn.ListEntry{listEntry(int(v)*100+i, "src"), listEntry(int(v)*100+i, "other")}
 				errs[i] = db.CommitListVersion(ctx, listVersion(v), added, nil)
-			}()
+			})
 		}
 		wg.Wait()
 		winner := -1
@@ -190,15 +188,13 @@ func TestReportsConcurrent(t *testing.T) {
 		var wg sync.WaitGroup
 		for i := range n {
 			rs[i] = report(dev(i))
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
+			wg.Go(func() {
 				db := a
 				if i%2 == 1 {
 					db = b
 				}
 				_, errs[i] = db.AddReport(ctx, rs[i], 3)
-			}()
+			})
 		}
 		wg.Wait()
 		return rs, errs
@@ -247,7 +243,7 @@ func TestUnstorableText(t *testing.T) {
 		if _, err := db.DeleteMedia(ctx, s, "id", nil); !cairn.IsCode(err, cairn.ENOTFOUND) {
 			t.Fatalf("DeleteMedia(%q): %v", s, err)
 		}
-		if ms, err := db.ListMedia(ctx, "agent", store.MediaFilter{Category: s}, "", 10); err != nil || len(ms) != 0 {
+		if ms, err := db.ListMedia(ctx, "agent", cairn.MediaFilter{Category: s}, "", 10); err != nil || len(ms) != 0 {
 			t.Fatalf("ListMedia(%q): %v %v", s, ms, err)
 		}
 		if _, err := db.Report(ctx, s); !cairn.IsCode(err, cairn.ENOTFOUND) {

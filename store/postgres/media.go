@@ -121,7 +121,7 @@ func (db *DB) RenewMedia(ctx context.Context, agentID, id string, expiresAt time
 
 // ListMedia pages the agent's records newest first: a backward range scan
 // of the primary key or, with a category, of media_category_idx.
-func (db *DB) ListMedia(ctx context.Context, agentID string, f store.MediaFilter, beforeID string, limit int) ([]cairn.Media, error) {
+func (db *DB) ListMedia(ctx context.Context, agentID string, f cairn.MediaFilter, beforeID string, limit int) ([]cairn.Media, error) {
 	out := []cairn.Media{}
 	if limit <= 0 || !validText(agentID, f.Category, beforeID) {
 		return out, nil

@@ -102,9 +102,8 @@ func (db *DB) CreateMemoryVersion(ctx context.Context, m *cairn.Memory, v *cairn
 	}
 	head, ver := *m, *v
 	err := db.inTxAudit(ctx, audit, func(tx pgx.Tx) error {
-		if ver.Version == 1 {
-			head.ID, head.Versions = ver.ID, 0
-		} else {
+		prior := 0
+		if ver.Version > 1 {
 			cur, err := memHead(ctx, tx, head.AgentID, head.ID, true)
 			if err != nil {
 				return err
@@ -112,11 +111,9 @@ func (db *DB) CreateMemoryVersion(ctx context.Context, m *cairn.Memory, v *cairn
 			if cur.Latest != ver.Version-1 || cur.Key != head.Key {
 				return cairn.Errorf(cairn.EPRECONDITION, "Memory changed: latest version is %d.", cur.Latest).With("version", cur.Latest)
 			}
-			head.Versions = cur.Versions
+			prior = cur.Versions
 		}
-		ver.MemoryID = head.ID
-		head.Latest, head.LatestID = ver.Version, ver.ID
-		head.Versions++
+		head.AddVersion(&ver, prior)
 		doc, err := json.Marshal(&ver)
 		if err != nil {
 			return err

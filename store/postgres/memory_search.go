@@ -56,12 +56,12 @@ var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 // memories_key_lower_idx: they outrank every other match, so when there
 // are enough of them they are the answer, and the substring search (every
 // key of the agent without pg_trgm) is not run.
-func (db *DB) SearchMemories(ctx context.Context, agentID string, q store.MemorySearchQuery) ([]store.MemoryMatch, error) {
+func (db *DB) SearchMemories(ctx context.Context, agentID string, q cairn.MemorySearchQuery) ([]cairn.MemoryMatch, error) {
 	if q.Limit < 1 {
 		return nil, cairn.Errorf(cairn.EINVALID, "A search needs a positive limit.")
 	}
 	if !validText(agentID, q.Text, q.Key) {
-		return []store.MemoryMatch{}, nil // nothing stored can match
+		return []cairn.MemoryMatch{}, nil // nothing stored can match
 	}
 	needle := strings.ToLower(q.Key)
 	var args []any
@@ -121,7 +121,7 @@ func keyLike(agentID, needle string, arg func(any) string) string {
 
 // searchMemories runs a search statement: the keys and scores of the rows
 // of from that where admits, best score first, then by key, at most $3.
-func (db *DB) searchMemories(ctx context.Context, from, where, score string, args []any) ([]store.MemoryMatch, error) {
+func (db *DB) searchMemories(ctx context.Context, from, where, score string, args []any) ([]cairn.MemoryMatch, error) {
 	// Planned for the values at hand, not as a prepared statement: a
 	// generic plan, blind to the pattern, read the trigram index for a
 	// one-letter needle (45 ms where the agent's keys take 1 ms).
@@ -131,8 +131,8 @@ func (db *DB) searchMemories(ctx context.Context, from, where, score string, arg
 	if err != nil {
 		return nil, mapErr(err, "search memories")
 	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.MemoryMatch, error) {
-		var mm store.MemoryMatch
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (cairn.MemoryMatch, error) {
+		var mm cairn.MemoryMatch
 		err := r.Scan(&mm.Key, &mm.Score)
 		return mm, err
 	})

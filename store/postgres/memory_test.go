@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn"
-	"github.com/cairn-dev/cairn/store"
 )
 
 // TestMemoryConcurrentWriters checks the row locks and constraints behind
@@ -72,7 +71,7 @@ func TestMemoryConcurrentWriters(t *testing.T) {
 	if err != nil || got.Latest != 2 || got.Versions != 2 {
 		t.Fatalf("head after the races: %+v, %v", got, err)
 	}
-	log, err := db.ListAudit(ctx, "agent-a", store.AuditFilter{}, "", 100)
+	log, err := db.ListAudit(ctx, "agent-a", cairn.AuditFilter{}, "", 100)
 	if err != nil || len(log) != 2 {
 		t.Fatalf("audit log holds %d entries, want 2 (one per write that won): %v", len(log), err)
 	}

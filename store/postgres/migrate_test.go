@@ -94,12 +94,10 @@ func TestMigrate(t *testing.T) {
 		var wg sync.WaitGroup
 		start := make(chan struct{})
 		for i := 0; i < n; i++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
+			wg.Go(func() {
 				<-start
 				dbs[i], errs[i] = Open(ctx, url, Options{Schema: schema})
-			}()
+			})
 		}
 		close(start)
 		wg.Wait()

@@ -172,16 +172,16 @@ func (db *DB) Moderate(ctx context.Context, family, canonical, byReport string, 
 }
 
 // Escalations reads every escalation, in address order.
-func (db *DB) Escalations(ctx context.Context) ([]store.Escalation, error) {
+func (db *DB) Escalations(ctx context.Context) ([]cairn.Escalation, error) {
 	rows, err := db.pool.Query(ctx, `SELECT family, canonical, category, report_id, reporters FROM report_escalations
 		ORDER BY family, canonical`)
 	if err != nil {
 		return nil, mapErr(err, "list escalations")
 	}
 	defer rows.Close()
-	out := []store.Escalation{}
+	out := []cairn.Escalation{}
 	for rows.Next() {
-		var e store.Escalation
+		var e cairn.Escalation
 		if err := rows.Scan(&e.Family, &e.Canonical, &e.Category, &e.ReportID, &e.Reporters); err != nil {
 			return nil, mapErr(err, "read escalation")
 		}
@@ -191,8 +191,8 @@ func (db *DB) Escalations(ctx context.Context) ([]store.Escalation, error) {
 }
 
 // CountReports counts the reports by status and category in one pass.
-func (db *DB) CountReports(ctx context.Context) (store.ReportStats, error) {
-	st := store.ReportStats{ByStatus: map[string]int{}, ByCategory: map[string]int{}}
+func (db *DB) CountReports(ctx context.Context) (cairn.ReportStats, error) {
+	st := cairn.ReportStats{ByStatus: map[string]int{}, ByCategory: map[string]int{}}
 	rows, err := db.pool.Query(ctx, "SELECT status, category, count(*) FROM reports GROUP BY status, category")
 	if err != nil {
 		return st, mapErr(err, "count reports")

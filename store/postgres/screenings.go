@@ -34,14 +34,14 @@ func asyncCommit(ctx context.Context, tx pgx.Tx) error {
 // one, then does nothing), so that concurrent takes of one developer, on
 // any instance, run one after the other. An empty window starting now
 // answers exactly as a window opened now would.
-func (db *DB) TakeFree(ctx context.Context, dev string, n, limit int, window time.Duration, now time.Time) (store.FreeTake, error) {
+func (db *DB) TakeFree(ctx context.Context, dev string, n, limit int, window time.Duration, now time.Time) (cairn.FreeTake, error) {
 	if dev == "" || n < 0 || limit < 0 || window <= 0 {
-		return store.FreeTake{}, cairn.Errorf(cairn.EINVALID, "A free take needs a developer, n >= 0, limit >= 0 and a positive window.")
+		return cairn.FreeTake{}, cairn.Errorf(cairn.EINVALID, "A free take needs a developer, n >= 0, limit >= 0 and a positive window.")
 	}
 	if !validText(dev) {
-		return store.FreeTake{}, cairn.Errorf(cairn.EINVALID, "Invalid developer id.")
+		return cairn.FreeTake{}, cairn.Errorf(cairn.EINVALID, "Invalid developer id.")
 	}
-	var take store.FreeTake
+	var take cairn.FreeTake
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `INSERT INTO free_windows (developer_id, start_ns, used) VALUES ($1, $2, 0)
 			ON CONFLICT (developer_id) DO NOTHING`, dev, now.UnixNano()); err != nil {
@@ -59,7 +59,7 @@ func (db *DB) TakeFree(ctx context.Context, dev string, n, limit int, window tim
 		}
 		free := min(n, max(0, limit-int(used)))
 		used += int64(free)
-		take = store.FreeTake{Free: free, Remaining: max(0, limit-int(used)), Start: start, Reset: start.Add(window)}
+		take = cairn.FreeTake{Free: free, Remaining: max(0, limit-int(used)), Start: start, Reset: start.Add(window)}
 		// Only a window opened here, by the update below or by the insert
 		// above (it starts now), commits flushed. Even a take that changes
 		// nothing commits the row lock it took, which would otherwise wait

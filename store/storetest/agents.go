@@ -55,7 +55,7 @@ var agentTests = []test{
 		stored, err := s.Agent(ctx, a.ID)
 		mustOK(t, err, "Agent")
 		wantAgent(t, stored, &want)
-		log, err := s.ListAudit(ctx, a.ID, store.AuditFilter{}, "", 10)
+		log, err := s.ListAudit(ctx, a.ID, cairn.AuditFilter{}, "", 10)
 		mustOK(t, err, "ListAudit")
 		if len(log) != 1 || log[0].Action != cairn.AuditRevoke || log[0].RequestID != "req-1" || log[0].ID == "" {
 			t.Fatalf("audit log = %+v, want the one revoke entry", log)
@@ -73,7 +73,7 @@ var agentTests = []test{
 		got, err := s.AgentByKeyHash(ctx, a.KeyHash)
 		mustOK(t, err, "AgentByKeyHash")
 		wantAgent(t, got, a)
-		log, err := s.ListAudit(ctx, a.ID, store.AuditFilter{}, "", 10)
+		log, err := s.ListAudit(ctx, a.ID, cairn.AuditFilter{}, "", 10)
 		mustOK(t, err, "ListAudit")
 		if len(log) != 0 {
 			t.Fatalf("audit log = %+v, want nothing", log)
@@ -99,7 +99,7 @@ var agentTests = []test{
 		byKey, err := s.AgentByKeyHash(ctx, newKey)
 		mustOK(t, err, "AgentByKeyHash of the new key")
 		wantAgent(t, byKey, &want)
-		log, err := s.ListAudit(ctx, a.ID, store.AuditFilter{Action: cairn.AuditRotateKey}, "", 10)
+		log, err := s.ListAudit(ctx, a.ID, cairn.AuditFilter{Action: cairn.AuditRotateKey}, "", 10)
 		mustOK(t, err, "ListAudit")
 		if len(log) != 1 {
 			t.Fatalf("rotation audit = %+v, want one entry", log)

@@ -1,7 +1,6 @@
 package storetest
 
 import (
-	"context"
 	"errors"
 	"reflect"
 	"sync"
@@ -15,15 +14,14 @@ import (
 // RunAnchorTests checks a store.Anchors implementation; open returns a
 // fresh, empty store for each subtest.
 func RunAnchorTests(t *testing.T, open func(t *testing.T) store.Anchors) {
-	ctx := context.Background()
 	const target, other = "1337:0x5fbdb2315678afecb367f032d93f642f64180aa3", "1:0x5fbdb2315678afecb367f032d93f642f64180aa3"
 	at := time.Date(2026, 3, 4, 5, 6, 7, 123456000, time.UTC)
-	anchor := func(v uint64) store.Anchor {
-		return store.Anchor{Target: target, ListVersion: v, Status: "pending",
+	anchor := func(v uint64) cairn.Anchor {
+		return cairn.Anchor{Target: target, ListVersion: v, Status: "pending",
 			SanctionsRoot: "0x" + string(rune('a'+v%26)) + "1", CommunityRoot: "0x00", ExclusionRoot: "0xe" + string(rune('a'+v%26)),
 			CommunityExclusionRoot: "0xce", CreatedAt: at.Add(time.Duration(v) * time.Minute)}
 	}
-	versions := func(as []store.Anchor) []uint64 {
+	versions := func(as []cairn.Anchor) []uint64 {
 		out := []uint64{}
 		for _, a := range as {
 			out = append(out, a.ListVersion)
@@ -38,7 +36,7 @@ func RunAnchorTests(t *testing.T, open func(t *testing.T) store.Anchors) {
 		if err != nil || len(as) != 0 {
 			t.Fatalf("ListAnchors of an empty store = %v, %v", as, err)
 		}
-		_, err = s.UpdateAnchor(ctx, target, 1, func(*store.Anchor) error { return nil })
+		_, err = s.UpdateAnchor(ctx, target, 1, func(*cairn.Anchor) error { return nil })
 		wantCode(t, err, cairn.ENOTFOUND)
 	})
 	t.Run("CreateOnlyForward", func(t *testing.T) {
@@ -58,8 +56,8 @@ func RunAnchorTests(t *testing.T, open func(t *testing.T) store.Anchors) {
 		o := anchor(1)
 		o.Target = other
 		mustOK(t, s.CreateAnchor(ctx, o), "CreateAnchor of another target")
-		wantCode(t, s.CreateAnchor(ctx, store.Anchor{ListVersion: 9}), cairn.EINVALID)
-		wantCode(t, s.CreateAnchor(ctx, store.Anchor{Target: target}), cairn.EINVALID)
+		wantCode(t, s.CreateAnchor(ctx, cairn.Anchor{ListVersion: 9}), cairn.EINVALID)
+		wantCode(t, s.CreateAnchor(ctx, cairn.Anchor{Target: target}), cairn.EINVALID)
 
 		last, err := store.LatestAnchor(ctx, s, target)
 		mustOK(t, err, "LatestAnchor")
@@ -101,7 +99,7 @@ func RunAnchorTests(t *testing.T, open func(t *testing.T) store.Anchors) {
 		want.PrevTxHashes = []string{"0x01", "0x02"}
 		want.BlockNumber, want.Attempts, want.Error = 12, 2, "rpc: connection refused"
 		want.NextAttempt, want.SubmittedAt, want.SyncedAt = at.Add(time.Hour), at.Add(time.Second), at.Add(2*time.Second)
-		got, err := s.UpdateAnchor(ctx, target, 3, func(a *store.Anchor) error {
+		got, err := s.UpdateAnchor(ctx, target, 3, func(a *cairn.Anchor) error {
 			if !reflect.DeepEqual(*a, anchor(3)) {
 				t.Errorf("fn got %+v", *a)
 			}
@@ -121,14 +119,14 @@ func RunAnchorTests(t *testing.T, open func(t *testing.T) store.Anchors) {
 		}
 		// fn's error is returned and nothing is written.
 		boom := errors.New("boom")
-		_, err = s.UpdateAnchor(ctx, target, 3, func(a *store.Anchor) error { a.Status = "failed"; return boom })
+		_, err = s.UpdateAnchor(ctx, target, 3, func(a *cairn.Anchor) error { a.Status = "failed"; return boom })
 		if !errors.Is(err, boom) {
 			t.Fatalf("UpdateAnchor error = %v, want fn's", err)
 		}
 		if last, _ := store.LatestAnchor(ctx, s, target); last.Status != "submitted" {
 			t.Fatalf("a failed update wrote %q", last.Status)
 		}
-		_, err = s.UpdateAnchor(ctx, target, 4, func(*store.Anchor) error { return nil })
+		_, err = s.UpdateAnchor(ctx, target, 4, func(*cairn.Anchor) error { return nil })
 		wantCode(t, err, cairn.ENOTFOUND)
 	})
 	t.Run("Concurrent", func(t *testing.T) {
@@ -138,9 +136,7 @@ func RunAnchorTests(t *testing.T, open func(t *testing.T) store.Anchors) {
 		var mu sync.Mutex
 		wins := 0
 		for range 8 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
+			wg.Go(func() {
 				err := s.CreateAnchor(ctx, anchor(4))
 				mu.Lock()
 				defer mu.Unlock()
@@ -149,7 +145,7 @@ func RunAnchorTests(t *testing.T, open func(t *testing.T) store.Anchors) {
 				} else if !cairn.IsCode(err, cairn.ECONFLICT) {
 					t.Errorf("CreateAnchor: %v", err)
 				}
-			}()
+			})
 		}
 		wg.Wait()
 		if wins != 1 {
@@ -157,14 +153,12 @@ func RunAnchorTests(t *testing.T, open func(t *testing.T) store.Anchors) {
 		}
 		// Racing updates lose nothing.
 		for range 10 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				_, err := s.UpdateAnchor(ctx, target, 4, func(a *store.Anchor) error { a.Attempts++; return nil })
+			wg.Go(func() {
+				_, err := s.UpdateAnchor(ctx, target, 4, func(a *cairn.Anchor) error { a.Attempts++; return nil })
 				if err != nil {
 					t.Errorf("UpdateAnchor: %v", err)
 				}
-			}()
+			})
 		}
 		wg.Wait()
 		if last, _ := store.LatestAnchor(ctx, s, target); last.Attempts != 10 {

@@ -21,7 +21,7 @@ var auditTests = []test{
 		given := &cairn.AuditEntry{ID: cairn.NewID(), AgentID: agentID, Action: cairn.AuditRead, CreatedAt: now()}
 		want := *given
 		mustOK(t, s.AppendAudit(ctx, given), "AppendAudit with id and time")
-		log, err := s.ListAudit(ctx, agentID, store.AuditFilter{}, "", 10)
+		log, err := s.ListAudit(ctx, agentID, cairn.AuditFilter{}, "", 10)
 		mustOK(t, err, "ListAudit")
 		if len(log) != 2 {
 			t.Fatalf("log has %d entries, want 2", len(log))
@@ -68,7 +68,7 @@ var auditTests = []test{
 					if pages > len(want)+1 {
 						t.Fatalf("paging does not end")
 					}
-					page, err := s.ListAudit(ctx, agentID, store.AuditFilter{Action: tc.action}, before, tc.limit)
+					page, err := s.ListAudit(ctx, agentID, cairn.AuditFilter{Action: tc.action}, before, tc.limit)
 					mustOK(t, err, "ListAudit")
 					if len(page) > tc.limit {
 						t.Fatalf("page of %d entries, limit %d", len(page), tc.limit)
@@ -87,12 +87,12 @@ var auditTests = []test{
 				}
 			})
 		}
-		page, err := s.ListAudit(ctx, agentID, store.AuditFilter{}, all[0].ID, 10)
+		page, err := s.ListAudit(ctx, agentID, cairn.AuditFilter{}, all[0].ID, 10)
 		mustOK(t, err, "ListAudit before the oldest")
 		if len(page) != 0 {
 			t.Fatalf("before the oldest: %d entries, want none", len(page))
 		}
-		page, err = s.ListAudit(ctx, cairn.NewID(), store.AuditFilter{}, "", 10)
+		page, err = s.ListAudit(ctx, cairn.NewID(), cairn.AuditFilter{}, "", 10)
 		mustOK(t, err, "ListAudit of an unknown agent")
 		if len(page) != 0 {
 			t.Fatalf("unknown agent: %d entries, want none", len(page))

@@ -49,9 +49,7 @@ func BenchMemory(b *testing.B, db store.Memories) {
 		b.ResetTimer()
 		per := b.N/16 + 1
 		for w := 0; w < 16; w++ {
-			n.Add(1)
-			go func() {
-				defer n.Done()
+			n.Go(func() {
 				local := make([]time.Duration, 0, per)
 				for i := 0; i < per; i++ {
 					t0 := time.Now()
@@ -61,7 +59,7 @@ func BenchMemory(b *testing.B, db store.Memories) {
 				mu.Lock()
 				lat = append(lat, local...)
 				mu.Unlock()
-			}()
+			})
 		}
 		n.Wait()
 		b.StopTimer()

@@ -1,7 +1,6 @@
 package storetest
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"testing"
@@ -14,7 +13,6 @@ import (
 // RunComplianceTests checks a store.Compliance implementation; open returns
 // a fresh, empty store for each subtest.
 func RunComplianceTests(t *testing.T, open func(t *testing.T) store.Compliance) {
-	ctx := context.Background()
 	entry := func(addr, source, entity string) cairn.ListEntry {
 		return cairn.ListEntry{Family: "evm", Address: addr, Source: source, EntityID: entity, EntityName: "E " + entity,
 			Category: "sanctions", Severity: "critical"}

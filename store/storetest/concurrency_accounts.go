@@ -111,7 +111,7 @@ var accountConcurrencyTests = []test{
 		if got.Name != "50" {
 			t.Fatalf("after 50 concurrent increments the name is %q, want 50", got.Name)
 		}
-		log, err := s.ListAudit(ctx, a.ID, store.AuditFilter{}, "", 100)
+		log, err := s.ListAudit(ctx, a.ID, cairn.AuditFilter{}, "", 100)
 		mustOK(t, err, "ListAudit")
 		if len(log) != 50 {
 			t.Fatalf("audit has %d entries, want 50", len(log))

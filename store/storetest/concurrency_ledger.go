@@ -13,12 +13,10 @@ func parallel(n int, fn func(i int)) {
 	var wg sync.WaitGroup
 	start := make(chan struct{})
 	for i := 0; i < n; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			<-start
 			fn(i)
-		}()
+		})
 	}
 	close(start)
 	wg.Wait()

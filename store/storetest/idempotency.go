@@ -2,7 +2,6 @@ package storetest
 
 import (
 	"bytes"
-	"context"
 	"testing"
 	"time"
 
@@ -13,8 +12,6 @@ import (
 // RunIdempotencyTests checks a store.Idempotency implementation. open
 // returns a fresh, empty store for each subtest.
 func RunIdempotencyTests(t *testing.T, open func(t *testing.T) store.Idempotency) {
-	ctx := context.Background()
-	t0 := time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)
 	rec := func(agent, route, k string, exp time.Duration) *cairn.IdempotencyRecord {
 		return &cairn.IdempotencyRecord{AgentID: agent, Route: route, Key: k, BodyHash: bytes.Repeat([]byte{1}, 32),
 			Status: 201, ContentType: "application/json", ETag: `"1"`, Body: []byte(`{"id":"x"}`),
@@ -90,7 +87,6 @@ func idempotencyWithCreate(t *testing.T, s store.Memories, t0 time.Time) {
 	if !ok {
 		t.Skip("the store keeps no idempotency records")
 	}
-	ctx := context.Background()
 	m := &cairn.Memory{ID: cairn.NewID(), AgentID: "agent-a", Type: "semantic", Key: "idem", Visibility: "private",
 		Tags: []string{}, CreatedAt: t0, UpdatedAt: t0}
 	v := &cairn.MemoryVersion{ID: m.ID, Version: 1, CreatedAt: t0}

@@ -1,7 +1,6 @@
 package storetest
 
 import (
-	"context"
 	"sync"
 	"testing"
 	"time"
@@ -13,8 +12,6 @@ import (
 // RunMediaTests checks a store.Media implementation. open returns a fresh,
 // empty store for each subtest.
 func RunMediaTests(t *testing.T, open func(t *testing.T) store.Media) {
-	ctx := context.Background()
-	t0 := time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)
 	newMedia := func(agent, cat string, exp time.Duration, pinned bool) *cairn.Media {
 		return &cairn.Media{ID: cairn.NewID(), AgentID: agent, Category: cat, Filename: "f.bin", BlobName: "media/" + cat + "/f__1",
 			MimeType: "application/octet-stream", SizeBytes: 3, Pinned: pinned, ExpiresAt: t0.Add(exp), CreatedAt: t0,
@@ -57,7 +54,7 @@ func RunMediaTests(t *testing.T, open func(t *testing.T) store.Media) {
 		var seen []string
 		before := ""
 		for {
-			page, err := s.ListMedia(ctx, "agent-a", store.MediaFilter{}, before, 3)
+			page, err := s.ListMedia(ctx, "agent-a", cairn.MediaFilter{}, before, 3)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -77,11 +74,11 @@ func RunMediaTests(t *testing.T, open func(t *testing.T) store.Media) {
 				t.Fatalf("not newest first: %v vs %v", seen, ids)
 			}
 		}
-		audio, err := s.ListMedia(ctx, "agent-a", store.MediaFilter{Category: cairn.MediaAudio}, "", 10)
+		audio, err := s.ListMedia(ctx, "agent-a", cairn.MediaFilter{Category: cairn.MediaAudio}, "", 10)
 		if err != nil || len(audio) != 3 || audio[0].ID != ids[5] {
 			t.Fatalf("audio = %d, %v", len(audio), err)
 		}
-		page, err := s.ListMedia(ctx, "agent-a", store.MediaFilter{Category: cairn.MediaAudio}, audio[0].ID, 10)
+		page, err := s.ListMedia(ctx, "agent-a", cairn.MediaFilter{Category: cairn.MediaAudio}, audio[0].ID, 10)
 		if err != nil || len(page) != 2 || page[0].ID != ids[3] {
 			t.Fatalf("audio page 2 = %d, %v", len(page), err)
 		}
@@ -114,7 +111,7 @@ func RunMediaTests(t *testing.T, open func(t *testing.T) store.Media) {
 		if ok != 1 {
 			t.Fatalf("%d deletes succeeded, want 1", ok)
 		}
-		if list, _ := s.ListMedia(ctx, "agent-a", store.MediaFilter{Category: cairn.MediaVideo}, "", 10); len(list) != 0 {
+		if list, _ := s.ListMedia(ctx, "agent-a", cairn.MediaFilter{Category: cairn.MediaVideo}, "", 10); len(list) != 0 {
 			t.Fatal("category index kept a deleted record")
 		}
 		if exp, _ := s.ExpiredMedia(ctx, t0.Add(2*time.Hour), 10); len(exp) != 0 {

@@ -1,7 +1,6 @@
 package storetest
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -12,8 +11,6 @@ import (
 // RunMemoryTests checks a store.Memories implementation. open returns a
 // fresh, empty store for each subtest.
 func RunMemoryTests(t *testing.T, open func(t *testing.T) store.Memories) {
-	ctx := context.Background()
-	t0 := time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)
 	create := func(t *testing.T, s store.Memories, agent, k string, exp time.Duration) (*cairn.Memory, *cairn.MemoryVersion) {
 		t.Helper()
 		m := &cairn.Memory{ID: cairn.NewID(), AgentID: agent, Type: "semantic", Key: k, Importance: 0.5,

@@ -1,7 +1,6 @@
 package storetest
 
 import (
-	"context"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -24,8 +23,6 @@ type MemorySearchStore interface {
 // limits and agent isolation. open returns a fresh, empty store for each
 // subtest.
 func RunMemorySearchTests(t *testing.T, open func(t *testing.T) MemorySearchStore) {
-	ctx := context.Background()
-	t0 := time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)
 	text := func(s string) *string { return &s }
 	create := func(t *testing.T, s MemorySearchStore, agent, key string, body *string, tags ...string) (*cairn.Memory, *cairn.MemoryVersion) {
 		t.Helper()
@@ -45,7 +42,7 @@ func RunMemorySearchTests(t *testing.T, open func(t *testing.T) MemorySearchStor
 		}
 		return v
 	}
-	search := func(t *testing.T, s MemorySearchStore, agent string, q store.MemorySearchQuery) ([]string, []float64) {
+	search := func(t *testing.T, s MemorySearchStore, agent string, q cairn.MemorySearchQuery) ([]string, []float64) {
 		t.Helper()
 		if q.Limit == 0 {
 			q.Limit = 20
@@ -64,7 +61,7 @@ func RunMemorySearchTests(t *testing.T, open func(t *testing.T) MemorySearchStor
 		}
 		return keys, scores
 	}
-	want := func(t *testing.T, s MemorySearchStore, agent string, q store.MemorySearchQuery, keys ...string) []float64 {
+	want := func(t *testing.T, s MemorySearchStore, agent string, q cairn.MemorySearchQuery, keys ...string) []float64 {
 		t.Helper()
 		got, scores := search(t, s, agent, q)
 		if fmt.Sprint(got) != fmt.Sprint(append([]string{}, keys...)) {
@@ -101,7 +98,7 @@ func RunMemorySearchTests(t *testing.T, open func(t *testing.T) MemorySearchStor
 			{"jump", nil}, // no stemming
 			{"zebra", nil},
 		} {
-			q := store.MemorySearchQuery{Text: tc.query}
+			q := cairn.MemorySearchQuery{Text: tc.query}
 			scores := want(t, s, "agent-a", q, tc.want...)
 			for i, sc := range scores {
 				if !(sc > 0) || (i > 0 && sc > scores[i-1]) {
@@ -109,27 +106,27 @@ func RunMemorySearchTests(t *testing.T, open func(t *testing.T) MemorySearchStor
 				}
 			}
 		}
-		want(t, s, "agent-c", store.MemorySearchQuery{Text: "fox"})
+		want(t, s, "agent-c", cairn.MemorySearchQuery{Text: "fox"})
 	})
 
 	t.Run("LatestVersionOnly", func(t *testing.T) {
 		s := open(t)
 		m, v1 := create(t, s, "agent-a", "k", text("alpha one"))
 		v2 := next(t, s, m, text("beta two"))
-		want(t, s, "agent-a", store.MemorySearchQuery{Text: "alpha"})
-		want(t, s, "agent-a", store.MemorySearchQuery{Text: "beta"}, "k")
+		want(t, s, "agent-a", cairn.MemorySearchQuery{Text: "alpha"})
+		want(t, s, "agent-a", cairn.MemorySearchQuery{Text: "beta"}, "k")
 		v3 := next(t, s, m, nil) // a binary latest: nothing of the memory is searched
-		want(t, s, "agent-a", store.MemorySearchQuery{Text: "beta"})
+		want(t, s, "agent-a", cairn.MemorySearchQuery{Text: "beta"})
 		_, _, err := s.DeleteMemoryVersion(ctx, "agent-a", v3.ID, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want(t, s, "agent-a", store.MemorySearchQuery{Text: "beta"}, "k") // the previous version is the latest again
+		want(t, s, "agent-a", cairn.MemorySearchQuery{Text: "beta"}, "k") // the previous version is the latest again
 		if _, _, err := s.DeleteMemoryVersion(ctx, "agent-a", v2.ID, nil); err != nil {
 			t.Fatal(err)
 		}
-		want(t, s, "agent-a", store.MemorySearchQuery{Text: "beta"})
-		want(t, s, "agent-a", store.MemorySearchQuery{Text: "alpha"}, "k")
+		want(t, s, "agent-a", cairn.MemorySearchQuery{Text: "beta"})
+		want(t, s, "agent-a", cairn.MemorySearchQuery{Text: "alpha"}, "k")
 		if m, err = s.MemoryByKey(ctx, "agent-a", "k"); err != nil {
 			t.Fatal(err)
 		}
@@ -137,12 +134,12 @@ func RunMemorySearchTests(t *testing.T, open func(t *testing.T) MemorySearchStor
 		if _, _, err := s.DeleteMemoryVersion(ctx, "agent-a", v1.ID, nil); err != nil { // not the latest
 			t.Fatal(err)
 		}
-		want(t, s, "agent-a", store.MemorySearchQuery{Text: "gamma"}, "k")
+		want(t, s, "agent-a", cairn.MemorySearchQuery{Text: "gamma"}, "k")
 		if _, _, err := s.DeleteMemoryVersion(ctx, "agent-a", v4.ID, nil); err != nil { // the last one
 			t.Fatal(err)
 		}
-		want(t, s, "agent-a", store.MemorySearchQuery{Text: "gamma"})
-		want(t, s, "agent-a", store.MemorySearchQuery{Key: "k"})
+		want(t, s, "agent-a", cairn.MemorySearchQuery{Text: "gamma"})
+		want(t, s, "agent-a", cairn.MemorySearchQuery{Key: "k"})
 	})
 
 	t.Run("Keys", func(t *testing.T) {
@@ -151,20 +148,20 @@ func RunMemorySearchTests(t *testing.T, open func(t *testing.T) MemorySearchStor
 			create(t, s, "agent-a", k, text("x"))
 		}
 		create(t, s, "agent-b", "projects", text("x"))
-		scores := want(t, s, "agent-a", store.MemorySearchQuery{Key: "PROJECTS"}, "Projects", "projects/Apollo", "archive/projects")
+		scores := want(t, s, "agent-a", cairn.MemorySearchQuery{Key: "PROJECTS"}, "Projects", "projects/Apollo", "archive/projects")
 		if fmt.Sprint(scores) != "[3 2 1]" {
 			t.Fatalf("key scores %v, want [3 2 1]", scores)
 		}
 		// A limit that the keys starting with the needle fill, or not.
-		want(t, s, "agent-a", store.MemorySearchQuery{Key: "PROJECTS", Limit: 1}, "Projects")
-		want(t, s, "agent-a", store.MemorySearchQuery{Key: "PROJECTS", Limit: 2}, "Projects", "projects/Apollo")
-		want(t, s, "agent-a", store.MemorySearchQuery{Key: "ects", Limit: 2}, "Projects", "archive/projects")
-		want(t, s, "agent-a", store.MemorySearchQuery{Key: "projects/"}, "projects/Apollo")
-		want(t, s, "agent-a", store.MemorySearchQuery{Key: "a_b"}, "a_b") // LIKE's wildcards are plain characters
-		want(t, s, "agent-a", store.MemorySearchQuery{Key: "%"}, "50%")
-		want(t, s, "agent-a", store.MemorySearchQuery{Key: "été"}, "ÉTÉ/notes")
-		want(t, s, "agent-a", store.MemorySearchQuery{Key: "zzz"})
-		scores = want(t, s, "agent-a", store.MemorySearchQuery{Key: "", Limit: 3}, "50%", "Projects", "a_b")
+		want(t, s, "agent-a", cairn.MemorySearchQuery{Key: "PROJECTS", Limit: 1}, "Projects")
+		want(t, s, "agent-a", cairn.MemorySearchQuery{Key: "PROJECTS", Limit: 2}, "Projects", "projects/Apollo")
+		want(t, s, "agent-a", cairn.MemorySearchQuery{Key: "ects", Limit: 2}, "Projects", "archive/projects")
+		want(t, s, "agent-a", cairn.MemorySearchQuery{Key: "projects/"}, "projects/Apollo")
+		want(t, s, "agent-a", cairn.MemorySearchQuery{Key: "a_b"}, "a_b") // LIKE's wildcards are plain characters
+		want(t, s, "agent-a", cairn.MemorySearchQuery{Key: "%"}, "50%")
+		want(t, s, "agent-a", cairn.MemorySearchQuery{Key: "été"}, "ÉTÉ/notes")
+		want(t, s, "agent-a", cairn.MemorySearchQuery{Key: "zzz"})
+		scores = want(t, s, "agent-a", cairn.MemorySearchQuery{Key: "", Limit: 3}, "50%", "Projects", "a_b")
 		if fmt.Sprint(scores) != "[1 1 1]" {
 			t.Fatalf("every key scores 1 without a needle: %v", scores)
 		}
@@ -179,20 +176,20 @@ func RunMemorySearchTests(t *testing.T, open func(t *testing.T) MemorySearchStor
 		if _, err := s.UpdateMemory(ctx, "agent-a", soon.ID, func(m *cairn.Memory) error { m.ExpiresAt = t0.Add(time.Hour); return nil }, nil); err != nil {
 			t.Fatal(err)
 		}
-		want(t, s, "agent-a", store.MemorySearchQuery{Key: "n/", Tags: []string{"work"}}, "n/1", "n/2", "n/4")
-		want(t, s, "agent-a", store.MemorySearchQuery{Key: "n/", Tags: []string{"work", "space"}}, "n/1")
-		want(t, s, "agent-a", store.MemorySearchQuery{Text: "launch", Tags: []string{"work"}, Now: t0.Add(time.Hour)}, "n/1", "n/2")
-		want(t, s, "agent-a", store.MemorySearchQuery{Text: "launch", Key: "3"}, "n/3")
-		want(t, s, "agent-a", store.MemorySearchQuery{Text: "launch", Limit: 2}, "n/1", "n/2") // equal ranks: by key
+		want(t, s, "agent-a", cairn.MemorySearchQuery{Key: "n/", Tags: []string{"work"}}, "n/1", "n/2", "n/4")
+		want(t, s, "agent-a", cairn.MemorySearchQuery{Key: "n/", Tags: []string{"work", "space"}}, "n/1")
+		want(t, s, "agent-a", cairn.MemorySearchQuery{Text: "launch", Tags: []string{"work"}, Now: t0.Add(time.Hour)}, "n/1", "n/2")
+		want(t, s, "agent-a", cairn.MemorySearchQuery{Text: "launch", Key: "3"}, "n/3")
+		want(t, s, "agent-a", cairn.MemorySearchQuery{Text: "launch", Limit: 2}, "n/1", "n/2") // equal ranks: by key
 		if _, err := s.UpdateMemory(ctx, "agent-a", m3.ID, func(m *cairn.Memory) error { m.Tags = []string{"work"}; return nil }, nil); err != nil {
 			t.Fatal(err)
 		}
-		want(t, s, "agent-a", store.MemorySearchQuery{Text: "party", Tags: []string{"work"}}, "n/3")
+		want(t, s, "agent-a", cairn.MemorySearchQuery{Text: "party", Tags: []string{"work"}}, "n/3")
 		if _, err := s.UpdateMemory(ctx, "agent-a", soon.ID, func(m *cairn.Memory) error { m.Pinned = true; return nil }, nil); err != nil {
 			t.Fatal(err)
 		}
-		want(t, s, "agent-a", store.MemorySearchQuery{Text: "soon", Now: t0.Add(2 * time.Hour)}, "n/4") // pinned: never expires
-		if _, err := s.SearchMemories(ctx, "agent-a", store.MemorySearchQuery{Key: "n", Limit: 0}); !cairn.IsCode(err, cairn.EINVALID) {
+		want(t, s, "agent-a", cairn.MemorySearchQuery{Text: "soon", Now: t0.Add(2 * time.Hour)}, "n/4") // pinned: never expires
+		if _, err := s.SearchMemories(ctx, "agent-a", cairn.MemorySearchQuery{Key: "n", Limit: 0}); !cairn.IsCode(err, cairn.EINVALID) {
 			t.Fatalf("limit 0: %v", err)
 		}
 	})
@@ -200,7 +197,7 @@ func RunMemorySearchTests(t *testing.T, open func(t *testing.T) MemorySearchStor
 	t.Run("AnyText", func(t *testing.T) {
 		s := open(t)
 		create(t, s, "agent-a", "bytes", text("nul\x00byte and \xff\xfe invalid utf8 words"))
-		want(t, s, "agent-a", store.MemorySearchQuery{Text: "invalid words"}, "bytes")
+		want(t, s, "agent-a", cairn.MemorySearchQuery{Text: "invalid words"}, "bytes")
 		// Several MiB of distinct words: indexed from the start at least,
 		// never failing the write.
 		rng := rand.New(rand.NewPCG(1, 2))
@@ -213,8 +210,8 @@ func RunMemorySearchTests(t *testing.T, open func(t *testing.T) MemorySearchStor
 			b.WriteByte(' ')
 		}
 		create(t, s, "agent-a", "big", text(b.String()))
-		want(t, s, "agent-a", store.MemorySearchQuery{Text: "firstword"}, "big")
-		want(t, s, "agent-a", store.MemorySearchQuery{Text: `"nul"`, Key: "BYTES"}, "bytes")
+		want(t, s, "agent-a", cairn.MemorySearchQuery{Text: "firstword"}, "big")
+		want(t, s, "agent-a", cairn.MemorySearchQuery{Text: `"nul"`, Key: "BYTES"}, "bytes")
 	})
 
 	t.Run("SetMemoryText", func(t *testing.T) {
@@ -229,21 +226,21 @@ func RunMemorySearchTests(t *testing.T, open func(t *testing.T) MemorySearchStor
 		if err := s.SetMemoryText(ctx, "agent-a", v2.ID, text("gamma")); err != nil {
 			t.Fatal(err)
 		}
-		want(t, s, "agent-a", store.MemorySearchQuery{Text: "gamma"}, "k")
-		want(t, s, "agent-a", store.MemorySearchQuery{Text: "beta"})
+		want(t, s, "agent-a", cairn.MemorySearchQuery{Text: "gamma"}, "k")
+		want(t, s, "agent-a", cairn.MemorySearchQuery{Text: "beta"})
 		if err := s.SetMemoryText(ctx, "agent-a", v1.ID, text("delta")); err != nil { // not the latest
 			t.Fatal(err)
 		}
-		want(t, s, "agent-a", store.MemorySearchQuery{Text: "delta"})
+		want(t, s, "agent-a", cairn.MemorySearchQuery{Text: "delta"})
 		if _, _, err := s.DeleteMemoryVersion(ctx, "agent-a", v2.ID, nil); err != nil {
 			t.Fatal(err)
 		}
-		want(t, s, "agent-a", store.MemorySearchQuery{Text: "delta"}, "k")
+		want(t, s, "agent-a", cairn.MemorySearchQuery{Text: "delta"}, "k")
 		if err := s.SetMemoryText(ctx, "agent-a", v1.ID, nil); err != nil {
 			t.Fatal(err)
 		}
-		want(t, s, "agent-a", store.MemorySearchQuery{Text: "delta"})
-		want(t, s, "agent-a", store.MemorySearchQuery{Key: "K"}, "k")
+		want(t, s, "agent-a", cairn.MemorySearchQuery{Text: "delta"})
+		want(t, s, "agent-a", cairn.MemorySearchQuery{Key: "K"}, "k")
 		for _, tc := range []struct{ agent, id string }{{"agent-b", v1.ID}, {"agent-a", v2.ID}, {"agent-a", "nope"}} {
 			if err := s.SetMemoryText(ctx, tc.agent, tc.id, text("x")); !cairn.IsCode(err, cairn.ENOTFOUND) {
 				t.Errorf("SetMemoryText(%s, %s): %v", tc.agent, tc.id, err)

@@ -1,7 +1,6 @@
 package storetest
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -14,7 +13,6 @@ import (
 // returns over the same data (same directory, same schema), including that
 // deposit indexes keep increasing across the restart.
 func RunPersistenceTest(t *testing.T, open func(t *testing.T) store.Store) {
-	ctx := context.Background()
 	db := open(t)
 	var used []uint32
 	for i := 0; i < 3; i++ {
@@ -78,7 +76,7 @@ func RunPersistenceTest(t *testing.T, open func(t *testing.T) store.Store) {
 		}
 	})
 	t.Run("Audit", func(t *testing.T) {
-		log, err := db.ListAudit(ctx, agent.ID, store.AuditFilter{Action: cairn.AuditWrite}, "", 10)
+		log, err := db.ListAudit(ctx, agent.ID, cairn.AuditFilter{Action: cairn.AuditWrite}, "", 10)
 		if err != nil || len(log) != 1 || log[0].ID != audit.ID || log[0].Resource != "notes" {
 			t.Fatalf("ListAudit = %+v, %v; want the one write", log, err)
 		}

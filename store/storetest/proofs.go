@@ -2,7 +2,6 @@ package storetest
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"slices"
 	"sync"
@@ -15,7 +14,6 @@ import (
 // RunProofTests checks a store.Proofs implementation. open returns a
 // fresh, empty store for each subtest.
 func RunProofTests(t *testing.T, open func(t *testing.T) store.Proofs) {
-	ctx := context.Background()
 	t.Run("PutGetConflict", func(t *testing.T) {
 		s := open(t)
 		doc := bytes.Repeat([]byte{0, 1, 2, 0xff}, 20000) // binary, 80 KB

@@ -1,7 +1,6 @@
 package storetest
 
 import (
-	"context"
 	"sync"
 	"testing"
 	"time"
@@ -13,7 +12,6 @@ import (
 // RunRateLimitTests checks a store.RateLimits implementation. open returns
 // a fresh, empty store for each subtest.
 func RunRateLimitTests(t *testing.T, open func(t *testing.T) store.RateLimits) {
-	ctx := context.Background()
 	t0 := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
 	take := func(t *testing.T, s store.RateLimits, key string, at time.Time) cairn.RateTake {
 		t.Helper()
@@ -56,9 +54,7 @@ func RunRateLimitTests(t *testing.T, open func(t *testing.T) store.RateLimits) {
 		var mu sync.Mutex
 		allowed := 0
 		for i := 0; i < 12; i++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
+			wg.Go(func() {
 				r, err := s.TakeRate(ctx, "shared", 3, 15*time.Minute, t0)
 				if err != nil {
 					t.Error(err)
@@ -69,7 +65,7 @@ func RunRateLimitTests(t *testing.T, open func(t *testing.T) store.RateLimits) {
 					allowed++
 					mu.Unlock()
 				}
-			}()
+			})
 		}
 		wg.Wait()
 		if allowed != 3 {

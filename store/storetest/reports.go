@@ -1,7 +1,6 @@
 package storetest
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -12,7 +11,6 @@ import (
 // RunReportTests checks a store.Reports implementation; open returns a
 // fresh, empty store for each subtest.
 func RunReportTests(t *testing.T, open func(t *testing.T) store.Reports) {
-	ctx := context.Background()
 	report := func(dev, canon string) *cairn.Report {
 		return &cairn.Report{ID: cairn.NewID(), DeveloperID: dev, AgentID: "a-" + dev, Address: canon, Family: "evm",
 			Canonical: canon, Category: "scam", Reason: "r", Status: cairn.ReportPending, Established: true}

@@ -1,7 +1,6 @@
 package storetest
 
 import (
-	"context"
 	"sync"
 	"testing"
 	"time"
@@ -13,10 +12,9 @@ import (
 // RunScreeningTests checks a store.Screenings implementation; open returns a
 // fresh, empty store for each subtest.
 func RunScreeningTests(t *testing.T, open func(t *testing.T) store.Screenings) {
-	ctx := context.Background()
 	const limit = 10
 	t0 := time.Date(2026, 3, 4, 5, 6, 7, 8000, time.UTC)
-	take := func(t *testing.T, s store.Screenings, dev string, n int, at time.Time) store.FreeTake {
+	take := func(t *testing.T, s store.Screenings, dev string, n int, at time.Time) cairn.FreeTake {
 		t.Helper()
 		ft, err := s.TakeFree(ctx, dev, n, limit, time.Hour, at)
 		if err != nil {
@@ -24,7 +22,7 @@ func RunScreeningTests(t *testing.T, open func(t *testing.T) store.Screenings) {
 		}
 		return ft
 	}
-	want := func(t *testing.T, got store.FreeTake, free, remaining int, start time.Time) {
+	want := func(t *testing.T, got cairn.FreeTake, free, remaining int, start time.Time) {
 		t.Helper()
 		if got.Free != free || got.Remaining != remaining || !got.Start.Equal(start) || !got.Reset.Equal(start.Add(time.Hour)) {
 			t.Fatalf("take = %+v, want free %d, remaining %d, window %v + 1h", got, free, remaining, start)
@@ -100,9 +98,7 @@ func RunScreeningTests(t *testing.T, open func(t *testing.T) store.Screenings) {
 			var mu sync.Mutex
 			kept := 0
 			for w := 0; w < workers; w++ {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
+				wg.Go(func() {
 					for i := 0; i < each; i++ {
 						ft, err := s.TakeFree(ctx, dev, 2, limit, time.Hour, t0)
 						if err != nil {
@@ -120,7 +116,7 @@ func RunScreeningTests(t *testing.T, open func(t *testing.T) store.Screenings) {
 						kept += ft.Free
 						mu.Unlock()
 					}
-				}()
+				})
 			}
 			wg.Wait()
 			return kept
@@ -143,13 +139,11 @@ func RunScreeningTests(t *testing.T, open func(t *testing.T) store.Screenings) {
 		}
 		var wg sync.WaitGroup
 		for i := 0; i < 20; i++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
+			wg.Go(func() {
 				if err := s.AddScreenings(ctx, 1); err != nil {
 					t.Error(err)
 				}
-			}()
+			})
 		}
 		wg.Wait()
 		mustOK(t, s.AddScreenings(ctx, 5), "AddScreenings")
@@ -164,7 +158,6 @@ func RunScreeningTests(t *testing.T, open func(t *testing.T) store.Screenings) {
 // reopen returns over the same data after closing the first.
 func RunScreeningPersistenceTest(t *testing.T, open func(t *testing.T) store.Screenings,
 	reopen func(t *testing.T, s store.Screenings) store.Screenings) {
-	ctx := context.Background()
 	t0 := time.Date(2026, 3, 4, 5, 6, 7, 8000, time.UTC)
 	s := open(t)
 	for i, n := range []int{4, 6} { // the first opens the window, the second fills it

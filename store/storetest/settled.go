@@ -1,7 +1,6 @@
 package storetest
 
 import (
-	"context"
 	"slices"
 	"testing"
 	"time"
@@ -12,8 +11,6 @@ import (
 // RunSettledTests checks a store.Settled implementation. open returns a
 // fresh, empty store for each subtest.
 func RunSettledTests(t *testing.T, open func(t *testing.T) store.Settled) {
-	ctx := context.Background()
-	t0 := time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)
 	since := func(t *testing.T, s store.Settled, at time.Time) []string {
 		t.Helper()
 		var out []string

@@ -65,6 +65,9 @@ type test struct {
 
 var ctx = context.Background()
 
+// t0 is the fixed time the suites date their records from.
+var t0 = time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)
+
 // now is a time every backend stores exactly (microseconds, UTC).
 func now() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }
 

@@ -128,13 +128,11 @@ func main() {
 		}
 	} else {
 		for w := 0; w < *conns; w++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
+			wg.Go(func() {
 				for time.Since(t0) < *dur {
 					one(time.Now())
 				}
-			}()
+			})
 		}
 	}
 	wg.Wait()

@@ -5,15 +5,15 @@
 // deterministic accounts, one per test that sends transactions, so that
 // tests running at once never race for a nonce.
 //
-// It is imported by tests only. It imports go-ethereum's crypto and the
-// standard library.
+// It is imported by tests only. It imports go-ethereum's crypto,
+// internal/testenv and the standard library.
 package evmtest
 
 import (
 	"crypto/ecdsa"
-	"os"
 	"testing"
 
+	"github.com/cairn-dev/cairn/internal/testenv"
 	"github.com/ethereum/go-ethereum/crypto"
 )
 
@@ -21,14 +21,8 @@ import (
 // CAIRN_REQUIRE_EVM=1, fails) the test when it is not set.
 func URL(tb testing.TB) string {
 	tb.Helper()
-	url := os.Getenv("CAIRN_TEST_EVM_RPC_URL")
-	if url == "" {
-		if os.Getenv("CAIRN_REQUIRE_EVM") == "1" {
-			tb.Fatal("CAIRN_REQUIRE_EVM=1 but CAIRN_TEST_EVM_RPC_URL is not set (.ci/run starts ganache)")
-		}
-		tb.Skip("CAIRN_TEST_EVM_RPC_URL is not set: no local EVM node (npx ganache --wallet.deterministic in contracts/)")
-	}
-	return url
+	return testenv.Env(tb, "CAIRN_TEST_EVM_RPC_URL", "CAIRN_REQUIRE_EVM",
+		"no local EVM node: .ci/run starts ganache; npx ganache --wallet.deterministic in contracts/")
 }
 
 // The accounts of `ganache --wallet.deterministic`, each given to one

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/cairn-dev/cairn/internal/testenv"
 )
 
 // Node is a ganache of the test's own, which it may stop, start again on
@@ -34,10 +36,7 @@ func Own(tb testing.TB) *Node {
 	tb.Helper()
 	bin := ganacheBin()
 	if bin == "" {
-		if os.Getenv("CAIRN_REQUIRE_EVM") == "1" {
-			tb.Fatal("CAIRN_REQUIRE_EVM=1 but contracts/node_modules/.bin/ganache is missing (npm ci in contracts/)")
-		}
-		tb.Skip("contracts/node_modules/.bin/ganache is missing (npm ci in contracts/)")
+		testenv.Missing(tb, "CAIRN_REQUIRE_EVM", "contracts/node_modules/.bin/ganache is missing (npm ci in contracts/)")
 	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -5,7 +5,8 @@
 // NewUnprivileged gives a new database where the store's role may not
 // create extensions, for the paths that do without them.
 //
-// It is imported by tests only. It imports pgx and the standard library.
+// It is imported by tests only. It imports pgx, internal/testenv and the
+// standard library.
 package pgtest
 
 import (
@@ -13,9 +14,9 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"net/url"
-	"os"
 	"testing"
 
+	"github.com/cairn-dev/cairn/internal/testenv"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -23,14 +24,7 @@ import (
 // CAIRN_REQUIRE_POSTGRES=1, fails) the test when it is not set.
 func URL(tb testing.TB) string {
 	tb.Helper()
-	url := os.Getenv("CAIRN_TEST_POSTGRES_URL")
-	if url == "" {
-		if os.Getenv("CAIRN_REQUIRE_POSTGRES") == "1" {
-			tb.Fatal("CAIRN_REQUIRE_POSTGRES=1 but CAIRN_TEST_POSTGRES_URL is not set")
-		}
-		tb.Skip("CAIRN_TEST_POSTGRES_URL is not set")
-	}
-	return url
+	return testenv.Env(tb, "CAIRN_TEST_POSTGRES_URL", "CAIRN_REQUIRE_POSTGRES", "")
 }
 
 // Schema returns the name of a schema that does not exist yet and drops it,

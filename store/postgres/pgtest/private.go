@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/cairn-dev/cairn/internal/testenv"
 )
 
 // Server is a PostgreSQL server of the test's own: a cluster made by
@@ -34,10 +36,7 @@ func Private(tb testing.TB) *Server {
 	tb.Helper()
 	bin := binDir()
 	if bin == "" {
-		if os.Getenv("CAIRN_REQUIRE_POSTGRES") == "1" {
-			tb.Fatal("CAIRN_REQUIRE_POSTGRES=1 but PostgreSQL's initdb and pg_ctl are not installed")
-		}
-		tb.Skip("PostgreSQL's initdb and pg_ctl are not installed")
+		testenv.Missing(tb, "CAIRN_REQUIRE_POSTGRES", "PostgreSQL's initdb and pg_ctl are not installed")
 	}
 	// Not t.TempDir: its parents are the test user's alone, and the
 	// postgres user must reach the cluster's directory.

@@ -1,20 +1,19 @@
-package api
+package openapi
 
 import (
 	"embed"
 	"encoding/json"
 	"fmt"
-	"path"
 	"slices"
 
 	"github.com/oasdiff/yaml"
 )
 
-// fragments are the sources of the OpenAPI document: openapi/base.yaml
-// (info, shared components) and one openapi/paths_<area>.yaml per area,
-// kept beside the handlers of that area.
+// fragments are the sources of the OpenAPI document: base.yaml (info,
+// shared components) and one paths_<area>.yaml per area of api's
+// handlers.
 //
-//go:embed openapi/*.yaml
+//go:embed *.yaml
 var fragments embed.FS
 
 // mergedSource returns the document as JSON: base.yaml with every other
@@ -22,7 +21,7 @@ var fragments embed.FS
 // leaf (the same path and method, or the same schema) are a build defect
 // reported with its location.
 func mergedSource() ([]byte, error) {
-	names, err := fragments.ReadDir("openapi")
+	names, err := fragments.ReadDir(".")
 	if err != nil {
 		return nil, err
 	}
@@ -36,7 +35,7 @@ func mergedSource() ([]byte, error) {
 	order = append([]string{"base.yaml"}, order...)
 	doc := map[string]any{}
 	for _, name := range order {
-		src, err := fragments.ReadFile(path.Join("openapi", name))
+		src, err := fragments.ReadFile(name)
 		if err != nil {
 			return nil, err
 		}
