@@ -17,11 +17,18 @@ import (
 // and signing its proof documents; rpc is its --public-evm-rpc-url.
 func reportServer(t *testing.T, rpc string) *apitest.Server {
 	t.Helper()
+	return signingServer(t, rpc, apitest.SanctionsLists(t))
+}
+
+// signingServer is a test server ingesting the sources of lists and
+// signing its proof documents; rpc is its --public-evm-rpc-url.
+func signingServer(t *testing.T, rpc string, lists func(*wiring.Parts)) *apitest.Server {
+	t.Helper()
 	signer, err := compliance.NewSigner(bytes.Repeat([]byte{5}, 32), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return apitest.NewServer(t, apitest.SanctionsLists(t), func(p *wiring.Parts) {
+	return apitest.NewServer(t, lists, func(p *wiring.Parts) {
 		p.Signer, p.PublicEVMRPCURL = signer, rpc
 	})
 }
