@@ -14,3 +14,9 @@ var Assets embed.FS
 //
 //go:embed report.html
 var ReportHTML string
+
+// NotFoundHTML is the html/template of the page a browser gets for a proof
+// the service does not hold (404), styled as the report.
+//
+//go:embed notfound.html
+var NotFoundHTML string
