@@ -31,9 +31,14 @@ import (
 var proofOffers = []string{"application/json", "text/html"}
 
 var (
-	reportTemplate   = template.Must(template.New("report").Parse(web.ReportHTML))
-	notFoundTemplate = template.Must(template.New("notfound").Parse(web.NotFoundHTML))
+	reportTemplate   = pageTemplate("report", web.ReportHTML)
+	notFoundTemplate = pageTemplate("notfound", web.NotFoundHTML)
 )
+
+// pageTemplate parses the page src with the head every page starts with.
+func pageTemplate(name, src string) *template.Template {
+	return template.Must(template.Must(template.New(name).Parse(web.HeadHTML)).Parse(src))
+}
 
 // webAssets are the files served under /assets/: web.Assets and the
 // verifier bundle, each with its ETag.

@@ -90,7 +90,7 @@ func TestProofReportNegotiation(t *testing.T) {
 			t.Fatalf("Accept %q: %d %s", accept, resp.Status, resp.Header.Get("Content-Type"))
 		}
 		checkPage(t, ts.URL, resp, page, "")
-		if !bytes.Contains(page, []byte(`data-doc="`+path+`"`)) {
+		if !bytes.HasPrefix(page, []byte("<!doctype html>\n<html lang=\"en\">")) || !bytes.Contains(page, []byte(`data-doc="`+path+`"`)) {
 			t.Errorf("the page does not name its document %s", path)
 		}
 	}
@@ -108,7 +108,7 @@ func TestProofReportNotFound(t *testing.T) {
 			t.Fatalf("Accept %q: %d %s, Vary %q", accept, resp.Status, resp.Header.Get("Content-Type"), resp.Header.Get("Vary"))
 		}
 		checkPage(t, ts.URL, resp, page, "")
-		if !bytes.Contains(page, []byte("No such screening proof")) || !bytes.Contains(page, []byte("00000000-0000-4000-8000-000000000000")) ||
+		if !bytes.HasPrefix(page, []byte("<!doctype html>\n<html lang=\"en\">")) || !bytes.Contains(page, []byte("No such screening proof")) || !bytes.Contains(page, []byte("00000000-0000-4000-8000-000000000000")) ||
 			bytes.Contains(page, []byte("<script")) {
 			t.Errorf("the not-found page: %s", page)
 		}
