@@ -80,6 +80,23 @@ func TestPipelineProgramsReachMatches(t *testing.T) {
 	}
 }
 
+// TestPipelineBundledPrograms: the SDN snapshot built into the binary
+// keeps each entity's programs: installed, the Lazarus Group's address
+// matches with DPRK3.
+func TestPipelineBundledPrograms(t *testing.T) {
+	b, err := BundledSnapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, h := newPipeline(t, Source{Name: SourceGovSDN, Location: "http://127.0.0.1:1/SDN_ADVANCED.XML"})
+	if _, err := p.InstallBundled(context.Background(), b); err != nil {
+		t.Fatal(err)
+	}
+	if m := sdnMatch(t, h.Current(), lazarusETH, "ethereum"); m.EntityName != "Lazarus Group" || !slices.Equal(m.Programs.List(), []string{"DPRK3"}) {
+		t.Fatalf("match %+v", m)
+	}
+}
+
 // sdnMatch screens addr on chain and returns its one gov_sdn match.
 func sdnMatch(t *testing.T, ix *screening.Index, addr, chain string) screening.Match {
 	t.Helper()
