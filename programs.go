@@ -10,13 +10,13 @@ import (
 // (OFAC codes such as DPRK3 or CYBER2), in the order the source names
 // them, each once, held as one string (one code per line) so that a Match
 // and a ListEntry stay comparable: a listing's match is a map key, and
-// listings and entries are compared with ==. The empty Programs is a match without programs (a
-// plain list, a community report, an entry stored before programs were
+// listings and entries are compared with ==. The empty Programs is none
+// (a plain list, a community report, an entry stored before programs were
 // kept). In JSON it is an array of strings.
 type Programs string
 
-// programSep separates the codes of a Programs; a code never holds it
-// (ProgramsOf drops the empty and splits none).
+// programSep separates the codes of a Programs; no code holds it
+// (ProgramsOf cuts a code at it).
 const programSep = "\n"
 
 // ProgramsOf returns the codes as Programs: each trimmed, the empty ones
