@@ -14,8 +14,13 @@ type ListEntry struct {
 	Source     string `json:"source"`
 	EntityID   string `json:"entityId"`
 	EntityName string `json:"entityName,omitempty"`
-	Category   string `json:"category"`
-	Severity   string `json:"severity"`
+	// Programs are the sanctions programs the source lists the entity
+	// under (gov_sdn: OFAC codes such as DPRK3); nil when the source names
+	// none, and in entries stored before programs were kept. Not part of
+	// the identity, nor of a Merkle leaf.
+	Programs Programs `json:"programs,omitempty"`
+	Category string   `json:"category"`
+	Severity string   `json:"severity"`
 }
 
 // Compare orders entries by identity: (family, address, source, entity

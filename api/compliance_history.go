@@ -25,7 +25,7 @@ func (s *Server) listingHistory(c *gin.Context) error {
 		for _, h := range hist {
 			ev := map[bool]string{true: "listed", false: "delisted"}[h.Listed]
 			events = append(events, wire.ListingEvent{ListVersion: int64(h.Version), At: wire.At(h.At), Event: ev, Source: h.Entry.Source,
-				EntityID: h.Entry.EntityID, EntityName: h.Entry.EntityName, Category: h.Entry.Category})
+				EntityID: h.Entry.EntityID, EntityName: h.Entry.EntityName, Programs: h.Entry.Programs.List(), Category: h.Entry.Category})
 		}
 	}
 	ix := s.Compliance.Screening.Current()

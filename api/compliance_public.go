@@ -17,14 +17,20 @@ import (
 // getProof is GET /v1/compliance/proofs/:screeningId: the stored proof
 // document with the results it hashes; for an Accept that prefers
 // text/html (a browser), the report page that verifies it (report.go).
+//
+// A proof it does not hold is a 404: for a browser a small HTML page under
+// the report's Content-Security-Policy, else the not_found problem.
 func (s *Server) getProof(c *gin.Context) error {
 	id := c.Param("screeningId")
-	doc, err := s.Compliance.Proof(c.Request.Context(), id)
-	if err != nil {
-		return err
-	}
 	c.Header("Vary", "Accept")
-	if negotiate(c.GetHeader("Accept"), proofOffers) == "text/html" {
+	html := negotiate(c.GetHeader("Accept"), proofOffers) == "text/html"
+	doc, err := s.Compliance.Proof(c.Request.Context(), id)
+	switch {
+	case html && cairn.IsCode(err, cairn.ENOTFOUND):
+		return s.writePage(c, http.StatusNotFound, notFoundTemplate, reportPage{ID: id})
+	case err != nil:
+		return err
+	case html:
 		return s.writeReport(c, id, doc)
 	}
 	writeJSON(c, http.StatusOK, doc)

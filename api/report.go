@@ -30,7 +30,15 @@ import (
 // first: every Accept that does not prefer HTML gets the JSON document.
 var proofOffers = []string{"application/json", "text/html"}
 
-var reportTemplate = template.Must(template.New("report").Parse(web.ReportHTML))
+var (
+	reportTemplate   = pageTemplate("report", web.ReportHTML)
+	notFoundTemplate = pageTemplate("notfound", web.NotFoundHTML)
+)
+
+// pageTemplate parses the page src with the head every page starts with.
+func pageTemplate(name, src string) *template.Template {
+	return template.Must(template.Must(template.New(name).Parse(web.HeadHTML)).Parse(src))
+}
 
 // webAssets are the files served under /assets/: web.Assets and the
 // verifier bundle, each with its ETag.
@@ -98,13 +106,19 @@ func (s *Server) writeReport(c *gin.Context, id string, doc json.RawMessage) err
 	if p.Anchor, err = s.reportAnchor(c.Request.Context(), head.ListVersion); err != nil {
 		return err
 	}
+	return s.writePage(c, http.StatusOK, reportTemplate, p)
+}
+
+// writePage answers status with the page tmpl renders from p, under the
+// pages' security headers, not to be cached.
+func (s *Server) writePage(c *gin.Context, status int, tmpl *template.Template, p reportPage) error {
 	var b bytes.Buffer
-	if err := reportTemplate.Execute(&b, p); err != nil {
+	if err := tmpl.Execute(&b, p); err != nil {
 		return err
 	}
 	pageSecurity(c, s.PublicEVMRPCURL)
 	c.Header("Cache-Control", "no-store")
-	c.Data(http.StatusOK, "text/html; charset=utf-8", b.Bytes())
+	c.Data(status, "text/html; charset=utf-8", b.Bytes())
 	return nil
 }
 

@@ -3,9 +3,11 @@ package api_test
 import (
 	"bytes"
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/cairn-dev/cairn/api/apitest"
 	"github.com/cairn-dev/cairn/internal/browsertest"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
@@ -163,4 +165,41 @@ func flipHexAfter(t *testing.T, b []byte, mark, prefix string) []byte {
 	out := append([]byte{}, b...)
 	out[k] = map[bool]byte{true: '1', false: '0'}[out[k] == '0']
 	return out
+}
+
+// TestBrowserProofReportShowsPrograms: the report of a screening against
+// the OFAC SDN list (the SDN_ADVANCED.XML excerpt of ingest/testdata)
+// shows, for the Lazarus Group's address, its entity and its sanctions
+// program, and a dash for an address without a match; the document still
+// verifies in the page.
+func TestBrowserProofReportShowsPrograms(t *testing.T) {
+	ts := signingServer(t, "", apitest.Lists(t, "gov_sdn=../ingest/testdata/ofac_xml/sdn_advanced_mini.xml"))
+	a := ts.Register(t, "")
+	r := ts.Do(t, "POST", "/v1/compliance/screen", a.Key, map[string]any{"addresses": []map[string]any{
+		{"address": "0x098B716B8Aaf21512996dC57EB0615e2383E2f96", "chain": "ethereum"},
+		{"address": "0x0000000000000000000000000000000000000001", "chain": "ethereum"}}}).Must(t, 200)
+	path := "/v1/compliance/proofs/" + r.JSON["proof"].(map[string]any)["screeningId"].(string)
+	ctx := browsertest.New(t)
+	console := browsertest.Console(t, ctx)
+	verdict, checks := browsertest.Report(t, ctx, ts.URL+path)
+	if verdict != "pass" || checks["resultsHash"].Verdict != "pass" || checks["snapshot:gov_sdn"].Verdict != "pass" {
+		t.Errorf("verdict %q: %+v", verdict, checks)
+	}
+	heads := browsertest.Run(t, ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('#results thead th')].map((th) => th.textContent)`))
+	rows := browsertest.Run(t, ctx, chromedp.Evaluate[[][]string](`[...document.querySelectorAll('#results tbody tr')].map((tr) => [...tr.cells].map((td) => td.innerText))`))
+	col := slices.Index(heads, "Program")
+	entity := slices.Index(heads, "Matched entity")
+	if col < 0 || entity < 0 || len(rows) != 2 || len(rows[0]) != len(heads) {
+		t.Fatalf("headers %q, rows %q", heads, rows)
+	}
+	if rows[0][entity] != "Lazarus Group" || rows[0][col] != "DPRK3" || !strings.Contains(rows[0][col+1], "gov_sdn (sanctions)") {
+		t.Errorf("the Lazarus Group's row: %q", rows[0])
+	}
+	if rows[1][entity] != "—" || rows[1][col] != "—" || !strings.Contains(strings.Join(rows[1], " "), "clear") {
+		t.Errorf("the clear address's row: %q", rows[1])
+	}
+	browsertest.SaveScreenshot(t, ctx, "../docs/proof-report-sdn.png")
+	if errs := console.Errors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
+	}
 }

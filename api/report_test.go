@@ -17,11 +17,18 @@ import (
 // and signing its proof documents; rpc is its --public-evm-rpc-url.
 func reportServer(t *testing.T, rpc string) *apitest.Server {
 	t.Helper()
+	return signingServer(t, rpc, apitest.SanctionsLists(t))
+}
+
+// signingServer is a test server ingesting the sources of lists and
+// signing its proof documents; rpc is its --public-evm-rpc-url.
+func signingServer(t *testing.T, rpc string, lists func(*wiring.Parts)) *apitest.Server {
+	t.Helper()
 	signer, err := compliance.NewSigner(bytes.Repeat([]byte{5}, 32), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return apitest.NewServer(t, apitest.SanctionsLists(t), func(p *wiring.Parts) {
+	return apitest.NewServer(t, lists, func(p *wiring.Parts) {
 		p.Signer, p.PublicEVMRPCURL = signer, rpc
 	})
 }
@@ -83,13 +90,36 @@ func TestProofReportNegotiation(t *testing.T) {
 			t.Fatalf("Accept %q: %d %s", accept, resp.Status, resp.Header.Get("Content-Type"))
 		}
 		checkPage(t, ts.URL, resp, page, "")
-		if !bytes.Contains(page, []byte(`data-doc="`+path+`"`)) {
+		if !bytes.HasPrefix(page, []byte("<!doctype html>\n<html lang=\"en\">")) || !bytes.Contains(page, []byte(`data-doc="`+path+`"`)) {
 			t.Errorf("the page does not name its document %s", path)
 		}
 	}
-	resp, _ := get(t, ts.URL, "/v1/compliance/proofs/00000000-0000-4000-8000-000000000000", browserAccept)
-	if resp.Status != 404 || resp.Header.Get("Content-Type") != "application/problem+json" {
-		t.Errorf("an unknown proof for a browser: %d %s", resp.Status, resp.Header.Get("Content-Type"))
+}
+
+// TestProofReportNotFound: an unknown proof asked for by a browser is a
+// 404 HTML page naming the id, under the report's Content-Security-Policy
+// and with no script; for any other Accept it is the not_found problem.
+func TestProofReportNotFound(t *testing.T) {
+	ts := reportServer(t, "")
+	const unknown = "/v1/compliance/proofs/00000000-0000-4000-8000-000000000000"
+	for _, accept := range []string{browserAccept, "text/html"} {
+		resp, page := get(t, ts.URL, unknown, accept)
+		if resp.Status != 404 || resp.Header.Get("Content-Type") != "text/html; charset=utf-8" || resp.Header.Get("Vary") != "Accept" {
+			t.Fatalf("Accept %q: %d %s, Vary %q", accept, resp.Status, resp.Header.Get("Content-Type"), resp.Header.Get("Vary"))
+		}
+		checkPage(t, ts.URL, resp, page, "")
+		if !bytes.HasPrefix(page, []byte("<!doctype html>\n<html lang=\"en\">")) || !bytes.Contains(page, []byte("No such screening proof")) || !bytes.Contains(page, []byte("00000000-0000-4000-8000-000000000000")) ||
+			bytes.Contains(page, []byte("<script")) {
+			t.Errorf("the not-found page: %s", page)
+		}
+	}
+	// An id in markup is escaped, not rendered.
+	resp, page := get(t, ts.URL, "/v1/compliance/proofs/%3Cb%3Ex", "text/html")
+	if resp.Status != 404 || bytes.Contains(page, []byte("<b>x")) || !bytes.Contains(page, []byte("&lt;b&gt;x")) {
+		t.Errorf("an id with markup: %d %s", resp.Status, page)
+	}
+	for _, accept := range []string{"", "application/json", "*/*", "text/html;q=0"} {
+		(&apitest.Client{URL: ts.URL}).Do(t, "GET", unknown, "", nil, "Accept", accept).Problem(t, 404, "not_found")
 	}
 }
 

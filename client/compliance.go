@@ -17,9 +17,12 @@ type AddressRef struct {
 type ScreeningMatch struct {
 	EntityID   *string `json:"entityId"`
 	EntityName *string `json:"entityName"`
-	Source     string  `json:"source"`
-	Category   string  `json:"category"`
-	Severity   string  `json:"severity"`
+	// Programs are the sanctions programs the source lists the entity
+	// under (gov_sdn: OFAC codes such as DPRK3); nil when it names none.
+	Programs []string `json:"programs,omitempty"`
+	Source   string   `json:"source"`
+	Category string   `json:"category"`
+	Severity string   `json:"severity"`
 }
 
 // ScreeningResult is the verdict on one address.

@@ -51,10 +51,15 @@ func appendResults(dst []byte, results []screening.Result, at string) []byte {
 }
 
 // appendMatch appends m as screening.Match.MarshalJSON writes it: the
-// entity's id and name null when empty.
+// entity's id and name null when empty, the programs only when there are
+// some (a match without programs is the bytes it was before they were
+// kept, so resultsHash is unchanged for it).
 func appendMatch(dst []byte, m *screening.Match) []byte {
 	dst = appendNullableString(append(dst, `{"entityId":`...), m.EntityID)
 	dst = appendNullableString(append(dst, `,"entityName":`...), m.EntityName)
+	if m.Programs != "" {
+		dst = m.Programs.AppendJSON(append(dst, `,"programs":`...))
+	}
 	dst = appendJSONString(append(dst, `,"source":`...), m.Source)
 	dst = appendJSONString(append(dst, `,"category":`...), m.Category)
 	dst = appendJSONString(append(dst, `,"severity":`...), m.Severity)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/screening"
 )
 
@@ -26,7 +27,7 @@ func marshalResults(t testing.TB, results []screening.Result, at string) []byte 
 }
 
 func TestAppendResultsAsMarshal(t *testing.T) {
-	sdn := screening.Match{EntityID: "1", EntityName: "A <&> \"B\"\u2028\n", Source: screening.SourceGovSDN, Category: "sanctions", Severity: "critical"}
+	sdn := screening.Match{EntityID: "1", EntityName: "A <&> \"B\"\u2028\n", Programs: cairn.ProgramsOf([]string{"DPRK3", "<&>\u2028\xff"}), Source: screening.SourceGovSDN, Category: "sanctions", Severity: "critical"}
 	plain := screening.Match{Source: "list:TRX", Category: "sanctions", Severity: "critical"}
 	odd := screening.Match{EntityID: "\x00\x1f\x7f", EntityName: "bad \xff utf8 \xe2\x80", Source: "s\\t", Category: "\t\r\b\f", Severity: "é😀"}
 	at := "2026-05-01T00:00:00.000Z"
@@ -63,7 +64,7 @@ func FuzzAppendJSONString(f *testing.F) {
 		if got := appendJSONString(nil, s); !bytes.Equal(got, want) {
 			t.Fatalf("appendJSONString(%q) = %s, want %s", s, got, want)
 		}
-		m := screening.Match{EntityID: e, EntityName: s, Source: s, Category: e, Severity: s}
+		m := screening.Match{EntityID: e, EntityName: s, Programs: cairn.ProgramsOf([]string{s, e}), Source: s, Category: e, Severity: s}
 		rs := []screening.Result{{Address: s, Chain: e, Status: s, Family: screening.Family(e), Canonical: s, Checksum: e, Matches: []screening.Match{m, m}}}
 		if got, want := appendResults(nil, rs, e), marshalResults(t, rs, e); !bytes.Equal(got, want) {
 			t.Fatalf("appendResults = %s, want %s", got, want)

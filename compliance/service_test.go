@@ -38,9 +38,13 @@ func newServiceOn(t *testing.T, db *pebble.DB) (*compliance.Service, *billing.Le
 	t.Helper()
 	sdn := screening.Match{EntityID: "1", Source: screening.SourceGovSDN, Category: "sanctions", Severity: "critical"}
 	comm := screening.Match{EntityID: "r", Source: screening.SourceCommunity, Category: "scam", Severity: "medium"}
+	// both is listed with the entity's programs, sanctioned without (as
+	// before programs were kept): documents hold matches of both kinds.
+	withPrograms := sdn
+	withPrograms.Programs = cairn.ProgramsOf([]string{"DPRK3", "CYBER2"})
 	return serviceOn(t, db, 5, []screening.Listing{
 		{Family: screening.EVM, Address: sanctioned, Match: sdn},
-		{Family: screening.EVM, Address: both, Match: sdn},
+		{Family: screening.EVM, Address: both, Match: withPrograms},
 		{Family: screening.Bitcoin, Address: "12QtD5BFwRsdNsAZY76UVE1xyCGNTojH9h", Match: sdn},
 		{Family: screening.EVM, Address: both, Match: comm},
 		{Family: screening.EVM, Address: flagged, Match: comm},

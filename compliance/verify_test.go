@@ -422,3 +422,52 @@ func TestVerifyNotAProof(t *testing.T) {
 		t.Fatal("an empty report is OK")
 	}
 }
+
+// TestVerifyScreeningProofPrograms: a document whose results hold a match
+// with programs (both) and one without (sanctioned, as every match was
+// before programs were kept) verifies; resultsHash covers the programs: an
+// edited program fails it, and rehashed, fails the signature.
+func TestVerifyScreeningProofPrograms(t *testing.T) {
+	f := newVerifyFixture(t)
+	doc := f.screeningDoc(t, sanctioned, both)
+	var raw struct{ Results json.RawMessage }
+	if err := json.Unmarshal(doc, &raw); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Count(raw.Results, []byte(`"programs":`)) != 1 || !bytes.Contains(raw.Results, []byte(`"entityName":null,"programs":["DPRK3","CYBER2"],"source":"gov_sdn"`)) {
+		t.Fatalf("results %s", raw.Results)
+	}
+	if r := mustVerify(t, doc, f.options()); !r.OK() {
+		t.Fatalf("a document with programs fails:\n%s", lines(r))
+	}
+	for _, tc := range []struct {
+		name, check string
+		change      func(m map[string]any)
+	}{
+		{"ProgramEdited", "results-hash", func(m map[string]any) {
+			m["results"] = json.RawMessage(bytes.Replace(m["results"].(json.RawMessage), []byte(`"DPRK3"`), []byte(`"IRAN"`), 1))
+		}},
+		{"ProgramEditedRehashed", "signature", func(m map[string]any) {
+			rs := results(t, m)
+			for _, x := range rs[1].(map[string]any)["matches"].([]any) {
+				if x := x.(map[string]any); x["source"] == screening.SourceGovSDN {
+					x["programs"] = []string{"IRAN"}
+				}
+			}
+			rehash(t, m, rs)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := mustVerify(t, edit(t, doc, tc.change), f.options())
+			var failed []string
+			for _, c := range r.Checks {
+				if !c.OK {
+					failed = append(failed, c.Name)
+				}
+			}
+			if r.OK() || len(failed) != 1 || failed[0] != tc.check {
+				t.Fatalf("failed checks %q, want only %s:\n%s", failed, tc.check, lines(r))
+			}
+		})
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/screening"
 )
 
@@ -96,7 +97,7 @@ func (l *lister) add(b *screening.ListingsBuilder, r Record) bool {
 			cat = CategorySanctions
 		}
 		b.Add(f, c, screening.Match{
-			EntityID: r.EntityID, EntityName: r.EntityName, Source: l.source, Category: cat, Severity: severity(l.source),
+			EntityID: r.EntityID, EntityName: r.EntityName, Programs: cairn.ProgramsOf(r.Programs), Source: l.source, Category: cat, Severity: severity(l.source),
 		})
 		return true
 	}

@@ -58,7 +58,7 @@ func (p *Pipeline) restore(ctx context.Context, newer, keepSources bool) (bool, 
 			builders[e.Source] = b
 		}
 		b.Add(screening.Family(e.Family), e.Address, screening.Match{EntityID: e.EntityID, EntityName: e.EntityName,
-			Source: e.Source, Category: e.Category, Severity: e.Severity})
+			Programs: e.Programs, Source: e.Source, Category: e.Category, Severity: e.Severity})
 		return nil
 	}); err != nil {
 		return false, fmt.Errorf("restore list entries: %w", err)

@@ -198,7 +198,7 @@ func diffListings(prev, next *screening.Listings) (added, removed []int32) {
 
 func toEntry(l screening.Listing) cairn.ListEntry {
 	return cairn.ListEntry{Family: string(l.Family), Address: l.Address, Source: l.Source, EntityID: l.EntityID,
-		EntityName: l.EntityName, Category: l.Category, Severity: l.Severity}
+		EntityName: l.EntityName, Programs: l.Programs, Category: l.Category, Severity: l.Severity}
 }
 
 func rootHex(ix *screening.Index) string {

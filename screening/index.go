@@ -6,6 +6,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/merkle"
 )
 
@@ -28,20 +29,28 @@ const (
 type Match struct {
 	EntityID   string `json:"entityId"`
 	EntityName string `json:"entityName"`
-	Source     string `json:"source"`
-	Category   string `json:"category"`
-	Severity   string `json:"severity"`
+	// Programs are the sanctions programs of the listing, as its source
+	// names them (gov_sdn); written after entityName, and only when there
+	// are some, so that a match without programs is the same bytes as
+	// before they were kept.
+	Programs cairn.Programs `json:"programs,omitempty"`
+	Source   string         `json:"source"`
+	Category string         `json:"category"`
+	Severity string         `json:"severity"`
 }
 
 // MarshalJSON writes entityId and entityName as null when the source
 // names no entity (a plain per-chain list), as spec 2.4 allows, rather
-// than as empty strings.
+// than as empty strings, and programs only when there are some.
 func (m Match) MarshalJSON() ([]byte, error) {
-	b := make([]byte, 0, 96+len(m.EntityName))
+	b := make([]byte, 0, 96+len(m.EntityName)+len(m.Programs))
 	b = append(b, `{"entityId":`...)
 	b = appendNullable(b, m.EntityID)
 	b = append(b, `,"entityName":`...)
 	b = appendNullable(b, m.EntityName)
+	if m.Programs != "" {
+		b = m.Programs.AppendJSON(append(b, `,"programs":`...))
+	}
 	for _, f := range [...][2]string{{"source", m.Source}, {"category", m.Category}, {"severity", m.Severity}} {
 		b = append(append(append(b, ',', '"'), f[0]...), '"', ':')
 		b = appendString(b, f[1])

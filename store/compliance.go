@@ -12,7 +12,11 @@ import (
 type Compliance interface {
 	// CommitListVersion stores v and applies its changes to the current
 	// entries in one atomic commit: added entries are listed, removed ones
-	// delisted, and each change is appended to its address's history.
+	// delisted, and each change is appended to its address's history. An
+	// added entry that is already current replaces its details (entity
+	// name, programs, category, severity), its listing unchanged. Entries
+	// read back with the programs they were stored with (none for entries
+	// stored before programs were kept).
 	// v.Version must be one more than the last committed version, else
 	// ECONFLICT; v.Added and v.Removed are set from the slices.
 	CommitListVersion(ctx context.Context, v cairn.ListVersion, added, removed []cairn.ListEntry) error

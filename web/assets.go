@@ -14,3 +14,15 @@ var Assets embed.FS
 //
 //go:embed report.html
 var ReportHTML string
+
+// HeadHTML defines the template "head", the start of every page (doctype
+// to the head's meta elements), which ReportHTML and NotFoundHTML call.
+//
+//go:embed head.html
+var HeadHTML string
+
+// NotFoundHTML is the html/template of the page a browser gets for a proof
+// the service does not hold (404), styled as the report.
+//
+//go:embed notfound.html
+var NotFoundHTML string

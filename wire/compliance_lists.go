@@ -8,7 +8,10 @@ type ListingEvent struct {
 	Source      string `json:"source"`
 	EntityID    string `json:"entityId"`
 	EntityName  string `json:"entityName"`
-	Category    string `json:"category"`
+	// Programs are the listing's sanctions programs (gov_sdn), omitted
+	// when none are recorded.
+	Programs []string `json:"programs,omitempty"`
+	Category string   `json:"category"`
 }
 
 // ListingHistory is when each source listed and delisted an address,

@@ -129,6 +129,22 @@ func withResults(t *testing.T, doc []byte, edit func([]map[string]any)) []byte {
 	return withMembers(t, doc, map[string]any{"results": json.RawMessage(rb), "resultsHash": hex.EncodeToString(sum[:])})
 }
 
+// goVerifier returns a function that runs `cairn verify-proof` (with
+// flags) on a document written to a file of the test, returning its exit
+// code and output.
+func goVerifier(t *testing.T) func(name string, body []byte, flags ...string) (int, string) {
+	dir := t.TempDir()
+	return func(name string, body []byte, flags ...string) (int, string) {
+		path := filepath.Join(dir, name+".json")
+		if err := os.WriteFile(path, body, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		var out, errOut strings.Builder
+		code := Run(t.Context(), append(append([]string{"verify-proof"}, flags...), path), &out, &errOut, func(string) string { return "" })
+		return code, out.String() + errOut.String()
+	}
+}
+
 // TestE2EJSVerifierAgreesWithGo: the JavaScript verifier (web/verify, the
 // committed bundle, under node) and `cairn verify-proof` reach the same
 // verdict on the same real documents of a running server (Merkle proofs
@@ -140,16 +156,7 @@ func TestE2EJSVerifierAgreesWithGo(t *testing.T) {
 	node := needJSNode(t)
 	ts, _ := complianceServer(t)
 	a := ts.register(t, "")
-	dir := t.TempDir()
-	goVerify := func(name string, body []byte, flags ...string) (int, string) {
-		path := filepath.Join(dir, name+".json")
-		if err := os.WriteFile(path, body, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		var out, errOut strings.Builder
-		code := Run(t.Context(), append(append([]string{"verify-proof"}, flags...), path), &out, &errOut, func(string) string { return "" })
-		return code, out.String() + errOut.String()
-	}
+	goVerify := goVerifier(t)
 
 	listed := ts.do(t, "GET", "/v1/compliance/merkle-proof?chain=ethereum&address="+tornado, a.Key, nil).must(t, 200).Body
 	clearAddr := "0x1111111111111111111111111111111111111111"

@@ -26,7 +26,10 @@ import (
 const (
 	listSegmentPrefix = PrefixCompliance + "s/"
 	segmentChunk      = 4096
-	segmentFormat     = 1
+	segmentFormat     = 2
+	// segmentFormat1 is the format of chunks written before programs were
+	// kept: no programs per entry. They still decode (with none).
+	segmentFormat1 = 1
 )
 
 // segEntry is a current entry with the version that listed it; since 0
@@ -50,11 +53,12 @@ func segmentChunkKey(v uint64, e cairn.ListEntry) []byte {
 
 // A chunk is:
 //
-//	format byte (1)
+//	format byte (2; 1 before programs)
 //	uvarint n, then n strings (uvarint length, bytes): the chunk's table
 //	uvarint count, then per entry:
 //	  uvarint family, address, uvarint source, entityID, entityName,
-//	  category, severity (indexes into the table), uvarint since
+//	  category, severity, programs (cairn.Programs, one code per line;
+//	  absent in format 1) (indexes into the table), uvarint since
 //
 // where address is 0x01 and 20 bytes for a lower-case 0x-hex EVM address,
 // or 0x00, uvarint length and bytes for any other.
@@ -90,7 +94,7 @@ func (c *chunkEncoder) add(e segEntry) {
 		c.body = binary.AppendUvarint(c.body, uint64(len(e.Address)))
 		c.body = append(c.body, e.Address...)
 	}
-	for _, s := range []string{e.Source, e.EntityID, e.EntityName, e.Category, e.Severity} {
+	for _, s := range []string{e.Source, e.EntityID, e.EntityName, e.Category, e.Severity, string(e.Programs)} {
 		c.str(s)
 	}
 	c.body = binary.AppendUvarint(c.body, e.since)
@@ -130,9 +134,10 @@ var errBadChunk = errors.New("pebble: damaged list segment chunk")
 
 // decodeChunk calls fn with each entry of a chunk, in order.
 func decodeChunk(b []byte, fn func(segEntry) error) error {
-	if len(b) == 0 || b[0] != segmentFormat {
+	if len(b) == 0 || (b[0] != segmentFormat && b[0] != segmentFormat1) {
 		return errBadChunk
 	}
+	programs := b[0] != segmentFormat1
 	b = b[1:]
 	uv := func() (uint64, bool) {
 		v, n := binary.Uvarint(b)
@@ -199,7 +204,11 @@ func decodeChunk(b []byte, fn func(segEntry) error) error {
 		default:
 			return errBadChunk
 		}
-		for _, dst := range []*string{&e.Source, &e.EntityID, &e.EntityName, &e.Category, &e.Severity} {
+		fields := []*string{&e.Source, &e.EntityID, &e.EntityName, &e.Category, &e.Severity, (*string)(&e.Programs)}
+		if !programs {
+			fields = fields[:5]
+		}
+		for _, dst := range fields {
 			if *dst, ok = str(); !ok {
 				return errBadChunk
 			}

@@ -72,13 +72,13 @@ func (db *DB) CommitListVersion(ctx context.Context, v cairn.ListVersion, added,
 }
 
 // entryColumns are the columns of a list entry, in ListEntry's order.
-var entryColumns = []string{"family", "address", "source", "entity_id", "entity_name", "category", "severity"}
+var entryColumns = []string{"family", "address", "source", "entity_id", "entity_name", "programs", "category", "severity"}
 
 // sqlTempEntries creates a temporary table of entries named %s, dropped at
 // commit.
 const sqlTempEntries = `CREATE TEMP TABLE %s (
 	family text COLLATE "C", address text COLLATE "C", source text COLLATE "C", entity_id text COLLATE "C",
-	entity_name text, category text, severity text) ON COMMIT DROP`
+	entity_name text, programs text, category text, severity text) ON COMMIT DROP`
 
 // copyEntries copies es into table with COPY; since >= 0 adds the since
 // column.
@@ -89,7 +89,7 @@ func copyEntries(ctx context.Context, tx pgx.Tx, table string, es []cairn.ListEn
 	}
 	_, err := tx.CopyFrom(ctx, pgx.Identifier{table}, cols, pgx.CopyFromSlice(len(es), func(i int) ([]any, error) {
 		e := &es[i]
-		row := []any{e.Family, e.Address, e.Source, e.EntityID, e.EntityName, e.Category, e.Severity}
+		row := []any{e.Family, e.Address, e.Source, e.EntityID, e.EntityName, string(e.Programs), e.Category, e.Severity}
 		if since >= 0 {
 			row = append(row, since)
 		}
@@ -114,12 +114,12 @@ func removeEntries(ctx context.Context, tx pgx.Tx, version uint64, removed []cai
 		return err
 	}
 	if _, err := tx.Exec(ctx, `INSERT INTO list_history (family, address, version, listed, source, entity_id,
-			entity_name, category, severity)
-		SELECT e.family, e.address, e.since, true, e.source, e.entity_id, e.entity_name, e.category, e.severity
+			entity_name, programs, category, severity)
+		SELECT e.family, e.address, e.since, true, e.source, e.entity_id, e.entity_name, e.programs, e.category, e.severity
 		FROM list_removed r JOIN list_entries e USING (family, address, source, entity_id)
 		UNION ALL
 		SELECT r.family, r.address, $1, false, r.source, r.entity_id, COALESCE(e.entity_name, r.entity_name),
-			COALESCE(e.category, r.category), COALESCE(e.severity, r.severity)
+			COALESCE(e.programs, r.programs, ''), COALESCE(e.category, r.category), COALESCE(e.severity, r.severity)
 		FROM list_removed r LEFT JOIN list_entries e USING (family, address, source, entity_id)`,
 		int64(version)); err != nil {
 		return mapErr(err, "write list history")
@@ -135,10 +135,11 @@ func addEntries(ctx context.Context, tx pgx.Tx, version uint64, added []cairn.Li
 	if err := tempEntries(ctx, tx, "list_added", added); err != nil {
 		return err
 	}
-	_, err := tx.Exec(ctx, `INSERT INTO list_entries (family, address, source, entity_id, entity_name, category, severity, since)
-		SELECT family, address, source, entity_id, entity_name, category, severity, $1 FROM list_added
+	_, err := tx.Exec(ctx, `INSERT INTO list_entries (family, address, source, entity_id, entity_name, programs, category, severity, since)
+		SELECT family, address, source, entity_id, entity_name, programs, category, severity, $1 FROM list_added
 		ON CONFLICT (family, address, source, entity_id) DO UPDATE
-		SET entity_name = excluded.entity_name, category = excluded.category, severity = excluded.severity`,
+		SET entity_name = excluded.entity_name, programs = excluded.programs, category = excluded.category,
+			severity = excluded.severity`,
 		int64(version))
 	return mapErr(err, "add list entries")
 }
@@ -204,7 +205,7 @@ func (db *DB) ListEntries(ctx context.Context, fn func(cairn.ListEntry) error) e
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx))
 	if _, err := tx.Exec(ctx, `DECLARE list_scan NO SCROLL CURSOR FOR
-		SELECT family, address, source, entity_id, entity_name, category, severity FROM list_entries
+		SELECT family, address, source, entity_id, entity_name, programs, category, severity FROM list_entries
 		ORDER BY family, address, source, entity_id`); err != nil {
 		return mapErr(err, "scan list entries")
 	}
@@ -218,7 +219,7 @@ func (db *DB) ListEntries(ctx context.Context, fn func(cairn.ListEntry) error) e
 		for rows.Next() {
 			n++
 			var e cairn.ListEntry
-			if err := rows.Scan(&e.Family, &e.Address, &e.Source, &e.EntityID, &e.EntityName, &e.Category, &e.Severity); err != nil {
+			if err := rows.Scan(&e.Family, &e.Address, &e.Source, &e.EntityID, &e.EntityName, (*string)(&e.Programs), &e.Category, &e.Severity); err != nil {
 				rows.Close()
 				return mapErr(err, "read list entry")
 			}
@@ -245,13 +246,13 @@ func (db *DB) AddressHistory(ctx context.Context, family, address string) ([]cai
 	if !validText(family, address) {
 		return out, nil
 	}
-	rows, err := db.pool.Query(ctx, `SELECT c.version, c.listed, c.source, c.entity_id, c.entity_name, c.category,
-			c.severity, v.header->>'builtAt'
+	rows, err := db.pool.Query(ctx, `SELECT c.version, c.listed, c.source, c.entity_id, c.entity_name, c.programs,
+			c.category, c.severity, v.header->>'builtAt'
 		FROM (
-			SELECT version, listed, source, entity_id, entity_name, category, severity, 0 AS ord
+			SELECT version, listed, source, entity_id, entity_name, programs, category, severity, 0 AS ord
 			FROM list_history WHERE family = $1 AND address = $2
 			UNION ALL
-			SELECT since, true, source, entity_id, entity_name, category, severity, 1
+			SELECT since, true, source, entity_id, entity_name, programs, category, severity, 1
 			FROM list_entries WHERE family = $1 AND address = $2
 		) c JOIN list_versions v ON v.version = c.version
 		ORDER BY c.version, c.ord, c.listed DESC, c.source, c.entity_id`, family, address)
@@ -263,7 +264,7 @@ func (db *DB) AddressHistory(ctx context.Context, family, address string) ([]cai
 		c := cairn.ListChange{Entry: cairn.ListEntry{Family: family, Address: address}}
 		var version int64
 		var at string
-		if err := rows.Scan(&version, &c.Listed, &c.Entry.Source, &c.Entry.EntityID, &c.Entry.EntityName,
+		if err := rows.Scan(&version, &c.Listed, &c.Entry.Source, &c.Entry.EntityID, &c.Entry.EntityName, (*string)(&c.Entry.Programs),
 			&c.Entry.Category, &c.Entry.Severity, &at); err != nil {
 			return nil, mapErr(err, "read address history")
 		}

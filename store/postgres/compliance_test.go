@@ -267,3 +267,39 @@ func TestUnstorableText(t *testing.T) {
 		t.Fatalf("a refused version was kept: %v", err)
 	}
 }
+
+// TestListEntriesWithoutPrograms: a list entry and a history row written
+// without the programs column (as before migration 0014, or by an
+// instance still running the release before it) read back without
+// programs, beside an entry stored with them.
+func TestListEntriesWithoutPrograms(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t, Options{})
+	const a1, a2 = "0x00000000000000000000000000000000000000a1", "0x00000000000000000000000000000000000000a2"
+	with := cairn.ListEntry{Family: "evm", Address: a1, Source: "gov_sdn", EntityID: "27307", EntityName: "Lazarus Group",
+		Programs: cairn.ProgramsOf([]string{"DPRK3"}), Category: "sanctions", Severity: "critical"}
+	if err := db.CommitListVersion(ctx, cairn.ListVersion{Version: 1, BuiltAt: time.Unix(1, 0).UTC()}, []cairn.ListEntry{with}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`INSERT INTO list_entries (family, address, source, entity_id, entity_name, category, severity, since)
+			VALUES ('evm', '` + a2 + `', 'gov_sdn', '1', 'Old', 'sanctions', 'critical', 1)`,
+		`INSERT INTO list_history (family, address, version, listed, source, entity_id, entity_name, category, severity)
+			VALUES ('evm', '` + a2 + `', 1, false, 'gov_sdn', '0', 'Older', 'sanctions', 'critical')`,
+	} {
+		if _, err := db.pool.Exec(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []cairn.ListEntry
+	if err := db.ListEntries(ctx, func(e cairn.ListEntry) error { got = append(got, e); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0] != with || got[1].EntityName != "Old" || got[1].Programs != "" {
+		t.Fatalf("entries %+v", got)
+	}
+	h, err := db.AddressHistory(ctx, "evm", a2)
+	if err != nil || len(h) != 2 || h[0].Entry.Programs != "" || h[1].Entry.Programs != "" {
+		t.Fatalf("history %+v %v", h, err)
+	}
+}

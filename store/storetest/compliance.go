@@ -252,6 +252,7 @@ func RunComplianceTests(t *testing.T, open func(t *testing.T) store.Compliance) 
 			t.Fatalf("history of the new address %+v %v", h, err)
 		}
 	})
+	t.Run("Programs", func(t *testing.T) { runListProgramsTest(t, open(t), version) })
 	t.Run("Prepared", func(t *testing.T) {
 		s := open(t)
 		pr, ok := s.(store.ListVersionPreparer)
@@ -317,4 +318,51 @@ func RunComplianceTests(t *testing.T, open func(t *testing.T) store.Compliance) 
 			t.Fatalf("history of a delisted address %+v %v", h, err)
 		}
 	})
+}
+
+// runListProgramsTest: an entry's programs are stored with it, read back by
+// ListEntries and AddressHistory, replaced with its other details when it
+// is added again (its listing unchanged), and kept in the history rows of
+// its delisting; an entry without programs reads back without.
+func runListProgramsTest(t *testing.T, s store.Compliance, version func(uint64) cairn.ListVersion) {
+	ctx := context.Background()
+	const a1, a2 = "0x00000000000000000000000000000000000000a1", "0x00000000000000000000000000000000000000a2"
+	lazarus := func(codes ...string) cairn.ListEntry {
+		return cairn.ListEntry{Family: "evm", Address: a1, Source: "gov_sdn", EntityID: "27307", EntityName: "Lazarus Group",
+			Programs: cairn.ProgramsOf(codes), Category: "sanctions", Severity: "critical"}
+	}
+	plain := cairn.ListEntry{Family: "evm", Address: a2, Source: "list:ethereum", Category: "sanctions", Severity: "critical"}
+	commit := func(v uint64, added, removed []cairn.ListEntry) {
+		t.Helper()
+		if err := s.CommitListVersion(ctx, version(v), added, removed); err != nil {
+			t.Fatal(err)
+		}
+	}
+	current := func() []cairn.ListEntry {
+		t.Helper()
+		var out []cairn.ListEntry
+		if err := s.ListEntries(ctx, func(e cairn.ListEntry) error { out = append(out, e); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	commit(1, []cairn.ListEntry{lazarus("DPRK3"), plain}, nil)
+	if got := current(); len(got) != 2 || got[0] != lazarus("DPRK3") || got[1] != plain || got[1].Programs != "" {
+		t.Fatalf("entries %+v", got)
+	}
+	commit(2, []cairn.ListEntry{lazarus("DPRK3", "CYBER2")}, nil)
+	if got := current(); len(got) != 2 || got[0] != lazarus("DPRK3", "CYBER2") {
+		t.Fatalf("entries after new programs %+v", got)
+	}
+	if h, err := s.AddressHistory(ctx, "evm", a1); err != nil || len(h) != 1 || h[0].Version != 1 || h[0].Entry != lazarus("DPRK3", "CYBER2") {
+		t.Fatalf("history of a listing with new programs %+v %v", h, err)
+	}
+	commit(3, nil, []cairn.ListEntry{lazarus()})
+	h, err := s.AddressHistory(ctx, "evm", a1)
+	if err != nil || len(h) != 2 || !h[0].Listed || h[1].Listed || h[0].Entry != lazarus("DPRK3", "CYBER2") || h[1].Entry != lazarus("DPRK3", "CYBER2") {
+		t.Fatalf("history of a delisted entry with programs %+v %v", h, err)
+	}
+	if h, err := s.AddressHistory(ctx, "evm", a2); err != nil || len(h) != 1 || h[0].Entry != plain {
+		t.Fatalf("history of an entry without programs %+v %v", h, err)
+	}
 }

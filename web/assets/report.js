@@ -134,6 +134,9 @@ function showResults(results) {
   for (const [i, r] of (Array.isArray(results) ? results : []).entries()) {
     const matches = Array.isArray(r?.matches) ? r.matches : [];
     const entity = matches.map((m) => m?.entityName ?? '—').join('; ') || '—';
+    // A match's sanctions programs (absent from plain lists, community
+    // reports and documents stored before programs were kept).
+    const program = matches.map((m) => (Array.isArray(m?.programs) && m.programs.length > 0 ? m.programs.join(', ') : '—')).join('; ') || '—';
     const source = matches.map((m) => `${m?.source ?? '?'} (${m?.category ?? '?'})`).join('; ') || '—';
     body.append(el('tr', { 'data-status': String(r?.status ?? '') },
       el('td', {}, i + 1),
@@ -141,6 +144,7 @@ function showResults(results) {
       el('td', {}, r?.chain ?? ''),
       el('td', {}, el('span', { class: `status ${String(r?.status ?? '')}` }, r?.status ?? '')),
       el('td', {}, entity),
+      el('td', { class: 'program' }, program),
       el('td', {}, source)));
   }
 }

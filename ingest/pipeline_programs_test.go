@@ -1,0 +1,124 @@
+package ingest
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/screening"
+)
+
+// TestPipelineProgramsReachMatches: the programs an OFAC file gives an
+// entity (SDN_ADVANCED.XML and the legacy CSV pair) go from the parsed
+// record to the stored list entry and to the screening match, in the
+// match's JSON after its entity, and come back from the store after a
+// restore; a plain list's match has none.
+func TestPipelineProgramsReachMatches(t *testing.T) {
+	const suexXBT = "1KUUJPkyDhamZXgpsyXqNGc3x1QPXtdhgz" // SUEX OTC, S.R.O. (33151), program CYBER2
+	for _, tc := range []struct {
+		name, location, addr, chain, entity, entityName string
+		programs                                        []string
+	}{
+		{"AdvancedXML", "testdata/ofac_xml/sdn_advanced_mini.xml", lazarusETH, "ethereum", "27307", "Lazarus Group", []string{"DPRK3"}},
+		{"CSV", "testdata/ofac_csv/sdn.csv,testdata/ofac_csv/sdn_comments.csv", suexXBT, "bitcoin", "33151", "SUEX OTC, S.R.O.", []string{"CYBER2"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			db := tempStore(t)
+			p, h := newPipeline(t, Source{Name: SourceGovSDN, Location: tc.location},
+				Source{Name: "list:ETH", Location: "testdata/ofac_lists/sanctioned_addresses_ETH.txt"})
+			p.Store = db
+			if _, err := p.Run(ctx); err != nil {
+				t.Fatal(err)
+			}
+			check := func(ix *screening.Index, when string) {
+				t.Helper()
+				m := sdnMatch(t, ix, tc.addr, tc.chain)
+				if m.EntityID != tc.entity || m.EntityName != tc.entityName || !slices.Equal(m.Programs.List(), tc.programs) {
+					t.Fatalf("%s: match %+v, want %s (%s) under %q", when, m, tc.entityName, tc.entity, tc.programs)
+				}
+				b, _ := json.Marshal(m)
+				if want := `"entityName":` + jsonString(tc.entityName) + `,"programs":` + jsonArray(tc.programs) + `,"source":"gov_sdn"`; !strings.Contains(string(b), want) {
+					t.Fatalf("%s: match JSON %s, want %s", when, b, want)
+				}
+			}
+			check(h.Current(), "after the run")
+			var stored []cairn.ListEntry
+			if err := db.ListEntries(ctx, func(e cairn.ListEntry) error {
+				if e.Source == SourceGovSDN && e.EntityID == tc.entity {
+					stored = append(stored, e)
+				}
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if len(stored) == 0 || slices.ContainsFunc(stored, func(e cairn.ListEntry) bool { return !slices.Equal(e.Programs.List(), tc.programs) }) {
+				t.Fatalf("stored entries of %s: %+v", tc.entity, stored)
+			}
+			q, h2 := newPipeline(t)
+			q.Store = db
+			if ok, err := q.Restore(ctx); !ok || err != nil {
+				t.Fatalf("restore: %v %v", ok, err)
+			}
+			check(h2.Current(), "after a restore")
+			if h2.Current().Root() != h.Current().Root() {
+				t.Fatal("the restored version has another root")
+			}
+			// A plain list names no programs: Tornado's match has none, and
+			// its JSON is what it was before programs were kept.
+			r, err := h.Current().Screen([]screening.Query{{Address: "0x8589427373D6D84E98730D7795D8F6F8731FDA16", Chain: "ethereum"}}, false)
+			if err != nil || len(r[0].Matches) != 1 {
+				t.Fatalf("plain list match %+v %v", r, err)
+			}
+			if b, _ := json.Marshal(r[0].Matches[0]); string(b) != `{"entityId":null,"entityName":null,"source":"list:ETH","category":"sanctions","severity":"critical"}` {
+				t.Fatalf("plain list match JSON %s", b)
+			}
+		})
+	}
+}
+
+// TestPipelineBundledPrograms: the SDN snapshot built into the binary
+// keeps each entity's programs: installed, the Lazarus Group's address
+// matches with DPRK3.
+func TestPipelineBundledPrograms(t *testing.T) {
+	b, err := BundledSnapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, h := newPipeline(t, Source{Name: SourceGovSDN, Location: "http://127.0.0.1:1/SDN_ADVANCED.XML"})
+	if _, err := p.InstallBundled(context.Background(), b); err != nil {
+		t.Fatal(err)
+	}
+	if m := sdnMatch(t, h.Current(), lazarusETH, "ethereum"); m.EntityName != "Lazarus Group" || !slices.Equal(m.Programs.List(), []string{"DPRK3"}) {
+		t.Fatalf("match %+v", m)
+	}
+}
+
+// sdnMatch screens addr on chain and returns its one gov_sdn match.
+func sdnMatch(t *testing.T, ix *screening.Index, addr, chain string) screening.Match {
+	t.Helper()
+	r, err := ix.Screen([]screening.Query{{Address: addr, Chain: chain}}, false)
+	if err != nil || r[0].Status != screening.StatusSanctioned {
+		t.Fatalf("screen %s: %+v %v", addr, r, err)
+	}
+	for _, m := range r[0].Matches {
+		if m.Source == SourceGovSDN {
+			return m
+		}
+	}
+	t.Fatalf("no gov_sdn match for %s: %+v", addr, r[0].Matches)
+	return screening.Match{}
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+func jsonArray(ss []string) string {
+	b, _ := json.Marshal(ss)
+	return string(b)
+}
