@@ -325,7 +325,6 @@ func RunComplianceTests(t *testing.T, open func(t *testing.T) store.Compliance) 
 // is added again (its listing unchanged), and kept in the history rows of
 // its delisting; an entry without programs reads back without.
 func runListProgramsTest(t *testing.T, s store.Compliance, version func(uint64) cairn.ListVersion) {
-	ctx := context.Background()
 	const a1, a2 = "0x00000000000000000000000000000000000000a1", "0x00000000000000000000000000000000000000a2"
 	lazarus := func(codes ...string) cairn.ListEntry {
 		return cairn.ListEntry{Family: "evm", Address: a1, Source: "gov_sdn", EntityID: "27307", EntityName: "Lazarus Group",
