@@ -5,9 +5,11 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"slices"
 	"sync"
 
 	"github.com/cairn-dev/cairn/merkle"
+	"github.com/klauspost/compress/s2"
 )
 
 // A proof document is kept in the Proofs store in parts, so that a
@@ -18,26 +20,34 @@ import (
 // served (proofRecord.document), the results exactly the bytes that
 // resultsHash hashes.
 //
-// Record, version 2 (version 1, format byte 0x01, is the same without the
-// exclusion parts: documents stored before clear results were proven):
+// Record, version 3:
 //
-//	0x02                                  format (a zstd frame starts 0x28: records of before are zstd JSON)
+//	0x03                                  format (a zstd frame starts 0x28: records of before are zstd JSON)
 //	uvarint classes, then per class:      the membership multiproofs, in class name order
 //	  root                                32 bytes
-//	  uvarint n, n leaves                 32 bytes each
 //	  uvarint n, n proof hashes           32 bytes each
 //	  uvarint n, ceil(n/8) bytes          proof flags, flag i in bit i%8 of byte i/8, unused bits 0
 //	uvarint classes, then per class:      the exclusion multiproofs, in class name order, as above
-//	zstd frame, to the end of the record: the JSON parts
+//	S2 block, to the end of the record:   the JSON parts
 //	  string header                       the document's members but merkleProofs, exclusionProofs and results (ProofDoc)
 //	  string results                      the results array, as hashed
 //	  per membership class: string name, uvarint n, n times string family, string address (the values)
 //	  per exclusion class: string name, uvarint n, n times string family, string low, string high
 //
-// where a string is a uvarint length and the bytes.
+// where a string is a uvarint length and the bytes. A multiproof's leaves
+// are not stored: each is the leaf hash of its value (the membership
+// trees' ["string","string"], the exclusion trees' three strings), hashed
+// again when the record is read. The JSON parts are compressed with S2,
+// which takes about half of zstd's time for a record a few KB larger.
+//
+// Records of before still read: version 2 (0x02) stores each multiproof's
+// leaves after its root (uvarint n, n leaves of 32 bytes) and compresses
+// the JSON parts as one zstd frame; version 1 (0x01) is version 2 without
+// the exclusion parts (documents stored before clear results were proven).
 const (
 	proofFormatV1 = 0x01
 	proofFormatV2 = 0x02
+	proofFormatV3 = 0x03
 )
 
 // proofRecord is a screening's proof document in its parts.
@@ -123,22 +133,27 @@ func isObject(head []byte) bool {
 // are compressed.
 var textPool = sync.Pool{New: func() any { return new([]byte) }}
 
-// appendBinary appends the record in its stored form to dst: version 2,
-// or version 1 for a record without exclusion parts.
+// appendBinary appends the record in its stored form to dst, version 3.
+// The leaves of its multiproofs must be the leaf hashes of their values
+// (as the trees' multiproofs give them): the record does not keep them.
 func (r *proofRecord) appendBinary(dst []byte) []byte {
-	if r.gaps == nil {
-		dst = append(dst, proofFormatV1)
-	} else {
-		dst = append(dst, proofFormatV2)
-	}
+	return r.appendFormat(dst, proofFormatV3)
+}
+
+// appendFormat appends the record in the given format: version 3, or the
+// versions of before (for their tests), version 1 for a record without
+// exclusion parts.
+func (r *proofRecord) appendFormat(dst []byte, format byte) []byte {
+	dst = append(dst, format)
+	leaves := format != proofFormatV3
 	dst = binary.AppendUvarint(dst, uint64(len(r.proofs)))
 	for _, p := range r.proofs {
-		dst = appendMulti(dst, p.Root, p.Leaves, p.Proof, p.ProofFlags)
+		dst = appendMulti(dst, p.Root, p.Leaves, p.Proof, p.ProofFlags, leaves)
 	}
-	if r.gaps != nil {
+	if format != proofFormatV1 {
 		dst = binary.AppendUvarint(dst, uint64(len(r.gaps)))
 		for _, p := range r.gaps {
-			dst = appendMulti(dst, p.Root, p.Leaves, p.Proof, p.ProofFlags)
+			dst = appendMulti(dst, p.Root, p.Leaves, p.Proof, p.ProofFlags, leaves)
 		}
 	}
 	bp := textPool.Get().(*[]byte)
@@ -158,17 +173,25 @@ func (r *proofRecord) appendBinary(dst []byte) []byte {
 			text = appendString(appendString(appendString(text, v[0]), v[1]), v[2])
 		}
 	}
-	dst = proofEncoder.EncodeAll(text, dst)
+	if format == proofFormatV3 {
+		n := s2.MaxEncodedLen(len(text))
+		dst = slices.Grow(dst, n)
+		dst = dst[:len(dst)+len(s2.Encode(dst[len(dst):len(dst)+n], text))]
+	} else {
+		dst = proofEncoder.EncodeAll(text, dst)
+	}
 	*bp = text
 	textPool.Put(bp)
 	return dst
 }
 
-// appendMulti appends the binary form of a multiproof: its root, leaves,
-// proof hashes and flags.
-func appendMulti(dst []byte, root merkle.Hash, leaves, proof []merkle.Hash, flags []bool) []byte {
+// appendMulti appends the binary form of a multiproof: its root, leaves
+// (withLeaves), proof hashes and flags.
+func appendMulti(dst []byte, root merkle.Hash, leaves, proof []merkle.Hash, flags []bool, withLeaves bool) []byte {
 	dst = append(dst, root[:]...)
-	dst = appendHashes(dst, leaves)
+	if withLeaves {
+		dst = appendHashes(dst, leaves)
+	}
 	dst = appendHashes(dst, proof)
 	dst = binary.AppendUvarint(dst, uint64(len(flags)))
 	var b byte
@@ -195,30 +218,32 @@ func appendString[S ~string | ~[]byte](dst []byte, s S) []byte {
 	return append(binary.AppendUvarint(dst, uint64(len(s))), s...)
 }
 
-// parseProofRecord reads a record of version 1 or 2 (appendBinary).
+// parseProofRecord reads a record of version 1, 2 or 3 (appendFormat).
 // Every slice of the result is non-nil, as the document is written, but
 // gaps in a record of version 1.
 func parseProofRecord(rec []byte) (*proofRecord, error) {
-	if len(rec) == 0 || (rec[0] != proofFormatV1 && rec[0] != proofFormatV2) {
+	if len(rec) == 0 || rec[0] < proofFormatV1 || rec[0] > proofFormatV3 {
 		return nil, errRecord
 	}
+	format := rec[0]
+	leaves := format != proofFormatV3
 	rd := &reader{b: rec[1:]}
 	r := &proofRecord{proofs: make([]classProof, rd.count(len(rd.b)/32))}
 	for i := range r.proofs {
 		p := &r.proofs[i]
-		p.Root, p.Leaves, p.Proof, p.ProofFlags = rd.multi()
+		p.Root, p.Leaves, p.Proof, p.ProofFlags = rd.multi(leaves)
 	}
-	if rec[0] == proofFormatV2 {
+	if format != proofFormatV1 {
 		r.gaps = make([]gapProof, rd.count(len(rd.b)/32))
 		for i := range r.gaps {
 			p := &r.gaps[i]
-			p.Root, p.Leaves, p.Proof, p.ProofFlags = rd.multi()
+			p.Root, p.Leaves, p.Proof, p.ProofFlags = rd.multi(leaves)
 		}
 	}
 	if rd.err != nil {
 		return nil, rd.err
 	}
-	text, err := proofDecoder.DecodeAll(rd.b, nil)
+	text, err := decodeText(format, rd.b)
 	if err != nil {
 		return nil, errRecord
 	}
@@ -250,13 +275,50 @@ func parseProofRecord(rec []byte) (*proofRecord, error) {
 	if rd.err != nil || len(rd.b) != 0 || !isObject(r.head) {
 		return nil, errRecord
 	}
+	if !leaves {
+		r.hashLeaves()
+	}
 	return r, nil
 }
 
-// multi reads the binary form of a multiproof (appendMulti).
-func (rd *reader) multi() (root merkle.Hash, leaves, proof []merkle.Hash, flags []bool) {
+// decodeText decompresses the JSON parts of a record of the format: S2
+// in version 3, zstd before.
+func decodeText(format byte, b []byte) ([]byte, error) {
+	if format != proofFormatV3 {
+		return proofDecoder.DecodeAll(b, nil)
+	}
+	if n, err := s2.DecodedLen(b); err != nil || n > maxProofBytes {
+		return nil, errRecord
+	}
+	return s2.Decode(nil, b)
+}
+
+// hashLeaves sets the leaves of the record's multiproofs, which a record
+// of version 3 does not keep: the leaf hash of each value.
+func (r *proofRecord) hashLeaves() {
+	for i := range r.proofs {
+		p := &r.proofs[i]
+		p.Leaves = make([]merkle.Hash, len(p.Values))
+		for j, v := range p.Values {
+			p.Leaves[j] = merkle.LeafHashStrings2(v[0], v[1])
+		}
+	}
+	for i := range r.gaps {
+		p := &r.gaps[i]
+		p.Leaves = make([]merkle.Hash, len(p.Values))
+		for j, v := range p.Values {
+			p.Leaves[j] = merkle.LeafHashStrings3(v[0], v[1], v[2])
+		}
+	}
+}
+
+// multi reads the binary form of a multiproof (appendMulti), with its
+// leaves when withLeaves.
+func (rd *reader) multi(withLeaves bool) (root merkle.Hash, leaves, proof []merkle.Hash, flags []bool) {
 	root = rd.hash()
-	leaves = rd.hashes()
+	if withLeaves {
+		leaves = rd.hashes()
+	}
 	proof = rd.hashes()
 	flags = make([]bool, rd.count(8*len(rd.b)))
 	bits := rd.bytes((len(flags) + 7) / 8)

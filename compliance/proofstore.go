@@ -55,15 +55,15 @@ func (s *Service) storeProof(ctx context.Context, id string, rec *proofRecord) e
 // store.
 var recordPool = sync.Pool{New: func() any { return new([]byte) }}
 
-// proofRecordSize is about the size of the stored form of rec: the hashes,
-// and the JSON parts compressed to a quarter.
+// proofRecordSize is about the size of the stored form of rec: the proof
+// hashes, and the JSON parts compressed to a fifth.
 func proofRecordSize(rec *proofRecord) int {
-	n := 16 + (len(rec.head)+len(rec.results))/4
+	n := 16 + (len(rec.head)+len(rec.results))/5
 	for _, p := range rec.proofs {
-		n += 40 + 32*(1+len(p.Leaves)+len(p.Proof)) + len(p.ProofFlags)/8 + 24*len(p.Values)
+		n += 40 + 32*(1+len(p.Proof)) + len(p.ProofFlags)/8 + 24*len(p.Values)
 	}
 	for _, p := range rec.gaps {
-		n += 40 + 32*(1+len(p.Leaves)+len(p.Proof)) + len(p.ProofFlags)/8 + 36*len(p.Values)
+		n += 40 + 32*(1+len(p.Proof)) + len(p.ProofFlags)/8 + 36*len(p.Values)
 	}
 	return n
 }
