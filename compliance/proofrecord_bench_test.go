@@ -54,7 +54,7 @@ func BenchmarkProofPieces(b *testing.B) {
 	gaps, _ := resultGaps(ix, results, false)
 	head := []byte(`{"screeningId":"01a21ad5-5dff-7293-ab44-133036507fa2","timestamp":"2026-05-01T00:00:00Z"}`)
 	rec := &proofRecord{head: head, results: appendResults(nil, results, "2026-05-01T00:00:00Z"), proofs: proofs, gaps: gaps}
-	for _, format := range []byte{proofFormatV2, proofFormatV3} {
+	for _, format := range []byte{proofFormatV2, proofFormatV3, proofFormatV4} {
 		var stored []byte
 		b.Run(fmt.Sprintf("EncodeV%d", format), func(b *testing.B) {
 			for b.Loop() {
@@ -64,7 +64,7 @@ func BenchmarkProofPieces(b *testing.B) {
 		})
 		b.Run(fmt.Sprintf("ReadV%d", format), func(b *testing.B) {
 			for b.Loop() {
-				if _, err := proofDocument(stored); err != nil {
+				if _, err := proofDocument(stored, indexTops(ix)); err != nil {
 					b.Fatal(err)
 				}
 			}
