@@ -10,6 +10,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/cairn-dev/cairn"
@@ -403,7 +404,8 @@ func screenOnce(t *testing.T, s *compliance.Service, p compliance.Principal, qs 
 }
 
 // TestProofTopRecords: against trees larger than their tops, the proof
-// hashes near the roots are kept once per tree in the Proofs store: a
+// hashes near the roots are kept once per tree in the Proofs store, also
+// when the first screenings of a version come together: a
 // second service on the same store (another instance, or after a
 // restart) reads the documents the first stored and stores its own
 // without writing the tops again, each reading back byte for byte as
@@ -432,6 +434,30 @@ func TestProofTopRecords(t *testing.T) {
 	}
 	s1, _, p1 := serviceOn(t, db, 1e6, ls)
 	s1.Proofs = db
+	// Concurrent first screenings of a version: one stores the tops, the
+	// others wait for it; each document reads back.
+	ids := make([]string, 4)
+	var wg sync.WaitGroup
+	for i := range ids {
+		wg.Go(func() {
+			scr, err := s1.Screen(ctx, p1, qs, false)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			var head compliance.ProofDoc
+			if err := json.Unmarshal(scr.Proof, &head); err != nil {
+				t.Error(err)
+			}
+			ids[i] = head.ScreeningID
+		})
+	}
+	wg.Wait()
+	for _, id := range ids {
+		if _, err := s1.Proof(ctx, id); err != nil {
+			t.Fatalf("a document of the concurrent first screenings: %v", err)
+		}
+	}
 	first := screenAndRead(s1, p1)
 	rec, err := db.Proof(ctx, first)
 	if err != nil || rec[0] != 0x04 || len(rec) > 16<<10 {
