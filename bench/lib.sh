@@ -42,3 +42,32 @@ wrk.headers["Content-Type"] = "application/json"
 wrk.headers["Authorization"] = "Bearer $2"
 LUA
 }
+
+# cpu_ticks pid: the user+system CPU time of a process, in clock ticks.
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+
+# wrk_figures: reads the output of wrk --latency and prints its requests/s,
+# its request count and its p99 in milliseconds.
+wrk_figures() {
+  awk '/Requests\/sec/ { rps = $2 } /requests in/ { n = $1 }
+    $1 == "99%" { v = $2 + 0; if ($2 ~ /us$/) v /= 1000; else if ($2 ~ /[0-9]s$/) v *= 1000; p99 = v }
+    END { print rps, n, p99 }'
+}
+
+# per_request ticks n: CPU milliseconds per request of ticks clock ticks
+# over n requests.
+per_request() { awk -v t="$1" -v n="$2" -v hz="$(getconf CLK_TCK)" 'BEGIN {printf "%.3f", t * 1000 / hz / n}'; }
+
+# medians file a b: the median of each figure of the lines "label k=v ..."
+# of file for labels a and b, and b's over a's.
+medians() {
+  awk -v a="$2" -v b="$3" '{ for (i = 2; i <= NF; i++) { split($i, kv, "="); v[$1, kv[1]] = v[$1, kv[1]] " " kv[2]; ks[kv[1]] = 1 } }
+    END {
+      for (k in ks) {
+        na = split(v[a, k], x, " "); nb = split(v[b, k], y, " ")
+        if (na == 0 || nb == 0) continue
+        asort(x); asort(y); ma = x[int((na + 1) / 2)]; mb = y[int((nb + 1) / 2)]
+        printf "%-12s %s %10.3f  %s %10.3f  %s/%s %.2f\n", k, a, ma, b, mb, b, a, (ma == 0 ? 0 : mb / ma)
+      }
+    }' "$1"
+}

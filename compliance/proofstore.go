@@ -10,6 +10,8 @@ import (
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/blob"
+	"github.com/cairn-dev/cairn/merkle"
+	"github.com/cairn-dev/cairn/screening"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -25,20 +27,22 @@ var (
 // size with every address listed stays far below it).
 const maxProofBytes = 64 << 20
 
-// storeProof keeps the proof document of a screening: as a record
-// (proofRecord.appendBinary) in the Proofs store, whose synced commits
-// concurrent screenings share, or, when the service has none, as a JSON
-// blob of its own.
-func (s *Service) storeProof(ctx context.Context, id string, rec *proofRecord) error {
+// storeProof keeps the proof document of a screening against ix: as a
+// record (proofRecord.appendBinary) in the Proofs store, whose synced
+// commits concurrent screenings share, after the top records of its trees
+// (storeTops), or, when the service has none, as a JSON blob of its own.
+func (s *Service) storeProof(ctx context.Context, ix *screening.Index, id string, rec *proofRecord) error {
 	var err error
 	if s.Proofs != nil {
-		// The store copies the record (store.Proofs): its buffer is
-		// used again.
-		bp := recordPool.Get().(*[]byte)
-		b := rec.appendBinary(slices.Grow((*bp)[:0], proofRecordSize(rec)))
-		err = s.Proofs.PutProof(ctx, id, b)
-		*bp = b
-		recordPool.Put(bp)
+		if err = s.storeTops(ctx, ix, rec); err == nil {
+			// The store copies the record (store.Proofs): its buffer is
+			// used again.
+			bp := recordPool.Get().(*[]byte)
+			b := rec.appendBinary(slices.Grow((*bp)[:0], proofRecordSize(rec)))
+			err = s.Proofs.PutProof(ctx, id, b)
+			*bp = b
+			recordPool.Put(bp)
+		}
 	} else {
 		var doc []byte
 		if doc, err = rec.document(); err == nil {
@@ -55,15 +59,15 @@ func (s *Service) storeProof(ctx context.Context, id string, rec *proofRecord) e
 // store.
 var recordPool = sync.Pool{New: func() any { return new([]byte) }}
 
-// proofRecordSize is about the size of the stored form of rec: the hashes,
-// and the JSON parts compressed to a quarter.
+// proofRecordSize is about the size of the stored form of rec: the proof
+// hashes, and the JSON parts compressed to a fifth.
 func proofRecordSize(rec *proofRecord) int {
-	n := 16 + (len(rec.head)+len(rec.results))/4
+	n := 16 + (len(rec.head)+len(rec.results))/5
 	for _, p := range rec.proofs {
-		n += 40 + 32*(1+len(p.Leaves)+len(p.Proof)) + len(p.ProofFlags)/8 + 24*len(p.Values)
+		n += 40 + 32*(1+len(p.Proof)) + len(p.ProofFlags)/8 + 28*len(p.Values)
 	}
 	for _, p := range rec.gaps {
-		n += 40 + 32*(1+len(p.Leaves)+len(p.Proof)) + len(p.ProofFlags)/8 + 36*len(p.Values)
+		n += 40 + 32*(1+len(p.Proof)) + len(p.ProofFlags)/8 + 40*len(p.Values)
 	}
 	return n
 }
@@ -81,7 +85,7 @@ func (s *Service) Proof(ctx context.Context, id string) (json.RawMessage, error)
 		packed, err := s.Proofs.Proof(ctx, id)
 		switch {
 		case err == nil:
-			doc, err := proofDocument(packed)
+			doc, err := proofDocument(packed, func(root merkle.Hash, n int) ([]merkle.Hash, error) { return s.readTop(ctx, root, n) })
 			if err != nil {
 				return nil, unreadable
 			}
@@ -105,12 +109,13 @@ func (s *Service) Proof(ctx context.Context, id string) (json.RawMessage, error)
 }
 
 // proofDocument is the JSON document of a record of the Proofs store: a
-// record of version 1, or one zstd frame of the document as stored before.
-func proofDocument(rec []byte) ([]byte, error) {
+// record (parseProofRecord, the trees' tops from tops), or one zstd frame
+// of the document as stored before records.
+func proofDocument(rec []byte, tops topSource) ([]byte, error) {
 	if isZstd(rec) {
 		return proofDecoder.DecodeAll(rec, nil)
 	}
-	r, err := parseProofRecord(rec)
+	r, err := parseProofRecord(rec, tops)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/cairn-dev/cairn"
@@ -49,7 +50,7 @@ func TestProofsInTheProofStore(t *testing.T) {
 		t.Fatalf("stored document %s does not hold the answered results (hash %s)", doc, head.ResultsHash)
 	}
 	packed, err := proofs.Proof(ctx, head.ScreeningID)
-	if err != nil || len(packed) >= len(doc) || bytes.Contains(packed, []byte(head.ResultsHash)) {
+	if err != nil || len(packed) >= len(doc) || bytes.Contains(packed, scr.Results) {
 		t.Fatalf("the store holds %d bytes for a %d-byte document (%v): not compressed", len(packed), len(doc), err)
 	}
 	if _, err := s.Blobs.Stat(ctx, compliance.ProofBlob(head.ScreeningID)); !cairn.IsCode(err, cairn.ENOTFOUND) {
@@ -251,7 +252,7 @@ func TestProofRecordsReadAsBefore(t *testing.T) {
 		{Family: screening.Litecoin, Address: ltc, Match: comm},
 	}
 	q := func(addr, chain string) screening.Query { return screening.Query{Address: addr, Chain: chain} }
-	many := syntheticListings(3000)
+	many := compliance.SyntheticListings(3000)
 	var manyQs []screening.Query
 	for i := 0; i < len(many); i += 61 {
 		manyQs = append(manyQs, q(many[i].Address, "ethereum"), q(fmt.Sprintf("0x%040x", i), "base"))
@@ -298,7 +299,7 @@ func TestProofRecordsReadAsBefore(t *testing.T) {
 				t.Fatalf("stored document (%v)\n%s\nwant\n%s", err, got, want)
 			}
 			rec, err := proofs.Proof(ctx, head.ScreeningID)
-			if err != nil || len(rec) >= len(want) || rec[0] != 0x02 {
+			if err != nil || len(rec) >= len(want) || rec[0] != 0x04 {
 				t.Fatalf("record of %d bytes for a document of %d (%v), format %#x", len(rec), len(want), err, rec[:1])
 			}
 			var doc struct {
@@ -400,4 +401,92 @@ func screenOnce(t *testing.T, s *compliance.Service, p compliance.Principal, qs 
 		t.Fatal(err)
 	}
 	return scr, head
+}
+
+// TestProofTopRecords: against trees larger than their tops, the proof
+// hashes near the roots are kept once per tree in the Proofs store, also
+// when the first screenings of a version come together: a
+// second service on the same store (another instance, or after a
+// restart) reads the documents the first stored and stores its own
+// without writing the tops again, each reading back byte for byte as
+// stored before records; a record whose top records are missing does not
+// read (EUPSTREAM).
+func TestProofTopRecords(t *testing.T) {
+	ctx := context.Background()
+	ls := compliance.SyntheticListings(40_000)
+	qs := compliance.BenchQueries(ls)
+	db := openStore(t)
+	screenAndRead := func(s *compliance.Service, p compliance.Principal) string {
+		t.Helper()
+		scr, err := s.Screen(ctx, p, qs, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var head compliance.ProofDoc
+		if err := json.Unmarshal(scr.Proof, &head); err != nil {
+			t.Fatal(err)
+		}
+		want := legacyDocument(t, s.Screening.Current(), scr.Proof, scr.Results, false)
+		if got, err := s.Proof(ctx, head.ScreeningID); err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("stored document (%v)\n%.300s\nwant\n%.300s", err, got, want)
+		}
+		return head.ScreeningID
+	}
+	s1, _, p1 := serviceOn(t, db, 1e6, ls)
+	s1.Proofs = db
+	// Concurrent first screenings of a version: one stores the tops, the
+	// others wait for it; each document reads back.
+	ids := make([]string, 4)
+	var wg sync.WaitGroup
+	for i := range ids {
+		wg.Go(func() {
+			scr, err := s1.Screen(ctx, p1, qs, false)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			var head compliance.ProofDoc
+			if err := json.Unmarshal(scr.Proof, &head); err != nil {
+				t.Error(err)
+			}
+			ids[i] = head.ScreeningID
+		})
+	}
+	wg.Wait()
+	for _, id := range ids {
+		if _, err := s1.Proof(ctx, id); err != nil {
+			t.Fatalf("a document of the concurrent first screenings: %v", err)
+		}
+	}
+	first := screenAndRead(s1, p1)
+	rec, err := db.Proof(ctx, first)
+	if err != nil || rec[0] != 0x04 || len(rec) > 16<<10 {
+		t.Fatalf("record of %d bytes, format %#x (%v)", len(rec), rec[:1], err)
+	}
+	s2, _, p2 := serviceOn(t, db, 1e6, ls)
+	s2.Proofs = db
+	doc1, err := s1.Proof(ctx, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s2.Proof(ctx, first); err != nil || !bytes.Equal(got, doc1) {
+		t.Fatalf("another service reads the document as %.300s (%v)", got, err)
+	}
+	second := screenAndRead(s2, p2)
+	if got, err := s1.Proof(ctx, second); err != nil {
+		t.Fatalf("the first service reads the second's document: %v", err)
+	} else if want, _ := s2.Proof(ctx, second); !bytes.Equal(got, want) {
+		t.Fatal("the services read the second document differently")
+	}
+
+	// The record alone, in a store without its top records.
+	bare := openStore(t)
+	s3, _, _ := serviceOn(t, bare, 1e6, ls)
+	s3.Proofs = bare
+	if err := bare.PutProof(ctx, first, rec); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s3.Proof(ctx, first); !cairn.IsCode(err, cairn.EUPSTREAM) {
+		t.Fatalf("a record without its top records reads: %v, want EUPSTREAM", err)
+	}
 }

@@ -173,7 +173,7 @@ func (s *Service) prove(ctx context.Context, ix *screening.Index, results []scre
 	}
 	// The results bytes are stored as they are hashed and served, encoded
 	// once.
-	if err := s.storeProof(ctx, doc.ScreeningID, &proofRecord{head: proofJSON, results: resultsJSON, proofs: proofs, gaps: gaps}); err != nil {
+	if err := s.storeProof(ctx, ix, doc.ScreeningID, &proofRecord{head: proofJSON, results: resultsJSON, proofs: proofs, gaps: gaps}); err != nil {
 		return nil, err
 	}
 	return &Screened{Results: resultsJSON, Proof: proofJSON, DataSources: doc.DataSources, buf: buf}, nil
@@ -263,7 +263,8 @@ func resultProofs(ix *screening.Index, results []screening.Result) ([]classProof
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, classProof{c.class, ResultProof{Root: c.root, Leaves: mp.Leaves, Proof: mp.Proof, ProofFlags: mp.ProofFlags, Values: mp.Values}})
+		out = append(out, classProof{c.class, ResultProof{Root: c.root, Leaves: mp.Leaves, Proof: mp.Proof, ProofFlags: mp.ProofFlags, Values: mp.Values},
+			shape{nodes: mp.Nodes, top: len(ix.Top(c.class, false, topNodes))}})
 	}
 	return out, nil
 }
@@ -303,7 +304,7 @@ func resultGaps(ix *screening.Index, results []screening.Result, community bool)
 			return nil, err
 		}
 		out = append(out, gapProof{c.class, GapResultProof{Root: ix.ExclusionRootOf(c.class), Leaves: mp.Leaves, Proof: mp.Proof,
-			ProofFlags: mp.ProofFlags, Values: mp.Values}})
+			ProofFlags: mp.ProofFlags, Values: mp.Values}, shape{nodes: mp.Nodes, top: len(ix.Top(c.class, true, topNodes))}})
 	}
 	return out, nil
 }

@@ -2,8 +2,6 @@ package compliance_test
 
 import (
 	"context"
-	"encoding/binary"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"syscall"
@@ -11,22 +9,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/compliance"
-	"github.com/cairn-dev/cairn/screening"
 )
-
-// syntheticListings is n sanctions listings of EVM addresses derived from
-// their index.
-func syntheticListings(n int) []screening.Listing {
-	out := make([]screening.Listing, n)
-	var b [20]byte
-	for i := range out {
-		binary.BigEndian.PutUint64(b[12:], uint64(i)*0x9E3779B97F4A7C15)
-		binary.BigEndian.PutUint32(b[8:], uint32(i))
-		out[i] = screening.Listing{Family: screening.EVM, Address: "0x" + hex.EncodeToString(b[:]),
-			Match: screening.Match{EntityID: "e", EntityName: "synthetic", Source: screening.SourceGovSDN, Category: "sanctions", Severity: "critical"}}
-	}
-	return out
-}
 
 // BenchmarkScreenStored screens 100 addresses (50 listed, 50 clear ones
 // spread over the list) against a list of n addresses, as POST /v1/compliance/screen does: billing, the proof
@@ -37,25 +20,11 @@ func syntheticListings(n int) []screening.Listing {
 func BenchmarkScreenStored(b *testing.B) {
 	for _, n := range []int{1_000, 1_000_000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			ls := syntheticListings(n)
+			ls := compliance.SyntheticListings(n)
 			db := openStore(b)
 			s, _, p := serviceOn(b, db, 1e12, ls)
 			s.Proofs = db
-			qs := make([]screening.Query, 100)
-			for i := range qs {
-				if i < 50 {
-					qs[i] = screening.Query{Address: ls[i*(n/50)].Address, Chain: "ethereum"}
-				} else {
-					// Unlisted addresses spread over the list, as real ones
-					// are (the synthetic list shares its first bytes, so
-					// random ones would all lie above it): one above a
-					// listed address, each in a gap of its own, which the
-					// stored document proves.
-					k, _ := hex.DecodeString(ls[(i-50)*(n/50)+n/100].Address[2:])
-					k[19]++
-					qs[i] = screening.Query{Address: "0x" + hex.EncodeToString(k), Chain: "polygon"}
-				}
-			}
+			qs := compliance.BenchQueries(ls)
 			ctx := context.Background()
 			var last *compliance.Screened
 			cpu0 := processCPU(b)

@@ -79,6 +79,8 @@ type Service struct {
 	Signer *Signer
 	Clock  cairn.Clock
 	Logger *slog.Logger
+
+	tops topCache // the trees' top records (prooftop.go)
 }
 
 // ParseAddress checks one (address, chain): a known chain (EINVALID naming

@@ -19,7 +19,52 @@ type MultiProof struct {
 	// Indices holds the value index of each of Leaves, in the same order
 	// (not part of the proof; it tells the caller which values to send).
 	Indices []int `json:"-"`
+	// Nodes holds the tree index of each of Leaves, in the same order
+	// (descending): with them, MultiProofWalk retraces the proof's steps.
+	Nodes []int `json:"-"`
 }
+
+// MultiProofWalk retraces the steps of the multiproof of the leaves at
+// the tree indices nodes (distinct, descending, as MultiProof.Nodes):
+// step is called once per flag, with the tree index of the node the step
+// combines and whether it is a flag true (the node is the sibling taken
+// from the queue) or false (the node's hash is the next Proof hash). It
+// returns false, having called step for a prefix of the steps at most,
+// when nodes are not distinct and descending or are negative.
+func MultiProofWalk(nodes []int, step func(sibling int, pair bool)) bool {
+	for k, n := range nodes {
+		if n < 0 || (k > 0 && n >= nodes[k-1]) {
+			return false
+		}
+	}
+	// The queue only ever holds tree indices in descending order: parents
+	// of consumed nodes are pushed at the back and are smaller. It holds
+	// the leaves and at most one parent per step, each leaf having at most
+	// depth ancestors.
+	depth := 1
+	if len(nodes) > 0 {
+		depth = bits.Len(uint(nodes[0]) + 1)
+	}
+	queue := make([]int, len(nodes), len(nodes)*(depth+1))
+	copy(queue, nodes)
+	for head := 0; head < len(queue) && queue[head] > 0; {
+		j := queue[head]
+		head++
+		s := sibling(j)
+		pair := head < len(queue) && queue[head] == s
+		if pair {
+			head++
+		}
+		step(s, pair)
+		queue = append(queue, (j-1)/2)
+	}
+	return true
+}
+
+// Top returns the hashes of the first n nodes of the tree in its flat
+// layout (all of them when it has fewer): the root, then each level in
+// turn. The caller must not change them.
+func (t *Tree) Top(n int) []Hash { return t.nodes[:min(n, len(t.nodes)):min(n, len(t.nodes))] }
 
 // MultiProof returns the multiproof of the leaves with the given value
 // indices, in any order. Duplicates are EINVALID, as in OpenZeppelin. No
@@ -38,44 +83,21 @@ func (t *Tree) MultiProof(indices []int) (MultiProof, error) {
 			return MultiProof{}, cairn.Errorf(cairn.EINVALID, "merkle: cannot prove a duplicated leaf index")
 		}
 	}
-	// The queue only ever holds tree indices in descending order: parents
-	// of consumed nodes are pushed at the back and are smaller. It holds
-	// the leaves and at most one parent per step, each leaf having at most
-	// depth ancestors. A first walk counts the steps and the proof hashes,
-	// so that the second fills lists of their exact size.
-	queue := make([]int, 0, len(tis)*bits.Len(uint(len(t.nodes))))
-	walk := func(step func(s int, pair bool)) {
-		queue = append(queue[:0], tis...)
-		for head := 0; head < len(queue) && queue[head] > 0; {
-			j := queue[head]
-			head++
-			s := sibling(j)
-			pair := head < len(queue) && queue[head] == s
-			if pair {
-				head++
-			}
-			step(s, pair)
-			queue = append(queue, (j-1)/2)
-		}
-	}
-	steps, hashes := 0, 0
-	walk(func(_ int, pair bool) {
-		steps++
-		if !pair {
-			hashes++
-		}
-	})
+	// A leaf has at most depth ancestors: the steps and proof hashes are
+	// at most that many per leaf.
+	depth := bits.Len(uint(len(t.nodes)))
 	mp := MultiProof{
 		Leaves:     make([]Hash, len(tis)),
 		Indices:    make([]int, len(tis)),
-		Proof:      make([]Hash, 0, max(hashes, 1)),
-		ProofFlags: make([]bool, 0, steps),
+		Nodes:      tis,
+		Proof:      make([]Hash, 0, max(len(tis)*depth, 1)),
+		ProofFlags: make([]bool, 0, len(tis)*depth),
 	}
 	for k, ti := range tis {
 		mp.Leaves[k] = t.nodes[ti]
 		mp.Indices[k] = int(t.vidx[2*len(t.tidx)-2-ti])
 	}
-	walk(func(s int, pair bool) {
+	MultiProofWalk(tis, func(s int, pair bool) {
 		mp.ProofFlags = append(mp.ProofFlags, pair)
 		if !pair {
 			mp.Proof = append(mp.Proof, t.nodes[s])

@@ -182,3 +182,18 @@ func (ix *Index) MultiProofIn(class string, pairs [][2]string) (merkle.MultiProo
 	}
 	return mp, values, nil
 }
+
+// Top returns the hashes of the first n nodes of the tree of class in its
+// flat layout (of its exclusion tree with exclusion), all of them when it
+// has fewer, nil when the class has no tree. They are the tree's own: the
+// caller must not change them.
+func (ix *Index) Top(class string, exclusion bool, n int) []merkle.Hash {
+	t, _, _ := ix.treeOf(class, noEntry)
+	if exclusion {
+		t = ix.exclusionOf(class).tree
+	}
+	if t == nil {
+		return nil
+	}
+	return t.Top(n)
+}

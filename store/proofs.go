@@ -5,7 +5,9 @@ import "context"
 // Proofs holds screening proof documents by screening id: written once
 // with the screening's answer and read by anyone holding the id. The bytes
 // are opaque to the store (the compliance service stores a compact binary
-// record of each document).
+// record of each document, and, under ids that are no screening id, the
+// top records of the trees those records leave their first proof hashes
+// to: compliance/prooftop.go).
 // Writes are synced, and a backend commits concurrent ones together (one
 // log sync for many), so that a screening does not cost a file and an
 // fsync of its own.

@@ -39,9 +39,6 @@ if [ -n "${PROFILE:-}" ]; then
 fi
 rps() { wrk -t1 -c"$conns" -d"${secs}s" "$@" | awk '/Requests\/sec/ {print $2}'; }
 
-# cpu_ticks is the user+system CPU time of a process, in clock ticks.
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-
 measure() { # label binary round
   local dir="$work/data-$1-$RANDOM" port=18095 pport=18096 prof=()
   [ -n "${PROFILE:-}" ] && prof=(--pprof-listen 127.0.0.1:$pport)
@@ -72,14 +69,12 @@ measure() { # label binary round
     curl -sf -o "$PROFILE/$1-$3.prof" "127.0.0.1:$pport/debug/pprof/profile?seconds=$((secs > 1 ? secs - 1 : 1))" & cp=$!
   fi
   t0=$(cpu_ticks "$pid"); d0=$(du -sb "$dir" | cut -f1)
-  out=$(wrk -t1 -c"$conns" -d"${secs}s" --latency -s "$work/post.lua" "http://127.0.0.1:$port/v1/compliance/screen")
+  out=$(wrk -t1 -c"$conns" -d"${secs}s" --latency -s "$work/post.lua" "http://127.0.0.1:$port/v1/compliance/screen" | wrk_figures)
   t1=$(cpu_ticks "$pid"); sleep 1; d1=$(du -sb "$dir" | cut -f1)
   [ -z "$cp" ] || wait "$cp" || true
-  screen=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
-  n=$(echo "$out" | awk '/requests in/ {print $1}')
-  p99=$(echo "$out" | awk '$1 == "99%" { v = $2 + 0; if ($2 ~ /us$/) v /= 1000; else if ($2 ~ /[0-9]s$/) v *= 1000; print v }')
+  read -r screen n p99 <<<"$out"
   # Server CPU milliseconds and data dir bytes per screening request.
-  cpu=$(awk -v t="$((t1 - t0))" -v n="$n" -v hz="$(getconf CLK_TCK)" 'BEGIN {printf "%.3f", t * 1000 / hz / n}')
+  cpu=$(per_request "$((t1 - t0))" "$n")
   disk=$(awk -v d="$((d1 - d0))" -v n="$n" 'BEGIN {printf "%.0f", d / n}')
   printf '%-5s whole10MiB=%s range1KiB=%s screen100=%s screenCpuMs=%s screenBytes=%s screenP99ms=%s\n' \
     "$1" "$whole" "$range" "$screen" "$cpu" "$disk" "$p99" | tee -a "$work/results"
@@ -90,11 +85,4 @@ for r in $(seq "$rounds"); do
   if [ $((r % 2)) = 1 ]; then measure base base "$r"; measure head head "$r"; else measure head head "$r"; measure base base "$r"; fi
 done
 echo "== medians (requests/s) and head/base"
-awk '{ for (i = 2; i <= NF; i++) { split($i, kv, "="); v[$1, kv[1]] = v[$1, kv[1]] " " kv[2]; ks[kv[1]] = 1 } }
-  END {
-    for (k in ks) {
-      nb = split(v["base", k], b, " "); nh = split(v["head", k], h, " ")
-      asort(b); asort(h); mb = b[int((nb + 1) / 2)]; mh = h[int((nh + 1) / 2)]
-      printf "%-12s base %10.3f  head %10.3f  head/base %.2f\n", k, mb, mh, mh / mb
-    }
-  }' "$work/results"
+medians "$work/results" base head

@@ -1,0 +1,142 @@
+package compliance
+
+import (
+	"bytes"
+	"context"
+	"encoding/hex"
+	"strconv"
+	"sync"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/merkle"
+	"github.com/cairn-dev/cairn/screening"
+)
+
+// The paths of a batch's leaves meet near the root, and every screening
+// against a list version proves its leaves up to the same roots: the
+// proof hashes of a tree's first levels are the same few thousand from one
+// stored proof to the next. A record of version 4 leaves those of a tree's
+// first topNodes nodes (its root and the topLevels-1 levels below it, all
+// of the nodes of a tree of fewer) to the tree's top record: the hashes of
+// those nodes in the tree's flat layout, 32 bytes each, stored once in the
+// Proofs store under topID (no screening id: never served as a proof)
+// before the first record that leaves hashes to it. Two tops of one root
+// are the same bytes (the root commits to every node), so instances
+// sharing a store may store the same top record, the second finding it
+// there.
+const (
+	topLevels = 16
+	topNodes  = 1<<topLevels - 1 // 2 MiB of hashes for a tree of 32,768 leaves or more
+)
+
+// topID is the Proofs store id of the top record of the first n nodes of
+// the tree of root.
+func topID(root merkle.Hash, n int) string {
+	return "tree-top-" + hex.EncodeToString(root[:]) + "-" + strconv.Itoa(n)
+}
+
+// topKey names a top record.
+type topKey struct {
+	root merkle.Hash
+	n    int
+}
+
+// maxReadTops bounds the top records a service keeps in memory once read
+// (2 MiB each at most): the trees of the versions proofs are read for,
+// mostly the current one.
+const maxReadTops = 4
+
+// topCache holds what a service knows of the top records: those it stored
+// or found stored, and those it read back.
+type topCache struct {
+	mu     sync.Mutex
+	stored map[topKey]bool
+	read   map[topKey][]merkle.Hash
+}
+
+// storeTops stores the top records the record's multiproofs leave hashes
+// to, the first time this service needs each: from then on the record can
+// be read. A top record already stored (by another instance) is not
+// written again.
+func (s *Service) storeTops(ctx context.Context, ix *screening.Index, rec *proofRecord) error {
+	for _, p := range rec.proofs {
+		if err := s.storeTop(ctx, ix, p.Class, false, p.Root, p.top); err != nil {
+			return err
+		}
+	}
+	for _, p := range rec.gaps {
+		if err := s.storeTop(ctx, ix, p.Class, true, p.Root, p.top); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// storeTop stores the top record of the first n nodes of the tree of
+// class in ix (of its exclusion tree with exclusion), whose root is root.
+// Screenings wait for the first one to store it (once per tree).
+func (s *Service) storeTop(ctx context.Context, ix *screening.Index, class string, exclusion bool, root merkle.Hash, n int) error {
+	if n == 0 {
+		return nil
+	}
+	k := topKey{root, n}
+	c := &s.tops
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.stored[k] {
+		return nil
+	}
+	top := ix.Top(class, exclusion, n)
+	if len(top) != n || top[0] != root {
+		return cairn.Errorf(cairn.EINTERNAL, "The top of the %s tree does not match its proof.", class)
+	}
+	b := make([]byte, 0, 32*n)
+	for i := range top {
+		b = append(b, top[i][:]...)
+	}
+	if err := s.Proofs.PutProof(ctx, topID(root, n), b); err != nil && !cairn.IsCode(err, cairn.ECONFLICT) {
+		return err
+	}
+	if c.stored == nil {
+		c.stored = map[topKey]bool{}
+	}
+	c.stored[k] = true
+	return nil
+}
+
+// readTop returns the first n node hashes of the tree of root from its top
+// record: errRecord when it is missing or is not the top of that root.
+func (s *Service) readTop(ctx context.Context, root merkle.Hash, n int) ([]merkle.Hash, error) {
+	k := topKey{root, n}
+	c := &s.tops
+	c.mu.Lock()
+	top, ok := c.read[k]
+	c.mu.Unlock()
+	if ok {
+		return top, nil
+	}
+	b, err := s.Proofs.Proof(ctx, topID(root, n))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) != 32*n || !bytes.Equal(b[:32], root[:]) {
+		return nil, errRecord
+	}
+	top = make([]merkle.Hash, n)
+	for i := range top {
+		copy(top[i][:], b[32*i:])
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.read == nil {
+		c.read = map[topKey][]merkle.Hash{}
+	}
+	for old := range c.read {
+		if len(c.read) < maxReadTops {
+			break
+		}
+		delete(c.read, old)
+	}
+	c.read[k] = top
+	return top, nil
+}
