@@ -49,6 +49,7 @@ var contractSuites = []contractSuite{
 	suite("Anchors", RunAnchorTests),
 	suite("RateLimits", RunRateLimitTests),
 	suite("Proofs", RunProofTests),
+	suite("Watchlists", RunWatchlistTests),
 	suite("MemorySearch", RunMemorySearchTests),
 }
 
