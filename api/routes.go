@@ -23,5 +23,6 @@ func (s *Server) routes() {
 	s.mediaRoutes(agent)
 	s.memoryRoutes(agent)
 	s.complianceRoutes(v1)
+	s.watchRoutes(v1)
 	s.adminRoutes(v1)
 }

@@ -73,6 +73,9 @@ type Deps struct {
 	// Reports takes community reports and their moderation (required).
 	Compliance *compliance.Service
 	Reports    *compliance.Reports
+	// Watchlists keeps the accounts' watchlists and reads their alerts
+	// (required).
+	Watchlists *compliance.Watchlists
 	// Ingest runs an ingestion on demand (POST /v1/admin/ingest) and
 	// reports sources, versions and history; nil: none.
 	Ingest Ingester

@@ -65,6 +65,13 @@ var wireBodies = map[string]struct{ response, request reflect.Type }{
 	"memoryVectorSpaces":     {typ[wire.VectorSpaces](), nil},
 	"vectorSearchMemories":   {typ[wire.VectorSearchResults](), nil},
 	"reembedMemories":        {typ[wire.Reembed](), typ[wire.ReembedRequest]()},
+	"createWatchlist":        {typ[wire.WatchlistChange](), typ[wire.WatchlistRequest]()},
+	"listWatchlists":         {typ[wire.WatchlistPage](), nil},
+	"getWatchlist":           {typ[wire.Watchlist](), nil},
+	"listWatchedAddresses":   {typ[wire.WatchedAddressPage](), nil},
+	"addWatchedAddresses":    {typ[wire.WatchlistChange](), typ[wire.WatchAddressesRequest]()},
+	"removeWatchedAddresses": {typ[wire.WatchlistChange](), typ[wire.WatchAddressesRequest]()},
+	"listAlerts":             {typ[wire.AlertPage](), nil},
 	"healthz":                {typ[wire.Status](), nil},
 	"readyz":                 {typ[wire.Status](), nil},
 }

@@ -37,8 +37,10 @@ type Watchlists interface {
 
 	// AddWatchedAddresses adds the addresses a watchlist does not hold yet
 	// and returns how many it added; the watchlist may then hold at most
-	// max (ETOOLARGE with nothing written beyond that).
-	AddWatchedAddresses(ctx context.Context, developerID, id string, addrs []cairn.WatchedAddress, max int) (int, error)
+	// max (ETOOLARGE with nothing written beyond that). charge, when not
+	// nil, is called with that number before the commit, with the
+	// watchlist's changes held back: an error from it writes nothing.
+	AddWatchedAddresses(ctx context.Context, developerID, id string, addrs []cairn.WatchedAddress, max int, charge func(added int) error) (int, error)
 
 	// RemoveWatchedAddresses removes the addresses (by Family and Address)
 	// the watchlist holds and returns how many it removed.

@@ -143,6 +143,7 @@ func Deps(p Parts) api.Deps {
 		Memory:         p.Memory,
 		Compliance:     complianceSvc,
 		Reports:        reports,
+		Watchlists:     &compliance.Watchlists{Store: p.Core, Clock: p.Clock},
 		Ingest:         ingester,
 		Idempotency:    p.Core,
 		Settled:        p.Core,

@@ -155,7 +155,7 @@ func (db *DB) DeleteWatchlist(ctx context.Context, developerID, id string) error
 
 // AddWatchedAddresses stages the addresses not held yet and the new
 // count in one synced batch.
-func (db *DB) AddWatchedAddresses(ctx context.Context, developerID, id string, addrs []cairn.WatchedAddress, max int) (int, error) {
+func (db *DB) AddWatchedAddresses(ctx context.Context, developerID, id string, addrs []cairn.WatchedAddress, max int, charge func(int) error) (int, error) {
 	addrs = store.UniqueWatched(addrs)
 	return db.changeWatched(ctx, developerID, id, func(b *pebble.Batch, w *cairn.Watchlist) (int, error) {
 		n := 0
@@ -172,6 +172,11 @@ func (db *DB) AddWatchedAddresses(ctx context.Context, developerID, id string, a
 		}
 		if w.Addresses+n > max {
 			return 0, cairn.Errorf(cairn.ETOOLARGE, "A watchlist holds at most %d addresses.", max).With("limit", max)
+		}
+		if charge != nil && n > 0 {
+			if err := charge(n); err != nil {
+				return 0, err
+			}
 		}
 		return n, nil
 	})

@@ -93,7 +93,7 @@ func (db *DB) DeleteWatchlist(ctx context.Context, developerID, id string) error
 
 // AddWatchedAddresses inserts the addresses not held yet and counts
 // them, in one transaction holding the watchlist's row lock.
-func (db *DB) AddWatchedAddresses(ctx context.Context, developerID, id string, addrs []cairn.WatchedAddress, max int) (int, error) {
+func (db *DB) AddWatchedAddresses(ctx context.Context, developerID, id string, addrs []cairn.WatchedAddress, max int, charge func(int) error) (int, error) {
 	addrs = store.UniqueWatched(addrs)
 	return db.changeWatched(ctx, developerID, id, func(tx pgx.Tx, w *cairn.Watchlist) (int, error) {
 		n := 0
@@ -111,6 +111,11 @@ func (db *DB) AddWatchedAddresses(ctx context.Context, developerID, id string, a
 		}
 		if w.Addresses+n > max {
 			return 0, cairn.Errorf(cairn.ETOOLARGE, "A watchlist holds at most %d addresses.", max).With("limit", max)
+		}
+		if charge != nil && n > 0 {
+			if err := charge(n); err != nil {
+				return 0, err
+			}
 		}
 		return n, nil
 	})

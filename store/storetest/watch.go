@@ -103,15 +103,21 @@ func watchCreateGetList(t *testing.T, s WatchStore, create watchCreate, addr fun
 func watchAddRemove(t *testing.T, s WatchStore, create watchCreate, addr func(int) cairn.WatchedAddress) {
 	ctx := context.Background()
 	w := create(t, s, "d1", addr(1))
-	n, err := s.AddWatchedAddresses(ctx, "d1", w.ID, []cairn.WatchedAddress{addr(1), addr(2), addr(3), addr(3)}, 3)
-	if err != nil || n != 2 {
-		t.Fatalf("added %d %v, want 2", n, err)
+	charged := 0
+	charge := func(n int) error { charged += n; return nil }
+	n, err := s.AddWatchedAddresses(ctx, "d1", w.ID, []cairn.WatchedAddress{addr(1), addr(2), addr(3), addr(3)}, 3, charge)
+	if err != nil || n != 2 || charged != 2 {
+		t.Fatalf("added %d (charged %d) %v, want 2", n, charged, err)
 	}
-	if _, err := s.AddWatchedAddresses(ctx, "d1", w.ID, []cairn.WatchedAddress{addr(4)}, 3); !cairn.IsCode(err, cairn.ETOOLARGE) {
-		t.Fatalf("beyond the limit: %v", err)
+	if _, err := s.AddWatchedAddresses(ctx, "d1", w.ID, []cairn.WatchedAddress{addr(4)}, 3, charge); !cairn.IsCode(err, cairn.ETOOLARGE) || charged != 2 {
+		t.Fatalf("beyond the limit: %v (charged %d)", err, charged)
 	}
-	if _, err := s.AddWatchedAddresses(ctx, "d2", w.ID, []cairn.WatchedAddress{addr(4)}, 10); !cairn.IsCode(err, cairn.ENOTFOUND) {
+	if _, err := s.AddWatchedAddresses(ctx, "d2", w.ID, []cairn.WatchedAddress{addr(4)}, 10, nil); !cairn.IsCode(err, cairn.ENOTFOUND) {
 		t.Fatalf("another account's add: %v", err)
+	}
+	refused := func(int) error { return cairn.Errorf(cairn.EPAYMENT, "no credits") }
+	if _, err := s.AddWatchedAddresses(ctx, "d1", w.ID, []cairn.WatchedAddress{addr(5)}, 10, refused); !cairn.IsCode(err, cairn.EPAYMENT) {
+		t.Fatalf("a refused charge: %v", err)
 	}
 	as, _ := s.WatchedAddresses(ctx, "d1", w.ID, "", 10)
 	if len(as) != 3 {
