@@ -28,7 +28,8 @@
 //     (ratelimits.go);
 //   - Proofs: screening proof documents by screening id (proofs.go);
 //   - Watchlists: watched addresses, their index and the alerts list
-//     versions record for them (watch.go).
+//     versions record for them (watch.go);
+//   - Webhooks: webhook endpoints and their deliveries (webhooks.go).
 //
 // Two interfaces are optional, as only one backend implements each; the
 // store package says which a backend has (SearchOf, PreparerOf), so that
@@ -78,6 +79,7 @@ type Store interface {
 	RateLimits
 	Proofs
 	Watchlists
+	Webhooks
 	// Ping reports whether the backend is reachable and usable.
 	Ping(ctx context.Context) error
 	// Close releases the backend. No method may be called after it.

@@ -34,6 +34,7 @@ import (
 //	proof/<screeningID>                  screening proof document (compressed by the compliance service)
 //	watch/...                            watchlists, their addresses, the index of watched addresses and
 //	                                     alerts (layout: watch.go)
+//	hook/...                             webhook endpoints, deliveries and their queue (layout: webhooks.go)
 //	mem/...                              memory heads, versions and their indexes (layout: memory_keys.go)
 //	media/...                            media records and their indexes (layout: media.go)
 //	scr/...                              sanctions list versions, segments and history (layout:
@@ -67,6 +68,7 @@ const (
 	prefixRate       = "rate/"
 	prefixProof      = "proof/"
 	prefixWatch      = "watch/"
+	prefixHook       = "hook/"
 
 	// PrefixMemory holds memory heads, versions and their indexes.
 	PrefixMemory = "mem/"
@@ -80,7 +82,7 @@ const (
 // prefixes is every top-level prefix in use.
 var prefixes = []string{
 	prefixDev, prefixAgent, prefixAgentKey, prefixDepIdx, prefixLedger,
-	prefixLedgerUniq, prefixLedgerTime, prefixAudit, prefixAuditAct, prefixSetting, prefixMeta, prefixFreeTier, prefixIdem, prefixSettled, prefixAnchor, prefixRate, prefixProof, prefixWatch,
+	prefixLedgerUniq, prefixLedgerTime, prefixAudit, prefixAuditAct, prefixSetting, prefixMeta, prefixFreeTier, prefixIdem, prefixSettled, prefixAnchor, prefixRate, prefixProof, prefixWatch, prefixHook,
 	PrefixMemory, PrefixMedia, PrefixCompliance,
 }
 

@@ -35,6 +35,10 @@ func (db *DB) stageAlerts(ctx context.Context, b *pebble.Batch, version uint64, 
 		if err := setJSON(b, key(watchAlert, alerts[i].DeveloperID, alerts[i].ID), &alerts[i]); err != nil {
 			return nil, err
 		}
+		// Until the webhooks of the alert are enqueued (FanOutAlerts).
+		if err := setJSON(b, key(watchOutbox, alerts[i].ID), &alerts[i]); err != nil {
+			return nil, err
+		}
 	}
 	return alerts, nil
 }

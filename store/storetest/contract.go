@@ -50,6 +50,7 @@ var contractSuites = []contractSuite{
 	suite("RateLimits", RunRateLimitTests),
 	suite("Proofs", RunProofTests),
 	suite("Watchlists", RunWatchlistTests),
+	suite("Webhooks", RunWebhookTests),
 	suite("MemorySearch", RunMemorySearchTests),
 }
 

@@ -11,10 +11,12 @@ import (
 	"github.com/cairn-dev/cairn/store"
 )
 
-// WatchStore is what the watchlist suite needs: the watchlists and the
-// list versions whose commits record their alerts.
+// WatchStore is what the watchlist and webhook suites need: the
+// watchlists, the webhooks and the list versions whose commits record
+// their alerts.
 type WatchStore interface {
 	store.Watchlists
+	store.Webhooks
 	store.Compliance
 }
 
