@@ -144,14 +144,7 @@ func (s *Server) listWatchlists(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	out := make([]wire.Watchlist, len(ws))
-	for i := range ws {
-		out[i] = watchlistJSON(&ws[i])
-	}
-	last := ""
-	if len(ws) == pg.Limit {
-		last = ws[len(ws)-1].ID
-	}
+	out, last := pageOf(ws, pg.Limit, watchlistJSON, func(w *cairn.Watchlist) string { return w.ID })
 	writeJSON(c, http.StatusOK, wire.WatchlistPage{Watchlists: out, Limit: pg.Limit, NextCursor: s.next(pg, last), HasMore: last != ""})
 	return nil
 }
@@ -168,14 +161,9 @@ func (s *Server) listWatchedAddresses(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	out := make([]wire.WatchedAddress, len(as))
-	for i, a := range as {
-		out[i] = wire.WatchedAddress{Address: a.Input, Chain: a.Chain, Family: a.Family, CanonicalAddress: a.Address, AddedAt: wire.At(a.AddedAt)}
-	}
-	last := ""
-	if len(as) == pg.Limit {
-		last = compliance.WatchPosition(as[len(as)-1])
-	}
+	out, last := pageOf(as, pg.Limit, func(a *cairn.WatchedAddress) wire.WatchedAddress {
+		return wire.WatchedAddress{Address: a.Input, Chain: a.Chain, Family: a.Family, CanonicalAddress: a.Address, AddedAt: wire.At(a.AddedAt)}
+	}, func(a *cairn.WatchedAddress) string { return compliance.WatchPosition(*a) })
 	writeJSON(c, http.StatusOK, wire.WatchedAddressPage{Addresses: out, Limit: pg.Limit, NextCursor: s.next(pg, last), HasMore: last != ""})
 	return nil
 }
@@ -190,27 +178,10 @@ func (s *Server) listAlerts(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	out := make([]wire.Alert, len(as))
-	for i, a := range as {
-		out[i] = AlertJSON(a)
-	}
-	last := ""
-	if len(as) == pg.Limit {
-		last = as[len(as)-1].ID
-	}
+	out, last := pageOf(as, pg.Limit, func(a *cairn.WatchAlert) wire.Alert { return compliance.AlertJSON(*a) },
+		func(a *cairn.WatchAlert) string { return a.ID })
 	writeJSON(c, http.StatusOK, wire.AlertPage{Alerts: out, Limit: pg.Limit, NextCursor: s.next(pg, last), HasMore: last != ""})
 	return nil
-}
-
-// AlertJSON renders an alert as the alerts listing and the watchlist.hit
-// webhook carry it.
-func AlertJSON(a cairn.WatchAlert) wire.Alert {
-	ms := make([]wire.AlertMatch, len(a.Entries))
-	for i, e := range a.Entries {
-		ms[i] = wire.AlertMatch{EntityID: e.EntityID, EntityName: e.EntityName, Source: e.Source, Category: e.Category, Severity: e.Severity}
-	}
-	return wire.Alert{ID: a.ID, WatchlistID: a.WatchlistID, Address: a.Input, Chain: a.Chain, Family: a.Family, CanonicalAddress: a.Address,
-		Change: a.Change, ListVersion: int64(a.ListVersion), Matches: ms, ProofURL: compliance.ProofPath(a), CreatedAt: wire.At(a.CreatedAt)}
 }
 
 func watchlistJSON(w *cairn.Watchlist) wire.Watchlist {

@@ -24,5 +24,6 @@ func (s *Server) routes() {
 	s.memoryRoutes(agent)
 	s.complianceRoutes(v1)
 	s.watchRoutes(v1)
+	s.webhookRoutes(v1)
 	s.adminRoutes(v1)
 }

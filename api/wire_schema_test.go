@@ -72,6 +72,13 @@ var wireBodies = map[string]struct{ response, request reflect.Type }{
 	"addWatchedAddresses":    {typ[wire.WatchlistChange](), typ[wire.WatchAddressesRequest]()},
 	"removeWatchedAddresses": {typ[wire.WatchlistChange](), typ[wire.WatchAddressesRequest]()},
 	"listAlerts":             {typ[wire.AlertPage](), nil},
+	"createWebhook":          {typ[wire.Webhook](), typ[wire.WebhookRequest]()},
+	"listWebhooks":           {typ[wire.WebhookPage](), nil},
+	"getWebhook":             {typ[wire.Webhook](), nil},
+	"rotateWebhookSecret":    {typ[wire.Webhook](), nil},
+	"enableWebhook":          {typ[wire.Webhook](), nil},
+	"listWebhookDeliveries":  {typ[wire.WebhookDeliveryPage](), nil},
+	"redeliverWebhook":       {typ[wire.WebhookDelivery](), nil},
 	"healthz":                {typ[wire.Status](), nil},
 	"readyz":                 {typ[wire.Status](), nil},
 }

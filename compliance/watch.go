@@ -11,6 +11,7 @@ import (
 	"github.com/cairn-dev/cairn/billing"
 	"github.com/cairn-dev/cairn/screening"
 	"github.com/cairn-dev/cairn/store"
+	"github.com/cairn-dev/cairn/wire"
 )
 
 // Watchlist limits.
@@ -166,4 +167,15 @@ func WatchPosition(a cairn.WatchedAddress) string { return store.WatchPosition(a
 // Alerts returns a page of the account's alerts, newest first.
 func (w *Watchlists) Alerts(ctx context.Context, developerID, beforeID string, limit int) ([]cairn.WatchAlert, error) {
 	return w.Store.Alerts(ctx, developerID, beforeID, limit)
+}
+
+// AlertJSON renders an alert as the alerts listing and the watchlist.hit
+// webhook carry it.
+func AlertJSON(a cairn.WatchAlert) wire.Alert {
+	ms := make([]wire.AlertMatch, len(a.Entries))
+	for i, e := range a.Entries {
+		ms[i] = wire.AlertMatch{EntityID: e.EntityID, EntityName: e.EntityName, Source: e.Source, Category: e.Category, Severity: e.Severity}
+	}
+	return wire.Alert{ID: a.ID, WatchlistID: a.WatchlistID, Address: a.Input, Chain: a.Chain, Family: a.Family, CanonicalAddress: a.Address,
+		Change: a.Change, ListVersion: int64(a.ListVersion), Matches: ms, ProofURL: ProofPath(a), CreatedAt: wire.At(a.CreatedAt)}
 }

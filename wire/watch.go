@@ -110,3 +110,52 @@ type AlertPage struct {
 	Limit      int     `json:"limit"`
 	NextCursor *string `json:"nextCursor"`
 }
+
+// WebhookRequest is the body of createWebhook.
+type WebhookRequest struct {
+	Events []string `json:"events"`
+	URL    string   `json:"url"`
+}
+
+// Webhook is a developer account's webhook endpoint. Secret is set only
+// in the answers of its creation and of a rotation (shown once).
+type Webhook struct {
+	CreatedAt      Time     `json:"createdAt"`
+	DisabledReason *string  `json:"disabledReason"`
+	Enabled        bool     `json:"enabled"`
+	Events         []string `json:"events"`
+	FailingSince   *Time    `json:"failingSince"`
+	ID             string   `json:"id"`
+	Secret         string   `json:"secret,omitempty"`
+	URL            string   `json:"url"`
+}
+
+// WebhookPage is one page of the account's webhooks (listWebhooks).
+type WebhookPage struct {
+	HasMore    bool      `json:"hasMore"`
+	Limit      int       `json:"limit"`
+	NextCursor *string   `json:"nextCursor"`
+	Webhooks   []Webhook `json:"webhooks"`
+}
+
+// WebhookDelivery is one event sent, or to send, to a webhook.
+type WebhookDelivery struct {
+	Attempts      int     `json:"attempts"`
+	CreatedAt     Time    `json:"createdAt"`
+	EventType     string  `json:"eventType"`
+	ID            string  `json:"id"`
+	LastAttemptAt *Time   `json:"lastAttemptAt"`
+	LastError     *string `json:"lastError"`
+	LastStatus    *int    `json:"lastStatus"`
+	NextAttemptAt *Time   `json:"nextAttemptAt"`
+	Status        string  `json:"status"`
+}
+
+// WebhookDeliveryPage is one page of a webhook's deliveries, newest first
+// (listWebhookDeliveries).
+type WebhookDeliveryPage struct {
+	Deliveries []WebhookDelivery `json:"deliveries"`
+	HasMore    bool              `json:"hasMore"`
+	Limit      int               `json:"limit"`
+	NextCursor *string           `json:"nextCursor"`
+}
