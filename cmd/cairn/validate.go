@@ -19,7 +19,7 @@ import (
 func (c *Config) Validate() error {
 	for _, check := range []func() error{
 		c.validateBasics, c.validateStore, c.validateBlob, c.validateDeposits,
-		c.validateIngest, c.validateMemory, c.validateAnchoring,
+		c.validateIngest, c.validateMemory, c.validateAnchoring, c.validateWebhooks,
 	} {
 		if err := check(); err != nil {
 			return err
@@ -111,6 +111,14 @@ func (c *Config) validateAnchoring() error {
 		return err
 	case c.EVMOracleFromBlock != 0 && (!on || !c.EVMOracle):
 		return fmt.Errorf("--evm-oracle-from-block %d needs anchoring (--evm-rpc-url) with --evm-oracle", c.EVMOracleFromBlock)
+	}
+	return nil
+}
+
+// validateWebhooks: the --webhook-* flags make a valid webhook.Config.
+func (c *Config) validateWebhooks() error {
+	if err := c.webhooks().Validate(); err != nil {
+		return fmt.Errorf("webhooks: %w", err)
 	}
 	return nil
 }
