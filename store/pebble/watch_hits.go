@@ -65,6 +65,9 @@ func watchHits(ctx context.Context, it *pebble.Iterator, es store.Entries, liste
 		if !it.SeekGE(prefix) {
 			return hits, it.Error()
 		}
+		if !bytes.HasPrefix(it.Key(), []byte(watchIndex)) {
+			return hits, nil // past the index
+		}
 		if !bytes.HasPrefix(it.Key(), prefix) {
 			fam, rest, err := readComponent(it.Key()[len(watchIndex):])
 			if err != nil {
@@ -74,10 +77,12 @@ func watchHits(ctx context.Context, it *pebble.Iterator, es store.Entries, liste
 			if err != nil {
 				return nil, err
 			}
-			i += sort.Search(n-i, func(j int) bool {
+			// The next watched address sorts after e: skip to the first
+			// change at or after it (at least one step).
+			i += max(1, sort.Search(n-i, func(j int) bool {
 				x := es.At(i + j)
 				return x.Family > fam || x.Family == fam && x.Address >= addr
-			})
+			}))
 			continue
 		}
 		var watched []store.WatchIndexEntry
