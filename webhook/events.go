@@ -32,3 +32,24 @@ func (s *Service) ListVersion(ctx context.Context, v cairn.ListVersion) {
 	}
 	s.Wake()
 }
+
+// depositCredited is the data of a deposit.credited event.
+type depositCredited struct {
+	AgentID       string `json:"agentId"`
+	TxHash        string `json:"txHash"`
+	Octas         string `json:"octas"`
+	CreditsAdded  int64  `json:"creditsAdded"`
+	CreditBalance int64  `json:"creditBalance"`
+	TransactionID string `json:"transactionId"`
+}
+
+// DepositCredited announces a credited deposit to the developer account's
+// endpoints subscribed to deposit.credited (the transaction hash names
+// the event, so that it is enqueued once).
+func (s *Service) DepositCredited(ctx context.Context, e *cairn.LedgerEntry, txHash string, octas uint64) {
+	err := s.Emit(ctx, e.DeveloperID, cairn.EventDepositCredited, txHash, depositCredited{AgentID: e.AgentID, TxHash: txHash,
+		Octas: strconv.FormatUint(octas, 10), CreditsAdded: e.Amount, CreditBalance: e.BalanceAfter, TransactionID: e.ID})
+	if err != nil {
+		s.Logger.Error("enqueueing the deposit.credited webhooks failed", "tx_hash", txHash, "err", err)
+	}
+}

@@ -144,7 +144,9 @@ func Deps(p Parts) api.Deps {
 	var deposits *billing.Deposits
 	if p.DepositVerifier != nil {
 		deposits = &billing.Deposits{Verifier: p.DepositVerifier, Store: p.Core, Audit: p.Memory.Audit,
-			CreditsPerAPT: p.CreditsPerAPT, Clock: p.Clock}
+			CreditsPerAPT: p.CreditsPerAPT, Clock: p.Clock, OnCredited: func(ctx context.Context, r *billing.DepositResult) {
+				hooks.DepositCredited(ctx, r.Entry, r.Deposit.TxHash, r.Deposit.Amount)
+			}}
 	}
 	return api.Deps{
 		Health: p.Core,

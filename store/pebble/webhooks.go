@@ -246,20 +246,23 @@ func cutZero(s string) (string, string, bool) {
 }
 
 // UpdateDelivery replaces the delivery and its queue entry.
+// The lock is released once the batch is applied, before its sync, so
+// that the attempts recorded together share one log sync.
 func (db *DB) UpdateDelivery(ctx context.Context, d *cairn.WebhookDelivery) error {
 	db.hookMu.Lock()
-	defer db.hookMu.Unlock()
 	old, err := db.deliveryByID(d.ID)
 	if err != nil {
+		db.hookMu.Unlock()
 		return err
 	}
 	b := db.db.NewBatch()
 	defer b.Close()
 	_ = b.Delete(hookQueueKey(old.NextAttemptAt, d.ID), nil)
 	if err := db.stageDelivery(b, d); err != nil {
+		db.hookMu.Unlock()
 		return err
 	}
-	return db.commit(b)
+	return db.commitUnlock(b, db.hookMu.Unlock)
 }
 
 // Delivery reads the developer's delivery.
