@@ -139,6 +139,7 @@ func (s *Service) slot(endpoint string) chan struct{} {
 // attempt sends d once, within the endpoint's and the total bound, and
 // records the outcome.
 func (s *Service) attempt(ctx context.Context, d cairn.WebhookDelivery) {
+	defer s.Wake() // room for more: the sender leases the next ones now
 	defer s.end(d.EndpointID)
 	slot := s.slot(d.EndpointID)
 	select {
