@@ -215,3 +215,65 @@ func TestRedirectNotFollowed(t *testing.T) {
 		t.Fatalf("redirected delivery %+v, %d requests to the target", d, len(got))
 	}
 }
+
+// TestAttemptsBoundedPerEndpoint: ten deliveries due at once to one
+// endpoint are sent at most PerEndpoint at a time (the receiver holds
+// each request until PerEndpoint of them are in).
+func TestAttemptsBoundedPerEndpoint(t *testing.T) {
+	f := newFixture(t, true)
+	var mu sync.Mutex
+	inFlight, most, n := 0, 0, 0
+	full := make(chan struct{})
+	var once sync.Once
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		inFlight++
+		most, n = max(most, inFlight), n+1
+		if inFlight == webhook.DefaultConfig().PerEndpoint {
+			once.Do(func() { close(full) })
+		}
+		mine := n
+		mu.Unlock()
+		if mine <= webhook.DefaultConfig().PerEndpoint {
+			<-full // the first ones wait until the bound is reached
+		}
+		mu.Lock()
+		inFlight--
+		mu.Unlock()
+	}))
+	defer srv.Close()
+	e, err := f.svc.Create(context.Background(), "d1", srv.URL, []string{cairn.EventListVersion})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 10 {
+		if err := f.svc.Emit(context.Background(), "", cairn.EventListVersion, strconv.Itoa(i), i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		ds, err := f.db.ListDeliveries(context.Background(), "d1", e.ID, "", 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := 0
+		for _, d := range ds {
+			if d.Status == cairn.DeliveryDelivered {
+				done++
+			}
+		}
+		if done == 10 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("delivered %d of 10", done)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if most > webhook.DefaultConfig().PerEndpoint {
+		t.Fatalf("%d attempts at once to one endpoint, at most %d", most, webhook.DefaultConfig().PerEndpoint)
+	}
+}
