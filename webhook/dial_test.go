@@ -2,6 +2,7 @@ package webhook_test
 
 import (
 	"net/netip"
+	"strings"
 	"testing"
 
 	"github.com/cairn-dev/cairn"
@@ -46,4 +47,25 @@ func TestCheckURL(t *testing.T) {
 			t.Errorf("CheckURL(%q, %v) = %v, want ok %v", tc.url, tc.allowPrivate, err, tc.ok)
 		}
 	}
+}
+
+// FuzzCheckURL: CheckURL never panics, and a URL it accepts without
+// private targets is https, without user information, and names no
+// address that is not public.
+func FuzzCheckURL(f *testing.F) {
+	for _, s := range []string{"https://example.com/x", "http://127.0.0.1/", "https://[::ffff:10.0.0.1]/", "https://0x7f.1/", "https://u@h/"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		u, err := webhook.CheckURL(raw, false)
+		if err != nil {
+			return
+		}
+		if u.Scheme != "https" || u.User != nil {
+			t.Fatalf("accepted %q", raw)
+		}
+		if ip, err := netip.ParseAddr(strings.Trim(u.Hostname(), "[]")); err == nil && !webhook.Public(ip) {
+			t.Fatalf("accepted %q, which names %s", raw, ip)
+		}
+	})
 }
