@@ -53,3 +53,23 @@ func (s *Service) DepositCredited(ctx context.Context, e *cairn.LedgerEntry, txH
 		s.Logger.Error("enqueueing the deposit.credited webhooks failed", "tx_hash", txHash, "err", err)
 	}
 }
+
+// anchorSynced is the data of an anchor.synced event.
+type anchorSynced struct {
+	ListVersion uint64    `json:"listVersion"`
+	Target      string    `json:"target"`
+	TxHash      string    `json:"txHash"`
+	BlockNumber uint64    `json:"blockNumber"`
+	SyncedAt    time.Time `json:"syncedAt"`
+}
+
+// AnchorSynced announces, to every account's endpoints subscribed to
+// anchor.synced, that the chain target holds a list version's roots with
+// the required confirmations.
+func (s *Service) AnchorSynced(ctx context.Context, target string, version uint64, txHash string, block uint64, at time.Time) {
+	err := s.Emit(ctx, "", cairn.EventAnchorSynced, target+":"+strconv.FormatUint(version, 10), anchorSynced{ListVersion: version,
+		Target: target, TxHash: txHash, BlockNumber: block, SyncedAt: at})
+	if err != nil {
+		s.Logger.Error("enqueueing the anchor.synced webhooks failed", "version", version, "err", err)
+	}
+}
