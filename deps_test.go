@@ -94,7 +94,7 @@ type rule struct {
 
 var implementations = []string{"store/pebble", "store/postgres", "blob/fs", "blob/s3", "chain/evm", "chain/aptos"}
 var contracts = []string{"store", "blob", "chain"}
-var domain = []string{"account", "billing", "compliance", "memory", "media", "screening", "ingest"}
+var domain = []string{"account", "billing", "compliance", "memory", "media", "screening", "ingest", "webhook"}
 var frontAndMain = []string{"api", "cmd"}
 
 // testServer is the package of the in-process test server, which only

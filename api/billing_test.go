@@ -16,7 +16,7 @@ func TestE2EPricing(t *testing.T) {
 	r := ts.Do(t, "GET", "/v1/billing/pricing", "", nil).Must(t, 200)
 	costs, _ := r.JSON["operationCosts"].(map[string]any)
 	want := map[string]float64{"memory.write": 5, "memory.read": 1, "memory.update": 5, "memory.delete": 2,
-		"media.upload": 5, "media.stream": 1, "media.delete": 2, "agent.create": 10, "bulk.write": 5, "search": 1}
+		"media.upload": 5, "media.stream": 1, "media.delete": 2, "agent.create": 10, "bulk.write": 5, "search": 1, "compliance.watch": 1}
 	if len(costs) != len(want) || r.Num("creditPriceUsd") != 0.01 || r.Str("note") == "" {
 		t.Fatalf("pricing: %s", r.Body)
 	}

@@ -82,3 +82,17 @@ func pagePrincipal(c *gin.Context) string {
 	}
 	return cairn.DeveloperPrincipal(p.DeveloperID)
 }
+
+// pageOf converts the items of a listing page and returns them with the
+// position of the last one when the page is full (a next page may
+// follow), "" otherwise.
+func pageOf[T, W any](items []T, limit int, conv func(*T) W, pos func(*T) string) ([]W, string) {
+	out := make([]W, len(items))
+	for i := range items {
+		out[i] = conv(&items[i])
+	}
+	if len(items) < limit || len(items) == 0 {
+		return out, ""
+	}
+	return out, pos(&items[len(items)-1])
+}

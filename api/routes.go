@@ -26,5 +26,7 @@ func (s *Server) routes() {
 	s.mediaRoutes(agent)
 	s.memoryRoutes(agent)
 	s.complianceRoutes(v1)
+	s.watchRoutes(v1)
+	s.webhookRoutes(v1)
 	s.adminRoutes(v1)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/cairn-dev/cairn/memory"
 	"github.com/cairn-dev/cairn/ratelimit"
 	"github.com/cairn-dev/cairn/screening"
+	"github.com/cairn-dev/cairn/webhook"
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -73,6 +74,12 @@ type Deps struct {
 	// Reports takes community reports and their moderation (required).
 	Compliance *compliance.Service
 	Reports    *compliance.Reports
+	// Watchlists keeps the accounts' watchlists and reads their alerts
+	// (required).
+	Watchlists *compliance.Watchlists
+	// Webhooks manages the accounts' webhooks and their deliveries
+	// (required; its sender runs apart, see webhook.Service.Run).
+	Webhooks *webhook.Service
 	// Ingest runs an ingestion on demand (POST /v1/admin/ingest) and
 	// reports sources, versions and history; nil: none.
 	Ingest Ingester

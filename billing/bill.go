@@ -99,6 +99,15 @@ func (bl *Bill) ChargeAmount(ctx context.Context, op string, amount int64) error
 	return nil
 }
 
+// Charged is what the bill has taken so far, in credits.
+func (bl *Bill) Charged() int64 {
+	var n int64
+	for _, e := range bl.charges {
+		n -= e.Amount
+	}
+	return n
+}
+
 // Item runs one item of a bulk request and bills it as spec 7 bills a
 // request of its own: op's live cost is charged before fn runs, given back
 // at once when fn fails with a refundable status (400, 413, 422, 5xx...),

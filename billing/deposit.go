@@ -34,6 +34,9 @@ type Deposits struct {
 	Audit         store.Audit
 	CreditsPerAPT int64
 	Clock         cairn.Clock
+	// OnCredited, when set, hears each deposit once it is credited (the
+	// deposit.credited webhook).
+	OnCredited func(context.Context, *DepositResult)
 }
 
 // DepositResult is a credited deposit.
@@ -89,7 +92,11 @@ func (d *Deposits) Credit(ctx context.Context, agent *cairn.Agent, txHash, reque
 		return nil, err
 	}
 	d.audit(ctx, agent, hash, requestID, "credited", nil)
-	return &DepositResult{Entry: e, Deposit: dep}, nil
+	res := &DepositResult{Entry: e, Deposit: dep}
+	if d.OnCredited != nil {
+		d.OnCredited(context.WithoutCancel(ctx), res)
+	}
+	return res, nil
 }
 
 // DepositTxHash returns the transaction hash a deposit's ledger entry was

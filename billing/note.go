@@ -2,6 +2,7 @@ package billing
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -19,6 +20,8 @@ var charged = []struct{ op, on string }{
 	{OpMediaStream, "GET /v1/media/{id}/stream (HEAD is free)"},
 	{OpMediaDelete, "DELETE /v1/media/{id}"},
 	{OpAgentCreate, "POST /v1/agents"},
+	{OpWatch, "per address added to a watchlist (POST /v1/compliance/watchlists, POST /v1/compliance/watchlists/{id}/addresses) " +
+		"beyond the first " + strconv.Itoa(FreeWatched) + " addresses a developer account watches, once when it is added"},
 }
 
 // free names the requests no operation is charged on besides those of the

@@ -26,14 +26,21 @@ const (
 	// OpScreen is charged per billable address of a screening request
 	// (spec 8); it is not one of the administrator-priced operations.
 	OpScreen = "compliance.screen"
+	// OpWatch is charged per address added to a watchlist beyond the
+	// developer account's FreeWatched, once, when it is added.
+	OpWatch = "compliance.watch"
 )
+
+// FreeWatched is how many addresses a developer account's watchlists hold
+// together before OpWatch is charged for more.
+const FreeWatched = 1000
 
 // DefaultCosts returns the default price list.
 func DefaultCosts() map[string]int64 {
 	return map[string]int64{
 		OpMemoryWrite: 5, OpMemoryRead: 1, OpMemoryUpdate: 5, OpMemoryDelete: 2,
 		OpMediaUpload: 5, OpMediaStream: 1, OpMediaDelete: 2,
-		OpAgentCreate: 10, OpBulkWrite: 5, OpSearch: 1,
+		OpAgentCreate: 10, OpBulkWrite: 5, OpSearch: 1, OpWatch: 1,
 	}
 }
 

@@ -122,8 +122,9 @@ func (s *mcpSession) fails(name string, args map[string]any, code string) toolCa
 // unknownID is a well-formed id that names nothing.
 const unknownID = "01a219a8-685d-705e-be32-878cf5140e3d"
 
-var mcpTools = []string{"balance", "deposit", "fetch_file", "forget", "history", "list", "media_delete", "media_get", "media_list", "media_renew", "media_upload",
-	"merkle_proof", "pin", "pricing", "recall", "remember", "renew_ttl", "report_address", "screen_addresses", "search", "upload_file"}
+var mcpTools = []string{"alerts", "balance", "deposit", "fetch_file", "forget", "history", "list", "media_delete", "media_get", "media_list", "media_renew", "media_upload",
+	"merkle_proof", "pin", "pricing", "recall", "remember", "renew_ttl", "report_address", "screen_addresses", "search", "unwatch_addresses", "upload_file",
+	"watch_addresses", "watchlists", "webhook_create", "webhook_deliveries", "webhook_list"}
 
 func TestE2EMCPTools(t *testing.T) {
 	ts := apitest.NewServer(t, apitest.SanctionsLists(t))
@@ -281,6 +282,40 @@ func TestE2EMCPTools(t *testing.T) {
 			t.Fatalf("report: %s", rep.text)
 		}
 		s.fails("report_address", map[string]any{"address": apitest.Tornado, "chain": "ethereum", "category": "rudeness", "reason": "x"}, "invalid")
+	})
+
+	t.Run("Watchlists", func(t *testing.T) {
+		s := session(t)
+		w := s.ok("watch_addresses", map[string]any{"name": "hot", "addresses": []map[string]any{{"address": "0x00000000000000000000000000000000000000c1", "chain": "ethereum"},
+			{"address": "nope", "chain": "ethereum"}}}, 0).result()
+		id := w["watchlist"].(map[string]any)["id"].(string)
+		if w["added"] != 1.0 || len(w["rejected"].([]any)) != 1 {
+			t.Fatalf("watch: %v", w)
+		}
+		if more := s.ok("watch_addresses", map[string]any{"watchlist": id, "addresses": []map[string]any{{"address": "0x00000000000000000000000000000000000000c2", "chain": "eth"}}}, 0).result(); more["watchlist"].(map[string]any)["addressCount"] != 2.0 {
+			t.Fatalf("add: %v", more)
+		}
+		if un := s.ok("unwatch_addresses", map[string]any{"watchlist": id, "addresses": []map[string]any{{"address": "0x00000000000000000000000000000000000000c2", "chain": "ethereum"}}}, 0).result(); un["removed"] != 1.0 {
+			t.Fatalf("unwatch: %v", un)
+		}
+		s.fails("unwatch_addresses", map[string]any{"watchlist": unknownID, "addresses": []map[string]any{}}, "not_found")
+		if ls := s.ok("watchlists", map[string]any{}, 0).result(); len(ls["watchlists"].([]any)) != 1 {
+			t.Fatalf("watchlists: %v", ls)
+		}
+		if al := s.ok("alerts", map[string]any{}, 0).result(); len(al["alerts"].([]any)) != 0 {
+			t.Fatalf("alerts: %v", al)
+		}
+		h := s.ok("webhook_create", map[string]any{"url": "https://hooks.example.com/cairn", "events": []string{"watchlist.hit"}}, 0).result()
+		if h["secret"] == nil {
+			t.Fatalf("webhook: %v", h)
+		}
+		s.fails("webhook_create", map[string]any{"url": "https://hooks.example.com/cairn", "events": []string{"nope"}}, "invalid")
+		if l := s.ok("webhook_list", map[string]any{}, 0).result(); len(l["webhooks"].([]any)) != 1 {
+			t.Fatalf("webhooks: %v", l)
+		}
+		if d := s.ok("webhook_deliveries", map[string]any{"webhook": h["id"]}, 0).result(); len(d["deliveries"].([]any)) != 0 {
+			t.Fatalf("deliveries: %v", d)
+		}
 	})
 
 	t.Run("Billing", func(t *testing.T) {

@@ -43,6 +43,7 @@ func NewServer(c *client.Client) *sdk.Server {
 	s.addFileTools(srv)
 	s.addComplianceTools(srv)
 	s.addBillingTools(srv)
+	s.addWatchTools(srv)
 	s.addResources(srv)
 	return srv
 }

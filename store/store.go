@@ -26,7 +26,10 @@
 //   - Anchors: the on-chain anchoring of each list version (anchors.go);
 //   - RateLimits: the counters of the limits that survive a restart
 //     (ratelimits.go);
-//   - Proofs: screening proof documents by screening id (proofs.go).
+//   - Proofs: screening proof documents by screening id (proofs.go);
+//   - Watchlists: watched addresses, their index and the alerts list
+//     versions record for them (watch.go);
+//   - Webhooks: webhook endpoints and their deliveries (webhooks.go).
 //
 // Two interfaces are optional, as only one backend implements each; the
 // store package says which a backend has (SearchOf, PreparerOf), so that
@@ -80,6 +83,8 @@ type Store interface {
 	Anchors
 	RateLimits
 	Proofs
+	Watchlists
+	Webhooks
 	// Ping reports whether the backend is reachable and usable.
 	Ping(ctx context.Context) error
 	// Close releases the backend. No method may be called after it.

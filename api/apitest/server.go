@@ -23,6 +23,7 @@ import (
 	"github.com/cairn-dev/cairn/memory"
 	"github.com/cairn-dev/cairn/screening"
 	"github.com/cairn-dev/cairn/store/pebble"
+	"github.com/cairn-dev/cairn/webhook"
 )
 
 // AdminToken is the admin token of the test servers.
@@ -104,6 +105,10 @@ func start(t testing.TB, dir string, setup []func(*wiring.Parts)) *Server {
 	p := wiring.Parts{Clock: &clockSwitch{cairn.SystemClock{}}, AdminToken: AdminToken, Limits: api.DefaultLimits(), CacheTTL: CacheTTL,
 		StarterCredits: account.DefaultStarterCredits, CreditsPerAPT: billing.DefaultCreditsPerAPT, Screening: &screening.Holder{},
 		JWTSecret: JWTSecret, ReportMinAccountAge: compliance.DefaultMinAccountAge, Cursors: cairn.NewCursors(bytes.Repeat([]byte{7}, 32)), PublicURL: "http://cairn.test"}
+	// Webhooks reach receivers on 127.0.0.1 (httptest servers), and the
+	// sender looks for due deliveries often.
+	p.Webhooks = webhook.DefaultConfig()
+	p.Webhooks.AllowPrivate, p.Webhooks.Poll = true, 50*time.Millisecond
 	logs := &LogBuffer{}
 	p.Logger = slog.New(slog.NewJSONHandler(logs, nil))
 	db, err := pebble.Open(filepath.Join(dir, "store"), pebble.Options{Clock: p.Clock})
@@ -128,8 +133,13 @@ func start(t testing.TB, dir string, setup []func(*wiring.Parts)) *Server {
 	for _, f := range setup {
 		f(&p)
 	}
-	s, err := api.New(wiring.Deps(p))
+	deps := wiring.Deps(p)
+	s, err := api.New(deps)
 	must(t, err)
+	sendCtx, stopSending := context.WithCancel(context.Background())
+	sent := make(chan struct{})
+	go func() { deps.Webhooks.Run(sendCtx); close(sent) }()
+	closers = append(closers, func() { stopSending(); <-sent })
 	hs := httptest.NewServer(s.Handler())
 	closers = append(closers, hs.Close)
 	return &Server{Client: &Client{URL: hs.URL}, Dir: dir, API: s, Store: db, Blobs: blobs, Memory: p.Memory, Logs: logs,

@@ -156,6 +156,9 @@ func (a *Anchorer) synced(ctx context.Context, r cairn.Anchor, block uint64) err
 	if err == nil && a.onSynced != nil {
 		a.onSynced()
 	}
+	if err == nil && a.opts.OnSynced != nil {
+		a.opts.OnSynced(ctx, r)
+	}
 	if err == nil {
 		a.log.Info("list roots anchored", "list_version", r.ListVersion, "tx", r.TxHash, "block", block,
 			"sanctions_root", r.SanctionsRoot, "community_root", r.CommunityRoot,

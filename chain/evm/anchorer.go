@@ -42,6 +42,9 @@ type Options struct {
 	GapGrace time.Duration
 	// CallTimeout bounds each round's calls to the node (0: 30 s).
 	CallTimeout time.Duration
+	// OnSynced, when set, hears each version once it is synced (the
+	// anchor.synced webhook).
+	OnSynced func(context.Context, cairn.Anchor)
 }
 
 // Anchorer is chain.Anchorer on an EVM chain: Submit records a version,

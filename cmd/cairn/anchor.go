@@ -58,6 +58,11 @@ func (m *Main) openAnchorer(ctx context.Context, s store.Anchors) error {
 		Backend: backend, Key: key, ChainID: m.Config.EVMChainID, Contract: common.HexToAddress(m.Config.EVMContract),
 		Confirmations: m.Config.EVMConfirmations, PollInterval: m.Config.EVMPollInterval,
 		Store: s, Clock: m.Clock, Logger: m.Logger.With("component", "anchor"),
+		OnSynced: func(ctx context.Context, a cairn.Anchor) {
+			if m.webhooks != nil {
+				m.webhooks.AnchorSynced(ctx, a.Target, a.ListVersion, a.TxHash, a.BlockNumber, a.SyncedAt)
+			}
+		},
 	})
 	return err
 }

@@ -12,6 +12,7 @@ import (
 	blobs3 "github.com/cairn-dev/cairn/blob/s3"
 	"github.com/cairn-dev/cairn/compliance"
 	"github.com/cairn-dev/cairn/ingest"
+	"github.com/cairn-dev/cairn/webhook"
 )
 
 // Config is everything `cairn serve` can be told, by section (the
@@ -29,6 +30,7 @@ type Config struct {
 	IngestConfig
 	EVMConfig
 	MemoryConfig
+	WebhookConfig
 }
 
 // HTTPConfig is the HTTP server: where it listens, what third parties
@@ -202,6 +204,29 @@ type MemoryConfig struct {
 	VectorHNSWThreshold int
 }
 
+// WebhookConfig is how webhook deliveries are sent (webhook.Config):
+// WebhookAllowPrivate lets endpoints be http and reach loopback, private
+// and link-local addresses (tests and internal deployments).
+type WebhookConfig struct {
+	WebhookAllowPrivate  bool
+	WebhookTimeout       time.Duration
+	WebhookConcurrency   int
+	WebhookPerEndpoint   int
+	WebhookPollInterval  time.Duration
+	WebhookRetryFor      time.Duration
+	WebhookMaxRetryDelay time.Duration
+}
+
+// webhooks is the webhook.Config of the flags.
+func (c WebhookConfig) webhooks() webhook.Config {
+	w := webhook.DefaultConfig()
+	w.AllowPrivate, w.Timeout, w.Concurrency, w.PerEndpoint, w.Poll = c.WebhookAllowPrivate, c.WebhookTimeout, c.WebhookConcurrency,
+		c.WebhookPerEndpoint, c.WebhookPollInterval
+	w.RetryFor, w.DisableAfter, w.MaxRetry = c.WebhookRetryFor, c.WebhookRetryFor, c.WebhookMaxRetryDelay
+	w.Lease = max(w.Lease, 2*w.Timeout)
+	return w
+}
+
 // DefaultConfig returns the defaults of every flag.
 func DefaultConfig() Config {
 	return Config{
@@ -251,6 +276,9 @@ func DefaultConfig() Config {
 		},
 		EVMConfig:    EVMConfig{EVMConfirmations: 3, EVMPollInterval: 4 * time.Second, EVMOracle: true},
 		MemoryConfig: MemoryConfig{VectorHNSWThreshold: 20000},
+		WebhookConfig: WebhookConfig{WebhookTimeout: webhook.DefaultConfig().Timeout, WebhookConcurrency: webhook.DefaultConfig().Concurrency,
+			WebhookPerEndpoint: webhook.DefaultConfig().PerEndpoint, WebhookPollInterval: webhook.DefaultConfig().Poll,
+			WebhookRetryFor: webhook.DefaultConfig().RetryFor, WebhookMaxRetryDelay: webhook.DefaultConfig().MaxRetry},
 	}
 }
 
@@ -317,10 +345,22 @@ func newServeFlagSet(c *Config) *flag.FlagSet {
 	fs.DurationVar(&c.CacheTTL, "cache-ttl", c.CacheTTL, "how long an authenticated API key and a media record are remembered in memory (0: every request reads the store); a rotation, revocation or media delete made through another instance sharing the store takes effect within it")
 	fs.Int64Var(&c.BlobCacheBytes, "blob-cache-bytes", c.BlobCacheBytes, "memory for the blob store's read cache of metadata and verified chunks (0: none)")
 	addBlobFlags(fs, c)
+	addWebhookFlags(fs, c)
 	fs.StringVar(&c.EmbedderURL, "embedder-url", c.EmbedderURL, "OpenAI-compatible embeddings endpoint (Ollama, vLLM, text-embeddings-inference; …/v1/embeddings is appended to a base URL) whose vectors make the memory space server (empty: hash-v1 only)")
 	fs.StringVar(&c.EmbedderModel, "embedder-model", c.EmbedderModel, "model name sent to --embedder-url")
 	fs.IntVar(&c.VectorHNSWThreshold, "vector-hnsw-threshold", c.VectorHNSWThreshold, "vectors in one agent's server or client vector space from which its search uses an HNSW graph instead of an exact scan (hash-v1 is always exact; 0: exact only)")
 	return fs
+}
+
+// addWebhookFlags declares the flags of webhook deliveries.
+func addWebhookFlags(fs *flag.FlagSet, c *Config) {
+	fs.BoolVar(&c.WebhookAllowPrivate, "webhook-allow-private", c.WebhookAllowPrivate, "let webhook URLs be http and reach loopback, private and link-local addresses (tests and internal deployments; off, such targets are refused when each connection is made)")
+	fs.DurationVar(&c.WebhookTimeout, "webhook-timeout", c.WebhookTimeout, "longest time of one webhook delivery attempt (connect, TLS, answer)")
+	fs.IntVar(&c.WebhookConcurrency, "webhook-concurrency", c.WebhookConcurrency, "webhook delivery attempts in flight at once, in total")
+	fs.IntVar(&c.WebhookPerEndpoint, "webhook-per-endpoint", c.WebhookPerEndpoint, "webhook delivery attempts in flight at once to one endpoint")
+	fs.DurationVar(&c.WebhookPollInterval, "webhook-poll-interval", c.WebhookPollInterval, "how often due webhook deliveries are looked for, besides the wake-ups of new ones (another instance's alerts are found so)")
+	fs.DurationVar(&c.WebhookRetryFor, "webhook-retry-for", c.WebhookRetryFor, "how long a webhook delivery is retried before it is failed, and an endpoint may fail before it is disabled")
+	fs.DurationVar(&c.WebhookMaxRetryDelay, "webhook-max-retry-delay", c.WebhookMaxRetryDelay, "longest delay between two attempts of a webhook delivery (the first retry is 5s after the failure, each next one twice as late)")
 }
 
 // addBlobFlags declares the flags of the blob store (serve and ingest).

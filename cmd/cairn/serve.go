@@ -35,6 +35,7 @@ import (
 	"github.com/cairn-dev/cairn/store"
 	"github.com/cairn-dev/cairn/store/pebble"
 	"github.com/cairn-dev/cairn/store/postgres"
+	"github.com/cairn-dev/cairn/webhook"
 )
 
 var errUsage = errors.New("usage")
@@ -87,6 +88,9 @@ type Main struct {
 	sweepers []wiring.Sweeper
 	memory   *memory.Service
 	pipeline *ingest.Pipeline
+	// webhooks sends the webhook deliveries (every instance; deliveries
+	// are leased, so that instances share them).
+	webhooks *webhook.Service
 	http     *http.Server
 	ln       net.Listener
 	// metrics serves GET /metrics on --metrics-listen, pprof the Go
@@ -401,11 +405,13 @@ func (m *Main) apiDeps(o *opening, publicURL string) api.Deps {
 		Screening: o.holder, Pipeline: m.pipeline, Anchorer: m.chainAnchorer(), DepositAddresses: o.hd, DepositVerifier: o.deposits,
 		Origin: o.origin, PublicURL: publicURL, PublicEVMRPCURL: cfg.PublicEVMRPCURL, Signer: o.signer, JWTSecret: jwtSecret(cfg.JWTSecret, o.serviceKey), Clock: m.Clock, Logger: m.Logger,
 		StarterCredits: cfg.StarterCredits, CreditsPerAPT: cfg.CreditsPerAPT, CacheTTL: cfg.CacheTTL,
-		ReportMinAccountAge: cfg.ReportMinAccountAge, AdminToken: cfg.AdminToken, TrustedProxies: proxies, Limits: cfg.apiLimits(m.pg != nil)}
+		ReportMinAccountAge: cfg.ReportMinAccountAge, AdminToken: cfg.AdminToken, TrustedProxies: proxies, Limits: cfg.apiLimits(m.pg != nil),
+		Webhooks: cfg.webhooks()}
 	if m.oracle != nil {
 		parts.Oracle = m.oracle
 	}
 	d := wiring.Deps(parts)
+	m.webhooks = d.Webhooks
 	// /readyz: the instance leads or follows, and needs a list when it has
 	// sources (api.Deps.ListRequired).
 	d.Leading, d.ListRequired = m.Leading, len(m.pipeline.Sources) > 0
@@ -432,7 +438,8 @@ func (m *Main) Run(ctx context.Context) error {
 		m.wg.Add(1)
 		go func() { defer m.wg.Done(); m.memory.RunEmbedder(sweepCtx, m.Logger) }()
 	}
-	m.wg.Add(2)
+	m.wg.Add(3)
+	go func() { defer m.wg.Done(); m.webhooks.Run(sweepCtx) }()
 	go func() { defer m.wg.Done(); m.sweepKind(sweepCtx, true) }()
 	go func() { defer m.wg.Done(); m.lead(sweepCtx) }()
 	if m.pg != nil {

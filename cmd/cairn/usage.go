@@ -36,6 +36,8 @@ var serveSections = []flagSection{
 	{"Anchoring (EVM)", []string{"evm-rpc-url", "evm-chain-id", "evm-contract", "evm-key-file", "evm-confirmations",
 		"evm-poll-interval", "evm-oracle", "evm-oracle-from-block", "public-evm-rpc-url"}},
 	{"Memory search", []string{"embedder-url", "embedder-model", "vector-hnsw-threshold"}},
+	{"Webhooks", []string{"webhook-allow-private", "webhook-timeout", "webhook-concurrency", "webhook-per-endpoint",
+		"webhook-poll-interval", "webhook-retry-for", "webhook-max-retry-delay"}},
 }
 
 // writeServeHelp writes the help of `cairn serve`: its flags by section,

@@ -21,7 +21,7 @@ import (
 func (c *Config) Validate() error {
 	for _, check := range []func() error{
 		c.validateBasics, c.validateStore, c.validateBlob, c.validateDeposits,
-		c.validateIngest, c.validateMemory, c.validateAnchoring,
+		c.validateIngest, c.validateMemory, c.validateAnchoring, c.validateWebhooks,
 	} {
 		if err := check(); err != nil {
 			return err
@@ -135,6 +135,14 @@ func checkPublicRPCURL(raw string) error {
 		return fmt.Errorf("--public-evm-rpc-url %q: no user info, query or fragment (every reader sees it; put no secret in it)", raw)
 	case strings.ContainsAny(raw, " ;,'\"\\") || u.String() != raw:
 		return fmt.Errorf("--public-evm-rpc-url %q: write it plainly, as %q", raw, u.String())
+	}
+	return nil
+}
+
+// validateWebhooks: the --webhook-* flags make a valid webhook.Config.
+func (c *Config) validateWebhooks() error {
+	if err := c.webhooks().Validate(); err != nil {
+		return fmt.Errorf("webhooks: %w", err)
 	}
 	return nil
 }

@@ -28,6 +28,7 @@ import (
 	"github.com/cairn-dev/cairn/memory/vector"
 	"github.com/cairn-dev/cairn/screening"
 	"github.com/cairn-dev/cairn/store"
+	"github.com/cairn-dev/cairn/webhook"
 )
 
 // MemoryOptions are the settings of the memory service.
@@ -113,6 +114,8 @@ type Parts struct {
 	AdminToken          string
 	TrustedProxies      []string
 	Limits              api.Limits
+	// Webhooks is how webhook deliveries are sent.
+	Webhooks webhook.Config
 }
 
 // Deps wires the services into the front end's dependencies.
@@ -129,10 +132,24 @@ func Deps(p Parts) api.Deps {
 	// Reporting agents' entries go to the log GET /v1/memory/audit reads.
 	reports := &compliance.Reports{Store: p.Core, Accounts: p.Core, Ledger: p.Core, Audit: p.Memory.Audit,
 		Rebuild: rebuild, MinAccountAge: p.ReportMinAccountAge, Clock: p.Clock, Logger: p.Logger}
+	hooks := &webhook.Service{Store: p.Core, Config: p.Webhooks, Clock: p.Clock, Logger: p.Logger,
+		Render: func(a cairn.WatchAlert) any { return compliance.AlertJSON(a) }}
+	if p.Pipeline != nil {
+		// Each committed version is announced, and its alerts sent.
+		prev := p.Pipeline.OnVersion
+		p.Pipeline.OnVersion = func(ctx context.Context, v cairn.ListVersion) {
+			if prev != nil {
+				prev(ctx, v)
+			}
+			hooks.ListVersion(ctx, v)
+		}
+	}
 	var deposits *billing.Deposits
 	if p.DepositVerifier != nil {
 		deposits = &billing.Deposits{Verifier: p.DepositVerifier, Store: p.Core, Audit: p.Memory.Audit,
-			CreditsPerAPT: p.CreditsPerAPT, Clock: p.Clock}
+			CreditsPerAPT: p.CreditsPerAPT, Clock: p.Clock, OnCredited: func(ctx context.Context, r *billing.DepositResult) {
+				hooks.DepositCredited(ctx, r.Entry, r.Deposit.TxHash, r.Deposit.Amount)
+			}}
 	}
 	return api.Deps{
 		Health: p.Core,
@@ -146,6 +163,8 @@ func Deps(p Parts) api.Deps {
 		Memory:          p.Memory,
 		Compliance:      complianceSvc,
 		Reports:         reports,
+		Watchlists:      &compliance.Watchlists{Store: p.Core, Clock: p.Clock},
+		Webhooks:        hooks,
 		Ingest:          ingester,
 		Idempotency:     p.Core,
 		Settled:         p.Core,

@@ -96,6 +96,11 @@ func (db *DB) PrepareListVersion(ctx context.Context, version uint64, builtAt ti
 		p.Discard()
 		return nil, err
 	}
+	// The alerts of watched addresses, committed with the version.
+	if _, err := db.stageAlerts(ctx, p.b, version, added, removed); err != nil {
+		p.Discard()
+		return nil, err
+	}
 	return p, nil
 }
 

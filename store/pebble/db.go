@@ -57,6 +57,7 @@ type DB struct {
 	rates   stripes      // stored rate limit counters, per key
 	proofs  stripes      // screening proofs, per id
 
+	hookMu       sync.Mutex // webhook deliveries and their queue (webhooks.go)
 	screenMu     sync.Mutex // the screening counter (screenings.go)
 	screenCount  int64
 	screenLoaded bool

@@ -32,6 +32,9 @@ import (
 //	anchor/<target><listVersion BE uint64>  cairn.Anchor (JSON): on-chain anchoring of a list version
 //	rate/<key>                           stored rate limit counter: theoretical arrival time (BE int64 Unix ns)
 //	proof/<screeningID>                  screening proof document (compressed by the compliance service)
+//	watch/...                            watchlists, their addresses, the index of watched addresses and
+//	                                     alerts (layout: watch.go)
+//	hook/...                             webhook endpoints, deliveries and their queue (layout: webhooks.go)
 //	mem/...                              memory heads, versions and their indexes (layout: memory_keys.go)
 //	media/...                            media records and their indexes (layout: media.go)
 //	scr/...                              sanctions list versions, segments and history (layout:
@@ -64,6 +67,8 @@ const (
 	prefixAnchor     = "anchor/"
 	prefixRate       = "rate/"
 	prefixProof      = "proof/"
+	prefixWatch      = "watch/"
+	prefixHook       = "hook/"
 
 	// PrefixMemory holds memory heads, versions and their indexes.
 	PrefixMemory = "mem/"
@@ -77,7 +82,7 @@ const (
 // prefixes is every top-level prefix in use.
 var prefixes = []string{
 	prefixDev, prefixAgent, prefixAgentKey, prefixDepIdx, prefixLedger,
-	prefixLedgerUniq, prefixLedgerTime, prefixAudit, prefixAuditAct, prefixSetting, prefixMeta, prefixFreeTier, prefixIdem, prefixSettled, prefixAnchor, prefixRate, prefixProof,
+	prefixLedgerUniq, prefixLedgerTime, prefixAudit, prefixAuditAct, prefixSetting, prefixMeta, prefixFreeTier, prefixIdem, prefixSettled, prefixAnchor, prefixRate, prefixProof, prefixWatch, prefixHook,
 	PrefixMemory, PrefixMedia, PrefixCompliance,
 }
 

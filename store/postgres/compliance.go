@@ -56,18 +56,27 @@ func (db *DB) CommitListVersion(ctx context.Context, v cairn.ListVersion, added,
 		if err := tx.QueryRow(ctx, "SELECT NOT EXISTS (SELECT 1 FROM list_entries)").Scan(&empty); err != nil {
 			return mapErr(err, "read list entries")
 		}
+		addedTable, removedTable := "", ""
 		if len(removed) > 0 {
 			if err := removeEntries(ctx, tx, v.Version, removed); err != nil {
 				return err
 			}
+			removedTable = "list_removed"
 		}
-		if len(added) == 0 {
-			return nil
+		if len(added) > 0 {
+			addedTable = "list_added"
+			var err error
+			if empty {
+				addedTable, err = "list_entries", copyEntries(ctx, tx, "list_entries", added, int64(v.Version))
+			} else {
+				err = addEntries(ctx, tx, v.Version, added)
+			}
+			if err != nil {
+				return err
+			}
 		}
-		if empty {
-			return copyEntries(ctx, tx, "list_entries", added, int64(v.Version))
-		}
-		return addEntries(ctx, tx, v.Version, added)
+		// The alerts of watched addresses, committed with the version.
+		return insertAlerts(ctx, tx, v.Version, db.clock.Now(), addedTable, removedTable)
 	})
 }
 

@@ -49,6 +49,8 @@ var contractSuites = []contractSuite{
 	suite("Anchors", RunAnchorTests),
 	suite("RateLimits", RunRateLimitTests),
 	suite("Proofs", RunProofTests),
+	suite("Watchlists", RunWatchlistTests),
+	suite("Webhooks", RunWebhookTests),
 	suite("MemorySearch", RunMemorySearchTests),
 }
 

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// TestWebhookSurvivesKill: a watchlist.hit whose first attempt failed is
+// persisted; the process is killed with SIGKILL, started again on the
+// same data dir, and sends it, under the same webhook-id, once the
+// receiver answers.
+func TestWebhookSurvivesKill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts subprocesses")
+	}
+	var ok atomic.Bool
+	ids := make(chan string, 100)
+	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		ids <- r.Header.Get("webhook-id")
+		if !ok.Load() {
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}
+	}))
+	defer recv.Close()
+	dir := t.TempDir()
+	list := filepath.Join(t.TempDir(), "eth.txt")
+	orig, err := os.ReadFile("testdata/sanctioned_addresses_ETH.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(list, orig, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	const admin = "admin-test-token-0123456789abcdef"
+	args := []string{"--listen", "127.0.0.1:0", "--data-dir", dir, "--default-sources=false", "--source", "list:ETH=" + list,
+		"--deposit-mnemonic", testConfig(t, dir).DepositMnemonic, "--admin-token", admin, "--webhook-allow-private",
+		"--webhook-poll-interval", "100ms"}
+	proc := serveProcess(t, nil, args...)
+	ts := proc.server()
+	a := ts.register(t, "exchange")
+	hook := ts.do(t, "POST", "/v1/webhooks", a.Key, map[string]any{"url": recv.URL, "events": []string{"watchlist.hit"}}).must(t, http.StatusCreated)
+	const addr = "0x52908400098527886E0F7030069857D2E4169EE7"
+	ts.do(t, "POST", "/v1/compliance/watchlists", a.Key, map[string]any{"name": "w", "addresses": []map[string]string{
+		{"address": addr, "chain": "ethereum"}}}).must(t, http.StatusCreated)
+	if err := os.WriteFile(list, append(orig, "\n"+addr+"\n"...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ts.do(t, "POST", "/v1/admin/ingest", admin, nil).must(t, http.StatusOK)
+	first := waitID(t, ids)
+	// The failed attempt is recorded before the kill.
+	deliveries := func(ts *testServer) []map[string]any {
+		var out []map[string]any
+		r := ts.do(t, "GET", "/v1/webhooks/"+hook.str("id")+"/deliveries", a.Key, nil).must(t, http.StatusOK)
+		b, _ := json.Marshal(r.JSON["deliveries"])
+		_ = json.Unmarshal(b, &out)
+		return out
+	}
+	waitUntil(t, func() bool { ds := deliveries(ts); return len(ds) == 1 && ds[0]["attempts"] == 1.0 })
+	if err := proc.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-proc.exited
+	_ = proc.cmd.Wait()
+	ok.Store(true)
+	ts = serveProcess(t, nil, args...).server()
+	if id := waitID(t, ids); id != first {
+		t.Fatalf("a delivery of another id after the restart: %s, want %s", id, first)
+	}
+	waitUntil(t, func() bool { ds := deliveries(ts); return len(ds) == 1 && ds[0]["status"] == "delivered" })
+	if alerts := ts.do(t, "GET", "/v1/compliance/alerts", a.Key, nil).must(t, http.StatusOK).JSON["alerts"].([]any); len(alerts) != 1 {
+		t.Fatalf("alerts after the restart: %v", alerts)
+	}
+}
+
+// waitID waits for the receiver's next webhook-id.
+func waitID(t *testing.T, ids chan string) string {
+	t.Helper()
+	select {
+	case id := <-ids:
+		return id
+	case <-time.After(60 * time.Second):
+		t.Fatal("no webhook delivery")
+	}
+	return ""
+}
+
+// waitUntil polls ok until it holds (failing after 60 s).
+func waitUntil(t *testing.T, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not reached")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

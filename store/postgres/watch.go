@@ -1,0 +1,196 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/store"
+	"github.com/jackc/pgx/v5"
+)
+
+var _ store.Watchlists = (*DB)(nil)
+
+func watchlistNotFound(id string) error {
+	return cairn.Errorf(cairn.ENOTFOUND, "Watchlist not found.").With("watchlistId", id)
+}
+
+// CreateWatchlist inserts the watchlist and copies its addresses in one
+// transaction.
+func (db *DB) CreateWatchlist(ctx context.Context, w *cairn.Watchlist, addrs []cairn.WatchedAddress) error {
+	if w.CreatedAt.IsZero() {
+		w.CreatedAt = db.clock.Now()
+	}
+	w.UpdatedAt = w.CreatedAt
+	addrs = store.UniqueWatched(addrs)
+	w.Addresses = len(addrs)
+	doc, err := json.Marshal(w)
+	if err != nil {
+		return err
+	}
+	return db.inTx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "INSERT INTO watchlists (developer_id, id, record) VALUES ($1, $2, $3)", w.DeveloperID, w.ID, doc); err != nil {
+			return mapErr(err, "insert watchlist")
+		}
+		return copyWatched(ctx, tx, w, addrs)
+	})
+}
+
+// copyWatched copies addresses of w, none of them held yet.
+func copyWatched(ctx context.Context, tx pgx.Tx, w *cairn.Watchlist, addrs []cairn.WatchedAddress) error {
+	_, err := tx.CopyFrom(ctx, pgx.Identifier{"watched_addresses"}, []string{"watchlist_id", "developer_id", "family", "address", "record"},
+		pgx.CopyFromSlice(len(addrs), func(i int) ([]any, error) {
+			doc, err := json.Marshal(&addrs[i])
+			return []any{w.ID, w.DeveloperID, addrs[i].Family, addrs[i].Address, doc}, err
+		}))
+	return mapErr(err, "copy watched addresses")
+}
+
+// Watchlist reads the developer's watchlist.
+func (db *DB) Watchlist(ctx context.Context, developerID, id string) (*cairn.Watchlist, error) {
+	return watchlistIn(ctx, db.pool, developerID, id, "")
+}
+
+// watchlistIn reads a watchlist with q, with the row lock suffix lock.
+func watchlistIn(ctx context.Context, q rowsQuerier, developerID, id, lock string) (*cairn.Watchlist, error) {
+	if !validText(developerID, id) {
+		return nil, watchlistNotFound(id)
+	}
+	ws, err := queryJSON[cairn.Watchlist](ctx, q, "watchlist", "SELECT record FROM watchlists WHERE developer_id = $1 AND id = $2"+lock, developerID, id)
+	if err != nil {
+		return nil, err
+	}
+	if len(ws) == 0 {
+		return nil, watchlistNotFound(id)
+	}
+	return &ws[0], nil
+}
+
+// ListWatchlists reads the developer's watchlists by id.
+func (db *DB) ListWatchlists(ctx context.Context, developerID, afterID string, limit int) ([]cairn.Watchlist, error) {
+	if !validText(developerID, afterID) {
+		return []cairn.Watchlist{}, nil
+	}
+	return queryJSON[cairn.Watchlist](ctx, db.pool, "watchlist",
+		"SELECT record FROM watchlists WHERE developer_id = $1 AND id > $2 ORDER BY id LIMIT $3", developerID, afterID, limit)
+}
+
+// DeleteWatchlist deletes the watchlist; its addresses go with it.
+func (db *DB) DeleteWatchlist(ctx context.Context, developerID, id string) error {
+	if !validText(developerID, id) {
+		return watchlistNotFound(id)
+	}
+	tag, err := db.pool.Exec(ctx, "DELETE FROM watchlists WHERE developer_id = $1 AND id = $2", developerID, id)
+	if err != nil {
+		return mapErr(err, "delete watchlist")
+	}
+	if tag.RowsAffected() == 0 {
+		return watchlistNotFound(id)
+	}
+	return nil
+}
+
+// AddWatchedAddresses inserts the addresses not held yet and counts
+// them, in one transaction holding the watchlist's row lock.
+func (db *DB) AddWatchedAddresses(ctx context.Context, developerID, id string, addrs []cairn.WatchedAddress, max int, charge func(int) error) (int, error) {
+	addrs = store.UniqueWatched(addrs)
+	return db.changeWatched(ctx, developerID, id, func(tx pgx.Tx, w *cairn.Watchlist) (int, error) {
+		n := 0
+		for _, a := range addrs {
+			doc, err := json.Marshal(&a)
+			if err != nil {
+				return 0, err
+			}
+			tag, err := tx.Exec(ctx, `INSERT INTO watched_addresses (watchlist_id, developer_id, family, address, record)
+				VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`, id, developerID, a.Family, a.Address, doc)
+			if err != nil {
+				return 0, mapErr(err, "insert watched address")
+			}
+			n += int(tag.RowsAffected())
+		}
+		if w.Addresses+n > max {
+			return 0, cairn.Errorf(cairn.ETOOLARGE, "A watchlist holds at most %d addresses.", max).With("limit", max)
+		}
+		if charge != nil && n > 0 {
+			if err := charge(n); err != nil {
+				return 0, err
+			}
+		}
+		return n, nil
+	})
+}
+
+// RemoveWatchedAddresses deletes the held addresses and counts them, in
+// one transaction holding the watchlist's row lock.
+func (db *DB) RemoveWatchedAddresses(ctx context.Context, developerID, id string, addrs []cairn.WatchedAddress) (int, error) {
+	addrs = store.UniqueWatched(addrs)
+	return db.changeWatched(ctx, developerID, id, func(tx pgx.Tx, w *cairn.Watchlist) (int, error) {
+		n := 0
+		for _, a := range addrs {
+			tag, err := tx.Exec(ctx, "DELETE FROM watched_addresses WHERE watchlist_id = $1 AND family = $2 AND address = $3",
+				id, a.Family, a.Address)
+			if err != nil {
+				return 0, mapErr(err, "delete watched address")
+			}
+			n -= int(tag.RowsAffected())
+		}
+		return n, nil
+	})
+}
+
+// changeWatched runs stage on the watchlist, locked, and stores it with
+// its count moved by what stage returns (whose absolute value it returns).
+func (db *DB) changeWatched(ctx context.Context, developerID, id string, stage func(pgx.Tx, *cairn.Watchlist) (int, error)) (int, error) {
+	n := 0
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
+		w, err := watchlistIn(ctx, tx, developerID, id, " FOR UPDATE")
+		if err != nil {
+			return err
+		}
+		if n, err = stage(tx, w); err != nil || n == 0 {
+			return err
+		}
+		w.Addresses += n
+		w.UpdatedAt = db.clock.Now()
+		doc, err := json.Marshal(w)
+		if err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, "UPDATE watchlists SET record = $3 WHERE developer_id = $1 AND id = $2", developerID, id, doc)
+		return mapErr(err, "update watchlist")
+	})
+	if n < 0 {
+		n = -n
+	}
+	return n, err
+}
+
+// WatchedAddresses reads the watchlist's addresses from after.
+func (db *DB) WatchedAddresses(ctx context.Context, developerID, id, after string, limit int) ([]cairn.WatchedAddress, error) {
+	if _, err := db.Watchlist(ctx, developerID, id); err != nil {
+		return nil, err
+	}
+	fam, addr, _ := strings.Cut(after, "/")
+	if !validText(fam, addr) {
+		return []cairn.WatchedAddress{}, nil
+	}
+	return queryJSON[cairn.WatchedAddress](ctx, db.pool, "watched address", `SELECT record FROM watched_addresses
+		WHERE watchlist_id = $1 AND (family, address) > ($2, $3) ORDER BY family, address LIMIT $4`, id, fam, addr, limit)
+}
+
+// WatchedCount sums the developer's watchlists' counts.
+func (db *DB) WatchedCount(ctx context.Context, developerID string) (int, error) {
+	var n int
+	err := db.pool.QueryRow(ctx, "SELECT count(*) FROM watched_addresses WHERE developer_id = $1", developerID).Scan(&n)
+	return n, mapErr(err, "count watched addresses")
+}
+
+// Alerts reads the developer's alerts, newest first.
+func (db *DB) Alerts(ctx context.Context, developerID, beforeID string, limit int) ([]cairn.WatchAlert, error) {
+	if limit <= 0 || !validText(developerID, beforeID) {
+		return []cairn.WatchAlert{}, nil
+	}
+	q, args := newestFirst("SELECT record FROM watch_alerts WHERE developer_id = $1", []any{developerID}, "", "", beforeID, limit)
+	return queryJSON[cairn.WatchAlert](ctx, db.pool, "alert", q, args...)
+}
