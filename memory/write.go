@@ -126,9 +126,10 @@ func (s *Service) screen(m *cairn.Memory, w *Write, content []byte) error {
 	return nil
 }
 
-// Create stores version 1 of a new memory: the blob first, then the record,
-// its indexes and the audit entry in one commit. A crash in between leaves
-// at most an unreferenced blob.
+// Create stores version 1 of a new memory: a long content's blob first,
+// then the record (with a short content in it), its indexes and the audit
+// entry in one commit. A crash in between leaves at most an unreferenced
+// blob.
 func (s *Service) Create(ctx context.Context, agentID string, w *Write) (*View, error) {
 	if w.Type == "" {
 		w.Type = "semantic"
@@ -210,12 +211,17 @@ func (s *Service) writeVersion(ctx context.Context, m, old *cairn.Memory, vid st
 	if w.MimeType != nil && *w.MimeType != "" {
 		ct = *w.MimeType
 	}
-	info, err := s.Blobs.Put(ctx, blobPath(m.AgentID, v), bytes.NewReader(stored),
-		blob.PutOptions{ContentType: ct, ExpiresAt: blobExpiry(m)})
-	if err != nil {
-		return nil, cairn.Upstream(err, blobFailed, blobKeep...)
+	v.SizeBytes, v.StoredBytes = int64(len(content)), int64(len(stored))
+	if s.inlines(len(stored)) {
+		v.Inlined, v.Inline = true, stored
+	} else {
+		info, err := s.Blobs.Put(ctx, blobPath(m.AgentID, v), bytes.NewReader(stored),
+			blob.PutOptions{ContentType: ct, ExpiresAt: blobExpiry(m)})
+		if err != nil {
+			return nil, cairn.Upstream(err, blobFailed, blobKeep...)
+		}
+		v.StoredBytes = info.Size
 	}
-	v.SizeBytes, v.StoredBytes = int64(len(content)), info.Size
 	extend := old != nil && !blobExpiry(m).Equal(blobExpiry(old))
 	if extend && !expiresBefore(blobExpiry(m), blobExpiry(old)) {
 		if err := s.syncBlobExpiry(ctx, m); err != nil { // longer first: never a record outliving its blobs
