@@ -53,10 +53,11 @@ func (s *Store) Open(ctx context.Context, name string) (blob.ReadSeekCloser, blo
 	if err != nil {
 		return nil, blob.Info{}, err
 	}
-	if v := openVerified(s.locate(name), rec, f); v != nil {
+	r := s.newReader(name, f, rec, 0, rec.Size)
+	if v := openVerified(s.locate(name), rec, r); v != nil {
 		return v, rec.info(), nil
 	}
-	return s.newReader(name, f, rec, 0, rec.Size), rec.info(), nil
+	return r, rec.info(), nil
 }
 
 // openContent reads the sidecar and opens the content file it names (or

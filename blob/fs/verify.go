@@ -19,11 +19,11 @@ import (
 // returns, which for a whole large file costs more than sending it. So a
 // content file whose every chunk once matched its digest is remembered as
 // verified, durably, in its sidecar, with the stamp of the file at the
-// time (device, inode, size, status change time), and Open hands out such a
-// file as it is (verifiedFile), for the kernel to send, as long as its
-// stamp is unchanged (one fstat of its open file per read): any write to the file, truncation, replacement or
-// restore from a copy changes it, and the reads go through the digests
-// again (and fail on damaged chunks).
+// time (device, inode, size, status change time), and the reader Open
+// returns for it (verifiedReader) lets the kernel send the file as it is
+// for as long as its stamp is unchanged: any write to the file,
+// truncation, replacement or restore from a copy changes it, and the reads
+// go through the digests again (and fail on damaged chunks).
 //
 // A file is marked verified only when it was left unchanged for settle
 // before the read that verified it began: the kernel stamps changes with a
@@ -50,32 +50,29 @@ const defaultSettle = time.Second
 // by default.
 const DefaultScrubBytes = 256 << 20
 
-// verifiedReader is what Open returns for a verified, unchanged content
-// file: it reads the file without hashing, through the shared handle, and
-// when asked for the file itself (SyscallConn: the kernel is to send the
-// rest, as net.TCPConn.ReadFrom does for a large window) it opens the file
-// for itself, positioned where the reader is, so that its offset is its
-// own. Not safe for concurrent use.
+// verifiedReader is what Open returns for a content file marked verified:
+// it reads through the verifying reader (a short Range costs what it
+// did: its chunk comes from the read cache, or is hashed), until it is
+// asked for the file itself (SyscallConn: the kernel is to send the rest,
+// as net.TCPConn.ReadFrom does for a large window). It then opens the file
+// for itself, checks that its stamp is still the verified one (else it
+// refuses, and the copy goes on through the verifying reader), and
+// positions it where the reader is, so that its offset is its own. Not
+// safe for concurrent use.
 type verifiedReader struct {
-	sf   *sharedFile
+	*reader
 	path string
-	want stamp // the verified stamp
-	size int64
-	pos  int64
+	want stamp    // the verified stamp
 	own  *os.File // opened by SyscallConn; then the reader reads it
 }
 
-// openVerified returns a verifiedReader over f when rec is marked verified
-// and the shared file's stamp is still the verified one; nil otherwise.
-func openVerified(l loc, rec *record, f content) *verifiedReader {
-	sf, ok := f.(*sharedFile)
-	if !ok || rec.Verified == nil || !sf.h.ok {
+// openVerified wraps r in a verifiedReader when rec is marked verified;
+// nil otherwise.
+func openVerified(l loc, rec *record, r *reader) *verifiedReader {
+	if rec.Verified == nil || rec.isInline() {
 		return nil
 	}
-	if !unchanged(sf.h.f, *rec.Verified) {
-		return nil
-	}
-	return &verifiedReader{sf: sf, path: l.blobPath(rec.Gen), want: *rec.Verified, size: rec.Size}
+	return &verifiedReader{reader: r, path: l.blobPath(rec.Gen), want: *rec.Verified}
 }
 
 // unchanged reports whether f's stamp is want.
@@ -92,37 +89,23 @@ func (v *verifiedReader) Read(p []byte) (int, error) {
 	if v.own != nil {
 		return v.own.Read(p)
 	}
-	if v.sf == nil {
-		return 0, os.ErrClosed
-	}
-	if v.pos >= v.size {
-		return 0, io.EOF
-	}
-	n, err := v.sf.ReadAt(p[:min(int64(len(p)), v.size-v.pos)], v.pos)
-	v.pos += int64(n)
-	if err == io.EOF && n > 0 {
-		err = nil
-	}
-	return n, err
+	return v.reader.Read(p)
 }
 
 func (v *verifiedReader) Seek(offset int64, whence int) (int64, error) {
 	if v.own != nil {
 		return v.own.Seek(offset, whence)
 	}
-	if v.sf == nil {
-		return 0, os.ErrClosed
-	}
-	return blob.SeekWindow(&v.pos, 0, v.size, offset, whence)
+	return v.reader.Seek(offset, whence)
 }
 
-// SyscallConn opens the file for this reader (once), at the reader's
-// position, and returns its raw connection; an error (the reader then
-// goes on reading through the shared handle) when the file is no longer
-// the verified one.
+// SyscallConn opens the file for this reader (once), checks its stamp,
+// positions it where the reader is and returns its raw connection; an
+// error (the reader then goes on verifying) when the file is no longer the
+// verified one.
 func (v *verifiedReader) SyscallConn() (syscall.RawConn, error) {
 	if v.own == nil {
-		if v.sf == nil {
+		if v.reader.f == nil {
 			return nil, os.ErrClosed
 		}
 		f, err := os.Open(v.path)
@@ -133,7 +116,7 @@ func (v *verifiedReader) SyscallConn() (syscall.RawConn, error) {
 			f.Close()
 			return nil, errCorrupt("file")
 		}
-		if _, err := f.Seek(v.pos, io.SeekStart); err != nil {
+		if _, err := f.Seek(v.reader.pos, io.SeekStart); err != nil {
 			f.Close()
 			return nil, err
 		}
@@ -149,11 +132,8 @@ func (v *verifiedReader) Close() error {
 		err = v.own.Close()
 		v.own = nil
 	}
-	if v.sf != nil {
-		if cerr := v.sf.Close(); err == nil {
-			err = cerr
-		}
-		v.sf = nil
+	if cerr := v.reader.Close(); err == nil {
+		err = cerr
 	}
 	return err
 }

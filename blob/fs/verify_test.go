@@ -113,7 +113,8 @@ func TestPartialReadDoesNotVerify(t *testing.T) {
 }
 
 // TestChangedVerifiedFileNotServed: a verified file changed on disk is no
-// longer handed out; its damaged chunk fails the read (EUPSTREAM).
+// longer handed to the kernel; its damaged chunk fails the read
+// (EUPSTREAM).
 func TestChangedVerifiedFileNotServed(t *testing.T) {
 	s := settledStore(t)
 	putRandom(t, s, "x", 5*chunkSize)
@@ -123,9 +124,15 @@ func TestChangedVerifiedFileNotServed(t *testing.T) {
 	}
 	time.Sleep(2 * s.settle) // past the kernel's clock granularity
 	corrupt(t, s, "x", 3*chunkSize+1)
-	got, kernel, err := openWhole(t, s, "x")
-	if kernel || !cairn.IsCode(err, cairn.EUPSTREAM) {
-		t.Fatalf("read of a damaged file: %d bytes, file %v, %v; want EUPSTREAM", len(got), kernel, err)
+	if got, _, err := openWhole(t, s, "x"); !cairn.IsCode(err, cairn.EUPSTREAM) {
+		t.Fatalf("read of a damaged file: %d bytes, %v; want EUPSTREAM", len(got), err)
+	}
+	rc, _ := openHead(t, s, "x", 1000)
+	if _, err := rc.(syscall.Conn).SyscallConn(); err == nil {
+		t.Fatal("the damaged file handed to the kernel")
+	}
+	if _, err := io.ReadAll(rc); !cairn.IsCode(err, cairn.EUPSTREAM) {
+		t.Fatalf("read on after the refusal: %v; want EUPSTREAM", err)
 	}
 }
 
