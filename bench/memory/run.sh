@@ -10,6 +10,8 @@
 # rounds, each on a fresh data dir; every line names its build and round.
 # With VERSUS=<postgres URL> instead, the rounds alternate the embedded
 # store and PostgreSQL (a fresh schema each), with this build.
+# With PROFILE=<file>, the first run serves --pprof-listen and a CPU profile
+# of its closed-loop gets is written to <file> (go tool pprof).
 set -euo pipefail
 rate=${1:-500}
 secs=${2:-10}
@@ -46,8 +48,10 @@ run() { # build round
     schemas+=("$schema")
     store=(--store "$url" --postgres-schema "$schema")
   fi
+  local prof=()
+  [ -n "${PROFILE:-}" ] && [ ! -e "$PROFILE" ] && prof=(--pprof-listen 127.0.0.1:18091)
   "$work/$bin" serve --listen 127.0.0.1:18090 --data-dir "$dir" --admin-token bench-admin-token-0123456789abcdef0123 \
-    --rate-limit-per-key 0 --write-limit-per-agent 0 --log-level error "${store[@]}" 2>"$work/cairn-$1-$2.log" &
+    --rate-limit-per-key 0 --write-limit-per-agent 0 --log-level error "${store[@]}" "${prof[@]}" 2>"$work/cairn-$1-$2.log" &
   pid=$!
   for _ in $(seq 100); do curl -sf 127.0.0.1:18090/healthz >/dev/null && break; sleep 0.1; done
   . bench/lib.sh
@@ -58,7 +62,11 @@ run() { # build round
     $L -op create -rate "$rate" -ids "$dir.ids"
     $L -op get -rate "$rate" -ids "$dir.ids"
     $L -op create -rate 0 -conns 16
+    if [ ${#prof[@]} -gt 0 ]; then
+      curl -sf -o "$PROFILE" "127.0.0.1:18091/debug/pprof/profile?seconds=$((secs > 1 ? secs - 1 : 1))" &
+    fi
     $L -op get -rate 0 -conns 16 -ids "$dir.ids"
+    wait
   } | sed "s/^/$1 round $2: /"
   kill "$pid"; wait "$pid" 2>/dev/null || true
 }
