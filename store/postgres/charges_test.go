@@ -9,9 +9,9 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// TestChargeCommitsWithoutWaiting: a charge's statement turns synchronous
-// commit off for its own transaction only (any other entry's leaves it
-// on), Apply of a charge schedules the flush of the WAL and a credit does
+// TestChargeCommitsWithoutWaiting: a charge's statement (and a memory
+// read's audit entry's) turns synchronous commit off for its own
+// transaction only (any other entry's leaves it on), Apply of a charge schedules the flush of the WAL and a credit does
 // not, and Close runs the flush that is due.
 func TestChargeCommitsWithoutWaiting(t *testing.T) {
 	ctx := context.Background()
@@ -26,11 +26,19 @@ func TestChargeCommitsWithoutWaiting(t *testing.T) {
 	for _, c := range []struct {
 		sql  string
 		want string
-	}{{sqlCharge, "off"}, {sqlApply, "on"}} {
+	}{{sqlCharge, "off"}, {sqlApply, "on"}, {sqlAuditAsync, "off"}, {sqlAudit, "on"}} {
 		err := db.inTx(ctx, func(tx pgx.Tx) error {
-			e := db.prepareEntry(entry(cairn.LedgerGrant, 5))
-			if ok, err := insertEntry(ctx, tx, c.sql, &e); err != nil || !ok {
-				t.Fatalf("insert: %v %v", ok, err)
+			switch c.sql {
+			case sqlAudit, sqlAuditAsync:
+				a := db.prepareAudit(&cairn.AuditEntry{AgentID: "a", Action: cairn.AuditRead})
+				if err := insertAudit(ctx, tx, c.sql, &a); err != nil {
+					t.Fatal(err)
+				}
+			default:
+				e := db.prepareEntry(entry(cairn.LedgerGrant, 5))
+				if ok, err := insertEntry(ctx, tx, c.sql, &e); err != nil || !ok {
+					t.Fatalf("insert: %v %v", ok, err)
+				}
 			}
 			var got string
 			if err := tx.QueryRow(ctx, "SELECT current_setting('synchronous_commit')").Scan(&got); err != nil || got != c.want {

@@ -34,8 +34,7 @@ RETURNING seq, balance_after`
 
 // sqlCharge is sqlApply whose commit does not wait for the WAL flush
 // (synchronous_commit off for its transaction only; charges.go).
-var sqlCharge = strings.Replace(sqlApply, "FROM d\n",
-	"FROM d, (SELECT set_config('synchronous_commit', 'off', true)) AS async\n", 1)
+var sqlCharge = strings.Replace(sqlApply, "FROM d\n", "FROM d, (SELECT "+asyncCommitExpr+") AS async\n", 1)
 
 // Apply appends e to its developer's ledger and moves the balance in one
 // statement (see sqlApply); when that statement refuses, the developer's
