@@ -77,6 +77,11 @@ type MemoryVersion struct {
 	// (space "server"), set after the commit by SetServerEmbedding.
 	ServerEmbedding *Embedding `json:"serverEmbedding,omitempty"`
 	CreatedAt       time.Time  `json:"createdAt"`
+	// Inlined marks a version whose content is kept in the record itself
+	// (Inline: the stored bytes, compressed when IsCompressed) instead of
+	// in a blob: a short content, written with the record in one commit.
+	Inlined bool   `json:"inlined,omitempty"`
+	Inline  []byte `json:"inline,omitempty"`
 	// SearchText is what a store that searches memories itself
 	// (store.MemorySearch) indexes with a new version: its plain-text
 	// content, nil when the version is not indexed (encrypted or binary).

@@ -45,10 +45,12 @@ var contentHeaders = []string{"Content-Type", "Content-Disposition", "Content-Le
 // headers.
 func serveContent(c *gin.Context, size int64, modtime time.Time, content io.ReadSeeker) error {
 	w := &problemCatcher{ResponseWriter: c.Writer}
+	c.Writer = w // the access log counts what ReadFrom sends
 	serveRanges(w, c.Request, size, modtime, content)
 	if w.status == 0 {
 		return nil
 	}
+	c.Writer = w.ResponseWriter // for the problem document
 	for _, k := range contentHeaders {
 		c.Writer.Header().Del(k)
 	}
@@ -64,6 +66,7 @@ func serveContent(c *gin.Context, size int64, modtime time.Time, content io.Read
 type problemCatcher struct {
 	gin.ResponseWriter
 	status int
+	sent   int // bytes ReadFrom sent past the gin writer
 }
 
 func (w *problemCatcher) WriteHeader(code int) {
@@ -80,6 +83,40 @@ func (w *problemCatcher) Write(b []byte) (int, error) {
 	}
 	return w.ResponseWriter.Write(b)
 }
+
+// ReadFrom hands a large src to the connection's ReadFrom, so that a file
+// the blob store hands out (a verified one) is sent by the kernel
+// (sendfile) instead of copied through the process. A small one (a short
+// Range) is copied into the response buffer: one write, no file to open.
+func (w *problemCatcher) ReadFrom(src io.Reader) (int64, error) {
+	if w.status != 0 {
+		return io.Copy(io.Discard, src)
+	}
+	if lr, ok := src.(*io.LimitedReader); ok && lr.N <= smallCopy {
+		return io.Copy(writerOnly{w}, src)
+	}
+	u, ok := w.ResponseWriter.(interface{ Unwrap() http.ResponseWriter })
+	if !ok {
+		return io.Copy(writerOnly{w}, src)
+	}
+	rf, ok := u.Unwrap().(io.ReaderFrom)
+	if !ok {
+		return io.Copy(writerOnly{w}, src)
+	}
+	w.ResponseWriter.WriteHeaderNow()
+	n, err := rf.ReadFrom(src)
+	w.sent += int(n)
+	return n, err
+}
+
+// Size counts the bytes ReadFrom sent past the gin writer too.
+func (w *problemCatcher) Size() int { return w.ResponseWriter.Size() + w.sent }
+
+// smallCopy is the largest window ReadFrom copies through the process.
+const smallCopy = 128 << 10
+
+// writerOnly hides ReadFrom from io.Copy.
+type writerOnly struct{ io.Writer }
 
 // contentDisposition returns the header with an ASCII fallback filename and
 // the exact name as RFC 8187 filename* (RFC 6266).

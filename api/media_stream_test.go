@@ -2,15 +2,23 @@ package api_test
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"mime"
 	"mime/multipart"
+	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cairn-dev/cairn/api/apitest"
+	"github.com/cairn-dev/cairn/blob/blobtest"
 )
 
 // TestE2EMediaRangesAcrossChunks checks exact bytes of ranges that start,
@@ -85,4 +93,74 @@ func TestE2EMediaRangesAcrossChunks(t *testing.T) {
 	if r := ts.Stream(t, "GET", a.Key, id).Must(t, 200); !bytes.Equal(r.Body, content) {
 		t.Fatal("whole file differs")
 	}
+}
+
+// TestE2EMediaVerifiedFile: once a file has been read whole (and so
+// verified, a second after it was written), the whole stream (sent by the
+// kernel from the file), HEAD and ranges still return its exact bytes.
+func TestE2EMediaVerifiedFile(t *testing.T) {
+	ts := apitest.NewServer(t)
+	a, content, id := uploadRandom(t, ts, 1<<20+17, 2)
+	time.Sleep(1100 * time.Millisecond) // the file settles (blob/fs verify.go)
+	for i := range 3 {                  // the first read verifies the file, the next ones read it as it is
+		if r := ts.Stream(t, "GET", a.Key, id).Must(t, 200); !bytes.Equal(r.Body, content) {
+			t.Fatalf("read %d: %d bytes differ from the %d stored", i, len(r.Body), len(content))
+		}
+	}
+	if r := ts.Stream(t, "HEAD", a.Key, id).Must(t, 200); r.Header.Get("Content-Length") != fmt.Sprint(len(content)) || len(r.Body) != 0 {
+		t.Fatalf("HEAD: length %q, %d body bytes", r.Header.Get("Content-Length"), len(r.Body))
+	}
+	for _, rng := range [][2]int{{5, 1028}, {200_000, 900_000}, {len(content) - 10, len(content) - 1}} {
+		r := ts.Stream(t, "GET", a.Key, id, "Range", fmt.Sprintf("bytes=%d-%d", rng[0], rng[1])).Must(t, 206)
+		if !bytes.Equal(r.Body, content[rng[0]:rng[1]+1]) {
+			t.Fatalf("range %v: %d bytes differ", rng, len(r.Body))
+		}
+	}
+}
+
+// TestE2EMediaDamagedFileNotServed: a verified file damaged on disk is
+// never served whole: the read stops at the damaged chunk (the response
+// ends short of its length), and so does every read after it.
+func TestE2EMediaDamagedFileNotServed(t *testing.T) {
+	ts := apitest.NewServer(t)
+	a, content, id := uploadRandom(t, ts, 300_000, 3)
+	time.Sleep(1100 * time.Millisecond) // the file settles and the next read verifies it
+	ts.Stream(t, "GET", a.Key, id).Must(t, 200)
+	time.Sleep(50 * time.Millisecond) // past the kernel's clock granularity
+	damage(t, ts, "media/"+a.ID+"/"+id, 200_000)
+	for i := range 2 {
+		req, _ := http.NewRequest("GET", ts.URL+"/v1/media/"+id+"/stream", nil)
+		req.Header.Set("Authorization", "Bearer "+a.Key)
+		r, err := ts.RoundTrip(t, req)
+		if err == nil && r.Status == 200 && len(r.Body) == len(content) {
+			t.Fatalf("read %d of a damaged file: all %d bytes served", i, len(r.Body))
+		}
+	}
+}
+
+// damage flips one byte at off of the content file of the blob name in
+// the server's blob/fs directory.
+func damage(t *testing.T, ts *apitest.Server, name string, off int64) {
+	t.Helper()
+	sum := sha256.Sum256([]byte(name))
+	key := hex.EncodeToString(sum[:])
+	meta, err := os.ReadFile(filepath.Join(ts.Blobs.Root(), key[:2], key+".meta"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec struct{ Gen string }
+	if err := json.Unmarshal(meta, &rec); err != nil {
+		t.Fatal(err)
+	}
+	blobtest.FlipByte(t, filepath.Join(ts.Blobs.Root(), key[:2], key+"."+rec.Gen+".blob"), off)
+}
+
+// uploadRandom registers an agent and uploads n random bytes (seed) as
+// its media file; it returns the agent, the bytes and the media id.
+func uploadRandom(t *testing.T, ts *apitest.Server, n int, seed byte) (apitest.Agent, []byte, string) {
+	a := ts.Register(t, "")
+	content := make([]byte, n)
+	_, _ = rand.NewChaCha8([32]byte{seed}).Read(content)
+	id := ts.Upload(t, a.Key, apitest.Part{Name: "file", Filename: "big.bin", ContentType: "application/octet-stream", Body: content}).Must(t, 201).Str("id")
+	return a, content, id
 }

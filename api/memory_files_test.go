@@ -15,6 +15,7 @@ import (
 
 func TestMemoryUploadDownload(t *testing.T) {
 	ts := newMemServer(t)
+	ts.Memory.InlineBytes = -1 // contents in blobs, whose loss is tested
 	// upload gives a fresh agent of 1000 credits the file img/pixel (5
 	// credits) and returns the agent, the response, the id and the balance.
 	upload := func(t *testing.T) (apitest.Agent, *apitest.Response, string, int) {

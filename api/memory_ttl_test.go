@@ -13,6 +13,7 @@ import (
 func TestMemoryTTL(t *testing.T) {
 	clk := cairn.NewManualClock(time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC))
 	ts, a := memServer(t, 1000, apitest.WithClock(clk))
+	ts.Memory.InlineBytes = -1 // contents in blobs, whose expiry is tested
 	mk := func(key, ttl string) string {
 		body := map[string]any{"key": key, "content": "x"}
 		if ttl != "" {

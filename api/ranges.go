@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -233,5 +234,24 @@ func (l *lockedReader) Close() error {
 	l.closed = true
 	return l.rc.Close()
 }
+
+// SyscallConn hands over the raw file of a reader that has one (a blob
+// store's verified content file), for the kernel to send the rest of it
+// (net.TCPConn.ReadFrom); an error, after which the copy goes through
+// Read, for any other.
+func (l *lockedReader) SyscallConn() (syscall.RawConn, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return nil, errReaderClosed
+	}
+	sc, ok := l.rc.(syscall.Conn)
+	if !ok {
+		return nil, errNoFile
+	}
+	return sc.SyscallConn()
+}
+
+var errNoFile = errors.New("api: blob reader has no file")
 
 var _ io.ReadSeekCloser = (*lockedReader)(nil)

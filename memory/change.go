@@ -36,7 +36,7 @@ func (s *Service) Delete(ctx context.Context, agentID, id string, ifMatch func(l
 	if err != nil {
 		return nil, nil, err
 	}
-	_ = s.Blobs.Delete(ctx, blobPath(agentID, gone))
+	s.deleteBlob(ctx, agentID, gone)
 	s.reindex(ctx, peek, head)
 	return head, gone, nil
 }

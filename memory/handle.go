@@ -84,7 +84,7 @@ func (s *Service) DeleteMemory(ctx context.Context, agentID, id string, ifMatch 
 		if _, _, err := s.Store.DeleteMemoryVersion(ctx, agentID, vs[i].ID, audit); err != nil {
 			return nil, nil, err
 		}
-		_ = s.Blobs.Delete(ctx, blobPath(agentID, &vs[i]))
+		s.deleteBlob(ctx, agentID, &vs[i])
 	}
 	s.unindex(agentID, m.Key)
 	return m, vs, nil

@@ -32,9 +32,13 @@ func (s *Service) Get(ctx context.Context, agentID, id string, withContent bool,
 	return view, nil
 }
 
-// content reads and decompresses a version's blob. A blob the store cannot
+// content reads and decompresses a version's content: its blob, or the
+// bytes inlined in its record. A blob the store cannot
 // give back is EUPSTREAM: the record exists, so its content must too.
 func (s *Service) content(ctx context.Context, m *cairn.Memory, v *cairn.MemoryVersion) ([]byte, error) {
+	if v.Inlined {
+		return decompress(v.Inline, v.IsCompressed)
+	}
 	rc, _, err := s.Blobs.Get(ctx, blobPath(m.AgentID, v), 0, -1)
 	if err != nil {
 		if cairn.IsCode(err, cairn.ENOTFOUND) {

@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"cmp"
 	"context"
 	"hash/maphash"
 	"sync"
@@ -43,6 +44,10 @@ type Service struct {
 	Embedder *Embedder
 	Secrets  *Secrets
 	Clock    cairn.Clock
+	// InlineBytes is the largest stored content (after compression) kept
+	// in the version's record instead of a blob of its own: 0 means
+	// MaxInline, a negative value none (every version has a blob).
+	InlineBytes int
 
 	initOnce sync.Once
 	seed     maphash.Seed
@@ -94,6 +99,23 @@ func blobPath(agentID string, v *cairn.MemoryVersion) string {
 		return v.BlobKey
 	}
 	return "agents/" + agentID + "/" + v.BlobName
+}
+
+// MaxInline is the default InlineBytes: a write of content this short is
+// one commit of the store, with no blob file to write and sync first.
+const MaxInline = 8 << 10
+
+// inlines reports whether stored content of n bytes goes into the record.
+func (s *Service) inlines(n int) bool {
+	return s.InlineBytes >= 0 && n <= cmp.Or(s.InlineBytes, MaxInline)
+}
+
+// deleteBlob removes the blob of a removed version, if it has one. A
+// failure is left to the blob sweep (the blob has the memory's expiry).
+func (s *Service) deleteBlob(ctx context.Context, agentID string, v *cairn.MemoryVersion) {
+	if !v.Inlined {
+		_ = s.Blobs.Delete(ctx, blobPath(agentID, v))
+	}
 }
 
 // audit logs a read, list or search. Writes log theirs in their own

@@ -3,6 +3,7 @@ package memory_test
 import (
 	"bytes"
 	"context"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -42,6 +43,15 @@ func newFixture(t *testing.T) *fixture {
 		t.Fatal(err)
 	}
 	f.s = &memory.Service{Store: f.db, Audit: f.db, Blobs: f.blobs, Clock: f.clock}
+	return f
+}
+
+// newBlobFixture is a fixture whose service stores every version's
+// content in a blob of its own, as it did for every version before short
+// contents went into the record (InlineBytes).
+func newBlobFixture(t *testing.T) *fixture {
+	f := newFixture(t)
+	f.s.InlineBytes = -1
 	return f
 }
 
@@ -107,7 +117,7 @@ func ptr[T any](v T) *T { return &v }
 // stores nothing.
 func TestCreateStoresRecordBlobAndAudit(t *testing.T) {
 	ctx := context.Background()
-	f := newFixture(t)
+	f := newBlobFixture(t)
 	v := f.create(t, "a", &memory.Write{Key: "notes/first", Content: ptr("the first note"), Importance: ptr(0.8),
 		ExpiresIn: ptr("1d"), Metadata: &memory.Metadata{Tags: []string{"x", "y"}}, RequestID: "req-1"})
 
@@ -170,7 +180,7 @@ func TestCreateStoresRecordBlobAndAudit(t *testing.T) {
 // nothing.
 func TestNewVersionKeepsHistory(t *testing.T) {
 	ctx := context.Background()
-	f := newFixture(t)
+	f := newBlobFixture(t)
 	v1 := f.create(t, "a", &memory.Write{Key: "plan", Content: ptr("draft"), Metadata: &memory.Metadata{Tags: []string{"work"}}})
 	f.clock.Advance(time.Minute)
 	v2 := f.newVersion(t, "a", v1.Version.ID, &memory.Write{Content: ptr("final"), Importance: ptr(0.9)})
@@ -233,7 +243,7 @@ func TestNewVersionKeepsHistory(t *testing.T) {
 // latest; deleting the last removes the memory, and the key is free again.
 func TestDeleteVersionsAndBlobs(t *testing.T) {
 	ctx := context.Background()
-	f := newFixture(t)
+	f := newBlobFixture(t)
 	v1 := f.create(t, "a", &memory.Write{Key: "k", Content: ptr("one")})
 	v2 := f.newVersion(t, "a", v1.Version.ID, &memory.Write{Content: ptr("two")})
 	v3 := f.newVersion(t, "a", v1.Version.ID, &memory.Write{Content: ptr("three")})
@@ -303,7 +313,7 @@ func TestDeleteVersionsAndBlobs(t *testing.T) {
 // its own, and a renewed memory outlives its first expiry.
 func TestRenewMovesExpiry(t *testing.T) {
 	ctx := context.Background()
-	f := newFixture(t)
+	f := newBlobFixture(t)
 	v1 := f.create(t, "a", &memory.Write{Key: "k", Content: ptr("one"), ExpiresIn: ptr("1h")})
 	v2 := f.newVersion(t, "a", v1.Version.ID, &memory.Write{Content: ptr("two")})
 	if !v2.Memory.ExpiresAt.Equal(t0.Add(time.Hour)) {
@@ -357,7 +367,7 @@ func TestRenewMovesExpiry(t *testing.T) {
 // pinned, unexpired and never-expiring memories stay with their blobs.
 func TestSweepRemovesExpiredMemories(t *testing.T) {
 	ctx := context.Background()
-	f := newFixture(t)
+	f := newBlobFixture(t)
 	old1 := f.create(t, "a", &memory.Write{Key: "old", Content: ptr("one"), ExpiresIn: ptr("1h")})
 	old2 := f.newVersion(t, "a", old1.Version.ID, &memory.Write{Content: ptr("two")})
 	other := f.create(t, "b", &memory.Write{Key: "old", Content: ptr("b's"), ExpiresIn: ptr("2h")})
@@ -423,5 +433,44 @@ func TestSweepRemovesExpiredMemories(t *testing.T) {
 	// The key of a swept memory is free.
 	if v := f.create(t, "a", &memory.Write{Key: "old", Content: ptr("new")}); v.Version.Version != 1 {
 		t.Fatalf("create after the sweep: %+v", v.Version)
+	}
+}
+
+// TestShortContentInRecord: a short content is kept in the version's
+// record (no blob), a long one in a blob; versions stored with a blob
+// before still read; deleting and renewing work on both kinds.
+func TestShortContentInRecord(t *testing.T) {
+	ctx := context.Background()
+	f := newBlobFixture(t)
+	old := f.create(t, "a", &memory.Write{Key: "old", Content: ptr("stored as a blob")})
+	f.s.InlineBytes = 0 // the default from here on
+	short := f.create(t, "a", &memory.Write{Key: "short", Content: ptr("a short note")})
+	if !short.Version.Inlined || short.Version.StoredBytes != int64(len("a short note")) {
+		t.Fatalf("short content: %+v", short.Version)
+	}
+	f.blobGone(t, short.Version.BlobKey)
+	long := make([]byte, memory.MaxInline+1)
+	_, _ = rand.NewChaCha8([32]byte{3}).Read(long)
+	lv := f.newVersion(t, "a", short.Version.ID, &memory.Write{Raw: long})
+	if lv.Version.Inlined {
+		t.Fatal("a long content went into the record")
+	}
+	f.blob(t, lv.Version.BlobKey)
+	for _, c := range []struct {
+		id, want string
+	}{{old.Version.ID, "stored as a blob"}, {short.Version.ID, "a short note"}, {lv.Version.ID, string(long)}} {
+		got, err := f.s.Get(ctx, "a", c.id, true, "")
+		if err != nil || string(got.Content) != c.want {
+			t.Fatalf("Get %s: %d bytes, %v", c.id, len(got.Content), err)
+		}
+	}
+	if r := f.s.Renew(ctx, "a", []string{old.Version.ID, short.Version.ID}, time.Hour, ""); !r[0].Success || !r[1].Success {
+		t.Fatalf("Renew: %+v", r)
+	}
+	if _, _, err := f.s.Delete(ctx, "a", short.Version.ID, nil, ""); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := f.s.Get(ctx, "a", lv.Version.ID, true, ""); err != nil || !bytes.Equal(got.Content, long) {
+		t.Fatalf("Get after deleting the short version: %v", err)
 	}
 }

@@ -103,7 +103,7 @@ func (s *Service) removeExpired(ctx context.Context, m *cairn.Memory) error {
 		if _, _, err := s.Store.DeleteMemoryVersion(ctx, m.AgentID, vs[i].ID, audit); err != nil {
 			return err
 		}
-		_ = s.Blobs.Delete(ctx, blobPath(m.AgentID, &vs[i]))
+		s.deleteBlob(ctx, m.AgentID, &vs[i])
 	}
 	s.unindex(m.AgentID, m.Key)
 	return nil

@@ -14,7 +14,7 @@ import (
 // gone.
 func TestRenewAfterTheBlobExpired(t *testing.T) {
 	ctx := context.Background()
-	f := newFixture(t)
+	f := newBlobFixture(t)
 	s, db, memClock, blobClock := f.s, f.db, f.clock, f.blobClock
 	content, ttl := "remember me", "1h"
 	v, err := s.Create(ctx, "agent", &memory.Write{Type: "semantic", Key: "k", Content: &content, ExpiresIn: &ttl})

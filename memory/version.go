@@ -84,6 +84,9 @@ func (s *Service) syncBlobExpiry(ctx context.Context, m *cairn.Memory) error {
 		return err
 	}
 	for _, v := range vs {
+		if v.Inlined {
+			continue // expires with its record
+		}
 		err := s.Blobs.ExtendExpiry(ctx, blobPath(m.AgentID, &v), blobExpiry(m))
 		switch {
 		case cairn.IsCode(err, cairn.ENOTFOUND):

@@ -39,9 +39,10 @@ type Write struct {
 	Replay func(v *View) (*cairn.IdempotencyRecord, error)
 }
 
-// Create stores version 1 of a new memory: the blob first, then the record,
-// its indexes and the audit entry in one commit. A crash in between leaves
-// at most an unreferenced blob.
+// Create stores version 1 of a new memory: a long content's blob first,
+// then the record (with a short content in it), its indexes and the audit
+// entry in one commit. A crash in between leaves at most an unreferenced
+// blob.
 func (s *Service) Create(ctx context.Context, agentID string, w *Write) (*View, error) {
 	if err := checkName(w); err != nil {
 		return nil, err
@@ -103,12 +104,17 @@ func (s *Service) writeVersion(ctx context.Context, m, old *cairn.Memory, vid st
 	if w.MimeType != nil && *w.MimeType != "" {
 		ct = *w.MimeType
 	}
-	info, err := s.Blobs.Put(ctx, blobPath(m.AgentID, v), bytes.NewReader(stored),
-		blob.PutOptions{ContentType: ct, ExpiresAt: blobExpiry(m)})
-	if err != nil {
-		return nil, cairn.Upstream(err, blobFailed, blobKeep...)
+	v.SizeBytes, v.StoredBytes = int64(len(content)), int64(len(stored))
+	if s.inlines(len(stored)) {
+		v.Inlined, v.Inline = true, stored
+	} else {
+		info, err := s.Blobs.Put(ctx, blobPath(m.AgentID, v), bytes.NewReader(stored),
+			blob.PutOptions{ContentType: ct, ExpiresAt: blobExpiry(m)})
+		if err != nil {
+			return nil, cairn.Upstream(err, blobFailed, blobKeep...)
+		}
+		v.StoredBytes = info.Size
 	}
-	v.SizeBytes, v.StoredBytes = int64(len(content)), info.Size
 	extend := old != nil && !blobExpiry(m).Equal(blobExpiry(old))
 	if extend && !expiresBefore(blobExpiry(m), blobExpiry(old)) {
 		if err := s.syncBlobExpiry(ctx, m); err != nil { // longer first: never a record outliving its blobs
@@ -121,6 +127,7 @@ func (s *Service) writeVersion(ctx context.Context, m, old *cairn.Memory, vid st
 	}
 	audit := auditEntry(m.AgentID, action, v.ID, w.RequestID, map[string]any{"key": m.Key, "version": ver})
 	var idem *cairn.IdempotencyRecord
+	var err error
 	if w.Replay != nil {
 		// The view as the commit leaves it (the head it writes).
 		pm, pv, prior := *m, *v, 0

@@ -15,6 +15,7 @@
 # PROFILE=<dir>, each build's server also serves --pprof-listen and a CPU
 # profile of every screening run is kept in <dir> (<build>-<round>.prof,
 # with the two binaries, for go tool pprof).
+# PORT (default 18095) is the port of the server, PORT+1 its profile.
 # Usage, from the repository root: BASE=<commit> bash bench/ab/run.sh [seconds] [connections]
 set -euo pipefail
 base=${BASE:?set BASE to the commit to compare with}
@@ -40,7 +41,7 @@ fi
 rps() { wrk -t1 -c"$conns" -d"${secs}s" "$@" | awk '/Requests\/sec/ {print $2}'; }
 
 measure() { # label binary round
-  local dir="$work/data-$1-$RANDOM" port=18095 pport=18096 prof=()
+  local dir="$work/data-$1-$RANDOM" port=${PORT:-18095} pport=$((${PORT:-18095} + 1)) prof=()
   [ -n "${PROFILE:-}" ] && prof=(--pprof-listen 127.0.0.1:$pport)
   "$work/$2" serve --listen 127.0.0.1:$port --data-dir "$dir" --admin-token bench-token-0123456789abcdef0123456789 \
     --rate-limit-per-key 0 --write-limit-per-agent 0 --log-level error "${prof[@]}" "${srcs[@]}" 2>"$work/$1.log" &

@@ -11,6 +11,7 @@ import (
 	"encoding/hex"
 	"io"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -177,5 +178,24 @@ func wantInfo(t *testing.T, what string, got, want blob.Info) {
 		got.ContentType != want.ContentType || !got.CreatedAt.Equal(want.CreatedAt) ||
 		!got.ExpiresAt.Equal(want.ExpiresAt) {
 		t.Fatalf("%s: Info %+v, want %+v", what, got, want)
+	}
+}
+
+// FlipByte flips the bits of the byte at off of the file at path: damage
+// to a stored file, for the tests of a backend keeping blobs in files.
+func FlipByte(t testing.TB, path string, off int64) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	b := make([]byte, 1)
+	if _, err := f.ReadAt(b, off); err != nil {
+		t.Fatal(err)
+	}
+	b[0] ^= 0xff
+	if _, err := f.WriteAt(b, off); err != nil {
+		t.Fatal(err)
 	}
 }

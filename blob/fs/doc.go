@@ -9,7 +9,8 @@
 // two hex digits:
 //
 //	<root>/<kk>/<key>.meta              sidecar record (JSON): name, size,
-//	                                    digests, content type, times, gen;
+//	                                    digests, content type, times, gen,
+//	                                    the verified stamp (verify.go);
 //	                                    for content shorter than one 64 KiB
 //	                                    chunk, a newline and the content
 //	                                    itself (format 2, "inline")
@@ -40,7 +41,11 @@
 //
 // Get and Open verify each chunk they return against its digest before the
 // bytes leave the store, so a range read hashes only the chunks it touches
-// and a full read verifies everything. A mismatch is EUPSTREAM. An inline
+// and a full read verifies everything. A mismatch is EUPSTREAM. A content
+// file that a full read (or Scrub) verified a while after it was last
+// written is marked verified in its sidecar with its stamp (inode, change
+// time), and Open reads it without hashing, or lets the kernel send it,
+// while the stamp is unchanged (verify.go). An inline
 // blob is read with its sidecar: one file read. The content files of the
 // last 128 blobs read stay open (handles.go), shared by their readers, until
 // the blob changes, so that a small read of a hot blob makes no open, stat

@@ -60,20 +60,7 @@ func conformance(t *testing.T, cacheBytes int64) {
 // as it was.
 func corrupt(t *testing.T, s *Store, name string, off int64) {
 	t.Helper()
-	off += contentOffset(t, s, name)
-	f, err := os.OpenFile(contentPath(t, s, name), os.O_RDWR, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	b := make([]byte, 1)
-	if _, err := f.ReadAt(b, off); err != nil {
-		t.Fatal(err)
-	}
-	b[0] ^= 0xff
-	if _, err := f.WriteAt(b, off); err != nil {
-		t.Fatal(err)
-	}
+	blobtest.FlipByte(t, contentPath(t, s, name), off+contentOffset(t, s, name))
 }
 
 // contentPath is the file holding the content of name: the content file

@@ -45,13 +45,19 @@ func (s *Store) Get(ctx context.Context, name string, offset, length int64) (io.
 	return s.newReader(name, f, rec, offset, end), rec.info(), nil
 }
 
-// Open returns a verifying, seekable reader over the whole blob.
+// Open returns a seekable reader over the whole blob: the content file
+// itself when it is verified and unchanged (verify.go), else a verifying
+// reader.
 func (s *Store) Open(ctx context.Context, name string) (blob.ReadSeekCloser, blob.Info, error) {
 	rec, f, err := s.openContent(ctx, name)
 	if err != nil {
 		return nil, blob.Info{}, err
 	}
-	return s.newReader(name, f, rec, 0, rec.Size), rec.info(), nil
+	r := s.newReader(name, f, rec, 0, rec.Size)
+	if v := openVerified(s.locate(name), rec, r); v != nil {
+		return v, rec.info(), nil
+	}
+	return r, rec.info(), nil
 }
 
 // openContent reads the sidecar and opens the content file it names (or
@@ -96,5 +102,7 @@ func (s *Store) openContent(ctx context.Context, name string) (*record, content,
 		f.Close()
 		return nil, nil, errCorrupt("size")
 	}
-	return rec, &sharedFile{s.handles, s.handles.put(l.key, rec.Gen, f)}, nil
+	st, ok := stampOf(fi)
+	h := s.handles.put(&handle{key: l.key, gen: rec.Gen, f: f, st: st, ok: ok})
+	return rec, &sharedFile{s.handles, h}, nil
 }

@@ -35,6 +35,11 @@ type handle struct {
 	key, gen string
 	f        *os.File
 	refs     int
+
+	// The file's stamp when it was opened (ok: it has one), for a reader
+	// that verifies it whole to mark it verified (verify.go).
+	st stamp
+	ok bool
 }
 
 func newHandles() *handles { return &handles{ll: list.New(), m: map[string]*list.Element{}} }
@@ -60,8 +65,9 @@ func (hs *handles) get(key, gen string) *handle {
 // put caches f as the file of generation gen of key and returns its handle
 // with a reference for the caller. Another handle of key goes (a
 // concurrent reader of the same generation may have put one first).
-func (hs *handles) put(key, gen string, f *os.File) *handle {
-	h := &handle{key: key, gen: gen, f: f, refs: 2}
+func (hs *handles) put(h *handle) *handle {
+	key := h.key
+	h.refs = 2
 	var closing []*os.File
 	hs.mu.Lock()
 	if el, ok := hs.m[key]; ok {

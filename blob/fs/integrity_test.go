@@ -147,15 +147,7 @@ func TestExtendExpiryKeepsContentFile(t *testing.T) {
 func TestReplaceWhileOpen(t *testing.T) {
 	s, _ := newTestStore(t)
 	v1 := putRandom(t, s, "x", 200000)
-	rc, _, err := s.Open(t.Context(), "x")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rc.Close()
-	head := make([]byte, 1000)
-	if _, err := io.ReadFull(rc, head); err != nil {
-		t.Fatal(err)
-	}
+	rc, head := openHead(t, s, "x", 1000)
 	if _, err := s.Put(t.Context(), "x", bytes.NewReader(make([]byte, 150000)), blob.PutOptions{Replace: true}); err != nil {
 		t.Fatal(err)
 	}

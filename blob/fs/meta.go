@@ -32,7 +32,8 @@ type record struct {
 	CreatedAt   time.Time `json:"createdAt"`
 	ExpiresAt   time.Time `json:"expiresAt,omitzero"`
 	ChunkSize   int64     `json:"chunkSize"`
-	Chunks      string    `json:"chunks"` // hex SHA-256 of each chunk, concatenated
+	Chunks      string    `json:"chunks"`             // hex SHA-256 of each chunk, concatenated
+	Verified    *stamp    `json:"verified,omitempty"` // content file verified whole in this state (verify.go)
 
 	sums   []byte // Chunks decoded: sha256.Size bytes per chunk
 	inline []byte // content of an inline blob (Format inlineFormat)

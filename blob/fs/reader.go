@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"io"
 	"os"
+	"time"
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/blob"
@@ -37,14 +38,47 @@ type reader struct {
 	cache *cache // the store's read cache (nil: none)
 	key   string // the blob's key in it
 	prev  int64  // the chunk loaded last (-2: none)
+
+	// next is the first chunk not yet verified from the file by this
+	// reader when it verified chunks 0 to next-1 from the file, in order;
+	// a reader that verifies the whole file so marks it verified on Close
+	// (verify.go).
+	next  int64
+	mark  bool // the file is a content file to verify this way
+	store *Store
+	name  string
+	began time.Time
 }
 
 func (s *Store) newReader(name string, f content, rec *record, start, end int64) *reader {
-	r := &reader{f: f, rec: rec, start: start, end: end, pos: start, bufChunk: -1, prev: -2}
+	r := &reader{f: f, rec: rec, start: start, end: end, pos: start, bufChunk: -1, prev: -2, store: s, name: name,
+		began: time.Now()}
 	if s.cache != nil {
 		r.cache, r.key = s.cache, s.locate(name).key
 	}
+	if sf, ok := f.(*sharedFile); ok && sf.h.ok && start == 0 && end == rec.Size {
+		r.mark = rec.Verified == nil || *rec.Verified != sf.h.st
+	}
 	return r
+}
+
+// verified notes that chunk ci was read from the file and matched.
+func (r *reader) verified(ci int64) {
+	if ci == r.next {
+		r.next++
+	}
+}
+
+// markIfVerified marks the content file verified when this reader read
+// and verified all of it.
+func (r *reader) markIfVerified() {
+	if !r.mark || r.next*r.rec.ChunkSize < r.rec.Size {
+		return
+	}
+	sf := r.f.(*sharedFile)
+	// The handle's stamp is from when it was opened, maybe long before this
+	// reader began; markVerified checks that it is still the file's.
+	r.store.markVerified(r.store.locate(r.name), r.rec.Gen, sf.h.st, r.began)
 }
 
 // Read reads up to len(p) verified bytes. Whole chunks that fit in p are
@@ -102,6 +136,7 @@ func (r *reader) readDirect(p []byte, ci int64) (int, error) {
 			}
 			return 0, errCorrupt("content")
 		}
+		r.verified(c)
 		done += n
 	}
 	r.prev = (r.pos + done - 1) / r.rec.ChunkSize // the next load follows it
@@ -116,7 +151,7 @@ func (r *reader) readDirect(p []byte, ci int64) (int, error) {
 func (r *reader) load(ci int64) ([]byte, error) {
 	random := ci != r.prev+1
 	r.prev = ci
-	if ci != r.bufChunk {
+	if ci != r.bufChunk && !(r.mark && ci == r.next) { // a chunk to verify from the file
 		if b := r.cache.chunk(r.key, r.rec.Gen, ci); b != nil {
 			return b, nil
 		}
@@ -142,6 +177,7 @@ func (r *reader) load(ci int64) ([]byte, error) {
 		return nil, errCorrupt("content")
 	}
 	r.bufChunk = ci
+	r.verified(ci)
 	if random {
 		r.cache.putChunk(r.key, r.rec.Gen, ci, buf)
 	}
@@ -193,6 +229,7 @@ func (r *reader) Close() error {
 	if r.f == nil {
 		return nil
 	}
+	r.markIfVerified()
 	if r.bufp != nil && len(*r.bufp) == chunkSize {
 		chunkPool.Put(r.bufp)
 	}

@@ -1,6 +1,7 @@
 package fs
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -28,6 +29,9 @@ type Options struct {
 	// CacheBytes bounds the read cache of sidecars and verified chunks
 	// (cache.go): 0 means DefaultCacheBytes, a negative value no cache.
 	CacheBytes int64
+	// ScrubBytes is how many bytes of content one Scrub call verifies
+	// (verify.go): 0 means DefaultScrubBytes.
+	ScrubBytes int64
 }
 
 // Store is a blob.Store over files under one root directory.
@@ -48,6 +52,9 @@ type Store struct {
 
 	cache   *cache   // nil: no read cache
 	handles *handles // open content files (handles.go)
+
+	settle time.Duration // verify.go
+	scrub  scrubState
 
 	// crash, when set (by tests), is asked at every point where a crash
 	// could interrupt a commit; true stops the commit there and leaves the
@@ -78,6 +85,7 @@ func New(root string, opts Options) (*Store, error) {
 	}
 	s := &Store{root: abs, clock: opts.Clock, baseURL: opts.BaseURL, inflight: map[string]struct{}{}, handles: newHandles()}
 	s.gc.slots = make(chan struct{}, maxInflight)
+	s.settle, s.scrub.bytes = defaultSettle, cmp.Or(opts.ScrubBytes, DefaultScrubBytes)
 	switch {
 	case opts.CacheBytes == 0:
 		s.cache = newCache(DefaultCacheBytes)

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/media"
+	"github.com/cairn-dev/cairn/memory"
 )
 
 // s3Env is the environment of a server whose blobs live in a bucket of
@@ -98,7 +100,10 @@ func TestE2EBlobS3(t *testing.T) {
 	})
 
 	t.Run("Memory", func(t *testing.T) {
-		content := strings.Repeat("the meeting moved to Thursday; ", 100)
+		// Longer than memory.MaxInline even compressed, so that it is a blob.
+		noise := make([]byte, 3*memory.MaxInline)
+		_, _ = rand.NewChaCha8([32]byte{4}).Read(noise)
+		content := strings.Repeat("the meeting moved to Thursday; ", 100) + hex.EncodeToString(noise)
 		id := ts.do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "notes/s3", "content": content, "expiresIn": "7d"}).must(t, 201).str("id")
 		if r := ts.do(t, "GET", "/v1/memory/"+id, a.Key, nil).must(t, 200); r.str("content") != content {
 			t.Fatalf("memory content %q", r.str("content"))

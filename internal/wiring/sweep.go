@@ -25,9 +25,10 @@ type Sweeper struct {
 
 // Sweepers are the sweeps of the service over its stores, in the order
 // they run: memory records, media records, blobs (local: localBlobs),
-// idempotency records, settled marks, rate counters.
+// idempotency records, settled marks, rate counters, and the blob scrub
+// of a store that has one.
 func Sweepers(core store.Store, blobs blob.Store, localBlobs bool, mem *memory.Service, med *media.Service) []Sweeper {
-	return []Sweeper{
+	sweepers := []Sweeper{
 		{"memory", mem.Sweep, false},
 		{"media", med.Sweep, false},
 		{"blobs", blobs.DeleteExpired, localBlobs},
@@ -48,6 +49,18 @@ func Sweepers(core store.Store, blobs blob.Store, localBlobs bool, mem *memory.S
 			return sweepPaged(func(page int) (int, error) { return core.DeleteRatesBefore(ctx, now, page) })
 		}, false},
 	}
+	// The background check of stored content against its digests (blob/fs
+	// Scrub), a budget of bytes each time; it counts the damaged files.
+	if sc, ok := blobs.(scrubber); ok {
+		sweepers = append(sweepers, Sweeper{"blob scrub (damaged)", sc.Scrub, localBlobs})
+	}
+	return sweepers
+}
+
+// scrubber is a blob store that checks its stored content in the
+// background (blob/fs).
+type scrubber interface {
+	Scrub(ctx context.Context, now time.Time) (int, error)
 }
 
 // sweepPage is how many records a sweep removes per store call.

@@ -119,7 +119,7 @@ func (db *DB) UpdateAgent(ctx context.Context, id string, fn func(*cairn.Agent) 
 			return mapErr(err, "update agent")
 		}
 		if audit != nil {
-			return insertAudit(ctx, tx, &e)
+			return insertAudit(ctx, tx, sqlAudit, &e)
 		}
 		return nil
 	})

@@ -12,7 +12,7 @@ func (db *DB) AppendAudit(ctx context.Context, e *cairn.AuditEntry) error {
 		return cairn.Errorf(cairn.EINVALID, "Missing agent id.")
 	}
 	entry := db.prepareAudit(e)
-	if err := insertAudit(ctx, db.pool, &entry); err != nil {
+	if err := insertAudit(ctx, db.pool, sqlAudit, &entry); err != nil {
 		return err
 	}
 	*e = entry
@@ -29,16 +29,29 @@ func (db *DB) prepareAudit(e *cairn.AuditEntry) cairn.AuditEntry {
 	return entry
 }
 
-// insertAudit inserts e as prepared by prepareAudit.
-func insertAudit(ctx context.Context, q querier, e *cairn.AuditEntry) error {
+// sqlAudit inserts an audit entry; sqlAuditAsync does too, in a
+// transaction whose commit does not wait for the WAL flush
+// (synchronous_commit off for that statement's transaction only).
+const (
+	sqlAudit = `INSERT INTO audit (agent_id, id, action, resource, detail, request_id, ip, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING 1`
+	sqlAuditAsync = `INSERT INTO audit (agent_id, id, action, resource, detail, request_id, ip, created_at)
+		SELECT $1, $2, $3, $4, $5, $6, $7, $8 FROM (SELECT ` + asyncCommitExpr + `) AS async RETURNING 1`
+)
+
+// asyncCommitExpr is the expression that turns synchronous_commit off for the
+// transaction of the statement that evaluates it.
+const asyncCommitExpr = `set_config('synchronous_commit', 'off', true)`
+
+// insertAudit inserts e as prepared by prepareAudit, with sqlAudit or
+// sqlAuditAsync.
+func insertAudit(ctx context.Context, q querier, sql string, e *cairn.AuditEntry) error {
 	var detail any
 	if e.Detail != nil {
 		detail = e.Detail
 	}
 	var one int
-	err := q.QueryRow(ctx, `INSERT INTO audit (agent_id, id, action, resource, detail, request_id, ip, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING 1`,
-		e.AgentID, e.ID, e.Action, e.Resource, detail, e.RequestID, e.IP, e.CreatedAt).Scan(&one)
+	err := q.QueryRow(ctx, sql, e.AgentID, e.ID, e.Action, e.Resource, detail, e.RequestID, e.IP, e.CreatedAt).Scan(&one)
 	return mapErr(err, "insert audit entry")
 }
 

@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -31,6 +32,10 @@ type Options struct {
 	// MaxConns caps the pool (0: the pgxpool default, or pool_max_conns
 	// in the URL).
 	MaxConns int32
+	// ChargeFlush is the longest a charge's commit goes without a flush
+	// of the WAL (charges.go): 0 means DefaultChargeFlush, a negative
+	// value that every charge waits for its own.
+	ChargeFlush time.Duration
 }
 
 // DB is a store.Store on a PostgreSQL database. It is safe for concurrent
@@ -41,6 +46,8 @@ type DB struct {
 	schema string // Options.Schema: the scope of the leader lock
 	id     string // names this DB's memory change notifications
 	closed atomic.Bool
+
+	charges chargeFlusher // charges.go
 }
 
 var _ store.Store = (*DB)(nil)
@@ -71,7 +78,9 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 	if clock == nil {
 		clock = cairn.SystemClock{}
 	}
-	return &DB{pool: pool, clock: clock, schema: opts.Schema, id: cairn.NewID()}, nil
+	db := &DB{pool: pool, clock: clock, schema: opts.Schema, id: cairn.NewID()}
+	db.charges.interval = cmp.Or(opts.ChargeFlush, DefaultChargeFlush)
+	return db, nil
 }
 
 // Pool returns the connection pool, for the packages that keep their own
@@ -93,6 +102,7 @@ func (db *DB) Ping(ctx context.Context) error {
 // Closing a closed DB does nothing.
 func (db *DB) Close() error {
 	if db.closed.CompareAndSwap(false, true) {
+		db.closeCharges()
 		db.pool.Close()
 	}
 	return nil

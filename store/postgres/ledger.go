@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/cairn-dev/cairn"
@@ -31,6 +32,10 @@ INSERT INTO ledger (developer_id, seq, id, agent_id, kind, operation, amount, ba
 SELECT $1, d.ledger_seq, $3, $4, $5, $6, $2, d.balance, $7, $8, $9, $10, $11, $12 FROM d
 RETURNING seq, balance_after`
 
+// sqlCharge is sqlApply whose commit does not wait for the WAL flush
+// (synchronous_commit off for its transaction only; charges.go).
+var sqlCharge = strings.Replace(sqlApply, "FROM d\n", "FROM d, (SELECT "+asyncCommitExpr+") AS async\n", 1)
+
 // Apply appends e to its developer's ledger and moves the balance in one
 // statement (see sqlApply); when that statement refuses, the developer's
 // row is locked to tell an unknown developer from a short balance, and the
@@ -42,7 +47,14 @@ func (db *DB) Apply(ctx context.Context, e *cairn.LedgerEntry) error {
 		return cairn.Errorf(cairn.EINVALID, "Missing ledger entry.")
 	}
 	entry := db.prepareEntry(e)
-	ok, err := insertEntry(ctx, db.pool, &entry)
+	sql := sqlApply
+	if db.groupsCharge(&entry) {
+		sql = sqlCharge
+	}
+	ok, err := insertEntry(ctx, db.pool, sql, &entry)
+	if ok && sql == sqlCharge {
+		db.chargeCommitted()
+	}
 	if err == nil && !ok {
 		err = db.inTx(ctx, func(tx pgx.Tx) error { return applyLocked(ctx, tx, &entry) })
 	}
@@ -70,12 +82,12 @@ func (db *DB) prepareEntry(e *cairn.LedgerEntry) cairn.LedgerEntry {
 
 // insertEntry runs sqlApply for e and sets its Seq and BalanceAfter. It
 // reports false, writing nothing, when the statement refused the entry.
-func insertEntry(ctx context.Context, q querier, e *cairn.LedgerEntry) (bool, error) {
+func insertEntry(ctx context.Context, q querier, sql string, e *cairn.LedgerEntry) (bool, error) {
 	var uniq any
 	if e.UniqueKey != "" {
 		uniq = e.UniqueKey
 	}
-	err := q.QueryRow(ctx, sqlApply, e.DeveloperID, e.Amount, e.ID, e.AgentID, e.Kind, e.Operation,
+	err := q.QueryRow(ctx, sql, e.DeveloperID, e.Amount, e.ID, e.AgentID, e.Kind, e.Operation,
 		e.RequestID, e.RefID, e.Reason, uniq, e.CreatedAt, e.Origin).Scan(&e.Seq, &e.BalanceAfter)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return false, nil
@@ -104,7 +116,7 @@ func applyLocked(ctx context.Context, tx pgx.Tx, e *cairn.LedgerEntry) error {
 			"Insufficient credits: %d required, %d available.", -e.Amount, bal).
 			With("required", -e.Amount).With("available", bal)
 	}
-	ok, err := insertEntry(ctx, tx, e)
+	ok, err := insertEntry(ctx, tx, sqlApply, e)
 	if err != nil {
 		return err
 	} else if !ok {

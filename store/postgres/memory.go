@@ -316,20 +316,15 @@ func (db *DB) SetServerEmbedding(ctx context.Context, agentID, versionID string,
 	})
 }
 
-// LogMemoryRead appends the entry in a transaction that does not wait for
-// the disk (synchronous_commit off): a crash may lose it, never a write's.
+// LogMemoryRead appends the entry in one statement whose transaction does
+// not wait for the disk (synchronous_commit off): a crash may lose it,
+// never a write's.
 func (db *DB) LogMemoryRead(ctx context.Context, e *cairn.AuditEntry) error {
 	if e == nil || e.AgentID == "" {
 		return cairn.Errorf(cairn.EINVALID, "Missing agent id.")
 	}
 	entry := db.prepareAudit(e)
-	err := db.inTx(ctx, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, "SET LOCAL synchronous_commit TO OFF"); err != nil {
-			return mapErr(err, "log memory read")
-		}
-		return insertAudit(ctx, tx, &entry)
-	})
-	if err != nil {
+	if err := insertAudit(ctx, db.pool, sqlAuditAsync, &entry); err != nil {
 		return err
 	}
 	*e = entry

@@ -75,7 +75,7 @@ func (db *DB) inTxAudit(ctx context.Context, audit *cairn.AuditEntry, fn func(pg
 			return err
 		}
 		if audit != nil {
-			return insertAudit(ctx, tx, &e)
+			return insertAudit(ctx, tx, sqlAudit, &e)
 		}
 		return nil
 	})

@@ -33,6 +33,25 @@ func RunMemoryTests(t *testing.T, open func(t *testing.T) store.Memories) {
 		return v
 	}
 	t.Run("IdempotencyRecordInCommit", func(t *testing.T) { idempotencyWithCreate(t, open(t), t0) })
+	t.Run("InlineContentKept", func(t *testing.T) {
+		s := open(t)
+		m, _ := create(t, s, "agent-a", "k", 0)
+		content := []byte{0, 1, 2, 0xff, '"', '\\', 'x'} // any bytes
+		v := &cairn.MemoryVersion{ID: cairn.NewID(), Version: 2, CreatedAt: t0, Inlined: true, Inline: content}
+		empty := &cairn.MemoryVersion{ID: cairn.NewID(), Version: 3, CreatedAt: t0, Inlined: true}
+		for _, nv := range []*cairn.MemoryVersion{v, empty} {
+			if err := s.CreateMemoryVersion(ctx, m, nv, nil, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, gv, err := s.MemoryByVersionID(ctx, "agent-a", v.ID); err != nil || !gv.Inlined || string(gv.Inline) != string(content) {
+			t.Fatalf("MemoryByVersionID = %+v, %v", gv, err)
+		}
+		vs, err := s.MemoryVersions(ctx, "agent-a", m.ID)
+		if err != nil || len(vs) != 3 || !vs[0].Inlined || len(vs[0].Inline) != 0 || string(vs[1].Inline) != string(content) || vs[2].Inlined {
+			t.Fatalf("MemoryVersions = %+v, %v", vs, err)
+		}
+	})
 	t.Run("CreateGetIsolation", func(t *testing.T) {
 		s := open(t)
 		m, v := create(t, s, "agent-a", "notes/one", 0)
