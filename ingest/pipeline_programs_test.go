@@ -122,3 +122,88 @@ func jsonArray(ss []string) string {
 	b, _ := json.Marshal(ss)
 	return string(b)
 }
+
+// TestPipelineStoresNewDetailsOfStoredListings: a store holding the
+// entries of a version written before programs were kept (none, and here
+// an older entity name too) gets them from the next run that parses the
+// source again, so that a restart restores them. The run's version lists
+// and delists nothing, makes no history event and keeps the roots: its
+// only change is the entries' details.
+func TestPipelineStoresNewDetailsOfStoredListings(t *testing.T) {
+	ctx := context.Background()
+	sources := []Source{{Name: SourceGovSDN, Location: "testdata/ofac_xml/sdn_advanced_mini.xml"},
+		{Name: "list:ETH", Location: "testdata/ofac_lists/sanctioned_addresses_ETH.txt"}}
+	// The version as stored before: the same listings, without programs.
+	current := tempStore(t)
+	p0, _ := newPipeline(t, sources...)
+	p0.Store = current
+	if _, err := p0.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	v1, err := current.LastListVersion(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var old []cairn.ListEntry
+	if err := current.ListEntries(ctx, func(e cairn.ListEntry) error {
+		if e.EntityID == "27307" {
+			e.EntityName = "Lazarus Grp"
+		}
+		e.Programs = ""
+		old = append(old, e)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	db := tempStore(t)
+	if err := db.CommitListVersion(ctx, v1, old, nil); err != nil {
+		t.Fatal(err)
+	}
+	p, h := newPipeline(t, sources...)
+	p.Store = db
+	if ok, err := p.Restore(ctx); !ok || err != nil {
+		t.Fatalf("restore: %v %v", ok, err)
+	}
+	if m := sdnMatch(t, h.Current(), lazarusETH, "ethereum"); m.Programs != "" || m.EntityName != "Lazarus Grp" {
+		t.Fatalf("the old version's match %+v", m)
+	}
+
+	res, err := p.Run(ctx)
+	if err != nil || res.Version != 2 || res.Added != 0 || res.Removed != 0 || res.Root != v1.Root {
+		t.Fatalf("run: %+v %v (version 1 root %s)", res, err, v1.Root)
+	}
+	v2, err := db.LastListVersion(ctx)
+	if err != nil || v2.Version != 2 || v2.Added != 0 || v2.Removed != 0 || v2.Entries != len(old) ||
+		v2.SanctionsRoot != v1.SanctionsRoot || v2.ExclusionRoot != v1.ExclusionRoot || v2.Leaves != v1.Leaves {
+		t.Fatalf("stored version 2 %+v %v, version 1 %+v", v2, err, v1)
+	}
+	if cs, err := db.VersionChanges(ctx, 2, 0, 10); err != nil || len(cs) != 0 {
+		t.Fatalf("changes of version 2: %+v %v", cs, err)
+	}
+	// The address's listings (gov_sdn and list:ETH) are still those of
+	// version 1, the gov_sdn one with its new details.
+	hist, err := db.AddressHistory(ctx, "evm", strings.ToLower(lazarusETH))
+	if err != nil || len(hist) != 2 || slices.ContainsFunc(hist, func(c cairn.ListChange) bool { return !c.Listed || c.Version != 1 }) {
+		t.Fatalf("history of the Lazarus Group's address: %+v %v", hist, err)
+	}
+	if e := hist[0].Entry; e.Source != SourceGovSDN || e.EntityName != "Lazarus Group" || !slices.Equal(e.Programs.List(), []string{"DPRK3"}) {
+		t.Fatalf("the gov_sdn listing of the history: %+v", e)
+	}
+
+	// A restart restores the new details.
+	q, h2 := newPipeline(t)
+	q.Store = db
+	if ok, err := q.Restore(ctx); !ok || err != nil {
+		t.Fatalf("restore after the run: %v %v", ok, err)
+	}
+	for _, ix := range []*screening.Index{h.Current(), h2.Current()} {
+		if m := sdnMatch(t, ix, lazarusETH, "ethereum"); m.EntityName != "Lazarus Group" || !slices.Equal(m.Programs.List(), []string{"DPRK3"}) {
+			t.Fatalf("match of version %d: %+v", ix.Version, m)
+		}
+	}
+
+	// The next run finds nothing to store again.
+	if res, err := p.Run(ctx); err != nil || res.Version != 3 || res.Added != 0 || res.Removed != 0 {
+		t.Fatalf("third run: %+v %v", res, err)
+	}
+}

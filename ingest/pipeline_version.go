@@ -48,28 +48,33 @@ func countListings(groups map[string]*screening.Listings) int {
 	return n
 }
 
-// diffGroups returns the listings of next not in prev (added) and of prev
-// not in next (removed), source by source: a listing's source is part of
-// its key, so the sources' diffs are the version's. An unchanged source
+// diffGroups returns the listings of next not in prev or in prev with
+// other details (added; changed counts the latter) and of prev not in next
+// (removed), source by source: a listing's source is part of its key, so
+// the sources' diffs are the version's. A listing whose details (entity
+// name, programs, category, severity) changed is stored again, as an
+// addition the store applies to the current entry; it is no new listing.
+// An unchanged source
 // costs one pointer comparison (a source's listings are replaced, never
 // edited, so the same Listings means the same listings). Each result is
 // in key order and read as store entries by position, without a copy of
 // the listings: the first version of a list of ten million would
 // otherwise be 1.6 GB of ListEntry values and address strings.
-func diffGroups(prev, next map[string]*screening.Listings) (added, removed *listingEntries) {
+func diffGroups(prev, next map[string]*screening.Listings) (added, removed *listingEntries, changed int) {
 	added, removed = &listingEntries{}, &listingEntries{}
 	for _, name := range slices.Sorted(maps.Keys(unionKeys(prev, next))) {
 		p, n := prev[name], next[name]
 		if p == n {
 			continue
 		}
-		a, r := diffListings(p, n)
+		a, r, c := diffListings(p, n)
 		added.add(n, a)
 		removed.add(p, r)
+		changed += c
 	}
 	added.sort()
 	removed.sort()
-	return added, removed
+	return added, removed, changed
 }
 
 // listingEntries is listings of one or more sources as store.Entries, in
@@ -160,14 +165,15 @@ func unionKeys(a, b map[string]*screening.Listings) map[string]bool {
 }
 
 // diffListings returns the positions of the listings of next not in prev
-// (added) and of those of prev not in next (removed), nil for all of them;
-// both are sorted by key.
-func diffListings(prev, next *screening.Listings) (added, removed []int32) {
+// or in prev with another match (added; changed counts the latter) and of
+// those of prev not in next (removed), nil for all of them; both are
+// sorted by key.
+func diffListings(prev, next *screening.Listings) (added, removed []int32, changed int) {
 	switch {
 	case prev.Len() == 0:
-		return nil, []int32{}
+		return nil, []int32{}, 0
 	case next.Len() == 0:
-		return []int32{}, nil
+		return []int32{}, nil, 0
 	}
 	added, removed = []int32{}, []int32{}
 	i, j := 0, 0
@@ -189,11 +195,15 @@ func diffListings(prev, next *screening.Listings) (added, removed []int32) {
 			added = append(added, int32(j))
 			j++
 		default:
+			if prev.MatchAt(i) != next.MatchAt(j) { // the same listing, new details
+				added = append(added, int32(j))
+				changed++
+			}
 			i++
 			j++
 		}
 	}
-	return added, removed
+	return added, removed, changed
 }
 
 func toEntry(l screening.Listing) cairn.ListEntry {
@@ -274,6 +284,7 @@ func (p *Pipeline) rebuild(ctx context.Context) (*screening.Index, cairn.ListVer
 	v.ExclusionRoot, v.CommunityExclusionRoot = ix.ExclusionRoot().String(), ix.CommunityExclusionRoot().String()
 	v.Leaves, v.CommunityLeaves = ix.Leaves()
 	v.Entries, v.Added, v.Removed = countListings(groups), st.added, st.removed
+	changed := st.changed
 	if err := p.commitStaged(ctx, st, v); err != nil {
 		return nil, v, fmt.Errorf("store list version %d: %w", v.Version, err)
 	}
@@ -288,7 +299,7 @@ func (p *Pipeline) rebuild(ctx context.Context) (*screening.Index, cairn.ListVer
 	}
 	p.logger().Info("list version installed", "version", v.Version, "root", v.Root, "leaves", v.Leaves,
 		"communityRoot", v.CommunityRoot, "communityLeaves", v.CommunityLeaves,
-		"added", v.Added, "removed", v.Removed)
+		"added", v.Added, "removed", v.Removed, "changed", changed)
 	return ix, v, nil
 }
 
@@ -296,7 +307,8 @@ func (p *Pipeline) rebuild(ctx context.Context) (*screening.Index, cairn.ListVer
 // store.ListVersionPreparer, already merged into its batch; else as store
 // entries.
 type staged struct {
-	added, removed   int
+	added, removed   int                       // listings new and gone (as the store counts them)
+	changed          int                       // listings with new details, stored as additions
 	prep             store.PreparedListVersion // nil: commit with CommitListVersion
 	addedE, removedE []cairn.ListEntry
 	err              error
@@ -304,8 +316,8 @@ type staged struct {
 
 // stage diffs next against prev and prepares the store's commit.
 func (p *Pipeline) stage(ctx context.Context, v cairn.ListVersion, prev, next map[string]*screening.Listings) *staged {
-	added, removed := diffGroups(prev, next)
-	st := &staged{added: added.Len(), removed: removed.Len()}
+	added, removed, changed := diffGroups(prev, next)
+	st := &staged{added: added.Len() - changed, removed: removed.Len(), changed: changed}
 	if p.Store == nil {
 		return st
 	}

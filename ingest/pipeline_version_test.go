@@ -14,7 +14,8 @@ import (
 
 // TestDiffGroups: a version's diff is the union of its sources' diffs; an
 // unchanged source (the same Listings) adds nothing, a source gone removes
-// all its listings, a new one adds all of its own.
+// all its listings, a new one adds all of its own, and a listing whose
+// details changed is added again (and counted as changed).
 func TestDiffGroups(t *testing.T) {
 	l := func(src, addr string) screening.Listing {
 		return screening.Listing{Family: screening.EVM, Address: addr, Match: screening.Match{Source: src, EntityID: "1"}}
@@ -38,7 +39,7 @@ func TestDiffGroups(t *testing.T) {
 		"list:ethereum": ls(l("list:ethereum", "0x04"), l("list:ethereum", "0x03")),
 		"community":     ls(l("community", "0x05")),
 	}
-	added, removed := diffGroups(prev, next)
+	added, removed, _ := diffGroups(prev, next)
 	key := func(es *listingEntries) (out []string) {
 		for _, x := range es.slice() {
 			out = append(out, x.Source+"/"+x.Address)
@@ -54,11 +55,20 @@ func TestDiffGroups(t *testing.T) {
 	}
 	// A changed copy of a kept source is compared, not skipped.
 	next["gov_sdn"] = ls(l("gov_sdn", "0x01"), l("gov_sdn", "0x07"))
-	if added, removed := diffGroups(prev, next); !slices.Contains(key(added), "gov_sdn/0x07") || !slices.Contains(key(removed), "gov_sdn/0x02") {
+	if added, removed, _ := diffGroups(prev, next); !slices.Contains(key(added), "gov_sdn/0x07") || !slices.Contains(key(removed), "gov_sdn/0x02") {
 		t.Errorf("a changed source: added %v, removed %v", key(added), key(removed))
 	}
+	// A listing with new details is stored again, counted as changed, not
+	// removed.
+	renamed := l("gov_sdn", "0x02")
+	renamed.EntityName, renamed.Programs = "E", cairn.ProgramsOf([]string{"DPRK3"})
+	next["gov_sdn"] = ls(l("gov_sdn", "0x01"), renamed)
+	if added, removed, changed := diffGroups(prev, next); !slices.Equal(key(added), []string{"gov_sdn/0x02", "list:ethereum/0x04", "community/0x05"}) ||
+		changed != 1 || slices.Contains(key(removed), "gov_sdn/0x02") || added.At(0) != toEntry(renamed) {
+		t.Errorf("a listing with new details: added %v (%d changed), removed %v", key(added), changed, key(removed))
+	}
 	// The first version adds every listing, whole.
-	added, removed = diffGroups(nil, map[string]*screening.Listings{"gov_sdn": kept})
+	added, removed, _ = diffGroups(nil, map[string]*screening.Listings{"gov_sdn": kept})
 	want := []cairn.ListEntry{{Family: "evm", Address: "0x01", Source: "gov_sdn", EntityID: "1"},
 		{Family: "evm", Address: "0x02", Source: "gov_sdn", EntityID: "1"}}
 	if !slices.Equal(added.slice(), want) || removed.Len() != 0 {
@@ -84,7 +94,7 @@ func TestDiffGroupsKeyOrder(t *testing.T) {
 	}
 	prev := map[string]*screening.Listings{"b": group("b", 300), "a": group("a", 300), "c": group("c", 10)}
 	next := map[string]*screening.Listings{"b": group("b", 300), "a": group("a", 300), "d": group("d", 50)}
-	added, removed := diffGroups(prev, next)
+	added, removed, _ := diffGroups(prev, next)
 	for _, es := range []*listingEntries{added, removed} {
 		got := es.slice()
 		if len(got) < 50 || !slices.IsSortedFunc(got, func(a, b cairn.ListEntry) int {

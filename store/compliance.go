@@ -18,7 +18,11 @@ type Compliance interface {
 	// read back with the programs they were stored with (none for entries
 	// stored before programs were kept).
 	// v.Version must be one more than the last committed version, else
-	// ECONFLICT; v.Added and v.Removed are set from the slices.
+	// ECONFLICT. v.Added is set to the number of added entries that were
+	// not current (new listings, and listings again of entries this
+	// version removes); an added entry already current changes only its
+	// details, so it is not counted and makes no history event. v.Removed
+	// is the number of removed entries given.
 	CommitListVersion(ctx context.Context, v cairn.ListVersion, added, removed []cairn.ListEntry) error
 
 	// LastListVersion returns the newest version, ENOTFOUND when none.

@@ -73,7 +73,7 @@ func (db *DB) PrepareListVersion(ctx context.Context, version uint64, builtAt ti
 		st.Unlock()
 		return nil, cairn.Errorf(cairn.ECONFLICT, "List version %d follows %d, not %d.", version, last.Version, version-1)
 	}
-	p := &preparedVersion{db: db, b: db.db.NewBatch(), st: st, version: version, builtAt: builtAt, added: entriesLen(added), removed: entriesLen(removed)}
+	p := &preparedVersion{db: db, b: db.db.NewBatch(), st: st, version: version, builtAt: builtAt, removed: entriesLen(removed)}
 	snap := db.db.NewSnapshot()
 	defer snap.Close()
 	v := cairn.ListVersion{Version: version, BuiltAt: builtAt}
@@ -87,6 +87,7 @@ func (db *DB) PrepareListVersion(ctx context.Context, version uint64, builtAt ti
 		p.Discard()
 		return nil, err
 	}
+	p.added = m.listed
 	// Older segments and the entries of the format before segments.
 	if err := p.b.DeleteRange([]byte(listSegmentPrefix), segmentVersionPrefix(version), nil); err != nil {
 		p.Discard()

@@ -176,6 +176,7 @@ type segmentMerge struct {
 	added, removed *entryCursor
 	out            segmentWriter
 	at             map[uint64]time.Time // version -> built at, for history rows
+	listed         int                  // additions that list an entry (not new details of a current one)
 }
 
 // before handles the additions and removals that sort before p (all of
@@ -185,6 +186,7 @@ func (m *segmentMerge) before(p *cairn.ListEntry) error {
 	for a := m.added.peek(); a != nil && (p == nil || a.Compare(*p) < 0); a = m.added.peek() {
 		m.out.add(segEntry{*a, m.v.Version})
 		m.added.next()
+		m.listed++
 	}
 	for r := m.removed.peek(); r != nil && (p == nil || r.Compare(*p) < 0); r = m.removed.peek() {
 		if err := m.row(*r, m.v.Version, m.v.BuiltAt, false); err != nil {
@@ -207,11 +209,12 @@ func (m *segmentMerge) prev(p segEntry) error {
 		if a := m.added.peek(); a != nil && a.Compare(p.ListEntry) == 0 {
 			m.out.add(segEntry{*a, m.v.Version}) // removed and listed again
 			m.added.next()
+			m.listed++
 		}
 		return m.out.err
 	}
 	if a := m.added.peek(); a != nil && a.Compare(p.ListEntry) == 0 {
-		p.ListEntry = *a // new details, same listing
+		p.ListEntry = *a // new details, same listing: not counted as listed
 		m.added.next()
 	}
 	m.out.add(p)

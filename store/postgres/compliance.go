@@ -23,14 +23,11 @@ var _ store.Compliance = (*DB)(nil)
 // entries are copied into temporary tables (COPY) and merged into the
 // current entries by a few statements, whatever their number; when there
 // is no current entry yet (a first version), added entries are copied
-// straight into list_entries.
+// straight into list_entries. The version row is written last, once the
+// number of entries the version lists is known.
 func (db *DB) CommitListVersion(ctx context.Context, v cairn.ListVersion, added, removed []cairn.ListEntry) error {
-	v.Added, v.Removed = len(added), len(removed)
+	v.Removed = len(removed)
 	added, removed = uniqueEntries(added), uniqueEntries(removed)
-	doc, err := json.Marshal(&v)
-	if err != nil {
-		return err
-	}
 	return db.inTx(ctx, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(hashtextextended('cairn/list_versions', 0))"); err != nil {
 			return mapErr(err, "lock list versions")
@@ -42,6 +39,15 @@ func (db *DB) CommitListVersion(ctx context.Context, v cairn.ListVersion, added,
 		if v.Version != uint64(last)+1 {
 			return cairn.Errorf(cairn.ECONFLICT, "List version %d does not follow the last version, %d.", v.Version, last)
 		}
+		applied, err := applyEntries(ctx, tx, v.Version, added, removed)
+		if err != nil {
+			return err
+		}
+		v.Added = applied.listed
+		doc, err := json.Marshal(&v)
+		if err != nil {
+			return err
+		}
 		if _, err := tx.Exec(ctx, "INSERT INTO list_versions (version, header) VALUES ($1, $2)", int64(v.Version), doc); err != nil {
 			return mapErr(err, "insert list version")
 		}
@@ -52,32 +58,45 @@ func (db *DB) CommitListVersion(ctx context.Context, v cairn.ListVersion, added,
 				return mapErr(err, "notify list version")
 			}
 		}
-		var empty bool
-		if err := tx.QueryRow(ctx, "SELECT NOT EXISTS (SELECT 1 FROM list_entries)").Scan(&empty); err != nil {
-			return mapErr(err, "read list entries")
-		}
-		addedTable, removedTable := "", ""
-		if len(removed) > 0 {
-			if err := removeEntries(ctx, tx, v.Version, removed); err != nil {
-				return err
-			}
-			removedTable = "list_removed"
-		}
-		if len(added) > 0 {
-			addedTable = "list_added"
-			var err error
-			if empty {
-				addedTable, err = "list_entries", copyEntries(ctx, tx, "list_entries", added, int64(v.Version))
-			} else {
-				err = addEntries(ctx, tx, v.Version, added)
-			}
-			if err != nil {
-				return err
-			}
-		}
 		// The alerts of watched addresses, committed with the version.
-		return insertAlerts(ctx, tx, v.Version, db.clock.Now(), addedTable, removedTable)
+		return insertAlerts(ctx, tx, v.Version, db.clock.Now(), applied.added, applied.removed)
 	})
+}
+
+// appliedEntries is what applyEntries did: the number of entries it
+// listed and the tables holding the added and removed entries ("" for
+// none), which the alerts are matched from.
+type appliedEntries struct {
+	listed         int
+	added, removed string
+}
+
+// applyEntries delists the removed entries and lists the added ones: an
+// added entry already current (not removed by this version) gets its new
+// details and is not counted as listed.
+func applyEntries(ctx context.Context, tx pgx.Tx, version uint64, added, removed []cairn.ListEntry) (appliedEntries, error) {
+	var ch appliedEntries
+	var empty bool
+	if err := tx.QueryRow(ctx, "SELECT NOT EXISTS (SELECT 1 FROM list_entries)").Scan(&empty); err != nil {
+		return ch, mapErr(err, "read list entries")
+	}
+	if len(removed) > 0 {
+		if err := removeEntries(ctx, tx, version, removed); err != nil {
+			return ch, err
+		}
+		ch.removed = "list_removed"
+	}
+	var err error
+	switch {
+	case len(added) == 0:
+	case empty:
+		ch.listed, ch.added = len(added), "list_entries"
+		err = copyEntries(ctx, tx, "list_entries", added, int64(version))
+	default:
+		ch.added = "list_added"
+		ch.listed, err = addEntries(ctx, tx, version, added)
+	}
+	return ch, err
 }
 
 // entryColumns are the columns of a list entry, in ListEntry's order.
@@ -140,9 +159,15 @@ func removeEntries(ctx context.Context, tx pgx.Tx, version uint64, removed []cai
 
 // addEntries lists the added entries: a new entry since this version, an
 // entry already current with its new details and its listing unchanged.
-func addEntries(ctx context.Context, tx pgx.Tx, version uint64, added []cairn.ListEntry) error {
+// It returns the number of new entries.
+func addEntries(ctx context.Context, tx pgx.Tx, version uint64, added []cairn.ListEntry) (int, error) {
 	if err := tempEntries(ctx, tx, "list_added", added); err != nil {
-		return err
+		return 0, err
+	}
+	var current int
+	if err := tx.QueryRow(ctx, `SELECT count(*) FROM list_added a JOIN list_entries e USING (family, address, source, entity_id)`).
+		Scan(&current); err != nil {
+		return 0, mapErr(err, "count current list entries")
 	}
 	_, err := tx.Exec(ctx, `INSERT INTO list_entries (family, address, source, entity_id, entity_name, programs, category, severity, since)
 		SELECT family, address, source, entity_id, entity_name, programs, category, severity, $1 FROM list_added
@@ -150,7 +175,7 @@ func addEntries(ctx context.Context, tx pgx.Tx, version uint64, added []cairn.Li
 		SET entity_name = excluded.entity_name, programs = excluded.programs, category = excluded.category,
 			severity = excluded.severity`,
 		int64(version))
-	return mapErr(err, "add list entries")
+	return len(added) - current, mapErr(err, "add list entries")
 }
 
 // uniqueEntries returns es sorted by identity, the last of each identity

@@ -322,8 +322,9 @@ func RunComplianceTests(t *testing.T, open func(t *testing.T) store.Compliance) 
 
 // runListProgramsTest: an entry's programs are stored with it, read back by
 // ListEntries and AddressHistory, replaced with its other details when it
-// is added again (its listing unchanged), and kept in the history rows of
-// its delisting; an entry without programs reads back without.
+// is added again (its listing unchanged: no event, not counted as added,
+// beside a new entry that is), and kept in the history rows of its
+// delisting; an entry without programs reads back without.
 func runListProgramsTest(t *testing.T, s store.Compliance, version func(uint64) cairn.ListVersion) {
 	const a1, a2 = "0x00000000000000000000000000000000000000a1", "0x00000000000000000000000000000000000000a2"
 	lazarus := func(codes ...string) cairn.ListEntry {
@@ -349,14 +350,23 @@ func runListProgramsTest(t *testing.T, s store.Compliance, version func(uint64) 
 	if got := current(); len(got) != 2 || got[0] != lazarus("DPRK3") || got[1] != plain || got[1].Programs != "" {
 		t.Fatalf("entries %+v", got)
 	}
-	commit(2, []cairn.ListEntry{lazarus("DPRK3", "CYBER2")}, nil)
-	if got := current(); len(got) != 2 || got[0] != lazarus("DPRK3", "CYBER2") {
+	const a3 = "0x00000000000000000000000000000000000000a3"
+	added := plain
+	added.Address = a3
+	commit(2, []cairn.ListEntry{lazarus("DPRK3", "CYBER2"), added}, nil)
+	if got := current(); len(got) != 3 || got[0] != lazarus("DPRK3", "CYBER2") || got[2] != added {
 		t.Fatalf("entries after new programs %+v", got)
 	}
 	if h, err := s.AddressHistory(ctx, "evm", a1); err != nil || len(h) != 1 || h[0].Version != 1 || h[0].Entry != lazarus("DPRK3", "CYBER2") {
 		t.Fatalf("history of a listing with new programs %+v %v", h, err)
 	}
-	commit(3, nil, []cairn.ListEntry{lazarus()})
+	if v, err := s.LastListVersion(ctx); err != nil || v.Version != 2 || v.Added != 1 || v.Removed != 0 {
+		t.Fatalf("version 2 (one entry new, one with new programs) %+v %v", v, err)
+	}
+	if cs, err := s.VersionChanges(ctx, 2, 0, 10); err != nil || len(cs) != 1 || !cs[0].Listed || cs[0].Entry != added {
+		t.Fatalf("changes of version 2: %+v %v", cs, err)
+	}
+	commit(3, nil, []cairn.ListEntry{lazarus(), added})
 	h, err := s.AddressHistory(ctx, "evm", a1)
 	if err != nil || len(h) != 2 || !h[0].Listed || h[1].Listed || h[0].Entry != lazarus("DPRK3", "CYBER2") || h[1].Entry != lazarus("DPRK3", "CYBER2") {
 		t.Fatalf("history of a delisted entry with programs %+v %v", h, err)
