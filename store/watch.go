@@ -12,10 +12,11 @@ import (
 // records for them. Another account's watchlist is ENOTFOUND.
 //
 // Alerts are written by CommitListVersion (and a prepared version's
-// Commit), in the same commit as the version: the version's added and
-// removed entries are intersected with the index of watched addresses
-// (a lookup per change or a seek through the index, never a scan of
-// every watchlist), and one alert per (watchlist, address, version,
+// Commit), in the same commit as the version: the entries the version
+// lists (not an added entry already current, which only gets new
+// details) and those it removes are intersected with the index of
+// watched addresses (a lookup per change or a seek through the index,
+// never a scan of every watchlist), and one alert per (watchlist, address, version,
 // change) is recorded, so that a version commits its alerts exactly once
 // whatever the number of instances.
 type Watchlists interface {

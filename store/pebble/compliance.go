@@ -87,7 +87,7 @@ func (db *DB) PrepareListVersion(ctx context.Context, version uint64, builtAt ti
 		p.Discard()
 		return nil, err
 	}
-	p.added = m.listed
+	p.added = m.listed()
 	// Older segments and the entries of the format before segments.
 	if err := p.b.DeleteRange([]byte(listSegmentPrefix), segmentVersionPrefix(version), nil); err != nil {
 		p.Discard()
@@ -97,8 +97,9 @@ func (db *DB) PrepareListVersion(ctx context.Context, version uint64, builtAt ti
 		p.Discard()
 		return nil, err
 	}
-	// The alerts of watched addresses, committed with the version.
-	if _, err := db.stageAlerts(ctx, p.b, version, added, removed); err != nil {
+	// The alerts of watched addresses, committed with the version: an
+	// addition that only gave a current entry new details raises none.
+	if _, err := db.stageAlerts(ctx, p.b, version, m.listedEntries(), removed); err != nil {
 		p.Discard()
 		return nil, err
 	}

@@ -176,8 +176,40 @@ type segmentMerge struct {
 	added, removed *entryCursor
 	out            segmentWriter
 	at             map[uint64]time.Time // version -> built at, for history rows
-	listed         int                  // additions that list an entry (not new details of a current one)
+	refreshed      []int                // positions in added.es of the additions that only gave a current entry new details
 }
+
+// listed is the number of additions the merge listed.
+func (m *segmentMerge) listed() int { return m.added.es.Len() - len(m.refreshed) }
+
+// listedEntries are the additions the merge listed, in key order: what the
+// version's alerts are matched from.
+func (m *segmentMerge) listedEntries() store.Entries {
+	if len(m.refreshed) == 0 {
+		return m.added.es
+	}
+	at, r := make([]int, 0, m.listed()), m.refreshed
+	for i := range m.added.es.Len() {
+		if len(r) > 0 && r[0] == i {
+			r = r[1:]
+			continue
+		}
+		at = append(at, i)
+	}
+	return entrySubset{m.added.es, at}
+}
+
+// entrySubset is the entries of es at the positions at, in their order.
+type entrySubset struct {
+	es store.Entries
+	at []int
+}
+
+// Len is the number of entries.
+func (s entrySubset) Len() int { return len(s.at) }
+
+// At returns entry i.
+func (s entrySubset) At(i int) cairn.ListEntry { return s.es.At(s.at[i]) }
 
 // before handles the additions and removals that sort before p (all of
 // them when p is nil): an addition is a new entry; a removal of an entry
@@ -186,7 +218,6 @@ func (m *segmentMerge) before(p *cairn.ListEntry) error {
 	for a := m.added.peek(); a != nil && (p == nil || a.Compare(*p) < 0); a = m.added.peek() {
 		m.out.add(segEntry{*a, m.v.Version})
 		m.added.next()
-		m.listed++
 	}
 	for r := m.removed.peek(); r != nil && (p == nil || r.Compare(*p) < 0); r = m.removed.peek() {
 		if err := m.row(*r, m.v.Version, m.v.BuiltAt, false); err != nil {
@@ -209,12 +240,12 @@ func (m *segmentMerge) prev(p segEntry) error {
 		if a := m.added.peek(); a != nil && a.Compare(p.ListEntry) == 0 {
 			m.out.add(segEntry{*a, m.v.Version}) // removed and listed again
 			m.added.next()
-			m.listed++
 		}
 		return m.out.err
 	}
 	if a := m.added.peek(); a != nil && a.Compare(p.ListEntry) == 0 {
 		p.ListEntry = *a // new details, same listing: not counted as listed
+		m.refreshed = append(m.refreshed, m.added.i)
 		m.added.next()
 	}
 	m.out.add(p)

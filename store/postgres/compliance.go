@@ -64,8 +64,9 @@ func (db *DB) CommitListVersion(ctx context.Context, v cairn.ListVersion, added,
 }
 
 // appliedEntries is what applyEntries did: the number of entries it
-// listed and the tables holding the added and removed entries ("" for
-// none), which the alerts are matched from.
+// listed, and the tables holding the entries it listed and those it
+// removed ("" for none), which the alerts are matched from; an added entry
+// given new details alone is in neither.
 type appliedEntries struct {
 	listed         int
 	added, removed string
@@ -159,23 +160,29 @@ func removeEntries(ctx context.Context, tx pgx.Tx, version uint64, removed []cai
 
 // addEntries lists the added entries: a new entry since this version, an
 // entry already current with its new details and its listing unchanged.
-// It returns the number of new entries.
+// Those only given new details are then dropped from list_added, which
+// keeps the entries this version lists (the alerts are matched from it),
+// and it returns their number.
 func addEntries(ctx context.Context, tx pgx.Tx, version uint64, added []cairn.ListEntry) (int, error) {
 	if err := tempEntries(ctx, tx, "list_added", added); err != nil {
 		return 0, err
 	}
-	var current int
-	if err := tx.QueryRow(ctx, `SELECT count(*) FROM list_added a JOIN list_entries e USING (family, address, source, entity_id)`).
-		Scan(&current); err != nil {
-		return 0, mapErr(err, "count current list entries")
-	}
-	_, err := tx.Exec(ctx, `INSERT INTO list_entries (family, address, source, entity_id, entity_name, programs, category, severity, since)
+	if _, err := tx.Exec(ctx, `INSERT INTO list_entries (family, address, source, entity_id, entity_name, programs, category, severity, since)
 		SELECT family, address, source, entity_id, entity_name, programs, category, severity, $1 FROM list_added
 		ON CONFLICT (family, address, source, entity_id) DO UPDATE
 		SET entity_name = excluded.entity_name, programs = excluded.programs, category = excluded.category,
 			severity = excluded.severity`,
+		int64(version)); err != nil {
+		return 0, mapErr(err, "add list entries")
+	}
+	tag, err := tx.Exec(ctx, `DELETE FROM list_added a USING list_entries e
+		WHERE e.family = a.family AND e.address = a.address AND e.source = a.source AND e.entity_id = a.entity_id
+			AND e.since <> $1`,
 		int64(version))
-	return len(added) - current, mapErr(err, "add list entries")
+	if err != nil {
+		return 0, mapErr(err, "drop new details from list_added")
+	}
+	return len(added) - int(tag.RowsAffected()), nil
 }
 
 // uniqueEntries returns es sorted by identity, the last of each identity

@@ -59,6 +59,7 @@ func RunWatchlistTests(t *testing.T, open func(t *testing.T) WatchStore) {
 		}
 	})
 	t.Run("Alerts", func(t *testing.T) { watchAlerts(t, open(t), create, addr) })
+	t.Run("NewDetails", func(t *testing.T) { watchNewDetails(t, open(t), create, addr) })
 }
 
 type watchCreate func(t *testing.T, s WatchStore, dev string, addrs ...cairn.WatchedAddress) *cairn.Watchlist
@@ -191,5 +192,51 @@ func watchAlerts(t *testing.T, s WatchStore, create watchCreate, addr func(int) 
 	rest, _ := s.Alerts(ctx, "d1", first[0].ID, 10)
 	if len(first) != 1 || first[0].ListVersion != 2 || len(rest) != 2 || rest[0].ID >= first[0].ID {
 		t.Fatalf("pages %+v %+v", first, rest)
+	}
+}
+
+// watchNewDetails: an entry added again with new details (programs, entity
+// name) is not listed again, so it raises no alert, while the entries the
+// same version truly lists do, at the same watched address or another.
+func watchNewDetails(t *testing.T, s WatchStore, create watchCreate, addr func(int) cairn.WatchedAddress) {
+	ctx := context.Background()
+	w := create(t, s, "d1", addr(1), addr(2), addr(3))
+	entry := func(i int, entity, programs string) cairn.ListEntry {
+		return cairn.ListEntry{Family: "evm", Address: addr(i).Address, Source: "gov_sdn", EntityID: entity, EntityName: "Lazarus",
+			Programs: cairn.Programs(programs), Category: "sanctions", Severity: "critical"}
+	}
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	if err := s.CommitListVersion(ctx, cairn.ListVersion{Version: 1, BuiltAt: at}, []cairn.ListEntry{entry(1, "e1", ""), entry(3, "e3", "")}, nil); err != nil {
+		t.Fatal(err)
+	}
+	renamed := entry(3, "e3", "DPRK3")
+	renamed.EntityName = "Lazarus Group"
+	added := []cairn.ListEntry{entry(1, "e1", "DPRK3"), entry(1, "e4", ""), entry(2, "e2", "CYBER2"), renamed}
+	if err := s.CommitListVersion(ctx, cairn.ListVersion{Version: 2, BuiltAt: at.Add(time.Hour)}, added, nil); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := s.LastListVersion(ctx); err != nil || v.Added != 2 {
+		t.Fatalf("version 2 %+v %v, want 2 added", v, err)
+	}
+	as, err := s.Alerts(ctx, "d1", "", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, a := range as {
+		var ids []string
+		for _, e := range a.Entries {
+			ids = append(ids, e.EntityID)
+		}
+		slices.Sort(ids)
+		got = append(got, fmt.Sprintf("%d %s %s %v", a.ListVersion, a.Address[len(a.Address)-1:], a.Change, ids))
+		if a.WatchlistID != w.ID {
+			t.Errorf("alert %+v", a)
+		}
+	}
+	slices.Sort(got)
+	want := []string{"1 1 sanctioned [e1]", "1 3 sanctioned [e3]", "2 1 sanctioned [e4]", "2 2 sanctioned [e2]"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("alerts\n got %v\nwant %v", got, want)
 	}
 }
