@@ -73,6 +73,8 @@ type Service struct {
 	Render func(cairn.WatchAlert) any
 	Clock  cairn.Clock
 	Logger *slog.Logger
+	// Expiring, when set, is what SweepExpiring reads.
+	Expiring *Expiring
 
 	once  sync.Once
 	wake  chan struct{}
