@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"strconv"
 	"strings"
 	"time"
 
@@ -97,6 +98,21 @@ func (d *Deposits) Credit(ctx context.Context, agent *cairn.Agent, txHash, reque
 		d.OnCredited(context.WithoutCancel(ctx), res)
 	}
 	return res, nil
+}
+
+// DepositOf returns the transaction hash and the octas a deposit's
+// ledger entry was credited for, ok false for other entries.
+func DepositOf(e *cairn.LedgerEntry) (txHash string, octas uint64, ok bool) {
+	if e.Kind != cairn.LedgerDeposit || !strings.HasPrefix(e.UniqueKey, depositKeyPrefix) {
+		return "", 0, false
+	}
+	i := strings.Index(e.Reason, " APT (")
+	j := strings.Index(e.Reason, " octas)")
+	if i < 0 || j < i {
+		return "", 0, false
+	}
+	octas, err := strconv.ParseUint(e.Reason[i+len(" APT ("):j], 10, 64)
+	return DepositTxHash(e), octas, err == nil
 }
 
 // DepositTxHash returns the transaction hash a deposit's ledger entry was
