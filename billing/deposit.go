@@ -77,8 +77,7 @@ func (d *Deposits) Credit(ctx context.Context, agent *cairn.Agent, txHash, reque
 	e := &cairn.LedgerEntry{
 		ID: cairn.NewID(), DeveloperID: agent.DeveloperID, AgentID: agent.ID, Kind: cairn.LedgerDeposit,
 		Operation: OperationDeposit, Amount: credits, RequestID: requestID,
-		Reason: fmt.Sprintf("deposit of %s APT (%d octas) in Aptos transaction %s, version %d, from %s",
-			aptText(dep.Amount), dep.Amount, hash, dep.Version, dep.Sender),
+		Reason:    depositReason(dep, hash),
 		UniqueKey: depositKeyPrefix + hash, CreatedAt: d.Clock.Now(),
 	}
 	if err := d.Store.Apply(context.WithoutCancel(ctx), e); cairn.IsCode(err, cairn.ECONFLICT) {
@@ -98,6 +97,13 @@ func (d *Deposits) Credit(ctx context.Context, agent *cairn.Agent, txHash, reque
 		d.OnCredited(context.WithoutCancel(ctx), res)
 	}
 	return res, nil
+}
+
+// depositReason is the reason of a deposit's ledger entry, which
+// DepositOf reads back.
+func depositReason(dep chain.Deposit, hash string) string {
+	return fmt.Sprintf("deposit of %s APT (%d octas) in Aptos transaction %s, version %d, from %s",
+		aptText(dep.Amount), dep.Amount, hash, dep.Version, dep.Sender)
 }
 
 // DepositOf returns the transaction hash and the octas a deposit's
