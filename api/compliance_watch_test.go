@@ -1,7 +1,6 @@
 package api_test
 
 import (
-	"fmt"
 	"net/http"
 	"os"
 	"strings"
@@ -96,31 +95,24 @@ func TestWatchlistsEndToEnd(t *testing.T) {
 // held already nothing), and an account that cannot pay adds nothing.
 func TestWatchlistPricing(t *testing.T) {
 	ls, a := memServer(t, 1)
-	addrs := func(from, to int) []map[string]string {
-		var out []map[string]string
-		for i := from; i < to; i++ {
-			out = append(out, map[string]string{"address": fmt.Sprintf("0x%040x", i), "chain": "ethereum"})
-		}
-		return out
-	}
 	start := ls.Balance(t, a.Key)
 	if start != 1 {
 		t.Fatalf("balance %d, want 1", start)
 	}
-	r := ls.Do(t, "POST", "/v1/compliance/watchlists", a.Key, map[string]any{"name": "big", "addresses": addrs(1, 1002)}).Must(t, http.StatusCreated)
+	r := ls.Do(t, "POST", "/v1/compliance/watchlists", a.Key, map[string]any{"name": "big", "addresses": watchAddrs(1, 1002)}).Must(t, http.StatusCreated)
 	if r.Num("creditCharged") != 1 || r.Num("added") != 1001 || ls.Balance(t, a.Key) != start-1 {
 		t.Fatalf("create beyond the free addresses: %s (balance %d, was %d)", r.Body[:200], ls.Balance(t, a.Key), start)
 	}
 	id := r.JSON["watchlist"].(map[string]any)["id"].(string)
 	// The balance is spent: the next addresses are refused, none added.
-	ls.Do(t, "POST", "/v1/compliance/watchlists/"+id+"/addresses", a.Key, map[string]any{"addresses": addrs(1001, 1004)}).
+	ls.Do(t, "POST", "/v1/compliance/watchlists/"+id+"/addresses", a.Key, map[string]any{"addresses": watchAddrs(1001, 1004)}).
 		Problem(t, http.StatusPaymentRequired, "insufficient_credits")
 	if w := ls.Do(t, "GET", "/v1/compliance/watchlists/"+id, a.Key, nil).Must(t, http.StatusOK); w.Num("addressCount") != 1001 {
 		t.Fatalf("a refused payment added addresses: %s", w.Body)
 	}
 	ls.TopUp(t, a, 10)
 	before := ls.Balance(t, a.Key)
-	r = ls.Do(t, "POST", "/v1/compliance/watchlists/"+id+"/addresses", a.Key, map[string]any{"addresses": addrs(1001, 1004)}).Must(t, http.StatusOK)
+	r = ls.Do(t, "POST", "/v1/compliance/watchlists/"+id+"/addresses", a.Key, map[string]any{"addresses": watchAddrs(1001, 1004)}).Must(t, http.StatusOK)
 	if r.Num("added") != 2 || r.Num("creditCharged") != 2 || ls.Balance(t, a.Key) != before-2 {
 		t.Fatalf("add: %s (balance %d, was %d)", r.Body, ls.Balance(t, a.Key), before)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"strconv"
 	"strings"
 	"time"
 
@@ -76,8 +77,7 @@ func (d *Deposits) Credit(ctx context.Context, agent *cairn.Agent, txHash, reque
 	e := &cairn.LedgerEntry{
 		ID: cairn.NewID(), DeveloperID: agent.DeveloperID, AgentID: agent.ID, Kind: cairn.LedgerDeposit,
 		Operation: OperationDeposit, Amount: credits, RequestID: requestID,
-		Reason: fmt.Sprintf("deposit of %s APT (%d octas) in Aptos transaction %s, version %d, from %s",
-			aptText(dep.Amount), dep.Amount, hash, dep.Version, dep.Sender),
+		Reason:    depositReason(dep, hash),
 		UniqueKey: depositKeyPrefix + hash, CreatedAt: d.Clock.Now(),
 	}
 	if err := d.Store.Apply(context.WithoutCancel(ctx), e); cairn.IsCode(err, cairn.ECONFLICT) {
@@ -97,6 +97,28 @@ func (d *Deposits) Credit(ctx context.Context, agent *cairn.Agent, txHash, reque
 		d.OnCredited(context.WithoutCancel(ctx), res)
 	}
 	return res, nil
+}
+
+// depositReason is the reason of a deposit's ledger entry, which
+// DepositOf reads back.
+func depositReason(dep chain.Deposit, hash string) string {
+	return fmt.Sprintf("deposit of %s APT (%d octas) in Aptos transaction %s, version %d, from %s",
+		aptText(dep.Amount), dep.Amount, hash, dep.Version, dep.Sender)
+}
+
+// DepositOf returns the transaction hash and the octas a deposit's
+// ledger entry was credited for, ok false for other entries.
+func DepositOf(e *cairn.LedgerEntry) (txHash string, octas uint64, ok bool) {
+	if e.Kind != cairn.LedgerDeposit || !strings.HasPrefix(e.UniqueKey, depositKeyPrefix) {
+		return "", 0, false
+	}
+	i := strings.Index(e.Reason, " APT (")
+	j := strings.Index(e.Reason, " octas)")
+	if i < 0 || j < i {
+		return "", 0, false
+	}
+	octas, err := strconv.ParseUint(e.Reason[i+len(" APT ("):j], 10, 64)
+	return DepositTxHash(e), octas, err == nil
 }
 
 // DepositTxHash returns the transaction hash a deposit's ledger entry was

@@ -2,7 +2,11 @@ package billing
 
 import (
 	"math"
+	"strings"
 	"testing"
+
+	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/chain"
 )
 
 func TestCreditsFor(t *testing.T) {
@@ -25,5 +29,22 @@ func TestCreditsFor(t *testing.T) {
 		if got := aptText(tc.octas); got != tc.apt {
 			t.Errorf("aptText(%d) = %q, want %q", tc.octas, got, tc.apt)
 		}
+	}
+}
+
+// TestDepositOf: the transaction hash and the octas of a deposit's ledger
+// entry are read back from what Credit writes; other entries are not
+// deposits.
+func TestDepositOf(t *testing.T) {
+	hash := "0x" + strings.Repeat("ab", 32)
+	for _, octas := range []uint64{1, 150_000_000, math.MaxUint64} {
+		e := &cairn.LedgerEntry{Kind: cairn.LedgerDeposit, UniqueKey: depositKeyPrefix + hash,
+			Reason: depositReason(chain.Deposit{Amount: octas, Version: 9, Sender: "0x1"}, hash)}
+		if h, n, ok := DepositOf(e); !ok || h != hash || n != octas {
+			t.Fatalf("DepositOf(%q) = %s %d %v", e.Reason, h, n, ok)
+		}
+	}
+	if _, _, ok := DepositOf(&cairn.LedgerEntry{Kind: cairn.LedgerCharge, Reason: "x"}); ok {
+		t.Fatal("a charge read as a deposit")
 	}
 }

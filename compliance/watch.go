@@ -3,8 +3,10 @@ package compliance
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
 	"net/url"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/cairn-dev/cairn"
@@ -25,9 +27,29 @@ const (
 // Watchlists keeps developer accounts' watchlists: the addresses whose
 // listing and delisting each list version's commit turns into alerts
 // (store.Watchlists), priced per address beyond billing.FreeWatched.
+//
+// The free allowance is counted and charged under a lock of the account
+// (one of accountLocks stripes), held from the count to the store's
+// write, so that two concurrent adds of one account never both use the
+// same free addresses (removals hold it too, so that a count is never
+// of addresses a concurrent removal is freeing).
 type Watchlists struct {
 	Store store.Watchlists
 	Clock cairn.Clock
+
+	locks [accountLocks]sync.Mutex
+}
+
+// accountLocks is the number of stripes of the accounts' locks.
+const accountLocks = 64
+
+// lock locks the developer account's stripe and returns its unlock.
+func (w *Watchlists) lock(developerID string) func() {
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(developerID))
+	m := &w.locks[h.Sum32()%accountLocks]
+	m.Lock()
+	return m.Unlock
 }
 
 // Rejected is an address a watchlist request could not take, by its
@@ -90,6 +112,7 @@ func (w *Watchlists) Create(ctx context.Context, developerID, name string, qs []
 	}
 	addrs, bad := w.Canonical(qs)
 	addrs = store.UniqueWatched(addrs)
+	defer w.lock(developerID)()
 	before, err := w.Store.WatchedCount(ctx, developerID)
 	if err != nil {
 		return nil, nil, err
@@ -112,6 +135,7 @@ func (w *Watchlists) Add(ctx context.Context, developerID, id string, qs []scree
 		return 0, nil, err
 	}
 	addrs, bad := w.Canonical(qs)
+	defer w.lock(developerID)()
 	before, err := w.Store.WatchedCount(ctx, developerID)
 	if err != nil {
 		return 0, nil, err
@@ -129,6 +153,7 @@ func (w *Watchlists) Remove(ctx context.Context, developerID, id string, qs []sc
 		return 0, nil, err
 	}
 	addrs, bad := w.Canonical(qs)
+	defer w.lock(developerID)()
 	n, err := w.Store.RemoveWatchedAddresses(ctx, developerID, id, addrs)
 	return n, bad, err
 }
@@ -152,6 +177,7 @@ func (w *Watchlists) List(ctx context.Context, developerID, afterID string, limi
 
 // Delete removes a watchlist and its addresses; its alerts stay.
 func (w *Watchlists) Delete(ctx context.Context, developerID, id string) error {
+	defer w.lock(developerID)()
 	return w.Store.DeleteWatchlist(ctx, developerID, id)
 }
 

@@ -60,6 +60,13 @@ type Memories interface {
 	// whose expiry is at or before now, soonest first.
 	ExpiredMemories(ctx context.Context, now time.Time, limit int) ([]cairn.Memory, error)
 
+	// ExpiringAfter returns up to limit unpinned memories of any agent
+	// whose expiry is not after until and whose (expiry, agent id, id)
+	// comes after after's, in that order: after is the last memory of the
+	// previous page, or a Memory with only ExpiresAt set to start at that
+	// time (inclusive).
+	ExpiringAfter(ctx context.Context, after cairn.Memory, until time.Time, limit int) ([]cairn.Memory, error)
+
 	// LogMemoryRead appends an audit entry of a read, list or search
 	// without waiting for the disk: it becomes durable with the next synced
 	// commit, so a crash may lose the last read entries but never a write's.

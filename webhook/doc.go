@@ -5,6 +5,13 @@
 // id.timestamp.body>"), retried with exponential backoff for a day, then
 // marked failed; an endpoint failing for a day is disabled with the reason.
 //
+// Events are enqueued once per endpoint and event id: watchlist.hit from
+// the store's outbox, written in the list version's commit; list.version,
+// deposit.credited and anchor.synced after their fact's commit, and again
+// from the recent facts at each start (Recover), so that a crash between
+// the two loses none; memory.expiring by the leader's TTL sweep
+// (SweepExpiring) for the memories entering the alert window.
+//
 // Outgoing requests go through a client that refuses, at connect time, any
 // address that is not public (loopback, private, link-local, ...), so that
 // DNS rebinding cannot reach inside, unless the operator allows private

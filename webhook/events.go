@@ -24,13 +24,18 @@ type listVersion struct {
 // every endpoint subscribed to list.version, and wakes the sender for the
 // alerts the version recorded.
 func (s *Service) ListVersion(ctx context.Context, v cairn.ListVersion) {
-	err := s.Emit(ctx, "", cairn.EventListVersion, strconv.FormatUint(v.Version, 10), listVersion{ListVersion: v.Version,
-		BuiltAt: v.BuiltAt, Root: v.Root, SanctionsRoot: v.SanctionsRoot, CommunityRoot: v.CommunityRoot, Entries: v.Entries,
-		Added: v.Added, Removed: v.Removed})
-	if err != nil {
+	if err := s.emitListVersion(ctx, v, time.Time{}); err != nil {
 		s.Logger.Error("enqueueing the list.version webhooks failed", "version", v.Version, "err", err)
 	}
 	s.Wake()
+}
+
+// emitListVersion enqueues the list.version event of v for the endpoints
+// created by createdBy (zero: all).
+func (s *Service) emitListVersion(ctx context.Context, v cairn.ListVersion, createdBy time.Time) error {
+	return s.emit(ctx, "", cairn.EventListVersion, strconv.FormatUint(v.Version, 10), createdBy, listVersion{ListVersion: v.Version,
+		BuiltAt: v.BuiltAt, Root: v.Root, SanctionsRoot: v.SanctionsRoot, CommunityRoot: v.CommunityRoot, Entries: v.Entries,
+		Added: v.Added, Removed: v.Removed})
 }
 
 // depositCredited is the data of a deposit.credited event.
@@ -47,11 +52,16 @@ type depositCredited struct {
 // endpoints subscribed to deposit.credited (the transaction hash names
 // the event, so that it is enqueued once).
 func (s *Service) DepositCredited(ctx context.Context, e *cairn.LedgerEntry, txHash string, octas uint64) {
-	err := s.Emit(ctx, e.DeveloperID, cairn.EventDepositCredited, txHash, depositCredited{AgentID: e.AgentID, TxHash: txHash,
-		Octas: strconv.FormatUint(octas, 10), CreditsAdded: e.Amount, CreditBalance: e.BalanceAfter, TransactionID: e.ID})
-	if err != nil {
+	if err := s.emitDeposit(ctx, e, txHash, octas, time.Time{}); err != nil {
 		s.Logger.Error("enqueueing the deposit.credited webhooks failed", "tx_hash", txHash, "err", err)
 	}
+}
+
+// emitDeposit enqueues the deposit.credited event of the ledger entry for
+// the endpoints created by createdBy (zero: all).
+func (s *Service) emitDeposit(ctx context.Context, e *cairn.LedgerEntry, txHash string, octas uint64, createdBy time.Time) error {
+	return s.emit(ctx, e.DeveloperID, cairn.EventDepositCredited, txHash, createdBy, depositCredited{AgentID: e.AgentID, TxHash: txHash,
+		Octas: strconv.FormatUint(octas, 10), CreditsAdded: e.Amount, CreditBalance: e.BalanceAfter, TransactionID: e.ID})
 }
 
 // anchorSynced is the data of an anchor.synced event.
@@ -66,10 +76,15 @@ type anchorSynced struct {
 // AnchorSynced announces, to every account's endpoints subscribed to
 // anchor.synced, that the chain target holds a list version's roots with
 // the required confirmations.
-func (s *Service) AnchorSynced(ctx context.Context, target string, version uint64, txHash string, block uint64, at time.Time) {
-	err := s.Emit(ctx, "", cairn.EventAnchorSynced, target+":"+strconv.FormatUint(version, 10), anchorSynced{ListVersion: version,
-		Target: target, TxHash: txHash, BlockNumber: block, SyncedAt: at})
-	if err != nil {
-		s.Logger.Error("enqueueing the anchor.synced webhooks failed", "version", version, "err", err)
+func (s *Service) AnchorSynced(ctx context.Context, a cairn.Anchor) {
+	if err := s.emitAnchor(ctx, a, time.Time{}); err != nil {
+		s.Logger.Error("enqueueing the anchor.synced webhooks failed", "version", a.ListVersion, "err", err)
 	}
+}
+
+// emitAnchor enqueues the anchor.synced event of a for the endpoints
+// created by createdBy (zero: all).
+func (s *Service) emitAnchor(ctx context.Context, a cairn.Anchor, createdBy time.Time) error {
+	return s.emit(ctx, "", cairn.EventAnchorSynced, a.Target+":"+strconv.FormatUint(a.ListVersion, 10), createdBy,
+		anchorSynced{ListVersion: a.ListVersion, Target: a.Target, TxHash: a.TxHash, BlockNumber: a.BlockNumber, SyncedAt: a.SyncedAt})
 }

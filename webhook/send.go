@@ -13,7 +13,8 @@ import (
 	"github.com/cairn-dev/cairn"
 )
 
-// Run sends deliveries until ctx ends: it fans the new alerts out to
+// Run sends deliveries until ctx ends: it first recovers the events a
+// crash may have lost (Recover), then it fans the new alerts out to
 // their endpoints, leases the due deliveries and attempts each, at most
 // Concurrency at once and PerEndpoint to one endpoint, then waits for a
 // Wake or the next poll. Attempts in flight when ctx ends are left to
@@ -22,6 +23,9 @@ func (s *Service) Run(ctx context.Context) {
 	s.init()
 	var wg sync.WaitGroup
 	defer wg.Wait()
+	if err := s.Recover(ctx); err != nil && ctx.Err() == nil {
+		s.Logger.Error("recovering the webhook events of the last facts failed", "err", err)
+	}
 	t := time.NewTicker(s.Config.Poll)
 	defer t.Stop()
 	for {

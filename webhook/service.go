@@ -73,6 +73,10 @@ type Service struct {
 	Render func(cairn.WatchAlert) any
 	Clock  cairn.Clock
 	Logger *slog.Logger
+	// Expiring, when set, is what SweepExpiring reads.
+	Expiring *Expiring
+	// Recovery, when set, is what Recover reads.
+	Recovery *Recovery
 
 	once  sync.Once
 	wake  chan struct{}
@@ -199,8 +203,18 @@ func (s *Service) deliveries(eps []cairn.WebhookEndpoint, event, eventID string,
 // eventID names the event, so that instances emitting one event enqueue
 // it once.
 func (s *Service) Emit(ctx context.Context, developerID, event, eventID string, data any) error {
+	return s.emit(ctx, developerID, event, eventID, time.Time{}, data)
+}
+
+// emit is Emit to the endpoints created by createdBy (zero: all): an
+// event recovered after a crash goes to those that were there when its
+// fact was committed.
+func (s *Service) emit(ctx context.Context, developerID, event, eventID string, createdBy time.Time, data any) error {
 	s.init()
 	eps, err := s.Store.SubscribedEndpoints(ctx, developerID, event)
+	if !createdBy.IsZero() {
+		eps = slices.DeleteFunc(eps, func(e cairn.WebhookEndpoint) bool { return e.CreatedAt.After(createdBy) })
+	}
 	if err != nil || len(eps) == 0 {
 		return err
 	}

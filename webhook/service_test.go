@@ -48,14 +48,21 @@ type fixture struct {
 }
 
 func newFixture(t *testing.T, allowPrivate bool) *fixture {
+	cfg := webhook.DefaultConfig()
+	cfg.AllowPrivate = allowPrivate
+	return newFixtureConfig(t, cfg)
+}
+
+// newFixtureConfig is newFixture with the sender's settings (polled
+// hourly: woken, not polled).
+func newFixtureConfig(t *testing.T, cfg webhook.Config) *fixture {
 	db, err := pebble.Open("", pebble.Options{InMemory: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = db.Close() })
 	clock := cairn.NewManualClock(time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC))
-	cfg := webhook.DefaultConfig()
-	cfg.AllowPrivate, cfg.Poll = allowPrivate, time.Hour // woken, not polled
+	cfg.Poll = time.Hour
 	svc := &webhook.Service{Store: db, Config: cfg, Clock: clock, Render: func(a cairn.WatchAlert) any { return a }}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -216,32 +223,77 @@ func TestRedirectNotFollowed(t *testing.T) {
 	}
 }
 
-// TestAttemptsBoundedPerEndpoint: ten deliveries due at once to one
-// endpoint are sent at most PerEndpoint at a time (the receiver holds
-// each request until PerEndpoint of them are in).
-func TestAttemptsBoundedPerEndpoint(t *testing.T) {
-	f := newFixture(t, true)
+// holdingReceiver is an endpoint that holds the first bound requests
+// until bound of them are in flight at once (then answers every one at
+// once); most reports the most requests it had in flight at once, n how
+// many it got.
+func holdingReceiver(t *testing.T, bound int) (srv *httptest.Server, most, n func() int) {
 	var mu sync.Mutex
-	inFlight, most, n := 0, 0, 0
+	inFlight, top, count := 0, 0, 0
 	full := make(chan struct{})
 	var once sync.Once
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		inFlight++
-		most, n = max(most, inFlight), n+1
-		if inFlight == webhook.DefaultConfig().PerEndpoint {
+		top, count = max(top, inFlight), count+1
+		if inFlight == bound {
 			once.Do(func() { close(full) })
 		}
-		mine := n
+		mine := count
 		mu.Unlock()
-		if mine <= webhook.DefaultConfig().PerEndpoint {
+		if mine <= bound {
 			<-full // the first ones wait until the bound is reached
 		}
 		mu.Lock()
 		inFlight--
 		mu.Unlock()
 	}))
-	defer srv.Close()
+	t.Cleanup(srv.Close)
+	read := func(p *int) func() int {
+		return func() int {
+			mu.Lock()
+			defer mu.Unlock()
+			return *p
+		}
+	}
+	return srv, read(&top), read(&count)
+}
+
+// waitDelivered waits until the developer's endpoints have want
+// deliveries delivered in all.
+func (f *fixture) waitDelivered(t *testing.T, eps []*cairn.WebhookEndpoint, want int) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		done := 0
+		for _, e := range eps {
+			ds, err := f.db.ListDeliveries(context.Background(), e.DeveloperID, e.ID, "", 100)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range ds {
+				if d.Status == cairn.DeliveryDelivered {
+					done++
+				}
+			}
+		}
+		if done == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("delivered %d of %d", done, want)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestAttemptsBoundedPerEndpoint: ten deliveries due at once to one
+// endpoint are sent at most PerEndpoint at a time (the receiver holds
+// each request until PerEndpoint of them are in).
+func TestAttemptsBoundedPerEndpoint(t *testing.T) {
+	f := newFixture(t, true)
+	bound := webhook.DefaultConfig().PerEndpoint
+	srv, most, _ := holdingReceiver(t, bound)
 	e, err := f.svc.Create(context.Background(), "d1", srv.URL, []string{cairn.EventListVersion})
 	if err != nil {
 		t.Fatal(err)
@@ -251,29 +303,114 @@ func TestAttemptsBoundedPerEndpoint(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		ds, err := f.db.ListDeliveries(context.Background(), "d1", e.ID, "", 20)
+	f.waitDelivered(t, []*cairn.WebhookEndpoint{e}, 10)
+	if most() > bound {
+		t.Fatalf("%d attempts at once to one endpoint, at most %d", most(), bound)
+	}
+}
+
+// TestAttemptsBoundedInTotal: deliveries due at once to four endpoints,
+// each allowed 2 attempts at once, are sent at most Concurrency (3) at a
+// time in all.
+func TestAttemptsBoundedInTotal(t *testing.T) {
+	cfg := webhook.DefaultConfig()
+	cfg.AllowPrivate, cfg.Concurrency, cfg.PerEndpoint = true, 3, 2
+	f := newFixtureConfig(t, cfg)
+	srv, most, n := holdingReceiver(t, cfg.Concurrency)
+	var eps []*cairn.WebhookEndpoint
+	for i := range 4 {
+		e, err := f.svc.Create(context.Background(), "d1", srv.URL+"/"+strconv.Itoa(i), []string{cairn.EventListVersion})
 		if err != nil {
 			t.Fatal(err)
 		}
-		done := 0
-		for _, d := range ds {
-			if d.Status == cairn.DeliveryDelivered {
-				done++
+		eps = append(eps, e)
+	}
+	for i := range 5 {
+		if err := f.svc.Emit(context.Background(), "", cairn.EventListVersion, strconv.Itoa(i), i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.waitDelivered(t, eps, 20)
+	if most() != cfg.Concurrency || n() != 20 {
+		t.Fatalf("%d attempts at once of %d, want at most (and reaching) %d", most(), n(), cfg.Concurrency)
+	}
+}
+
+// TestResponseReadBounded: an endpoint answering 200 with an endless body
+// is delivered: the sender reads at most MaxResponseBytes of it and
+// closes the connection, which ends the receiver's writing after at most
+// what the sockets' buffers hold (an unbounded read would take it until
+// the attempt's timeout, far more).
+func TestResponseReadBounded(t *testing.T) {
+	f := newFixture(t, true)
+	written := make(chan int, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		chunk := make([]byte, 4096)
+		n := 0
+		for {
+			m, err := w.Write(chunk)
+			if n += m; err != nil {
+				written <- n
+				return
 			}
+			w.(http.Flusher).Flush()
 		}
-		if done == 10 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("delivered %d of 10", done)
-		}
-		time.Sleep(5 * time.Millisecond)
+	}))
+	defer srv.Close()
+	e, err := f.svc.Create(context.Background(), "d1", srv.URL, []string{cairn.EventListVersion})
+	if err != nil {
+		t.Fatal(err)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if most > webhook.DefaultConfig().PerEndpoint {
-		t.Fatalf("%d attempts at once to one endpoint, at most %d", most, webhook.DefaultConfig().PerEndpoint)
+	if err := f.svc.Emit(context.Background(), "", cairn.EventListVersion, "1", 1); err != nil {
+		t.Fatal(err)
 	}
+	d := f.waitDelivery(t, e, func(d cairn.WebhookDelivery) bool { return d.Attempts == 1 })
+	if d.Status != cairn.DeliveryDelivered || d.LastStatus != 200 {
+		t.Fatalf("delivery answered by an endless body: %+v", d)
+	}
+	select {
+	case n := <-written:
+		// What was read, and at most what the sockets' buffers hold.
+		if n < webhook.MaxResponseBytes || n > 32<<20 {
+			t.Fatalf("the receiver wrote %d bytes before the connection closed", n)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the sender kept the endless answer's connection open")
+	}
+}
+
+// TestEnableAgain: a disabled endpoint is skipped by new events; enabled
+// again, its failures are forgotten and the next event is delivered.
+func TestEnableAgain(t *testing.T) {
+	f := newFixture(t, true)
+	srv, got := receiver(t, 204)
+	ctx := context.Background()
+	e, err := f.svc.Create(ctx, "d1", srv.URL, []string{cairn.EventListVersion})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.db.UpdateEndpoint(ctx, "d1", e.ID, func(e *cairn.WebhookEndpoint) error {
+		e.Disabled, e.Reason, e.FailingSince = true, "Every delivery failed.", f.clock.Now().Add(-25*time.Hour)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.svc.Emit(ctx, "", cairn.EventListVersion, "1", 1); err != nil {
+		t.Fatal(err)
+	}
+	if ds, err := f.db.ListDeliveries(ctx, "d1", e.ID, "", 10); err != nil || len(ds) != 0 {
+		t.Fatalf("deliveries to a disabled endpoint: %+v %v", ds, err)
+	}
+	if _, err := f.svc.Enable(ctx, "d2", e.ID); !cairn.IsCode(err, cairn.ENOTFOUND) {
+		t.Fatalf("another account enabled it: %v", err)
+	}
+	ep, err := f.svc.Enable(ctx, "d1", e.ID)
+	if err != nil || ep.Disabled || ep.Reason != "" || !ep.FailingSince.IsZero() {
+		t.Fatalf("enabled: %+v %v", ep, err)
+	}
+	if err := f.svc.Emit(ctx, "", cairn.EventListVersion, "2", 2); err != nil {
+		t.Fatal(err)
+	}
+	next(t, got)
+	f.waitDelivery(t, e, func(d cairn.WebhookDelivery) bool { return d.Status == cairn.DeliveryDelivered })
 }

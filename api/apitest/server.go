@@ -143,7 +143,7 @@ func start(t testing.TB, dir string, setup []func(*wiring.Parts)) *Server {
 	hs := httptest.NewServer(s.Handler())
 	closers = append(closers, hs.Close)
 	return &Server{Client: &Client{URL: hs.URL}, Dir: dir, API: s, Store: db, Blobs: blobs, Memory: p.Memory, Logs: logs,
-		clock: p.Clock, sweepers: wiring.Sweepers(db, blobs, true, p.Memory, p.Media), setup: setup, stop: stop}
+		clock: p.Clock, sweepers: append(wiring.Sweepers(db, blobs, true, p.Memory, p.Media), wiring.ExpiringSweeper(deps.Webhooks)), setup: setup, stop: stop}
 }
 
 // Lists is a setup that serves the sanctions lists of the sources

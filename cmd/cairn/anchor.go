@@ -60,7 +60,7 @@ func (m *Main) openAnchorer(ctx context.Context, s store.Anchors) error {
 		Store: s, Clock: m.Clock, Logger: m.Logger.With("component", "anchor"),
 		OnSynced: func(ctx context.Context, a cairn.Anchor) {
 			if m.webhooks != nil {
-				m.webhooks.AnchorSynced(ctx, a.Target, a.ListVersion, a.TxHash, a.BlockNumber, a.SyncedAt)
+				m.webhooks.AnchorSynced(ctx, a)
 			}
 		},
 	})

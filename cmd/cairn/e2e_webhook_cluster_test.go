@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -21,15 +22,7 @@ import (
 func TestWebhookClusterExactlyOnce(t *testing.T) {
 	url := pgtest.URL(t)
 	schema := pgtest.Schema(t, url)
-	var mu sync.Mutex
-	seen := map[string]int{}
-	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.Copy(io.Discard, r.Body)
-		mu.Lock()
-		seen[r.Header.Get("webhook-id")]++
-		mu.Unlock()
-	}))
-	defer recv.Close()
+	recv, seen := idReceiver(t)
 	orig, err := os.ReadFile("testdata/sanctioned_addresses_ETH.txt")
 	if err != nil {
 		t.Fatal(err)
@@ -39,14 +32,10 @@ func TestWebhookClusterExactlyOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	instance := func() *testServer {
-		cfg := testConfig(t, t.TempDir())
-		cfg.Store, cfg.PostgresSchema = url, schema
-		cfg.RegisterLimitPerIP = 1000
-		cfg.Sources = stringList{"list:ETH=" + list}
-		cfg.IngestSchedule = "@every 1000h"
-		cfg.LeaderInterval = 100 * time.Millisecond
-		cfg.WebhookAllowPrivate, cfg.WebhookPollInterval = true, 50*time.Millisecond
-		return startServer(t, cfg)
+		return clusterInstance(t, url, schema, func(cfg *Config) {
+			cfg.Sources = stringList{"list:ETH=" + list}
+			cfg.IngestSchedule = "@every 1000h"
+		})
 	}
 	a := instance()
 	eventually(t, "the first instance leads", a.m.Leading)
@@ -82,9 +71,39 @@ func TestWebhookClusterExactlyOnce(t *testing.T) {
 			t.Fatalf("alerts %v, deliveries %v", alerts, ds)
 		}
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(seen) != 1 {
-		t.Fatalf("webhook ids received: %v", seen)
+	if ids := seen(); len(ids) != 1 {
+		t.Fatalf("webhook ids received: %v", ids)
 	}
+}
+
+// idReceiver is a webhook endpoint on 127.0.0.1 counting the requests of
+// each webhook-id; seen returns a copy of the counts.
+func idReceiver(t *testing.T) (recv *httptest.Server, seen func() map[string]int) {
+	var mu sync.Mutex
+	ids := map[string]int{}
+	recv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		mu.Lock()
+		ids[r.Header.Get("webhook-id")]++
+		mu.Unlock()
+	}))
+	t.Cleanup(recv.Close)
+	return recv, func() map[string]int {
+		mu.Lock()
+		defer mu.Unlock()
+		return maps.Clone(ids)
+	}
+}
+
+// clusterInstance starts an instance on the PostgreSQL schema, electing
+// its leader every 100 ms and sending webhooks to private addresses,
+// with the settings of set.
+func clusterInstance(t *testing.T, url, schema string, set func(*Config)) *testServer {
+	cfg := testConfig(t, t.TempDir())
+	cfg.Store, cfg.PostgresSchema = url, schema
+	cfg.RegisterLimitPerIP = 1000
+	cfg.LeaderInterval = 100 * time.Millisecond
+	cfg.WebhookAllowPrivate, cfg.WebhookPollInterval = true, 50*time.Millisecond
+	set(&cfg)
+	return startServer(t, cfg)
 }

@@ -412,6 +412,7 @@ func (m *Main) apiDeps(o *opening, publicURL string) api.Deps {
 	}
 	d := wiring.Deps(parts)
 	m.webhooks = d.Webhooks
+	m.sweepers = append(m.sweepers, wiring.ExpiringSweeper(m.webhooks))
 	// /readyz: the instance leads or follows, and needs a list when it has
 	// sources (api.Deps.ListRequired).
 	d.Leading, d.ListRequired = m.Leading, len(m.pipeline.Sources) > 0

@@ -9,6 +9,7 @@ import (
 	"github.com/cairn-dev/cairn/media"
 	"github.com/cairn-dev/cairn/memory"
 	"github.com/cairn-dev/cairn/store"
+	"github.com/cairn-dev/cairn/webhook"
 )
 
 // Sweeper removes expired items of one kind; the service runs every
@@ -61,6 +62,14 @@ func Sweepers(core store.Store, blobs blob.Store, localBlobs bool, mem *memory.S
 // background (blob/fs).
 type scrubber interface {
 	Scrub(ctx context.Context, now time.Time) (int, error)
+}
+
+// ExpiringSweeper enqueues the memory.expiring webhooks of the memories
+// entering the alert window; it runs on the leader after the sweeps of
+// Sweepers, and the deliveries are stored once per (endpoint, memory,
+// expiry) whichever instance finds them.
+func ExpiringSweeper(hooks *webhook.Service) Sweeper {
+	return Sweeper{"memory.expiring webhooks", hooks.SweepExpiring, false}
 }
 
 // sweepPage is how many records a sweep removes per store call.

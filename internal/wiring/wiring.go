@@ -133,7 +133,11 @@ func Deps(p Parts) api.Deps {
 	reports := &compliance.Reports{Store: p.Core, Accounts: p.Core, Ledger: p.Core, Audit: p.Memory.Audit,
 		Rebuild: rebuild, MinAccountAge: p.ReportMinAccountAge, Clock: p.Clock, Logger: p.Logger}
 	hooks := &webhook.Service{Store: p.Core, Config: p.Webhooks, Clock: p.Clock, Logger: p.Logger,
-		Render: func(a cairn.WatchAlert) any { return compliance.AlertJSON(a) }}
+		Render: func(a cairn.WatchAlert) any { return compliance.AlertJSON(a) }, Expiring: &webhook.Expiring{Memories: p.Core, Agents: p.Core},
+		Recovery: &webhook.Recovery{Versions: p.Core, Ledger: p.Core, Deposit: billing.DepositOf}}
+	if p.Anchorer != nil {
+		hooks.Recovery.Synced = p.Anchorer.Synced
+	}
 	if p.Pipeline != nil {
 		// Each committed version is announced, and its alerts sent.
 		prev := p.Pipeline.OnVersion

@@ -31,14 +31,40 @@ func (db *DB) ExpiredMemories(ctx context.Context, now time.Time, limit int) ([]
 		return nil, err
 	}
 	upper := binary.BigEndian.AppendUint64([]byte(memSweep), uint64(now.UnixNano())+1)
-	return db.scanExpiry([]byte(memSweep), []byte(memSweep), upper, limit, nil, func(rest []byte) (string, string, error) {
-		agent, rest, err := readComponent(rest[8:])
-		if err != nil {
-			return "", "", err
-		}
-		id, _, err := readComponent(rest)
-		return agent, id, err
-	})
+	return db.scanExpiry([]byte(memSweep), []byte(memSweep), upper, limit, nil, parseSweepKey)
+}
+
+// ExpiringAfter scans the global expiry index from after's key up to
+// until, skipping after itself.
+func (db *DB) ExpiringAfter(ctx context.Context, after cairn.Memory, until time.Time, limit int) ([]cairn.Memory, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var lower []byte
+	if after.AgentID == "" && after.ID == "" {
+		lower = appendTime([]byte(memSweep), after.ExpiresAt)
+	} else {
+		lower = memSweepKey(&after)
+	}
+	upper := appendTime([]byte(memSweep), until.Add(time.Nanosecond))
+	if string(lower) >= string(upper) {
+		return []cairn.Memory{}, nil
+	}
+	skip := func(m *cairn.Memory) bool {
+		return m.AgentID != after.AgentID || m.ID != after.ID || !m.ExpiresAt.Equal(after.ExpiresAt)
+	}
+	return db.scanExpiry([]byte(memSweep), lower, upper, limit, skip, parseSweepKey)
+}
+
+// parseSweepKey reads the agent and memory ids of a global expiry key
+// (after its prefix).
+func parseSweepKey(rest []byte) (string, string, error) {
+	agent, rest, err := readComponent(rest[8:])
+	if err != nil {
+		return "", "", err
+	}
+	id, _, err := readComponent(rest)
+	return agent, id, err
 }
 
 // scanExpiry reads the heads named by an expiry index between lower and

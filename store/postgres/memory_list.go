@@ -283,3 +283,18 @@ func (db *DB) ExpiredMemories(ctx context.Context, now time.Time, limit int) ([]
 	return queryJSON[cairn.Memory](ctx, db.pool, "memories", `SELECT head FROM memories
 		WHERE expires_ns IS NOT NULL AND expires_ns <= $1 ORDER BY expires_ns, agent_id, id LIMIT $2`, nanos(now), limit)
 }
+
+// ExpiringAfter reads memories_expiry_idx after the position up to until.
+func (db *DB) ExpiringAfter(ctx context.Context, after cairn.Memory, until time.Time, limit int) ([]cairn.Memory, error) {
+	if limit <= 0 || !validText(after.AgentID, after.ID) {
+		return []cairn.Memory{}, nil
+	}
+	if after.AgentID == "" && after.ID == "" {
+		return queryJSON[cairn.Memory](ctx, db.pool, "memories", `SELECT head FROM memories
+		WHERE expires_ns >= $1 AND expires_ns <= $2 ORDER BY expires_ns, agent_id, id LIMIT $3`,
+			nanos(after.ExpiresAt), nanos(until), limit)
+	}
+	return queryJSON[cairn.Memory](ctx, db.pool, "memories", `SELECT head FROM memories
+		WHERE (expires_ns, agent_id, id) > ($1, $2, $3) AND expires_ns <= $4 ORDER BY expires_ns, agent_id, id LIMIT $5`,
+		nanos(after.ExpiresAt), after.AgentID, after.ID, nanos(until), limit)
+}

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -179,6 +180,7 @@ func RunMemoryTests(t *testing.T, open func(t *testing.T) store.Memories) {
 		if err != nil || len(got) != 1 || got[0].Key != "ep" {
 			t.Fatalf("ExpiringMemories of a type = %+v, %v", got, err)
 		}
+		expiringAfter(t, s)
 		p, err := s.ListMemories(ctx, "agent-a", cairn.MemoryQuery{Filter: cairn.MemoryFilter{Now: t0.Add(2 * time.Hour)}, Limit: 10, Count: true})
 		if err != nil || p.Total != 1 {
 			t.Fatalf("expired listed: %+v %v", p, err)
@@ -236,4 +238,34 @@ func RunMemoryTests(t *testing.T, open func(t *testing.T) store.Memories) {
 			t.Fatalf("scan embedding = %+v, %v", scanned, err)
 		}
 	})
+}
+
+// expiringAfter checks ExpiringAfter over the memories of the Expiry
+// test: soon (agent-a) and sem (agent-c) expire at t0+1h, later
+// (agent-a) at t0+48h, ep (agent-c) at t0+50h; pinned (agent-b) never.
+func expiringAfter(t *testing.T, s store.Memories) {
+	t.Helper()
+	var keys []string
+	after := cairn.Memory{ExpiresAt: t0}
+	for {
+		page, err := s.ExpiringAfter(ctx, after, t0.Add(48*time.Hour), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(page) == 0 {
+			break
+		}
+		keys = append(keys, page[0].Key)
+		after = page[0]
+	}
+	if fmt.Sprint(keys) != "[soon sem later]" {
+		t.Fatalf("ExpiringAfter pages = %v, want [soon sem later] (by expiry, then agent; until inclusive; no pinned)", keys)
+	}
+	all, err := s.ExpiringAfter(ctx, cairn.Memory{ExpiresAt: t0.Add(time.Hour)}, t0.Add(time.Hour), 10)
+	if err != nil || len(all) != 2 {
+		t.Fatalf("ExpiringAfter from an expiry (inclusive) = %+v, %v", all, err)
+	}
+	if got, err := s.ExpiringAfter(ctx, cairn.Memory{ExpiresAt: t0.Add(49 * time.Hour)}, t0.Add(48*time.Hour), 10); err != nil || len(got) != 0 {
+		t.Fatalf("ExpiringAfter an empty range = %+v, %v", got, err)
+	}
 }
