@@ -3,7 +3,6 @@ package pebble
 import (
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -177,35 +176,12 @@ func (db *DB) Transactions(ctx context.Context, developerID string, beforeSeq ui
 	if err := db.flushCharges(); err != nil { // the client's own charges are read too
 		return nil, err
 	}
-	out := []cairn.LedgerEntry{}
-	if limit <= 0 {
-		return out, nil
-	}
 	lower := ledgerPrefix(developerID)
 	upper := prefixEnd(lower)
 	if beforeSeq > 0 {
 		upper = ledgerKey(developerID, beforeSeq)
 	}
-	it, err := db.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upper})
-	if err != nil {
-		return nil, fmt.Errorf("pebble: iterate ledger: %w", err)
-	}
-	defer it.Close()
-	for ok := it.Last(); ok && len(out) < limit; ok = it.Prev() {
-		val, err := it.ValueAndErr()
-		if err != nil {
-			return nil, fmt.Errorf("pebble: read ledger: %w", err)
-		}
-		var e cairn.LedgerEntry
-		if err := json.Unmarshal(val, &e); err != nil {
-			return nil, fmt.Errorf("pebble: decode ledger entry: %w", err)
-		}
-		out = append(out, e)
-	}
-	if err := it.Error(); err != nil {
-		return nil, fmt.Errorf("pebble: iterate ledger: %w", err)
-	}
-	return out, nil
+	return lastFirst[cairn.LedgerEntry](ctx, db, lower, upper, limit, nil, nil)
 }
 
 // LedgerSince scans the time index from since and reads each entry it

@@ -2,8 +2,8 @@ package pebble
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	"math"
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/store"
@@ -199,24 +199,8 @@ func (db *DB) MemoryVersions(ctx context.Context, agentID, memoryID string) ([]c
 		return nil, err
 	}
 	lower := memVersionPrefix(agentID, memoryID)
-	it, err := db.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: prefixEnd(lower)})
+	out, err := lastFirst[cairn.MemoryVersion](ctx, db, lower, prefixEnd(lower), math.MaxInt, nil, nil)
 	if err != nil {
-		return nil, fmt.Errorf("pebble: iterate versions: %w", err)
-	}
-	defer it.Close()
-	out := []cairn.MemoryVersion{}
-	for ok := it.Last(); ok; ok = it.Prev() {
-		var v cairn.MemoryVersion
-		val, err := it.ValueAndErr()
-		if err != nil {
-			return nil, fmt.Errorf("pebble: read version: %w", err)
-		}
-		if err := json.Unmarshal(val, &v); err != nil {
-			return nil, fmt.Errorf("pebble: decode version: %w", err)
-		}
-		out = append(out, v)
-	}
-	if err := it.Error(); err != nil {
 		return nil, err
 	}
 	if len(out) == 0 {

@@ -119,25 +119,9 @@ func (db *DB) ListReports(ctx context.Context, status, beforeID string, limit in
 	if beforeID != "" {
 		upper = key(reportRec, beforeID)
 	}
-	it, err := db.db.NewIter(&pebble.IterOptions{LowerBound: []byte(reportRec), UpperBound: upper})
-	if err != nil {
-		return nil, fmt.Errorf("pebble: iterate reports: %w", err)
-	}
-	defer it.Close()
-	out := []cairn.Report{}
-	for ok := it.Last(); ok && len(out) < limit; ok = it.Prev() {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		var r cairn.Report
-		if err := json.Unmarshal(it.Value(), &r); err != nil {
-			return nil, fmt.Errorf("pebble: decode report: %w", err)
-		}
-		if status == "" || r.Status == status {
-			out = append(out, r)
-		}
-	}
-	return out, it.Error()
+	return lastFirst[cairn.Report](ctx, db, []byte(reportRec), upper, limit, nil, func(r *cairn.Report) bool {
+		return status == "" || r.Status == status
+	})
 }
 
 // Moderate rewrites the address's reports, its counting entries and its
