@@ -197,16 +197,8 @@ func (db *DB) LedgerSince(ctx context.Context, since time.Time, fn func(e *cairn
 	if ns := since.UnixNano(); ns > 0 {
 		lower = binary.BigEndian.AppendUint64(lower, uint64(ns))
 	}
-	it, err := db.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: prefixEnd([]byte(prefixLedgerTime))})
-	if err != nil {
-		return fmt.Errorf("pebble: iterate ledger time: %w", err)
-	}
-	defer it.Close()
-	for ok := it.First(); ok; ok = it.Next() {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		rest := it.Key()[len(prefixLedgerTime):]
+	return forEach(ctx, db.db, lower, prefixEnd([]byte(prefixLedgerTime)), func(k, _ []byte) error {
+		rest := k[len(prefixLedgerTime):]
 		if len(rest) < 8+8 {
 			return fmt.Errorf("pebble: short ledger time key")
 		}
@@ -215,16 +207,14 @@ func (db *DB) LedgerSince(ctx context.Context, since time.Time, fn func(e *cairn
 			return fmt.Errorf("pebble: bad ledger time key: %v", err)
 		}
 		var e cairn.LedgerEntry
-		if ok, err := db.getJSON(ledgerKey(dev, binary.BigEndian.Uint64(rest)), &e); err != nil {
+		if ok, err := db.getJSON(ledgerKey(dev, binary.BigEndian.Uint64(rest)), &e); err != nil || !ok {
 			return err
-		} else if !ok {
-			continue
 		}
 		if !fn(&e) {
-			return nil
+			return errStop
 		}
-	}
-	return it.Error()
+		return nil
+	})
 }
 
 // LedgerByUniqueKey follows the unique key's index entry to the ledger

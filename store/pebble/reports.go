@@ -224,22 +224,10 @@ func (db *DB) Escalations(ctx context.Context) ([]cairn.Escalation, error) {
 
 // scanJSON calls fn with every value under prefix, in key order.
 func (db *DB) scanJSON(ctx context.Context, prefix []byte, fn func([]byte) error) error {
-	it, err := db.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: prefixEnd(prefix)})
-	if err != nil {
-		return fmt.Errorf("pebble: iterate: %w", err)
-	}
-	defer it.Close()
-	for ok := it.First(); ok; ok = it.Next() {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		val, err := it.ValueAndErr()
-		if err != nil {
-			return err
-		}
+	return forEach(ctx, db.db, prefix, prefixEnd(prefix), func(_, val []byte) error {
 		if err := fn(val); err != nil {
 			return fmt.Errorf("pebble: decode: %w", err)
 		}
-	}
-	return it.Error()
+		return nil
+	})
 }

@@ -155,3 +155,31 @@ func lastFirstRecord[T any](it *pebble.Iterator, skip int, byID func(id string) 
 	}
 	return byID(id)
 }
+
+// errStop, returned by a forEach callback, ends the scan without an error.
+var errStop = errors.New("stop")
+
+// forEach calls fn with the key and value of every key in [lower, upper) of
+// r, in key order, until fn returns an error (errStop ends it with nil).
+func forEach(ctx context.Context, r pebble.Reader, lower, upper []byte, fn func(k, v []byte) error) error {
+	it, err := r.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upper})
+	if err != nil {
+		return fmt.Errorf("pebble: iterate %q: %w", lower, err)
+	}
+	defer it.Close()
+	for ok := it.First(); ok; ok = it.Next() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		val, err := it.ValueAndErr()
+		if err != nil {
+			return fmt.Errorf("pebble: read %q: %w", it.Key(), err)
+		}
+		if err := fn(it.Key(), val); errors.Is(err, errStop) {
+			return nil
+		} else if err != nil {
+			return err
+		}
+	}
+	return it.Error()
+}
