@@ -235,11 +235,5 @@ func (db *DB) LedgerByUniqueKey(ctx context.Context, uk string) (*cairn.LedgerEn
 	if ref == nil || !ok || perr != nil {
 		return nil, cairn.Errorf(cairn.ENOTFOUND, "No ledger entry with this key.")
 	}
-	var e cairn.LedgerEntry
-	if found, err := db.getJSON(ledgerKey(dev, seq), &e); err != nil {
-		return nil, err
-	} else if !found {
-		return nil, cairn.Errorf(cairn.ENOTFOUND, "No ledger entry with this key.")
-	}
-	return &e, nil
+	return getRecord[cairn.LedgerEntry](db, ledgerKey(dev, seq), func() error { return cairn.Errorf(cairn.ENOTFOUND, "No ledger entry with this key.") })
 }

@@ -66,13 +66,7 @@ func (db *DB) GetMedia(ctx context.Context, agentID, id string) (*cairn.Media, e
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var m cairn.Media
-	if ok, err := db.getJSON(mediaKey(agentID, id), &m); err != nil {
-		return nil, err
-	} else if !ok {
-		return nil, store.MediaNotFound()
-	}
-	return &m, nil
+	return getRecord[cairn.Media](db, mediaKey(agentID, id), store.MediaNotFound)
 }
 
 // DeleteMedia removes the record, its indexes and writes the audit entry.

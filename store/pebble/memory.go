@@ -119,23 +119,11 @@ func (db *DB) LogMemoryRead(ctx context.Context, e *cairn.AuditEntry) error {
 var _ store.Memories = (*DB)(nil)
 
 func (db *DB) memHead(agent, id string) (*cairn.Memory, error) {
-	var m cairn.Memory
-	if ok, err := db.getJSON(memHeadKey(agent, id), &m); err != nil {
-		return nil, err
-	} else if !ok {
-		return nil, store.MemoryNotFound()
-	}
-	return &m, nil
+	return getRecord[cairn.Memory](db, memHeadKey(agent, id), store.MemoryNotFound)
 }
 
 func (db *DB) memVersion(agent, id string, ver int) (*cairn.MemoryVersion, error) {
-	var v cairn.MemoryVersion
-	if ok, err := db.getJSON(memVersionKey(agent, id, ver), &v); err != nil {
-		return nil, err
-	} else if !ok {
-		return nil, store.MemoryNotFound()
-	}
-	return &v, nil
+	return getRecord[cairn.MemoryVersion](db, memVersionKey(agent, id, ver), store.MemoryNotFound)
 }
 
 // resolveVersionID finds the memory id and version number of a version id.

@@ -24,6 +24,18 @@ func (db *DB) getJSON(k []byte, v any) (bool, error) {
 	return true, nil
 }
 
+// getRecord decodes the record at k, or returns notFound() when there is
+// none.
+func getRecord[T any](db *DB, k []byte, notFound func() error) (*T, error) {
+	var v T
+	if ok, err := db.getJSON(k, &v); err != nil {
+		return nil, err
+	} else if !ok {
+		return nil, notFound()
+	}
+	return &v, nil
+}
+
 // getBytes returns a copy of the value at k, or nil when it does not exist.
 func (db *DB) getBytes(k []byte) ([]byte, error) {
 	val, closer, err := db.db.Get(k)
