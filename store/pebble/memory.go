@@ -126,6 +126,17 @@ func (db *DB) memVersion(agent, id string, ver int) (*cairn.MemoryVersion, error
 	return getRecord[cairn.MemoryVersion](db, memVersionKey(agent, id, ver), store.MemoryNotFound)
 }
 
+// versionHead resolves the agent's version id (resolveVersionID) and reads
+// the head of its memory.
+func (db *DB) versionHead(agentID, versionID string) (string, int, *cairn.Memory, error) {
+	id, ver, err := db.resolveVersionID(agentID, versionID)
+	if err != nil {
+		return "", 0, nil, err
+	}
+	m, err := db.memHead(agentID, id)
+	return id, ver, m, err
+}
+
 // resolveVersionID finds the memory id and version number of a version id.
 func (db *DB) resolveVersionID(agent, vid string) (string, int, error) {
 	if !cairn.ValidID(vid) {
@@ -150,11 +161,7 @@ func (db *DB) MemoryByVersionID(ctx context.Context, agentID, versionID string) 
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
-	id, ver, err := db.resolveVersionID(agentID, versionID)
-	if err != nil {
-		return nil, nil, err
-	}
-	m, err := db.memHead(agentID, id)
+	id, ver, m, err := db.versionHead(agentID, versionID)
 	if err != nil {
 		return nil, nil, err
 	}
