@@ -18,27 +18,17 @@ func (s *Server) memoryAudit(c *gin.Context) error {
 		return cairn.Errorf(cairn.EINVALID, "Unknown action %q; action is one of %s, or absent for every action.", action,
 			strings.Join(cairn.AuditActions, ", ")).With("field", "action").With("allowed", cairn.AuditActions)
 	}
-	pg, err := s.readIDPage(c, action)
-	if err != nil {
-		return err
-	}
-	entries, more, err := s.Memory.Log(c.Request.Context(), agentOf(c).ID, action, pg.After, pg.Limit)
-	if err != nil {
-		return err
-	}
-	out := make([]wire.AuditEntry, len(entries))
-	for i, e := range entries {
+	out, pg, next, err := listByID(s, c, action, s.Memory.Log, func(e *cairn.AuditEntry) (string, wire.AuditEntry) {
 		detail := e.Detail
 		if detail == nil {
 			detail = map[string]any{}
 		}
-		out[i] = wire.AuditEntry{ID: e.ID, Action: e.Action, Resource: e.Resource, Detail: rawJSON(detail),
+		return e.ID, wire.AuditEntry{ID: e.ID, Action: e.Action, Resource: e.Resource, Detail: rawJSON(detail),
 			RequestID: e.RequestID, CreatedAt: wire.At(e.CreatedAt)}
+	})
+	if err != nil {
+		return err
 	}
-	last := ""
-	if more {
-		last = entries[len(entries)-1].ID
-	}
-	writeJSON(c, http.StatusOK, wire.AuditPage{Entries: out, Limit: pg.Limit, NextCursor: s.next(pg, last), HasMore: more})
+	writeJSON(c, http.StatusOK, wire.AuditPage{Entries: out, Limit: pg.Limit, NextCursor: next, HasMore: next != nil})
 	return nil
 }

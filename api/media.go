@@ -75,22 +75,10 @@ func (s *Server) listMedia(c *gin.Context) error {
 	default:
 		return cairn.Errorf(cairn.EINVALID, "category must be photo, video, audio or document.").With("field", "category")
 	}
-	pg, err := s.readIDPage(c, cat)
+	out, pg, next, err := listByID(s, c, cat, s.Media.List, func(m *cairn.Media) (string, wire.Media) { return m.ID, toMediaJSON(m) })
 	if err != nil {
 		return err
 	}
-	items, more, err := s.Media.List(c.Request.Context(), agentOf(c).ID, cat, pg.After, pg.Limit)
-	if err != nil {
-		return err
-	}
-	out := make([]wire.Media, len(items))
-	for i := range items {
-		out[i] = toMediaJSON(&items[i])
-	}
-	last := ""
-	if more {
-		last = items[len(items)-1].ID
-	}
-	writeJSON(c, http.StatusOK, wire.MediaPage{Media: out, Limit: pg.Limit, NextCursor: s.next(pg, last), HasMore: more})
+	writeJSON(c, http.StatusOK, wire.MediaPage{Media: out, Limit: pg.Limit, NextCursor: next, HasMore: next != nil})
 	return nil
 }

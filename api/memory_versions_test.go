@@ -151,19 +151,12 @@ func TestMemoryIfMatchForms(t *testing.T) {
 		{``, 200}, // an empty header is no condition
 	} {
 		r := ts.Do(t, "PUT", "/v1/memory/"+id, a.Key, map[string]any{"content": "next"}, "If-Match", tc.ifMatch)
-		switch tc.status {
-		case 200:
+		bal -= conditional(t, r, tc.status, 5)
+		if tc.status == 200 {
 			latest++
-			r.Must(t, 200)
 			if r.Num("version") != float64(latest) || r.Header.Get("ETag") != fmt.Sprintf(`"%d"`, latest) {
 				t.Fatalf("If-Match %s: %s", tc.ifMatch, r.Body)
 			}
-			bal -= 5
-		case 412:
-			r.Problem(t, 412, cairn.EPRECONDITION)
-			bal -= 5
-		default:
-			r.Problem(t, 400, cairn.EINVALID)
 		}
 		ts.WantBalance(t, a, bal)
 	}
@@ -282,16 +275,7 @@ func TestMemoryDeleteIfMatch(t *testing.T) {
 		{v2, `*`, 200},
 	} {
 		r := ts.Do(t, "DELETE", "/v1/memory/"+tc.id, a.Key, nil, "If-Match", tc.ifMatch)
-		switch tc.status {
-		case 200:
-			r.Must(t, 200)
-			bal -= 2
-		case 412:
-			r.Problem(t, 412, cairn.EPRECONDITION)
-			bal -= 2
-		default:
-			r.Problem(t, 400, cairn.EINVALID)
-		}
+		bal -= conditional(t, r, tc.status, 2)
 		ts.WantBalance(t, a, bal)
 		if tc.status != 200 {
 			if g := ts.Do(t, "GET", "/v1/memory/"+tc.id, a.Key, nil).Must(t, 200); g.Str("id") != tc.id {
@@ -332,4 +316,21 @@ func TestMemoryPutMetadataMembers(t *testing.T) {
 	if c := ts.Do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "meta/none", "content": "x", "metadata": map[string]any{"visibility": "share"}}).Must(t, 201); fmt.Sprint(c.JSON["metadata"].(map[string]any)["tags"]) != "[]" {
 		t.Fatalf("create without tags: %s", c.Body)
 	}
+}
+
+// conditional checks the answer r of a conditional write that should have
+// status 200, 412 (both charged cost) or else 400 (refunded), and returns
+// the credits it cost.
+func conditional(t *testing.T, r *apitest.Response, status, cost int) int {
+	t.Helper()
+	switch status {
+	case 200:
+		r.Must(t, 200)
+	case 412:
+		r.Problem(t, 412, cairn.EPRECONDITION)
+	default:
+		r.Problem(t, 400, cairn.EINVALID)
+		return 0
+	}
+	return cost
 }

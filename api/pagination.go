@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"strconv"
 
 	"github.com/cairn-dev/cairn"
@@ -61,6 +62,30 @@ func (s *Server) readIDPage(c *gin.Context, filter string) (page, error) {
 		return page{}, cairn.InvalidCursor()
 	}
 	return p, err
+}
+
+// listByID reads an id page of the caller's records that filter selects,
+// lists it and converts each record with conv (which also gives its id). It
+// returns them with the page and its nextCursor, nil on the last page.
+func listByID[T, W any](s *Server, c *gin.Context, filter string, list func(ctx context.Context, agentID, filter, beforeID string, limit int) ([]T, bool, error),
+	conv func(*T) (string, W)) ([]W, page, *string, error) {
+	pg, err := s.readIDPage(c, filter)
+	if err != nil {
+		return nil, pg, nil, err
+	}
+	items, more, err := list(c.Request.Context(), agentOf(c).ID, filter, pg.After, pg.Limit)
+	if err != nil {
+		return nil, pg, nil, err
+	}
+	out := make([]W, len(items))
+	last := ""
+	for i := range items {
+		last, out[i] = conv(&items[i])
+	}
+	if !more {
+		last = ""
+	}
+	return out, pg, s.next(pg, last), nil
 }
 
 // next returns the nextCursor member of the page whose last item is at

@@ -26,22 +26,19 @@ func (c *Client) AllReports(ctx context.Context, status string) iter.Seq2[Report
 
 // ConfirmReport confirms a community report (confirmReport, admin).
 func (c *Client) ConfirmReport(ctx context.Context, reportID, reason string) (*Moderation, error) {
-	var out Moderation
-	return ret(&out, c.call(ctx, http.MethodPost, "/v1/admin/reports/"+esc(reportID)+"/confirm",
-		wire.ModerationRequest{Reason: reason}, &out, authAdmin))
+	return callFor[Moderation](ctx, c, http.MethodPost, "/v1/admin/reports/"+esc(reportID)+"/confirm",
+		wire.ModerationRequest{Reason: reason}, authAdmin)
 }
 
 // RejectReport rejects a community report (rejectReport, admin).
 func (c *Client) RejectReport(ctx context.Context, reportID, reason string) (*Moderation, error) {
-	var out Moderation
-	return ret(&out, c.call(ctx, http.MethodPost, "/v1/admin/reports/"+esc(reportID)+"/reject",
-		wire.ModerationRequest{Reason: reason}, &out, authAdmin))
+	return callFor[Moderation](ctx, c, http.MethodPost, "/v1/admin/reports/"+esc(reportID)+"/reject",
+		wire.ModerationRequest{Reason: reason}, authAdmin)
 }
 
 // DelistCommunityAddress removes an address from the community list
 // (delistCommunityAddress, admin).
 func (c *Client) DelistCommunityAddress(ctx context.Context, address, chain, reason string) (*Moderation, error) {
-	var out Moderation
-	return ret(&out, c.call(ctx, http.MethodPost, "/v1/admin/community/delist",
-		wire.DelistRequest{Address: address, Chain: chain, Reason: reason}, &out, authAdmin))
+	return callFor[Moderation](ctx, c, http.MethodPost, "/v1/admin/community/delist",
+		wire.DelistRequest{Address: address, Chain: chain, Reason: reason}, authAdmin)
 }

@@ -10,23 +10,19 @@ import (
 
 // GetPricing returns the price list (getPricing).
 func (c *Client) GetPricing(ctx context.Context) (*Pricing, error) {
-	var out Pricing
-	return ret(&out, c.call(ctx, http.MethodGet, "/v1/billing/pricing", nil, &out, authNone))
+	return callFor[Pricing](ctx, c, http.MethodGet, "/v1/billing/pricing", nil, authNone)
 }
 
 // GetBalance returns the caller's credit balance (getBalance, free).
 func (c *Client) GetBalance(ctx context.Context) (*Balance, error) {
-	var out Balance
-	return ret(&out, c.call(ctx, http.MethodGet, "/v1/billing/balance", nil, &out, authAgent))
+	return callFor[Balance](ctx, c, http.MethodGet, "/v1/billing/balance", nil, authAgent)
 }
 
 // ListTransactions returns one page of the ledger, newest first
 // (listTransactions).
 func (c *Client) ListTransactions(ctx context.Context, limit int, cursor string) (*TransactionPage, error) {
-	var out TransactionPage
-	_, err := c.do(ctx, &request{method: http.MethodGet, path: "/v1/billing/transactions",
-		query: query("limit", itoa(limit), "cursor", cursor)}, &out)
-	return ret(&out, err)
+	return getFor[TransactionPage](ctx, c, "/v1/billing/transactions",
+		query("limit", itoa(limit), "cursor", cursor))
 }
 
 // AllTransactions iterates over the whole ledger.
@@ -38,29 +34,25 @@ func (c *Client) AllTransactions(ctx context.Context) iter.Seq2[Transaction, err
 // GetAgentBalance returns the balance with the agent's deposit address
 // (getAgentBalance).
 func (c *Client) GetAgentBalance(ctx context.Context) (*AgentBalance, error) {
-	var out AgentBalance
-	return ret(&out, c.call(ctx, http.MethodGet, "/v1/billing/agent/balance", nil, &out, authAgent))
+	return callFor[AgentBalance](ctx, c, http.MethodGet, "/v1/billing/agent/balance", nil, authAgent)
 }
 
 // DepositAPT credits an APT transfer to the agent's deposit address
 // (depositAPT).
 func (c *Client) DepositAPT(ctx context.Context, txHash string) (*Deposit, error) {
-	var out Deposit
-	return ret(&out, c.call(ctx, http.MethodPost, "/v1/billing/agent/deposit", wire.DepositRequest{TxHash: txHash}, &out, authAgent))
+	return callFor[Deposit](ctx, c, http.MethodPost, "/v1/billing/agent/deposit", wire.DepositRequest{TxHash: txHash}, authAgent)
 }
 
 // SetPricing changes operation costs and returns the live price list
 // (setPricing, admin).
 func (c *Client) SetPricing(ctx context.Context, operationCosts map[string]int64) (*Pricing, error) {
-	var out Pricing
-	return ret(&out, c.call(ctx, http.MethodPut, "/v1/admin/pricing",
-		wire.PricingRequest{OperationCosts: operationCosts}, &out, authAdmin))
+	return callFor[Pricing](ctx, c, http.MethodPut, "/v1/admin/pricing",
+		wire.PricingRequest{OperationCosts: operationCosts}, authAdmin)
 }
 
 // GrantCredits adds credits to a developer account, or removes them with a
 // negative amount (grantCredits, admin).
 func (c *Client) GrantCredits(ctx context.Context, developerID string, amount int64, reason string) (*Grant, error) {
-	var out Grant
-	return ret(&out, c.call(ctx, http.MethodPost, "/v1/admin/credits",
-		wire.GrantRequest{DeveloperID: developerID, Amount: &amount, Reason: reason}, &out, authAdmin))
+	return callFor[Grant](ctx, c, http.MethodPost, "/v1/admin/credits",
+		wire.GrantRequest{DeveloperID: developerID, Amount: &amount, Reason: reason}, authAdmin)
 }

@@ -212,10 +212,8 @@ func (c *Client) GetMerkleProof(ctx context.Context, address, chain string) (*Me
 // chain holds, so that the proof passes the contract while a newer one is
 // being anchored), or a version number.
 func (c *Client) GetMerkleProofAt(ctx context.Context, address, chain, listVersion string) (*MerkleProof, error) {
-	var out MerkleProof
-	_, err := c.do(ctx, &request{method: http.MethodGet, path: "/v1/compliance/merkle-proof",
-		query: query("address", address, "chain", chain, "listVersion", listVersion)}, &out)
-	return ret(&out, err)
+	return getFor[MerkleProof](ctx, c, "/v1/compliance/merkle-proof",
+		query("address", address, "chain", chain, "listVersion", listVersion))
 }
 
 // GetMerkleProofBatch returns proofs of up to 100 addresses
@@ -232,20 +230,17 @@ func (c *Client) GetMerkleProofBatchAt(ctx context.Context, addrs []AddressRef, 
 	if listVersion != "" {
 		body["listVersion"] = listVersion
 	}
-	var out MerkleProofBatch
-	return ret(&out, c.call(ctx, http.MethodPost, "/v1/compliance/merkle-proof/batch", body, &out, authAgent))
+	return callFor[MerkleProofBatch](ctx, c, http.MethodPost, "/v1/compliance/merkle-proof/batch", body, authAgent)
 }
 
 // GetMerkleRoot returns the current roots and their anchor (getMerkleRoot).
 func (c *Client) GetMerkleRoot(ctx context.Context) (*MerkleRoot, error) {
-	var out MerkleRoot
-	return ret(&out, c.call(ctx, http.MethodGet, "/v1/compliance/merkle-root", nil, &out, authAgent))
+	return callFor[MerkleRoot](ctx, c, http.MethodGet, "/v1/compliance/merkle-root", nil, authAgent)
 }
 
 // RunIngest ingests the configured sources now (runIngest, admin).
 func (c *Client) RunIngest(ctx context.Context) (*Ingestion, error) {
-	var out Ingestion
-	return ret(&out, c.call(ctx, http.MethodPost, "/v1/admin/ingest", nil, &out, authAdmin))
+	return callFor[Ingestion](ctx, c, http.MethodPost, "/v1/admin/ingest", nil, authAdmin)
 }
 
 // GetSnapshot streams a source snapshot by digest (getSnapshot, no
@@ -258,13 +253,11 @@ func (c *Client) GetSnapshot(ctx context.Context, sha256 string, o RangeOptions)
 
 // ReportAddress files a community report (reportAddress).
 func (c *Client) ReportAddress(ctx context.Context, rep ReportRequest) (*ReportResult, error) {
-	var out ReportResult
-	return ret(&out, c.call(ctx, http.MethodPost, "/v1/compliance/report", rep, &out, authAgent))
+	return callFor[ReportResult](ctx, c, http.MethodPost, "/v1/compliance/report", rep, authAgent)
 }
 
 // ComplianceStats returns list and report statistics (complianceStats, no
 // authentication).
 func (c *Client) ComplianceStats(ctx context.Context) (*ComplianceStatistics, error) {
-	var out ComplianceStatistics
-	return ret(&out, c.call(ctx, http.MethodGet, "/v1/compliance/stats", nil, &out, authNone))
+	return callFor[ComplianceStatistics](ctx, c, http.MethodGet, "/v1/compliance/stats", nil, authNone)
 }

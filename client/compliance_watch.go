@@ -26,24 +26,20 @@ type (
 // CreateWatchlist watches addresses of the developer account
 // (createWatchlist); invalid ones come back in Rejected.
 func (c *Client) CreateWatchlist(ctx context.Context, name string, addresses []WatchAddress) (*WatchlistChange, error) {
-	var out WatchlistChange
-	return ret(&out, c.call(ctx, http.MethodPost, "/v1/compliance/watchlists",
-		wire.WatchlistRequest{Name: name, Addresses: addresses}, &out, authAgent))
+	return callFor[WatchlistChange](ctx, c, http.MethodPost, "/v1/compliance/watchlists",
+		wire.WatchlistRequest{Name: name, Addresses: addresses}, authAgent)
 }
 
 // ListWatchlists returns a page of the account's watchlists, oldest first
 // (listWatchlists).
 func (c *Client) ListWatchlists(ctx context.Context, limit int, cursor string) (*WatchlistPage, error) {
-	var out WatchlistPage
-	_, err := c.do(ctx, &request{method: http.MethodGet, path: "/v1/compliance/watchlists",
-		query: query("limit", itoa(limit), "cursor", cursor)}, &out)
-	return ret(&out, err)
+	return getFor[WatchlistPage](ctx, c, "/v1/compliance/watchlists",
+		query("limit", itoa(limit), "cursor", cursor))
 }
 
 // GetWatchlist returns a watchlist (getWatchlist).
 func (c *Client) GetWatchlist(ctx context.Context, id string) (*Watchlist, error) {
-	var out Watchlist
-	return ret(&out, c.call(ctx, http.MethodGet, "/v1/compliance/watchlists/"+esc(id), nil, &out, authAgent))
+	return callFor[Watchlist](ctx, c, http.MethodGet, "/v1/compliance/watchlists/"+esc(id), nil, authAgent)
 }
 
 // DeleteWatchlist deletes a watchlist (deleteWatchlist).
@@ -54,34 +50,28 @@ func (c *Client) DeleteWatchlist(ctx context.Context, id string) error {
 // ListWatchedAddresses returns a page of a watchlist's addresses
 // (listWatchedAddresses).
 func (c *Client) ListWatchedAddresses(ctx context.Context, id string, limit int, cursor string) (*WatchedAddressPage, error) {
-	var out WatchedAddressPage
-	_, err := c.do(ctx, &request{method: http.MethodGet, path: "/v1/compliance/watchlists/" + esc(id) + "/addresses",
-		query: query("limit", itoa(limit), "cursor", cursor)}, &out)
-	return ret(&out, err)
+	return getFor[WatchedAddressPage](ctx, c, "/v1/compliance/watchlists/"+esc(id)+"/addresses",
+		query("limit", itoa(limit), "cursor", cursor))
 }
 
 // AddWatchedAddresses adds addresses to a watchlist (addWatchedAddresses).
 func (c *Client) AddWatchedAddresses(ctx context.Context, id string, addresses []WatchAddress) (*WatchlistChange, error) {
-	var out WatchlistChange
-	return ret(&out, c.call(ctx, http.MethodPost, "/v1/compliance/watchlists/"+esc(id)+"/addresses",
-		wire.WatchAddressesRequest{Addresses: addresses}, &out, authAgent))
+	return callFor[WatchlistChange](ctx, c, http.MethodPost, "/v1/compliance/watchlists/"+esc(id)+"/addresses",
+		wire.WatchAddressesRequest{Addresses: addresses}, authAgent)
 }
 
 // RemoveWatchedAddresses removes addresses from a watchlist
 // (removeWatchedAddresses).
 func (c *Client) RemoveWatchedAddresses(ctx context.Context, id string, addresses []WatchAddress) (*WatchlistChange, error) {
-	var out WatchlistChange
-	return ret(&out, c.call(ctx, http.MethodDelete, "/v1/compliance/watchlists/"+esc(id)+"/addresses",
-		wire.WatchAddressesRequest{Addresses: addresses}, &out, authAgent))
+	return callFor[WatchlistChange](ctx, c, http.MethodDelete, "/v1/compliance/watchlists/"+esc(id)+"/addresses",
+		wire.WatchAddressesRequest{Addresses: addresses}, authAgent)
 }
 
 // ListAlerts returns a page of the account's alerts, newest first
 // (listAlerts).
 func (c *Client) ListAlerts(ctx context.Context, limit int, cursor string) (*AlertPage, error) {
-	var out AlertPage
-	_, err := c.do(ctx, &request{method: http.MethodGet, path: "/v1/compliance/alerts",
-		query: query("limit", itoa(limit), "cursor", cursor)}, &out)
-	return ret(&out, err)
+	return getFor[AlertPage](ctx, c, "/v1/compliance/alerts",
+		query("limit", itoa(limit), "cursor", cursor))
 }
 
 // AllAlerts iterates over every alert of the account, newest first.
@@ -93,21 +83,18 @@ func (c *Client) AllAlerts(ctx context.Context) iter.Seq2[Alert, error] {
 // CreateWebhook registers a webhook (createWebhook); the answer holds its
 // secret, shown once.
 func (c *Client) CreateWebhook(ctx context.Context, url string, events []string) (*Webhook, error) {
-	var out Webhook
-	return ret(&out, c.call(ctx, http.MethodPost, "/v1/webhooks", wire.WebhookRequest{URL: url, Events: events}, &out, authAgent))
+	return callFor[Webhook](ctx, c, http.MethodPost, "/v1/webhooks", wire.WebhookRequest{URL: url, Events: events}, authAgent)
 }
 
 // ListWebhooks returns a page of the account's webhooks (listWebhooks).
 func (c *Client) ListWebhooks(ctx context.Context, limit int, cursor string) (*WebhookPage, error) {
-	var out WebhookPage
-	_, err := c.do(ctx, &request{method: http.MethodGet, path: "/v1/webhooks", query: query("limit", itoa(limit), "cursor", cursor)}, &out)
-	return ret(&out, err)
+	return getFor[WebhookPage](ctx, c, "/v1/webhooks",
+		query("limit", itoa(limit), "cursor", cursor))
 }
 
 // GetWebhook returns a webhook, without its secret (getWebhook).
 func (c *Client) GetWebhook(ctx context.Context, id string) (*Webhook, error) {
-	var out Webhook
-	return ret(&out, c.call(ctx, http.MethodGet, "/v1/webhooks/"+esc(id), nil, &out, authAgent))
+	return callFor[Webhook](ctx, c, http.MethodGet, "/v1/webhooks/"+esc(id), nil, authAgent)
 }
 
 // DeleteWebhook deletes a webhook and its deliveries (deleteWebhook).
@@ -118,27 +105,22 @@ func (c *Client) DeleteWebhook(ctx context.Context, id string) error {
 // RotateWebhookSecret gives a webhook a new secret, returned once
 // (rotateWebhookSecret).
 func (c *Client) RotateWebhookSecret(ctx context.Context, id string) (*Webhook, error) {
-	var out Webhook
-	return ret(&out, c.call(ctx, http.MethodPost, "/v1/webhooks/"+esc(id)+"/rotate-secret", nil, &out, authAgent))
+	return callFor[Webhook](ctx, c, http.MethodPost, "/v1/webhooks/"+esc(id)+"/rotate-secret", nil, authAgent)
 }
 
 // EnableWebhook enables a disabled webhook again (enableWebhook).
 func (c *Client) EnableWebhook(ctx context.Context, id string) (*Webhook, error) {
-	var out Webhook
-	return ret(&out, c.call(ctx, http.MethodPost, "/v1/webhooks/"+esc(id)+"/enable", nil, &out, authAgent))
+	return callFor[Webhook](ctx, c, http.MethodPost, "/v1/webhooks/"+esc(id)+"/enable", nil, authAgent)
 }
 
 // ListWebhookDeliveries returns a page of a webhook's deliveries, newest
 // first (listWebhookDeliveries).
 func (c *Client) ListWebhookDeliveries(ctx context.Context, id string, limit int, cursor string) (*WebhookDeliveryPage, error) {
-	var out WebhookDeliveryPage
-	_, err := c.do(ctx, &request{method: http.MethodGet, path: "/v1/webhooks/" + esc(id) + "/deliveries",
-		query: query("limit", itoa(limit), "cursor", cursor)}, &out)
-	return ret(&out, err)
+	return getFor[WebhookDeliveryPage](ctx, c, "/v1/webhooks/"+esc(id)+"/deliveries",
+		query("limit", itoa(limit), "cursor", cursor))
 }
 
 // RedeliverWebhook sends a delivery again, due now (redeliverWebhook).
 func (c *Client) RedeliverWebhook(ctx context.Context, id, deliveryID string) (*WebhookDelivery, error) {
-	var out WebhookDelivery
-	return ret(&out, c.call(ctx, http.MethodPost, "/v1/webhooks/"+esc(id)+"/deliveries/"+esc(deliveryID)+"/redeliver", nil, &out, authAgent))
+	return callFor[WebhookDelivery](ctx, c, http.MethodPost, "/v1/webhooks/"+esc(id)+"/deliveries/"+esc(deliveryID)+"/redeliver", nil, authAgent)
 }

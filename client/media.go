@@ -23,10 +23,8 @@ func (c *Client) UploadMedia(ctx context.Context, f UploadFile, fields map[strin
 // ListMedia returns one page of the agent's media (listMedia); category may
 // be empty.
 func (c *Client) ListMedia(ctx context.Context, category string, limit int, cursor string) (*MediaPage, error) {
-	var out MediaPage
-	_, err := c.do(ctx, &request{method: http.MethodGet, path: "/v1/media",
-		query: query("category", category, "limit", itoa(limit), "cursor", cursor)}, &out)
-	return ret(&out, err)
+	return getFor[MediaPage](ctx, c, "/v1/media",
+		query("category", category, "limit", itoa(limit), "cursor", cursor))
 }
 
 // AllMedia iterates over all the agent's media of a category (or all).
@@ -37,21 +35,18 @@ func (c *Client) AllMedia(ctx context.Context, category string) iter.Seq2[Media,
 
 // GetMedia returns a media record (getMedia).
 func (c *Client) GetMedia(ctx context.Context, id string) (*Media, error) {
-	var out Media
-	return ret(&out, c.call(ctx, http.MethodGet, "/v1/media/"+esc(id), nil, &out, authAgent))
+	return callFor[Media](ctx, c, http.MethodGet, "/v1/media/"+esc(id), nil, authAgent)
 }
 
 // DeleteMedia deletes a media file (deleteMedia).
 func (c *Client) DeleteMedia(ctx context.Context, id string) (*MediaDeletion, error) {
-	var out MediaDeletion
-	return ret(&out, c.call(ctx, http.MethodDelete, "/v1/media/"+esc(id), nil, &out, authAgent))
+	return callFor[MediaDeletion](ctx, c, http.MethodDelete, "/v1/media/"+esc(id), nil, authAgent)
 }
 
 // RenewMedia gives a media file a new time to live from now, e.g. "90d"
 // (renewMedia).
 func (c *Client) RenewMedia(ctx context.Context, id, expiresIn string) (*Media, error) {
-	var out Media
-	return ret(&out, c.call(ctx, http.MethodPost, "/v1/media/"+esc(id)+"/renew", wire.RenewMediaRequest{ExpiresIn: &expiresIn}, &out, authAgent))
+	return callFor[Media](ctx, c, http.MethodPost, "/v1/media/"+esc(id)+"/renew", wire.RenewMediaRequest{ExpiresIn: &expiresIn}, authAgent)
 }
 
 // StreamMedia streams a media file's bytes, whole or by Range

@@ -8,6 +8,7 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/textproto"
+	"net/url"
 	"strconv"
 
 	"github.com/cairn-dev/cairn/wire"
@@ -75,8 +76,7 @@ func (c *Client) AllMemories(ctx context.Context, p ListMemoriesParams) iter.Seq
 
 // SearchMemories searches by key, full text and tags (searchMemories).
 func (c *Client) SearchMemories(ctx context.Context, s SearchRequest) (*SearchResults, error) {
-	var out SearchResults
-	return ret(&out, c.call(ctx, http.MethodPost, "/v1/memory/search", s, &out, authAgent))
+	return callFor[SearchResults](ctx, c, http.MethodPost, "/v1/memory/search", s, authAgent)
 }
 
 // Vector is a query vector in a named embedding space.
@@ -153,32 +153,26 @@ func (c *Client) BulkCreateMemories(ctx context.Context, ws []MemoryWrite, idemp
 
 // BulkDeleteMemories deletes up to 50 versions (bulkDeleteMemories).
 func (c *Client) BulkDeleteMemories(ctx context.Context, ids []string) (*BulkResults, error) {
-	var out BulkResults
-	return ret(&out, c.call(ctx, http.MethodPost, "/v1/memory/bulk-delete", wire.BulkDeleteRequest{IDs: ids}, &out, authAgent))
+	return callFor[BulkResults](ctx, c, http.MethodPost, "/v1/memory/bulk-delete", wire.BulkDeleteRequest{IDs: ids}, authAgent)
 }
 
 // ExpiringMemories lists memories expiring within (e.g. "24h")
 // (expiringMemories).
 func (c *Client) ExpiringMemories(ctx context.Context, within, typ string, limit int) (*Expiring, error) {
-	var out Expiring
-	_, err := c.do(ctx, &request{method: http.MethodGet, path: "/v1/memory/expiring",
-		query: query("within", within, "type", typ, "limit", itoa(limit))}, &out)
-	return ret(&out, err)
+	return getFor[Expiring](ctx, c, "/v1/memory/expiring",
+		query("within", within, "type", typ, "limit", itoa(limit)))
 }
 
 // MemoryTtlAlerts lists memories about to expire and renews the given ones
 // (memoryTtlAlerts).
 func (c *Client) MemoryTtlAlerts(ctx context.Context, a TTLAlertsRequest) (*TTLAlerts, error) {
-	var out TTLAlerts
-	return ret(&out, c.call(ctx, http.MethodPost, "/v1/memory/ttl-alerts", a, &out, authAgent))
+	return callFor[TTLAlerts](ctx, c, http.MethodPost, "/v1/memory/ttl-alerts", a, authAgent)
 }
 
 // MemoryAudit returns one page of the agent's audit log (memoryAudit).
 func (c *Client) MemoryAudit(ctx context.Context, action string, limit int, cursor string) (*AuditPage, error) {
-	var out AuditPage
-	_, err := c.do(ctx, &request{method: http.MethodGet, path: "/v1/memory/audit",
-		query: query("action", action, "limit", itoa(limit), "cursor", cursor)}, &out)
-	return ret(&out, err)
+	return getFor[AuditPage](ctx, c, "/v1/memory/audit",
+		query("action", action, "limit", itoa(limit), "cursor", cursor))
 }
 
 // AllAudit iterates over the whole audit log (optionally one action).
@@ -189,8 +183,7 @@ func (c *Client) AllAudit(ctx context.Context, action string) iter.Seq2[AuditEnt
 
 // GetMemory reads a version with its content (getMemory).
 func (c *Client) GetMemory(ctx context.Context, id string) (*Memory, error) {
-	var m Memory
-	return ret(&m, c.call(ctx, http.MethodGet, "/v1/memory/"+esc(id), nil, &m, authAgent))
+	return callFor[Memory](ctx, c, http.MethodGet, "/v1/memory/"+esc(id), nil, authAgent)
 }
 
 // GetMemoryByKey reads the latest version of the memory with the key, with
@@ -230,8 +223,7 @@ func (c *Client) deleteMemory(ctx context.Context, id, ifMatch, scope string) (*
 // MemoryHistory lists the versions of the memory holding id
 // (memoryHistory).
 func (c *Client) MemoryHistory(ctx context.Context, id string) (*History, error) {
-	var out History
-	return ret(&out, c.call(ctx, http.MethodGet, "/v1/memory/"+esc(id)+"/history", nil, &out, authAgent))
+	return callFor[History](ctx, c, http.MethodGet, "/v1/memory/"+esc(id)+"/history", nil, authAgent)
 }
 
 // DownloadMemory streams a version's original bytes (downloadMemory). The
@@ -242,25 +234,36 @@ func (c *Client) DownloadMemory(ctx context.Context, id string) (*Stream, error)
 
 // PinMemory flips the pin (pinMemory without a body); SetMemoryPin sets it.
 func (c *Client) PinMemory(ctx context.Context, id string) (*PinResult, error) {
-	var out PinResult
-	return ret(&out, c.call(ctx, http.MethodPatch, "/v1/memory/"+esc(id)+"/pin", nil, &out, authAgent))
+	return callFor[PinResult](ctx, c, http.MethodPatch, "/v1/memory/"+esc(id)+"/pin", nil, authAgent)
 }
 
 // SetMemoryPin pins (true) or unpins (false) the memory (pinMemory with
 // a body): unlike PinMemory, a retry leaves the same state.
 func (c *Client) SetMemoryPin(ctx context.Context, id string, pinned bool) (*PinResult, error) {
-	var out PinResult
-	return ret(&out, c.call(ctx, http.MethodPatch, "/v1/memory/"+esc(id)+"/pin", wire.PinRequest{Pinned: &pinned}, &out, authAgent))
+	return callFor[PinResult](ctx, c, http.MethodPatch, "/v1/memory/"+esc(id)+"/pin", wire.PinRequest{Pinned: &pinned}, authAgent)
 }
 
 // SetMemoryImportance sets the importance (setMemoryImportance).
 func (c *Client) SetMemoryImportance(ctx context.Context, id string, importance float64) (*ImportanceResult, error) {
-	var out ImportanceResult
-	return ret(&out, c.call(ctx, http.MethodPatch, "/v1/memory/"+esc(id)+"/importance",
-		wire.ImportanceRequest{Importance: &importance}, &out, authAgent))
+	return callFor[ImportanceResult](ctx, c, http.MethodPatch, "/v1/memory/"+esc(id)+"/importance",
+		wire.ImportanceRequest{Importance: &importance}, authAgent)
 }
 
 // ret returns v, or nil with the error.
+// callFor is call into a new T, which it returns when the call succeeds.
+func callFor[T any](ctx context.Context, c *Client, method, path string, in any, a auth) (*T, error) {
+	var out T
+	return ret(&out, c.call(ctx, method, path, in, &out, a))
+}
+
+// getFor is the agent's GET of path with the query into a new T, which it
+// returns when the call succeeds.
+func getFor[T any](ctx context.Context, c *Client, path string, q url.Values) (*T, error) {
+	var out T
+	_, err := c.do(ctx, &request{method: http.MethodGet, path: path, query: q}, &out)
+	return ret(&out, err)
+}
+
 func ret[T any](v *T, err error) (*T, error) {
 	if err != nil {
 		return nil, err

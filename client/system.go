@@ -10,15 +10,13 @@ import (
 
 // Healthz reports liveness (healthz).
 func (c *Client) Healthz(ctx context.Context) (*Status, error) {
-	var out Status
-	return ret(&out, c.call(ctx, http.MethodGet, "/healthz", nil, &out, authNone))
+	return callFor[Status](ctx, c, http.MethodGet, "/healthz", nil, authNone)
 }
 
 // Readyz reports readiness (readyz): a *Error with status 503 when the
 // store does not answer.
 func (c *Client) Readyz(ctx context.Context) (*Status, error) {
-	var out Status
-	return ret(&out, c.call(ctx, http.MethodGet, "/readyz", nil, &out, authNone))
+	return callFor[Status](ctx, c, http.MethodGet, "/readyz", nil, authNone)
 }
 
 // Metrics returns the Prometheus exposition text (metrics); it needs the

@@ -52,20 +52,10 @@ func (m *makings) hashes() []merkle.Hash {
 func recordFrom(data []byte) *proofRecord {
 	m := &makings{b: data}
 	r := &proofRecord{head: append(append([]byte{'{'}, m.take(int(m.byte()))...), '}'), results: m.take(int(m.byte()))}
-	var classes []string
-	for range m.byte() % 5 {
-		classes = append(classes, string(m.take(int(m.byte()%12))))
-	}
-	slices.Sort(classes)
 	r.proofs = []classProof{}
-	for _, c := range slices.Compact(classes) {
+	for _, c := range m.classes() {
 		p := classProof{Class: c}
-		copy(p.Root[:], m.take(32))
-		p.Leaves, p.Proof = m.hashes(), m.hashes()
-		p.ProofFlags = make([]bool, m.byte())
-		for i := range p.ProofFlags {
-			p.ProofFlags[i] = m.byte()&1 == 1
-		}
+		p.Root, p.Leaves, p.Proof, p.ProofFlags = m.multiproof()
 		p.Values = make([][2]string, m.byte()%20)
 		for i := range p.Values {
 			p.Values[i] = [2]string{string(m.take(int(m.byte() % 16))), string(m.take(int(m.byte() % 64)))}
@@ -75,20 +65,10 @@ func recordFrom(data []byte) *proofRecord {
 	if m.byte()&1 == 0 {
 		return r // version 1: no exclusion parts
 	}
-	classes = classes[:0]
-	for range m.byte() % 5 {
-		classes = append(classes, string(m.take(int(m.byte()%12))))
-	}
-	slices.Sort(classes)
 	r.gaps = []gapProof{}
-	for _, c := range slices.Compact(classes) {
+	for _, c := range m.classes() {
 		p := gapProof{Class: c}
-		copy(p.Root[:], m.take(32))
-		p.Leaves, p.Proof = m.hashes(), m.hashes()
-		p.ProofFlags = make([]bool, m.byte())
-		for i := range p.ProofFlags {
-			p.ProofFlags[i] = m.byte()&1 == 1
-		}
+		p.Root, p.Leaves, p.Proof, p.ProofFlags = m.multiproof()
 		p.Values = make([][3]string, m.byte()%20)
 		for i := range p.Values {
 			p.Values[i] = [3]string{string(m.take(int(m.byte() % 16))), string(m.take(int(m.byte() % 64))), string(m.take(int(m.byte() % 64)))}
@@ -96,6 +76,27 @@ func recordFrom(data []byte) *proofRecord {
 		r.gaps = append(r.gaps, p)
 	}
 	return r
+}
+
+// classes makes up to four class names, sorted and without repeats.
+func (m *makings) classes() []string {
+	var classes []string
+	for range m.byte() % 5 {
+		classes = append(classes, string(m.take(int(m.byte()%12))))
+	}
+	slices.Sort(classes)
+	return slices.Compact(classes)
+}
+
+// multiproof makes the root, leaves, proof and flags of a multiproof.
+func (m *makings) multiproof() (root merkle.Hash, leaves, proof []merkle.Hash, flags []bool) {
+	copy(root[:], m.take(32))
+	leaves, proof = m.hashes(), m.hashes()
+	flags = make([]bool, m.byte())
+	for i := range flags {
+		flags[i] = m.byte()&1 == 1
+	}
+	return root, leaves, proof, flags
 }
 
 // checkRoundTrip: a record written in a format reads back as it was

@@ -61,11 +61,16 @@ func forEachFtMLine(r io.Reader, fn func(n int, line []byte) error) error {
 			return err
 		}
 	}
-	if err := sc.Err(); err != nil {
-		if err == bufio.ErrTooLong {
-			return cairn.Errorf(cairn.EINVALID, "ftm: line longer than %d bytes", maxFtMLine)
-		}
-		return fmt.Errorf("ftm: %w", err)
+	return scanErr(sc.Err(), "ftm", maxFtMLine)
+}
+
+// scanErr is the error of a line scanner of the format what whose lines
+// are at most max bytes: an invalid list for a longer line.
+func scanErr(err error, what string, max int) error {
+	if err == bufio.ErrTooLong {
+		return cairn.Errorf(cairn.EINVALID, "%s: line longer than %d bytes", what, max)
+	} else if err != nil {
+		return fmt.Errorf("%s: %w", what, err)
 	}
 	return nil
 }

@@ -3,7 +3,6 @@ package ingest
 import (
 	"bufio"
 	"bytes"
-	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -90,13 +89,7 @@ func scanPlain(r io.Reader, bom bool, address func(line []byte) error, skipped f
 			}
 		}
 	}
-	if err := sc.Err(); err != nil {
-		if err == bufio.ErrTooLong {
-			return cairn.Errorf(cairn.EINVALID, "plain list: line longer than %d bytes", maxPlainLine)
-		}
-		return fmt.Errorf("plain list: %w", err)
-	}
-	return nil
+	return scanErr(sc.Err(), "plain list", maxPlainLine)
 }
 
 // lineHint guesses how many addresses a plain list read from a file holds

@@ -174,6 +174,15 @@ func (s *server) findKey(ctx context.Context, key string) (*client.Memory, error
 	return s.c.GetMemoryByKey(ctx, key)
 }
 
+// withID calls op with the id that resolve finds for r.
+func (s *server) withID(ctx context.Context, r MemoryRef, op func(id string) (any, error)) (any, error) {
+	id, err := s.resolve(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	return op(id)
+}
+
 // resolve returns the id of the version a reference names: the id itself,
 // or the latest version of the key.
 func (s *server) resolve(ctx context.Context, r MemoryRef) (string, error) {

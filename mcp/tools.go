@@ -162,11 +162,7 @@ func (s *server) addMemoryTools(srv *sdk.Server) {
 			if r.Key != "" && r.ID == "" {
 				return s.findKey(ctx, r.Key)
 			}
-			id, err := s.resolve(ctx, r)
-			if err != nil {
-				return nil, err
-			}
-			return s.c.GetMemory(ctx, id)
+			return s.withID(ctx, r, func(id string) (any, error) { return s.c.GetMemory(ctx, id) })
 		})
 	tool(srv, s, "search", "Find memories, best first (1 credit): by key name (key), by words of the content (fulltext), by "+
 		"similar text (vector: "+s.vectorKind()+") or full text and lexical vectors fused (hybrid, the default).",
@@ -193,49 +189,37 @@ func (s *server) addMemoryTools(srv *sdk.Server) {
 		})
 	tool(srv, s, "history", "List every version of a memory (free; by key adds a read of the key, 1 credit).",
 		func(ctx context.Context, r MemoryRef) (any, error) {
-			id, err := s.resolve(ctx, r)
-			if err != nil {
-				return nil, err
-			}
-			return s.c.MemoryHistory(ctx, id)
+			return s.withID(ctx, r, func(id string) (any, error) { return s.c.MemoryHistory(ctx, id) })
 		})
 	tool(srv, s, "forget", "Delete a memory with all its versions and files (2 credits; by key adds a read, 1 credit).",
 		func(ctx context.Context, r MemoryRef) (any, error) {
-			id, err := s.resolve(ctx, r)
-			if err != nil {
-				return nil, err
-			}
-			res, err := s.c.DeleteWholeMemory(ctx, id, "")
-			if err != nil {
-				return nil, err
-			}
-			return map[string]any{"memoryId": res.MemoryID, "key": res.Key, "versionsDeleted": res.VersionsDeleted}, nil
+			return s.withID(ctx, r, func(id string) (any, error) {
+				res, err := s.c.DeleteWholeMemory(ctx, id, "")
+				if err != nil {
+					return nil, err
+				}
+				return map[string]any{"memoryId": res.MemoryID, "key": res.Key, "versionsDeleted": res.VersionsDeleted}, nil
+			})
 		})
 	tool(srv, s, "pin", "Pin a memory (it never expires) or unpin it (free; by key adds a read of the key, 1 credit).",
 		func(ctx context.Context, a PinArgs) (any, error) {
-			id, err := s.resolve(ctx, a.MemoryRef)
-			if err != nil {
-				return nil, err
-			}
-			return s.c.SetMemoryPin(ctx, id, a.Pinned)
+			return s.withID(ctx, a.MemoryRef, func(id string) (any, error) { return s.c.SetMemoryPin(ctx, id, a.Pinned) })
 		})
 	tool(srv, s, "renew_ttl", "Give a memory a new time to live from now (free; by key adds a read of the key, 1 credit).",
 		func(ctx context.Context, a RenewArgs) (any, error) {
-			id, err := s.resolve(ctx, a.MemoryRef)
-			if err != nil {
-				return nil, err
-			}
-			res, err := s.c.MemoryTtlAlerts(ctx, client.TTLAlertsRequest{RenewIDs: []string{id}, RenewExpiresIn: a.ExpiresIn})
-			if err != nil {
-				return nil, err
-			}
-			if len(res.Renewed) != 1 || !res.Renewed[0].Success {
-				msg := "not renewed"
-				if len(res.Renewed) == 1 && res.Renewed[0].Error != "" {
-					msg = res.Renewed[0].Error
+			return s.withID(ctx, a.MemoryRef, func(id string) (any, error) {
+				res, err := s.c.MemoryTtlAlerts(ctx, client.TTLAlertsRequest{RenewIDs: []string{id}, RenewExpiresIn: a.ExpiresIn})
+				if err != nil {
+					return nil, err
 				}
-				return nil, &client.Error{Status: 404, Code: "not_found", Detail: msg}
-			}
-			return res.Renewed[0], nil
+				if len(res.Renewed) != 1 || !res.Renewed[0].Success {
+					msg := "not renewed"
+					if len(res.Renewed) == 1 && res.Renewed[0].Error != "" {
+						msg = res.Renewed[0].Error
+					}
+					return nil, &client.Error{Status: 404, Code: "not_found", Detail: msg}
+				}
+				return res.Renewed[0], nil
+			})
 		})
 }

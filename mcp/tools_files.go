@@ -72,16 +72,14 @@ func (s *server) addFileTools(srv *sdk.Server) {
 		})
 	tool(srv, s, "fetch_file", "Read a memory's stored bytes as base64 (1 credit; by key adds a read of the key, 1 credit). At most 4 MiB.",
 		func(ctx context.Context, a FetchFileArgs) (any, error) {
-			id, err := s.resolve(ctx, a.MemoryRef)
-			if err != nil {
-				return nil, err
-			}
-			st, err := s.c.DownloadMemory(ctx, id)
-			if err != nil {
-				return nil, err
-			}
-			b64, err := readFile(st)
-			return map[string]any{"id": id, "contentType": st.ContentType, "contentBase64": b64}, err
+			return s.withID(ctx, a.MemoryRef, func(id string) (any, error) {
+				st, err := s.c.DownloadMemory(ctx, id)
+				if err != nil {
+					return nil, err
+				}
+				b64, err := readFile(st)
+				return map[string]any{"id": id, "contentType": st.ContentType, "contentBase64": b64}, err
+			})
 		})
 	tool(srv, s, "media_upload", "Store a photo, video, audio file or document (base64, at most 4 MiB; priced as media.upload).",
 		func(ctx context.Context, a MediaUploadArgs) (any, error) {

@@ -26,23 +26,20 @@ const (
 // bech32MaxLen is the BIP-173 length limit.
 const bech32MaxLen = 90
 
+var bech32Gen = [5]uint64{0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3}
+
 func bech32Polymod(c uint32, v byte) uint32 {
-	b := c >> 25
-	c = (c&0x1ffffff)<<5 ^ uint32(v)
-	if b&1 != 0 {
-		c ^= 0x3b6a57b2
-	}
-	if b&2 != 0 {
-		c ^= 0x26508e6d
-	}
-	if b&4 != 0 {
-		c ^= 0x1ea119fa
-	}
-	if b&8 != 0 {
-		c ^= 0x3d4233dd
-	}
-	if b&16 != 0 {
-		c ^= 0x2a1462b3
+	return uint32(polymodStep(uint64(c), v, 25, &bech32Gen))
+}
+
+// polymodStep is one step of a BCH checksum over 5-bit symbols (bech32,
+// cashaddr) whose state has top bits: shift d in and add the generator of
+// each of the 5 bits shifted out.
+func polymodStep(c uint64, d byte, top uint, gen *[5]uint64) uint64 {
+	out := c >> top
+	c = (c&(1<<top-1))<<5 ^ uint64(d)
+	for i, g := range gen {
+		c ^= g & -(out >> i & 1)
 	}
 	return c
 }

@@ -5,26 +5,9 @@ package screening
 
 const cashaddrMax = 128
 
-func cashPolymod(c uint64, d byte) uint64 {
-	c0 := byte(c >> 35)
-	c = (c&0x07ffffffff)<<5 ^ uint64(d)
-	if c0&0x01 != 0 {
-		c ^= 0x98f2bc8e61
-	}
-	if c0&0x02 != 0 {
-		c ^= 0x79b76d99e2
-	}
-	if c0&0x04 != 0 {
-		c ^= 0xf33e5fb3c4
-	}
-	if c0&0x08 != 0 {
-		c ^= 0xae2eabe2a8
-	}
-	if c0&0x10 != 0 {
-		c ^= 0x1e4f43e470
-	}
-	return c
-}
+var cashGen = [5]uint64{0x98f2bc8e61, 0x79b76d99e2, 0xf33e5fb3c4, 0xae2eabe2a8, 0x1e4f43e470}
+
+func cashPolymod(c uint64, d byte) uint64 { return polymodStep(c, d, 35, &cashGen) }
 
 // cashaddrSizes maps the size bits of the version byte to the hash length.
 var cashaddrSizes = [8]int{20, 24, 28, 32, 40, 48, 56, 64}

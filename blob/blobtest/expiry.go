@@ -8,11 +8,14 @@ import (
 	"github.com/cairn-dev/cairn/blob"
 )
 
-func needClock(t *testing.T, ctl Control) {
+// needClock skips the test unless the backend lets the test control its
+// clock, and returns the backend's time now.
+func needClock(t *testing.T, s blob.Store, ctl Control) time.Time {
 	t.Helper()
 	if ctl.Now == nil || ctl.Advance == nil {
 		t.Skip("the backend gives no control over its clock")
 	}
+	return ctl.Now(s)
 }
 
 // wantGone checks that name behaves as absent for Get, Open and Stat.
@@ -31,9 +34,7 @@ func wantGone(t *testing.T, s blob.Store, name string) {
 // then on, before any sweep; expired blobs cannot be revived; Delete of an
 // expired blob succeeds and the name can be reused.
 func testExpiry(t *testing.T, s blob.Store, ctl Control) {
-	needClock(t, ctl)
-	ctx := t.Context()
-	now := ctl.Now(s)
+	ctx, now := t.Context(), needClock(t, s, ctl)
 	data := content(3, 70000)
 	put(t, s, "exp/hour", data, blob.PutOptions{ExpiresAt: now.Add(time.Hour)})
 	put(t, s, "exp/day", data, blob.PutOptions{ExpiresAt: now.Add(24 * time.Hour)})
@@ -67,9 +68,7 @@ func testExpiry(t *testing.T, s blob.Store, ctl Control) {
 // testExtendExpiry: ExtendExpiry moves a live blob's expiry (later, earlier
 // or never) and leaves its content and other attributes as they were.
 func testExtendExpiry(t *testing.T, s blob.Store, ctl Control) {
-	needClock(t, ctl)
-	ctx := t.Context()
-	now := ctl.Now(s)
+	ctx, now := t.Context(), needClock(t, s, ctl)
 	data := content(8, 140000)
 	orig := put(t, s, "ext/x", data, blob.PutOptions{ContentType: "text/plain", ExpiresAt: now.Add(time.Hour)})
 
@@ -112,9 +111,7 @@ func testExtendExpiry(t *testing.T, s blob.Store, ctl Control) {
 // testDeleteExpired: the sweep removes the blobs expired at the time it is
 // given, counts them, and leaves live blobs and blobs without expiry.
 func testDeleteExpired(t *testing.T, s blob.Store, ctl Control) {
-	needClock(t, ctl)
-	ctx := t.Context()
-	now := ctl.Now(s)
+	ctx, now := t.Context(), needClock(t, s, ctl)
 	data := content(5, 1000)
 	for name, ttl := range map[string]time.Duration{"sweep/hour": time.Hour, "sweep/day": 24 * time.Hour, "sweep/never": 0} {
 		opts := blob.PutOptions{}

@@ -95,10 +95,7 @@ func TestCacheStaysWithinItsBound(t *testing.T) {
 // mustStat returns the generation of name's sidecar.
 func mustStat(t *testing.T, s *Store, name string) string {
 	t.Helper()
-	rec, err := readRecord(s.locate(name))
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, rec := sidecar(t, s, name)
 	return rec.Gen
 }
 

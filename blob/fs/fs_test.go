@@ -63,15 +63,22 @@ func corrupt(t *testing.T, s *Store, name string, off int64) {
 	blobtest.FlipByte(t, contentPath(t, s, name), off+contentOffset(t, s, name))
 }
 
-// contentPath is the file holding the content of name: the content file
-// its sidecar refers to, or the sidecar itself for an inline blob.
-func contentPath(t *testing.T, s *Store, name string) string {
+// sidecar is the location of name and the record its sidecar holds.
+func sidecar(t *testing.T, s *Store, name string) (loc, *record) {
 	t.Helper()
 	l := s.locate(name)
 	rec, err := readRecord(l)
 	if err != nil {
 		t.Fatalf("sidecar of %q: %v", name, err)
 	}
+	return l, rec
+}
+
+// contentPath is the file holding the content of name: the content file
+// its sidecar refers to, or the sidecar itself for an inline blob.
+func contentPath(t *testing.T, s *Store, name string) string {
+	t.Helper()
+	l, rec := sidecar(t, s, name)
 	if rec.isInline() {
 		return l.metaPath()
 	}
@@ -81,11 +88,7 @@ func contentPath(t *testing.T, s *Store, name string) string {
 // contentOffset is where the content of name starts in contentPath.
 func contentOffset(t *testing.T, s *Store, name string) int64 {
 	t.Helper()
-	l := s.locate(name)
-	rec, err := readRecord(l)
-	if err != nil {
-		t.Fatalf("sidecar of %q: %v", name, err)
-	}
+	l, rec := sidecar(t, s, name)
 	if !rec.isInline() {
 		return 0
 	}

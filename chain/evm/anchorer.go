@@ -174,12 +174,7 @@ func onChainRoots(on RootsOutput) chain.Roots {
 }
 
 // nudge makes Run start a round now, or right after the current one.
-func (a *Anchorer) nudge() {
-	select {
-	case a.wake <- struct{}{}:
-	default:
-	}
-}
+func (a *Anchorer) nudge() { nudge(a.wake) }
 
 // Status reports the newest recorded version; before any, it is pending
 // with list version 0.
@@ -208,17 +203,34 @@ func (a *Anchorer) Status(ctx context.Context) (cairn.Anchor, error) {
 func (a *Anchorer) Run(ctx context.Context) {
 	a.log.Info("anchoring list roots", "from", a.from.Hex(), "confirmations", a.opts.Confirmations)
 	a.warnIfOwner(ctx)
-	t := time.NewTicker(a.opts.PollInterval)
-	defer t.Stop()
-	for {
+	rounds(ctx, a.opts.PollInterval, a.wake, func() {
 		if err := a.Step(ctx); err != nil && ctx.Err() == nil {
 			a.log.Error("anchoring round failed", "err", Redact(err))
 		}
+	})
+}
+
+// nudge asks a rounds loop waiting on wake for a round now; a round
+// already asked for is not asked again.
+func nudge(wake chan struct{}) {
+	select {
+	case wake <- struct{}{}:
+	default:
+	}
+}
+
+// rounds calls round at once, then every interval and whenever wake
+// receives, until ctx ends.
+func rounds(ctx context.Context, every time.Duration, wake <-chan struct{}, round func()) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		round()
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-		case <-a.wake:
+		case <-wake:
 		}
 	}
 }

@@ -104,30 +104,17 @@ func NewOracle(a *Anchorer, opts OracleOptions) (*Oracle, error) {
 	return o, nil
 }
 
-func (o *Oracle) nudge() {
-	select {
-	case o.wake <- struct{}{}:
-	default:
-	}
-}
+func (o *Oracle) nudge() { nudge(o.wake) }
 
 // Run keeps the storage in step until ctx ends: a round at once, every
 // poll interval, when a version becomes synced, and soon after each
 // broadcast. Failures are recorded and retried with backoff.
 func (o *Oracle) Run(ctx context.Context) {
-	t := time.NewTicker(o.a.opts.PollInterval)
-	defer t.Stop()
-	for {
+	rounds(ctx, o.a.opts.PollInterval, o.wake, func() {
 		if err := o.Step(ctx); err != nil && ctx.Err() == nil {
 			o.log.Error("oracle round failed", "err", Redact(err))
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		case <-o.wake:
-		}
-	}
+	})
 }
 
 // OracleStatus reports the record of the newest synced version: syncing

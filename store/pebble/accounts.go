@@ -17,10 +17,7 @@ func (db *DB) CreateAccount(ctx context.Context, dev *cairn.Developer, agent *ca
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if dev == nil || dev.ID == "" {
-		return cairn.Errorf(cairn.EINVALID, "Missing developer id.")
-	}
-	a, err := store.CheckNewAgent(agent, dev.ID)
+	a, err := store.CheckNewAccount(dev, agent)
 	if err != nil {
 		return err
 	}
@@ -118,10 +115,7 @@ func (db *DB) CreateAgent(ctx context.Context, agent *cairn.Agent) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if agent == nil || agent.DeveloperID == "" {
-		return cairn.Errorf(cairn.EINVALID, "Missing developer id.")
-	}
-	a, err := store.CheckNewAgent(agent, agent.DeveloperID)
+	a, err := store.CheckAddedAgent(agent)
 	if err != nil {
 		return err
 	}

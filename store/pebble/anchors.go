@@ -3,13 +3,10 @@ package pebble
 import (
 	"context"
 	"encoding/binary"
-	"encoding/json"
-	"fmt"
 	"math"
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/store"
-	"github.com/cockroachdb/pebble/v2"
 )
 
 var _ store.Anchors = (*DB)(nil)
@@ -82,18 +79,5 @@ func (db *DB) ListAnchors(ctx context.Context, target string, before uint64, lim
 	if before == 0 {
 		before = math.MaxUint64
 	}
-	it, err := db.db.NewIter(&pebble.IterOptions{LowerBound: anchorPrefix(target), UpperBound: anchorKey(target, before)})
-	if err != nil {
-		return nil, fmt.Errorf("pebble: iterate anchors: %w", err)
-	}
-	defer it.Close()
-	var out []cairn.Anchor
-	for ok := it.Last(); ok && len(out) < limit; ok = it.Prev() {
-		var a cairn.Anchor
-		if err := json.Unmarshal(it.Value(), &a); err != nil {
-			return nil, fmt.Errorf("pebble: decode %q: %w", it.Key(), err)
-		}
-		out = append(out, a)
-	}
-	return out, it.Error()
+	return lastFirst[cairn.Anchor](ctx, db, anchorPrefix(target), anchorKey(target, before), limit, nil, nil)
 }

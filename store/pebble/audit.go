@@ -2,8 +2,6 @@ package pebble
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cockroachdb/pebble/v2"
@@ -61,48 +59,16 @@ func (db *DB) ListAudit(ctx context.Context, agentID string, f cairn.AuditFilter
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	out := []cairn.AuditEntry{}
-	if limit <= 0 {
-		return out, nil
+	if f.Action == "" {
+		lower, upper := pageBounds(auditPrefix(agentID), beforeID)
+		return lastFirst[cairn.AuditEntry](ctx, db, lower, upper, limit, nil, nil)
 	}
-	lower := auditPrefix(agentID)
-	if f.Action != "" {
-		lower = auditActPrefix(agentID, f.Action)
-	}
-	upper := prefixEnd(lower)
-	if beforeID != "" {
-		upper = appendComponent(append([]byte(nil), lower...), beforeID)
-	}
-	it, err := db.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upper})
-	if err != nil {
-		return nil, fmt.Errorf("pebble: iterate audit: %w", err)
-	}
-	defer it.Close()
-	for ok := it.Last(); ok && len(out) < limit; ok = it.Prev() {
+	lower, upper := pageBounds(auditActPrefix(agentID, f.Action), beforeID)
+	return lastFirst(ctx, db, lower, upper, limit, func(id string) (*cairn.AuditEntry, error) {
 		var e cairn.AuditEntry
-		if f.Action == "" {
-			val, err := it.ValueAndErr()
-			if err != nil {
-				return nil, fmt.Errorf("pebble: read audit: %w", err)
-			}
-			if err := json.Unmarshal(val, &e); err != nil {
-				return nil, fmt.Errorf("pebble: decode audit entry: %w", err)
-			}
-		} else {
-			id, _, err := readComponent(it.Key()[len(lower):])
-			if err != nil {
-				return nil, err
-			}
-			if ok, err := db.getJSON(auditKey(agentID, id), &e); err != nil {
-				return nil, err
-			} else if !ok {
-				continue // index entry without its record: not written by this package
-			}
+		if ok, err := db.getJSON(auditKey(agentID, id), &e); err != nil || !ok {
+			return nil, err // no record: an index entry not written by this package
 		}
-		out = append(out, e)
-	}
-	if err := it.Error(); err != nil {
-		return nil, fmt.Errorf("pebble: iterate audit: %w", err)
-	}
-	return out, nil
+		return &e, nil
+	}, nil)
 }

@@ -3,7 +3,6 @@ package pebble
 import (
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -164,27 +163,7 @@ func (db *DB) ListVersions(ctx context.Context, before uint64, limit int) ([]cai
 	if before > 0 {
 		upper = listVersionKey(before)
 	}
-	it, err := db.db.NewIter(&pebble.IterOptions{LowerBound: []byte(listVersionPrefix), UpperBound: upper})
-	if err != nil {
-		return nil, fmt.Errorf("pebble: iterate list versions: %w", err)
-	}
-	defer it.Close()
-	out := []cairn.ListVersion{}
-	for ok := it.Last(); ok && len(out) < limit; ok = it.Prev() {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		val, err := it.ValueAndErr()
-		if err != nil {
-			return nil, err
-		}
-		var v cairn.ListVersion
-		if err := json.Unmarshal(val, &v); err != nil {
-			return nil, fmt.Errorf("pebble: decode list version: %w", err)
-		}
-		out = append(out, v)
-	}
-	return out, it.Error()
+	return lastFirst[cairn.ListVersion](ctx, db, []byte(listVersionPrefix), upper, limit, nil, nil)
 }
 
 // ListEntries scans the current entries in key order.

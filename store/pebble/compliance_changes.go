@@ -61,22 +61,11 @@ func (db *DB) VersionChanges(ctx context.Context, v uint64, offset, limit int) (
 // scanHistory calls fn with every history row, in key order.
 func scanHistory(ctx context.Context, r pebble.Reader, fn func(cairn.ListChange) error) error {
 	prefix := []byte(listHistoryPrefix)
-	it, err := r.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: prefixEnd(prefix)})
-	if err != nil {
-		return fmt.Errorf("pebble: iterate history: %w", err)
-	}
-	defer it.Close()
-	for ok := it.First(); ok; ok = it.Next() {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
+	return forEach(ctx, r, prefix, prefixEnd(prefix), func(_, val []byte) error {
 		var c cairn.ListChange
-		if err := json.Unmarshal(it.Value(), &c); err != nil {
+		if err := json.Unmarshal(val, &c); err != nil {
 			return fmt.Errorf("pebble: decode history: %w", err)
 		}
-		if err := fn(c); err != nil {
-			return err
-		}
-	}
-	return it.Error()
+		return fn(c)
+	})
 }

@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -108,32 +107,16 @@ func (db *DB) scanCurrent(ctx context.Context, r pebble.Reader, fn func(segEntry
 	if ok {
 		prefix = segmentVersionPrefix(sv)
 	}
-	it, err := r.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: prefixEnd(prefix)})
-	if err != nil {
-		return fmt.Errorf("pebble: iterate list entries: %w", err)
-	}
-	defer it.Close()
-	for valid := it.First(); valid; valid = it.Next() {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		val, err := it.ValueAndErr()
-		if err != nil {
-			return err
-		}
+	return forEach(ctx, r, prefix, prefixEnd(prefix), func(_, val []byte) error {
 		if ok {
-			err = decodeChunk(val, fn)
-		} else {
-			var e segEntry
-			if err = json.Unmarshal(val, &e.ListEntry); err == nil {
-				err = fn(e)
-			}
+			return decodeChunk(val, fn)
 		}
-		if err != nil {
+		var e segEntry
+		if err := json.Unmarshal(val, &e.ListEntry); err != nil {
 			return err
 		}
-	}
-	return it.Error()
+		return fn(e)
+	})
 }
 
 // segmentWriter cuts entries, given in key order, into chunks staged in b.
@@ -323,19 +306,14 @@ func (db *DB) AddressHistory(ctx context.Context, family, address string) ([]cai
 	defer snap.Close()
 	out := []cairn.ListChange{}
 	prefix := key(listHistoryPrefix, family, address)
-	it, err := snap.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: prefixEnd(prefix)})
-	if err != nil {
-		return nil, fmt.Errorf("pebble: iterate history: %w", err)
-	}
-	for ok := it.First(); ok; ok = it.Next() {
+	if err := forEach(ctx, snap, prefix, prefixEnd(prefix), func(_, val []byte) error {
 		var c cairn.ListChange
-		if err := json.Unmarshal(it.Value(), &c); err != nil {
-			it.Close()
-			return nil, fmt.Errorf("pebble: decode history: %w", err)
+		if err := json.Unmarshal(val, &c); err != nil {
+			return fmt.Errorf("pebble: decode history: %w", err)
 		}
 		out = append(out, c)
-	}
-	if err := errors.Join(it.Error(), it.Close()); err != nil {
+		return nil
+	}); err != nil {
 		return nil, err
 	}
 	cur, err := currentOf(snap, family, address)

@@ -3,7 +3,6 @@ package pebble
 import (
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -177,35 +176,12 @@ func (db *DB) Transactions(ctx context.Context, developerID string, beforeSeq ui
 	if err := db.flushCharges(); err != nil { // the client's own charges are read too
 		return nil, err
 	}
-	out := []cairn.LedgerEntry{}
-	if limit <= 0 {
-		return out, nil
-	}
 	lower := ledgerPrefix(developerID)
 	upper := prefixEnd(lower)
 	if beforeSeq > 0 {
 		upper = ledgerKey(developerID, beforeSeq)
 	}
-	it, err := db.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upper})
-	if err != nil {
-		return nil, fmt.Errorf("pebble: iterate ledger: %w", err)
-	}
-	defer it.Close()
-	for ok := it.Last(); ok && len(out) < limit; ok = it.Prev() {
-		val, err := it.ValueAndErr()
-		if err != nil {
-			return nil, fmt.Errorf("pebble: read ledger: %w", err)
-		}
-		var e cairn.LedgerEntry
-		if err := json.Unmarshal(val, &e); err != nil {
-			return nil, fmt.Errorf("pebble: decode ledger entry: %w", err)
-		}
-		out = append(out, e)
-	}
-	if err := it.Error(); err != nil {
-		return nil, fmt.Errorf("pebble: iterate ledger: %w", err)
-	}
-	return out, nil
+	return lastFirst[cairn.LedgerEntry](ctx, db, lower, upper, limit, nil, nil)
 }
 
 // LedgerSince scans the time index from since and reads each entry it
@@ -221,16 +197,8 @@ func (db *DB) LedgerSince(ctx context.Context, since time.Time, fn func(e *cairn
 	if ns := since.UnixNano(); ns > 0 {
 		lower = binary.BigEndian.AppendUint64(lower, uint64(ns))
 	}
-	it, err := db.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: prefixEnd([]byte(prefixLedgerTime))})
-	if err != nil {
-		return fmt.Errorf("pebble: iterate ledger time: %w", err)
-	}
-	defer it.Close()
-	for ok := it.First(); ok; ok = it.Next() {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		rest := it.Key()[len(prefixLedgerTime):]
+	return forEach(ctx, db.db, lower, prefixEnd([]byte(prefixLedgerTime)), func(k, _ []byte) error {
+		rest := k[len(prefixLedgerTime):]
 		if len(rest) < 8+8 {
 			return fmt.Errorf("pebble: short ledger time key")
 		}
@@ -239,16 +207,14 @@ func (db *DB) LedgerSince(ctx context.Context, since time.Time, fn func(e *cairn
 			return fmt.Errorf("pebble: bad ledger time key: %v", err)
 		}
 		var e cairn.LedgerEntry
-		if ok, err := db.getJSON(ledgerKey(dev, binary.BigEndian.Uint64(rest)), &e); err != nil {
+		if ok, err := db.getJSON(ledgerKey(dev, binary.BigEndian.Uint64(rest)), &e); err != nil || !ok {
 			return err
-		} else if !ok {
-			continue
 		}
 		if !fn(&e) {
-			return nil
+			return errStop
 		}
-	}
-	return it.Error()
+		return nil
+	})
 }
 
 // LedgerByUniqueKey follows the unique key's index entry to the ledger
@@ -269,11 +235,5 @@ func (db *DB) LedgerByUniqueKey(ctx context.Context, uk string) (*cairn.LedgerEn
 	if ref == nil || !ok || perr != nil {
 		return nil, cairn.Errorf(cairn.ENOTFOUND, "No ledger entry with this key.")
 	}
-	var e cairn.LedgerEntry
-	if found, err := db.getJSON(ledgerKey(dev, seq), &e); err != nil {
-		return nil, err
-	} else if !found {
-		return nil, cairn.Errorf(cairn.ENOTFOUND, "No ledger entry with this key.")
-	}
-	return &e, nil
+	return getRecord[cairn.LedgerEntry](db, ledgerKey(dev, seq), func() error { return cairn.Errorf(cairn.ENOTFOUND, "No ledger entry with this key.") })
 }

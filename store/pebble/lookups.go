@@ -15,13 +15,7 @@ func (db *DB) Developer(ctx context.Context, id string) (*cairn.Developer, error
 	if err := db.flushCharges(); err != nil { // the balance counts the buffered charges
 		return nil, err
 	}
-	var d cairn.Developer
-	if ok, err := db.getJSON(devKey(id), &d); err != nil {
-		return nil, err
-	} else if !ok {
-		return nil, cairn.Errorf(cairn.ENOTFOUND, "Developer account not found.")
-	}
-	return &d, nil
+	return getRecord[cairn.Developer](db, devKey(id), func() error { return cairn.Errorf(cairn.ENOTFOUND, "Developer account not found.") })
 }
 
 // Agent returns the agent with the id.
@@ -29,13 +23,7 @@ func (db *DB) Agent(ctx context.Context, id string) (*cairn.Agent, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var a cairn.Agent
-	if ok, err := db.getJSON(agentKey(id), &a); err != nil {
-		return nil, err
-	} else if !ok {
-		return nil, cairn.Errorf(cairn.ENOTFOUND, "Agent not found.")
-	}
-	return &a, nil
+	return getRecord[cairn.Agent](db, agentKey(id), func() error { return cairn.Errorf(cairn.ENOTFOUND, "Agent not found.") })
 }
 
 // AgentByKeyHash returns the agent whose current key hashes to h. The agent

@@ -3,7 +3,6 @@ package pebble
 import (
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -67,13 +66,7 @@ func (db *DB) GetMedia(ctx context.Context, agentID, id string) (*cairn.Media, e
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var m cairn.Media
-	if ok, err := db.getJSON(mediaKey(agentID, id), &m); err != nil {
-		return nil, err
-	} else if !ok {
-		return nil, store.MediaNotFound()
-	}
-	return &m, nil
+	return getRecord[cairn.Media](db, mediaKey(agentID, id), store.MediaNotFound)
 }
 
 // DeleteMedia removes the record, its indexes and writes the audit entry.
@@ -136,47 +129,18 @@ func (db *DB) ListMedia(ctx context.Context, agentID string, f cairn.MediaFilter
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	out := []cairn.Media{}
-	if limit <= 0 {
-		return out, nil
+	if f.Category == "" {
+		lower, upper := pageBounds(key(mediaRec, agentID), beforeID)
+		return lastFirst[cairn.Media](ctx, db, lower, upper, limit, nil, nil)
 	}
-	lower := key(mediaRec, agentID)
-	if f.Category != "" {
-		lower = key(mediaCat, agentID, f.Category)
-	}
-	upper := prefixEnd(lower)
-	if beforeID != "" {
-		upper = appendComponent(append([]byte(nil), lower...), beforeID)
-	}
-	it, err := db.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upper})
-	if err != nil {
-		return nil, fmt.Errorf("pebble: iterate media: %w", err)
-	}
-	defer it.Close()
-	for ok := it.Last(); ok && len(out) < limit; ok = it.Prev() {
-		var m cairn.Media
-		if f.Category == "" {
-			val, err := it.ValueAndErr()
-			if err != nil {
-				return nil, fmt.Errorf("pebble: read media: %w", err)
-			}
-			if err := json.Unmarshal(val, &m); err != nil {
-				return nil, fmt.Errorf("pebble: decode media: %w", err)
-			}
-		} else {
-			id, _, err := readComponent(it.Key()[len(lower):])
-			if err != nil {
-				return nil, err
-			}
-			got, err := db.GetMedia(ctx, agentID, id)
-			if err != nil {
-				return nil, fmt.Errorf("pebble: media index points at %s: %w", id, err)
-			}
-			m = *got
+	lower, upper := pageBounds(key(mediaCat, agentID, f.Category), beforeID)
+	return lastFirst(ctx, db, lower, upper, limit, func(id string) (*cairn.Media, error) {
+		m, err := db.GetMedia(ctx, agentID, id)
+		if err != nil {
+			return nil, fmt.Errorf("pebble: media index points at %s: %w", id, err)
 		}
-		out = append(out, m)
-	}
-	return out, it.Error()
+		return m, nil
+	}, nil)
 }
 
 // ExpiredMedia scans the expiry index up to now.

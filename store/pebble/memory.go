@@ -2,8 +2,8 @@ package pebble
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	"math"
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/store"
@@ -119,23 +119,22 @@ func (db *DB) LogMemoryRead(ctx context.Context, e *cairn.AuditEntry) error {
 var _ store.Memories = (*DB)(nil)
 
 func (db *DB) memHead(agent, id string) (*cairn.Memory, error) {
-	var m cairn.Memory
-	if ok, err := db.getJSON(memHeadKey(agent, id), &m); err != nil {
-		return nil, err
-	} else if !ok {
-		return nil, store.MemoryNotFound()
-	}
-	return &m, nil
+	return getRecord[cairn.Memory](db, memHeadKey(agent, id), store.MemoryNotFound)
 }
 
 func (db *DB) memVersion(agent, id string, ver int) (*cairn.MemoryVersion, error) {
-	var v cairn.MemoryVersion
-	if ok, err := db.getJSON(memVersionKey(agent, id, ver), &v); err != nil {
-		return nil, err
-	} else if !ok {
-		return nil, store.MemoryNotFound()
+	return getRecord[cairn.MemoryVersion](db, memVersionKey(agent, id, ver), store.MemoryNotFound)
+}
+
+// versionHead resolves the agent's version id (resolveVersionID) and reads
+// the head of its memory.
+func (db *DB) versionHead(agentID, versionID string) (string, int, *cairn.Memory, error) {
+	id, ver, err := db.resolveVersionID(agentID, versionID)
+	if err != nil {
+		return "", 0, nil, err
 	}
-	return &v, nil
+	m, err := db.memHead(agentID, id)
+	return id, ver, m, err
 }
 
 // resolveVersionID finds the memory id and version number of a version id.
@@ -162,11 +161,7 @@ func (db *DB) MemoryByVersionID(ctx context.Context, agentID, versionID string) 
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
-	id, ver, err := db.resolveVersionID(agentID, versionID)
-	if err != nil {
-		return nil, nil, err
-	}
-	m, err := db.memHead(agentID, id)
+	id, ver, m, err := db.versionHead(agentID, versionID)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -199,24 +194,8 @@ func (db *DB) MemoryVersions(ctx context.Context, agentID, memoryID string) ([]c
 		return nil, err
 	}
 	lower := memVersionPrefix(agentID, memoryID)
-	it, err := db.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: prefixEnd(lower)})
+	out, err := lastFirst[cairn.MemoryVersion](ctx, db, lower, prefixEnd(lower), math.MaxInt, nil, nil)
 	if err != nil {
-		return nil, fmt.Errorf("pebble: iterate versions: %w", err)
-	}
-	defer it.Close()
-	out := []cairn.MemoryVersion{}
-	for ok := it.Last(); ok; ok = it.Prev() {
-		var v cairn.MemoryVersion
-		val, err := it.ValueAndErr()
-		if err != nil {
-			return nil, fmt.Errorf("pebble: read version: %w", err)
-		}
-		if err := json.Unmarshal(val, &v); err != nil {
-			return nil, fmt.Errorf("pebble: decode version: %w", err)
-		}
-		out = append(out, v)
-	}
-	if err := it.Error(); err != nil {
 		return nil, err
 	}
 	if len(out) == 0 {

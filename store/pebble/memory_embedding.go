@@ -13,11 +13,7 @@ func (db *DB) SetServerEmbedding(ctx context.Context, agentID, versionID string,
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	id, _, err := db.resolveVersionID(agentID, versionID)
-	if err != nil {
-		return err
-	}
-	peek, err := db.memHead(agentID, id)
+	id, _, peek, err := db.versionHead(agentID, versionID)
 	if err != nil {
 		return err
 	}

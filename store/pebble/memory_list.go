@@ -150,28 +150,16 @@ func (db *DB) MemoryKeys(ctx context.Context, agentID, prefix string, fn func(k,
 	}
 	base := key(memByKey, agentID)
 	lower := append(append([]byte(nil), base...), prefix...) // unterminated: a key prefix
-	it, err := db.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: prefixEnd(base)})
-	if err != nil {
-		return fmt.Errorf("pebble: iterate memory keys: %w", err)
-	}
-	defer it.Close()
-	for ok := it.First(); ok; ok = it.Next() {
-		k, _, err := readComponent(it.Key()[len(base):])
+	return forEach(ctx, db.db, lower, prefixEnd(base), func(ik, val []byte) error {
+		k, _, err := readComponent(ik[len(base):])
 		if err != nil {
 			return err
 		}
-		if len(k) < len(prefix) || k[:len(prefix)] != prefix {
-			break
+		if len(k) < len(prefix) || k[:len(prefix)] != prefix || !fn(k, string(val)) {
+			return errStop
 		}
-		val, err := it.ValueAndErr()
-		if err != nil {
-			return err
-		}
-		if !fn(k, string(val)) {
-			break
-		}
-	}
-	return it.Error()
+		return nil
+	})
 }
 
 // ScanLatestMemories walks every head and reads its latest version.

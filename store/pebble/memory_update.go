@@ -53,21 +53,13 @@ func (db *DB) DeleteMemoryVersion(ctx context.Context, agentID, versionID string
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
-	id, _, err := db.resolveVersionID(agentID, versionID)
-	if err != nil {
-		return nil, nil, err
-	}
-	peek, err := db.memHead(agentID, id)
+	id, _, peek, err := db.versionHead(agentID, versionID)
 	if err != nil {
 		return nil, nil, err
 	}
 	st := db.lockMemory(agentID, peek.Key)
 	defer st.Unlock()
-	id, ver, err := db.resolveVersionID(agentID, versionID)
-	if err != nil {
-		return nil, nil, err
-	}
-	old, err := db.memHead(agentID, id)
+	id, ver, old, err := db.versionHead(agentID, versionID)
 	if err != nil {
 		return nil, nil, err
 	}

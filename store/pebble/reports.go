@@ -119,25 +119,9 @@ func (db *DB) ListReports(ctx context.Context, status, beforeID string, limit in
 	if beforeID != "" {
 		upper = key(reportRec, beforeID)
 	}
-	it, err := db.db.NewIter(&pebble.IterOptions{LowerBound: []byte(reportRec), UpperBound: upper})
-	if err != nil {
-		return nil, fmt.Errorf("pebble: iterate reports: %w", err)
-	}
-	defer it.Close()
-	out := []cairn.Report{}
-	for ok := it.Last(); ok && len(out) < limit; ok = it.Prev() {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		var r cairn.Report
-		if err := json.Unmarshal(it.Value(), &r); err != nil {
-			return nil, fmt.Errorf("pebble: decode report: %w", err)
-		}
-		if status == "" || r.Status == status {
-			out = append(out, r)
-		}
-	}
-	return out, it.Error()
+	return lastFirst[cairn.Report](ctx, db, []byte(reportRec), upper, limit, nil, func(r *cairn.Report) bool {
+		return status == "" || r.Status == status
+	})
 }
 
 // Moderate rewrites the address's reports, its counting entries and its
@@ -240,22 +224,10 @@ func (db *DB) Escalations(ctx context.Context) ([]cairn.Escalation, error) {
 
 // scanJSON calls fn with every value under prefix, in key order.
 func (db *DB) scanJSON(ctx context.Context, prefix []byte, fn func([]byte) error) error {
-	it, err := db.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: prefixEnd(prefix)})
-	if err != nil {
-		return fmt.Errorf("pebble: iterate: %w", err)
-	}
-	defer it.Close()
-	for ok := it.First(); ok; ok = it.Next() {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		val, err := it.ValueAndErr()
-		if err != nil {
-			return err
-		}
+	return forEach(ctx, db.db, prefix, prefixEnd(prefix), func(_, val []byte) error {
 		if err := fn(val); err != nil {
 			return fmt.Errorf("pebble: decode: %w", err)
 		}
-	}
-	return it.Error()
+		return nil
+	})
 }

@@ -1,6 +1,7 @@
 package pebble
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -21,6 +22,18 @@ func (db *DB) getJSON(k []byte, v any) (bool, error) {
 		return false, fmt.Errorf("pebble: decode %q: %w", k, err)
 	}
 	return true, nil
+}
+
+// getRecord decodes the record at k, or returns notFound() when there is
+// none.
+func getRecord[T any](db *DB, k []byte, notFound func() error) (*T, error) {
+	var v T
+	if ok, err := db.getJSON(k, &v); err != nil {
+		return nil, err
+	} else if !ok {
+		return nil, notFound()
+	}
+	return &v, nil
 }
 
 // getBytes returns a copy of the value at k, or nil when it does not exist.
@@ -90,4 +103,95 @@ func (db *DB) commit(b *pebble.Batch) error {
 		return fmt.Errorf("pebble: commit: %w", err)
 	}
 	return nil
+}
+
+// iterJSON decodes the value at the iterator's position into v.
+func iterJSON(it *pebble.Iterator, v any) error {
+	val, err := it.ValueAndErr()
+	if err != nil {
+		return fmt.Errorf("pebble: read %q: %w", it.Key(), err)
+	}
+	if err := json.Unmarshal(val, v); err != nil {
+		return fmt.Errorf("pebble: decode %q: %w", it.Key(), err)
+	}
+	return nil
+}
+
+// pageBounds are the bounds of a newest-first page of the keys under
+// prefix: those before the component after, or all when after is "".
+func pageBounds(prefix []byte, after string) (lower, upper []byte) {
+	if after == "" {
+		return prefix, prefixEnd(prefix)
+	}
+	return prefix, appendComponent(append([]byte(nil), prefix...), after)
+}
+
+// lastFirst reads the records of the keys in [lower, upper), last key
+// first, into at most limit of them. Each record is
+// the key's JSON value or, with byID, what byID returns for the component
+// after lower in the key (an index entry), nil skipping it. keep, when not
+// nil, drops the records it returns false for.
+func lastFirst[T any](ctx context.Context, db *DB, lower, upper []byte, limit int, byID func(id string) (*T, error), keep func(*T) bool) ([]T, error) {
+	out := []T{}
+	it, err := db.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upper})
+	if err != nil {
+		return nil, fmt.Errorf("pebble: iterate %q: %w", lower, err)
+	}
+	defer it.Close()
+	for ok := it.Last(); ok && len(out) < limit; ok = it.Prev() {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		r, err := lastFirstRecord(it, len(lower), byID)
+		if err != nil {
+			return nil, err
+		}
+		if r != nil && (keep == nil || keep(r)) {
+			out = append(out, *r)
+		}
+	}
+	if err := it.Error(); err != nil {
+		return nil, fmt.Errorf("pebble: iterate %q: %w", lower, err)
+	}
+	return out, nil
+}
+
+func lastFirstRecord[T any](it *pebble.Iterator, skip int, byID func(id string) (*T, error)) (*T, error) {
+	if byID == nil {
+		var v T
+		return &v, iterJSON(it, &v)
+	}
+	id, _, err := readComponent(it.Key()[skip:])
+	if err != nil {
+		return nil, err
+	}
+	return byID(id)
+}
+
+// errStop, returned by a forEach callback, ends the scan without an error.
+var errStop = errors.New("stop")
+
+// forEach calls fn with the key and value of every key in [lower, upper) of
+// r, in key order, until fn returns an error (errStop ends it with nil).
+func forEach(ctx context.Context, r pebble.Reader, lower, upper []byte, fn func(k, v []byte) error) error {
+	it, err := r.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upper})
+	if err != nil {
+		return fmt.Errorf("pebble: iterate %q: %w", lower, err)
+	}
+	defer it.Close()
+	for ok := it.First(); ok; ok = it.Next() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		val, err := it.ValueAndErr()
+		if err != nil {
+			return fmt.Errorf("pebble: read %q: %w", it.Key(), err)
+		}
+		if err := fn(it.Key(), val); errors.Is(err, errStop) {
+			return nil
+		} else if err != nil {
+			return err
+		}
+	}
+	return it.Error()
 }

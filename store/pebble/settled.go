@@ -43,13 +43,8 @@ func (db *DB) SettledSince(ctx context.Context, since time.Time, fn func(chargeI
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	it, err := db.db.NewIter(&pebble.IterOptions{LowerBound: settledBound(since), UpperBound: prefixEnd([]byte(prefixSettled))})
-	if err != nil {
-		return fmt.Errorf("pebble: iterate settled: %w", err)
-	}
-	defer it.Close()
-	for ok := it.First(); ok; ok = it.Next() {
-		rest := it.Key()[len(prefixSettled):]
+	return forEach(ctx, db.db, settledBound(since), prefixEnd([]byte(prefixSettled)), func(k, _ []byte) error {
+		rest := k[len(prefixSettled):]
 		if len(rest) < 8 {
 			return fmt.Errorf("pebble: short settled key")
 		}
@@ -58,10 +53,10 @@ func (db *DB) SettledSince(ctx context.Context, since time.Time, fn func(chargeI
 			return err
 		}
 		if !fn(id) {
-			return nil
+			return errStop
 		}
-	}
-	return it.Error()
+		return nil
+	})
 }
 
 // DeleteSettledBefore removes the oldest marks, up to limit, in one batch.

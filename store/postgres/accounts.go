@@ -15,10 +15,7 @@ import (
 // and ledger sequence come from the grant alone; the caller's values are
 // ignored. dev, agent and grant are changed only on success.
 func (db *DB) CreateAccount(ctx context.Context, dev *cairn.Developer, agent *cairn.Agent, grant *cairn.LedgerEntry) error {
-	if dev == nil || dev.ID == "" {
-		return cairn.Errorf(cairn.EINVALID, "Missing developer id.")
-	}
-	a, err := db.checkNewAgent(agent, dev.ID)
+	a, err := db.newAgentRow(store.CheckNewAccount(dev, agent))
 	if err != nil {
 		return err
 	}
@@ -78,10 +75,7 @@ func (db *DB) EnsureDeveloper(ctx context.Context, id string) (*cairn.Developer,
 // CreateAgent inserts the agent in one transaction that holds the
 // developer's row. agent is changed only on success.
 func (db *DB) CreateAgent(ctx context.Context, agent *cairn.Agent) error {
-	if agent == nil || agent.DeveloperID == "" {
-		return cairn.Errorf(cairn.EINVALID, "Missing developer id.")
-	}
-	a, err := db.checkNewAgent(agent, agent.DeveloperID)
+	a, err := db.newAgentRow(store.CheckAddedAgent(agent))
 	if err != nil {
 		return err
 	}
@@ -123,11 +117,9 @@ func (db *DB) stamp(t time.Time) time.Time {
 	return dbTime(t)
 }
 
-// checkNewAgent validates a new agent of developer devID
-// (store.CheckNewAgent) and returns the copy to store, its times as the
-// database keeps them.
-func (db *DB) checkNewAgent(agent *cairn.Agent, devID string) (cairn.Agent, error) {
-	a, err := store.CheckNewAgent(agent, devID)
+// newAgentRow is the agent a store check returned (unless it failed), its
+// times as the database keeps them.
+func (db *DB) newAgentRow(a cairn.Agent, err error) (cairn.Agent, error) {
 	if err != nil {
 		return a, err
 	}

@@ -98,22 +98,6 @@ func (db *DB) ListAnchors(ctx context.Context, target string, before uint64, lim
 	if before == 0 || before > maxVersion {
 		before = maxVersion
 	}
-	rows, err := db.pool.Query(ctx, `SELECT record FROM anchors WHERE target = $1 AND list_version < $2
+	return queryJSON[cairn.Anchor](ctx, db.pool, "anchors", `SELECT record FROM anchors WHERE target = $1 AND list_version < $2
 		ORDER BY list_version DESC LIMIT $3`, target, int64(before), limit)
-	if err != nil {
-		return nil, mapErr(err, "list anchors")
-	}
-	var out []cairn.Anchor
-	for rows.Next() {
-		var doc []byte
-		if err := rows.Scan(&doc); err != nil {
-			return nil, mapErr(err, "list anchors")
-		}
-		var a cairn.Anchor
-		if err := json.Unmarshal(doc, &a); err != nil {
-			return nil, fmt.Errorf("postgres: decode anchor: %w", err)
-		}
-		out = append(out, a)
-	}
-	return out, mapErr(rows.Err(), "list anchors")
 }

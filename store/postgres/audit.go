@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/jackc/pgx/v5"
 )
 
 // AppendAudit inserts e. An id already used by the agent is ECONFLICT.
@@ -88,22 +89,9 @@ func (db *DB) ListAudit(ctx context.Context, agentID string, f cairn.AuditFilter
 		paged = 1
 		args = append(args, beforeID)
 	}
-	rows, err := db.pool.Query(ctx, auditQueries[filtered][paged], args...)
-	if err != nil {
-		return nil, mapErr(err, "list audit")
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var e cairn.AuditEntry
-		if err := rows.Scan(&e.AgentID, &e.ID, &e.Action, &e.Resource, &e.Detail, &e.RequestID, &e.IP,
-			&e.CreatedAt); err != nil {
-			return nil, mapErr(err, "read audit entry")
-		}
+	return queryRows(ctx, db.pool, "audit", func(rows pgx.Rows, e *cairn.AuditEntry) error {
+		err := rows.Scan(&e.AgentID, &e.ID, &e.Action, &e.Resource, &e.Detail, &e.RequestID, &e.IP, &e.CreatedAt)
 		e.CreatedAt = e.CreatedAt.UTC()
-		out = append(out, e)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, mapErr(err, "list audit")
-	}
-	return out, nil
+		return err
+	}, auditQueries[filtered][paged], args...)
 }

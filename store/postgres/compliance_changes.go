@@ -25,7 +25,11 @@ func (db *DB) VersionChanges(ctx context.Context, v uint64, offset, limit int) (
 	if err != nil {
 		return nil, fmt.Errorf("postgres: list version %d: built at %q: %w", v, builtAt, err)
 	}
-	rows, err := db.pool.Query(ctx, `SELECT listed, family, address, source, entity_id, entity_name, category, severity
+	return queryRows(ctx, db.pool, "version changes", func(rows pgx.Rows, c *cairn.ListChange) error {
+		c.Version, c.At = v, at
+		e := &c.Entry
+		return rows.Scan(&c.Listed, &e.Family, &e.Address, &e.Source, &e.EntityID, &e.EntityName, &e.Category, &e.Severity)
+	}, `SELECT listed, family, address, source, entity_id, entity_name, category, severity
 		FROM (
 			SELECT 0 AS ord, listed, family, address, source, entity_id, entity_name, category, severity
 			FROM list_history WHERE version = $1
@@ -35,18 +39,4 @@ func (db *DB) VersionChanges(ctx context.Context, v uint64, offset, limit int) (
 		) c
 		ORDER BY ord, family, address, listed DESC, source, entity_id
 		OFFSET $2 LIMIT $3`, int64(v), offset, limit)
-	if err != nil {
-		return nil, mapErr(err, "read version changes")
-	}
-	defer rows.Close()
-	out := []cairn.ListChange{}
-	for rows.Next() {
-		c := cairn.ListChange{Version: v, At: at}
-		e := &c.Entry
-		if err := rows.Scan(&c.Listed, &e.Family, &e.Address, &e.Source, &e.EntityID, &e.EntityName, &e.Category, &e.Severity); err != nil {
-			return nil, mapErr(err, "read version changes")
-		}
-		out = append(out, c)
-	}
-	return out, mapErr(rows.Err(), "read version changes")
 }

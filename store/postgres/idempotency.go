@@ -112,34 +112,19 @@ func (db *DB) SettledSince(ctx context.Context, since time.Time, fn func(chargeI
 	if since.UnixNano() <= 0 {
 		from = math.MinInt64
 	}
-	at, id := int64(math.MinInt64), ""
-	for {
-		rows, err := db.pool.Query(ctx, `SELECT at_ns, charge_id FROM settled WHERE at_ns >= $1 AND (at_ns, charge_id) > ($2, $3)
-			ORDER BY at_ns, charge_id LIMIT $4`, from, at, id, scanPage)
-		if err != nil {
-			return mapErr(err, "read settled marks")
-		}
-		var ids []string
-		for rows.Next() {
-			if err := rows.Scan(&at, &id); err != nil {
-				rows.Close()
-				return mapErr(err, "read settled marks")
-			}
-			ids = append(ids, id)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return mapErr(err, "read settled marks")
-		}
-		for _, c := range ids {
-			if !fn(c) {
-				return nil
-			}
-		}
-		if len(ids) < scanPage {
-			return nil
-		}
+	type mark struct {
+		at int64
+		id string
 	}
+	return walkPages(func(last *mark) ([]mark, error) {
+		at, id := int64(math.MinInt64), ""
+		if last != nil {
+			at, id = last.at, last.id
+		}
+		return queryRows(ctx, db.pool, "settled marks", func(rows pgx.Rows, m *mark) error { return rows.Scan(&m.at, &m.id) },
+			`SELECT at_ns, charge_id FROM settled WHERE at_ns >= $1 AND (at_ns, charge_id) > ($2, $3)
+			ORDER BY at_ns, charge_id LIMIT $4`, from, at, id, scanPage)
+	}, func(m *mark) bool { return fn(m.id) })
 }
 
 // DeleteSettledBefore removes the oldest marks before t, up to limit.

@@ -140,25 +140,13 @@ func (db *DB) Transactions(ctx context.Context, developerID string, beforeSeq ui
 	if beforeSeq > 0 && beforeSeq < math.MaxInt64 {
 		before = int64(beforeSeq)
 	}
-	rows, err := db.pool.Query(ctx, `SELECT `+ledgerColumns+` FROM ledger
-		WHERE developer_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3`, developerID, before, limit)
-	if err != nil {
-		return nil, mapErr(err, "list ledger")
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var e cairn.LedgerEntry
-		if err := rows.Scan(&e.DeveloperID, &e.Seq, &e.ID, &e.AgentID, &e.Kind, &e.Operation, &e.Amount,
-			&e.BalanceAfter, &e.RequestID, &e.RefID, &e.Reason, &e.UniqueKey, &e.CreatedAt, &e.Origin); err != nil {
-			return nil, mapErr(err, "read ledger")
-		}
+	return queryRows(ctx, db.pool, "ledger", func(rows pgx.Rows, e *cairn.LedgerEntry) error {
+		err := rows.Scan(&e.DeveloperID, &e.Seq, &e.ID, &e.AgentID, &e.Kind, &e.Operation, &e.Amount,
+			&e.BalanceAfter, &e.RequestID, &e.RefID, &e.Reason, &e.UniqueKey, &e.CreatedAt, &e.Origin)
 		e.CreatedAt = e.CreatedAt.UTC()
-		out = append(out, e)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, mapErr(err, "list ledger")
-	}
-	return out, nil
+		return err
+	}, `SELECT `+ledgerColumns+` FROM ledger
+		WHERE developer_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3`, developerID, before, limit)
 }
 
 // LedgerSince reads the entries from since in time order, a range scan of

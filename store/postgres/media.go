@@ -67,51 +67,44 @@ func (db *DB) GetMedia(ctx context.Context, agentID, id string) (*cairn.Media, e
 // transaction. Of concurrent deletes, the one whose DELETE finds the row
 // wins; the others find none (ENOTFOUND).
 func (db *DB) DeleteMedia(ctx context.Context, agentID, id string, audit *cairn.AuditEntry) (*cairn.Media, error) {
-	if !validText(agentID, id) {
-		return nil, store.MediaNotFound()
-	}
-	var m *cairn.Media
-	err := db.inTxAudit(ctx, audit, func(tx pgx.Tx) error {
-		var doc []byte
-		err := tx.QueryRow(ctx, "DELETE FROM media WHERE agent_id = $1 AND id = $2 RETURNING record", agentID, id).Scan(&doc)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return store.MediaNotFound()
-		} else if err != nil {
-			return mapErr(err, "delete media")
-		}
-		m, err = decodeJSON[cairn.Media](doc, "media")
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return m, nil
+	return db.changeMedia(ctx, agentID, id, audit, "DELETE FROM media WHERE agent_id = $1 AND id = $2 RETURNING record", "delete media", nil)
 }
 
 // RenewMedia sets the record's expiry (and its expires_ns column, which
 // media_expiry_idx covers) with the audit entry in one transaction.
 func (db *DB) RenewMedia(ctx context.Context, agentID, id string, expiresAt time.Time, audit *cairn.AuditEntry) (*cairn.Media, error) {
+	return db.changeMedia(ctx, agentID, id, audit, "SELECT record FROM media WHERE agent_id = $1 AND id = $2 FOR UPDATE", "read media",
+		func(tx pgx.Tx, m *cairn.Media) error {
+			m.ExpiresAt = expiresAt
+			doc, err := json.Marshal(m)
+			if err != nil {
+				return err
+			}
+			_, err = tx.Exec(ctx, "UPDATE media SET expires_ns = $3, record = $4 WHERE agent_id = $1 AND id = $2", agentID, id, mediaExpiry(m), doc)
+			return mapErr(err, "renew media")
+		})
+}
+
+// changeMedia runs q, which reads (locking) or deletes the agent's row id
+// and returns its record, then fn with the record when fn is not nil, in
+// one transaction with the audit entry; what names q in errors.
+func (db *DB) changeMedia(ctx context.Context, agentID, id string, audit *cairn.AuditEntry, q, what string, fn func(pgx.Tx, *cairn.Media) error) (*cairn.Media, error) {
 	if !validText(agentID, id) {
 		return nil, store.MediaNotFound()
 	}
 	var m *cairn.Media
 	err := db.inTxAudit(ctx, audit, func(tx pgx.Tx) error {
 		var doc []byte
-		err := tx.QueryRow(ctx, "SELECT record FROM media WHERE agent_id = $1 AND id = $2 FOR UPDATE", agentID, id).Scan(&doc)
+		err := tx.QueryRow(ctx, q, agentID, id).Scan(&doc)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return store.MediaNotFound()
 		} else if err != nil {
-			return mapErr(err, "read media")
+			return mapErr(err, what)
 		}
-		if m, err = decodeJSON[cairn.Media](doc, "media"); err != nil {
+		if m, err = decodeJSON[cairn.Media](doc, "media"); err != nil || fn == nil {
 			return err
 		}
-		m.ExpiresAt = expiresAt
-		if doc, err = json.Marshal(m); err != nil {
-			return err
-		}
-		_, err = tx.Exec(ctx, "UPDATE media SET expires_ns = $3, record = $4 WHERE agent_id = $1 AND id = $2", agentID, id, mediaExpiry(m), doc)
-		return mapErr(err, "renew media")
+		return fn(tx, m)
 	})
 	if err != nil {
 		return nil, err

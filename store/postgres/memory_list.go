@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/jackc/pgx/v5"
 )
 
 // A listing position is the sort key of the page's last item, hex-encoded:
@@ -182,46 +183,45 @@ func (db *DB) ListMemories(ctx context.Context, agentID string, q cairn.MemoryQu
 // never runs while a connection is held.
 const scanPage = 500
 
-// MemoryKeys walks memories_key_key from prefix, a page at a time.
-func (db *DB) MemoryKeys(ctx context.Context, agentID, prefix string, fn func(k, memoryID string) bool) error {
-	if !validText(agentID, prefix) {
-		return nil
-	}
-	after, first := prefix, true
+// walkPages calls fn with each row of the pages that next reads (next is
+// given the last row of the page before, nil for the first), reading a
+// page only when fn is done with the one before, so that fn never runs
+// while a connection is held. It stops when fn returns false or a page has
+// fewer than scanPage rows.
+func walkPages[T any](next func(last *T) ([]T, error), fn func(*T) bool) error {
+	var last *T
 	for {
-		type kv struct{ k, id string }
-		var page []kv
-		op := ">"
-		if first {
-			op = ">="
-		}
-		rows, err := db.pool.Query(ctx, `SELECT key, id FROM memories WHERE agent_id = $1 AND key `+op+` $2
-			AND starts_with(key, $3) ORDER BY key LIMIT $4`, agentID, after, prefix, scanPage)
+		page, err := next(last)
 		if err != nil {
-			return mapErr(err, "read memory keys")
+			return err
 		}
-		for rows.Next() {
-			var r kv
-			if err := rows.Scan(&r.k, &r.id); err != nil {
-				rows.Close()
-				return mapErr(err, "read memory keys")
-			}
-			page = append(page, r)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return mapErr(err, "read memory keys")
-		}
-		for _, r := range page {
-			if !fn(r.k, r.id) {
+		for i := range page {
+			if !fn(&page[i]) {
 				return nil
 			}
 		}
 		if len(page) < scanPage {
 			return nil
 		}
-		after, first = page[len(page)-1].k, false
+		last = &page[len(page)-1]
 	}
+}
+
+// MemoryKeys walks memories_key_key from prefix, a page at a time.
+func (db *DB) MemoryKeys(ctx context.Context, agentID, prefix string, fn func(k, memoryID string) bool) error {
+	if !validText(agentID, prefix) {
+		return nil
+	}
+	type kv struct{ k, id string }
+	return walkPages(func(last *kv) ([]kv, error) {
+		after, op := prefix, ">="
+		if last != nil {
+			after, op = last.k, ">"
+		}
+		return queryRows(ctx, db.pool, "memory keys", func(rows pgx.Rows, r *kv) error { return rows.Scan(&r.k, &r.id) },
+			`SELECT key, id FROM memories WHERE agent_id = $1 AND key `+op+` $2
+			AND starts_with(key, $3) ORDER BY key LIMIT $4`, agentID, after, prefix, scanPage)
+	}, func(r *kv) bool { return fn(r.k, r.id) })
 }
 
 // ScanLatestMemories walks every head with its latest version, a page at a

@@ -173,21 +173,10 @@ func (db *DB) Moderate(ctx context.Context, family, canonical, byReport string, 
 
 // Escalations reads every escalation, in address order.
 func (db *DB) Escalations(ctx context.Context) ([]cairn.Escalation, error) {
-	rows, err := db.pool.Query(ctx, `SELECT family, canonical, category, report_id, reporters FROM report_escalations
+	return queryRows(ctx, db.pool, "escalations", func(rows pgx.Rows, e *cairn.Escalation) error {
+		return rows.Scan(&e.Family, &e.Canonical, &e.Category, &e.ReportID, &e.Reporters)
+	}, `SELECT family, canonical, category, report_id, reporters FROM report_escalations
 		ORDER BY family, canonical`)
-	if err != nil {
-		return nil, mapErr(err, "list escalations")
-	}
-	defer rows.Close()
-	out := []cairn.Escalation{}
-	for rows.Next() {
-		var e cairn.Escalation
-		if err := rows.Scan(&e.Family, &e.Canonical, &e.Category, &e.ReportID, &e.Reporters); err != nil {
-			return nil, mapErr(err, "read escalation")
-		}
-		out = append(out, e)
-	}
-	return out, mapErr(rows.Err(), "list escalations")
 }
 
 // CountReports counts the reports by status and category in one pass.

@@ -17,6 +17,21 @@ type rowsQuerier interface {
 // queryJSON runs a query that selects one JSON document per row and
 // returns the documents decoded, what naming them in errors.
 func queryJSON[T any](ctx context.Context, q rowsQuerier, what, sql string, args ...any) ([]T, error) {
+	return queryRows(ctx, q, what, func(rows pgx.Rows, v *T) error {
+		var doc []byte
+		if err := rows.Scan(&doc); err != nil {
+			return mapErr(err, "read "+what)
+		}
+		if err := json.Unmarshal(doc, v); err != nil {
+			return fmt.Errorf("postgres: decode %s: %w", what, err)
+		}
+		return nil
+	}, sql, args...)
+}
+
+// queryRows runs a query and returns its rows, each read by scan, what
+// naming them in errors.
+func queryRows[T any](ctx context.Context, q rowsQuerier, what string, scan func(pgx.Rows, *T) error, sql string, args ...any) ([]T, error) {
 	rows, err := q.Query(ctx, sql, args...)
 	if err != nil {
 		return nil, mapErr(err, "read "+what)
@@ -24,13 +39,9 @@ func queryJSON[T any](ctx context.Context, q rowsQuerier, what, sql string, args
 	defer rows.Close()
 	out := []T{}
 	for rows.Next() {
-		var doc []byte
-		if err := rows.Scan(&doc); err != nil {
-			return nil, mapErr(err, "read "+what)
-		}
 		var v T
-		if err := json.Unmarshal(doc, &v); err != nil {
-			return nil, fmt.Errorf("postgres: decode %s: %w", what, err)
+		if err := scan(rows, &v); err != nil {
+			return nil, mapErr(err, "read "+what)
 		}
 		out = append(out, v)
 	}
