@@ -112,7 +112,7 @@ func anchorJSON(r compliance.Roots) wire.Anchor {
 	if a.Status == compliance.AnchorDisabled {
 		return wire.Anchor{Status: wire.Disabled}
 	}
-	return wire.Anchor{Status: a.Status, ChainID: int64(a.ChainID()), Confirmations: int64(r.Confirmations), Contract: a.Contract(), ListVersion: optInt(a.ListVersion),
+	return wire.Anchor{Status: a.Status, ChainID: int64(a.ChainID()), Confirmations: int64(r.Confirmations), HeadBlock: int64(r.Head), Contract: a.Contract(), ListVersion: optInt(a.ListVersion),
 		TxHash: optString(a.TxHash), BlockNumber: optInt(a.BlockNumber), SyncedAt: wire.OptAt(a.SyncedAt), Error: optString(a.Error)}
 }
 

@@ -120,4 +120,7 @@ type Anchorer interface {
 	// Confirmations is how many blocks, counting the one that includes
 	// the transaction, must be mined before a version is synced.
 	Confirmations() uint64
+	// Head is the newest block number the anchorer read while a
+	// transaction waited for its confirmations (0 before any).
+	Head() uint64
 }

@@ -35,6 +35,10 @@ type Roots struct {
 	// Confirmations is how many blocks the anchorer waits for before a
 	// version is synced (0 without one).
 	Confirmations uint64
+	// Head is the newest block number the anchorer read while the
+	// transaction waited (0 before any): a transaction mined in block b
+	// had Head-b+1 confirmations then.
+	Head uint64
 	// Oracle is the state of the contract's isSanctioned(address)
 	// storage; Status chain.OracleDisabled when it is not kept.
 	Oracle chain.OracleStatus
@@ -57,7 +61,7 @@ func (s *Service) Roots(ctx context.Context) Roots {
 		s.Logger.ErrorContext(ctx, "reading the anchor status failed", "err", err)
 		st = cairn.Anchor{Status: chain.AnchorFailed, Target: st.Target, Error: "The anchor status could not be read."}
 	}
-	out.Anchor, out.Confirmations = st, s.Anchorer.Confirmations()
+	out.Anchor, out.Confirmations, out.Head = st, s.Anchorer.Confirmations(), s.Anchorer.Head()
 	if s.Oracle != nil {
 		o, err := s.Oracle.OracleStatus(ctx)
 		if err != nil {

@@ -134,6 +134,9 @@ type Anchor struct {
 	Confirmations int64   `json:"confirmations,omitzero"`
 	Contract      string  `json:"contract"` // 0x address, lower case
 	Error         *string `json:"error"`
+	// HeadBlock is the newest block the service read from the node while
+	// the transaction waited for its confirmations (omitted before any).
+	HeadBlock int64 `json:"headBlock,omitzero"`
 	// ListVersion is the list version whose roots are being anchored.
 	ListVersion *int64  `json:"listVersion"`
 	Status      string  `json:"status"`

@@ -45,5 +45,9 @@ func (a *Anchorer) Anchor(ctx context.Context, v uint64) (cairn.Anchor, bool, er
 	return rs[0], true, nil
 }
 
+// Head is the newest block number read while a transaction was waiting
+// for its confirmations (0 before any).
+func (a *Anchorer) Head() uint64 { return a.head.Load() }
+
 // Confirmations is the number of blocks a version waits for.
 func (a *Anchorer) Confirmations() uint64 { return a.opts.Confirmations }

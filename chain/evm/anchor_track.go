@@ -117,6 +117,7 @@ func (a *Anchorer) mined(ctx context.Context, r cairn.Anchor, block uint64) erro
 	if err != nil {
 		return a.fail(ctx, r, fmt.Errorf("read the head block number: %w", err))
 	}
+	a.head.Store(max(a.head.Load(), head))
 	if head+1 >= block+a.opts.Confirmations {
 		return a.synced(ctx, r, block)
 	}

@@ -10,6 +10,7 @@ import (
 	"math/big"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cairn-dev/cairn"
@@ -70,6 +71,7 @@ type Anchorer struct {
 	mu       sync.Mutex
 	gapSince map[common.Hash]time.Time // first time a nonce gap was seen below a transaction
 	waitHead uint64                    // the head logWaiting last logged, for waitTx
+	head     atomic.Uint64             // the newest head read while a transaction was mined
 	waitTx   string
 }
 

@@ -263,9 +263,15 @@ func TestAnchorConfirmations(t *testing.T) {
 	if st.BlockNumber == 0 {
 		t.Fatal("a mined transaction has no block number")
 	}
+	if a.Head() != st.BlockNumber || a.Confirmations() != 3 {
+		t.Fatalf("head %d, confirmations %d; mined in block %d and waiting for 3", a.Head(), a.Confirmations(), st.BlockNumber)
+	}
 	e.sim.Commit()
 	step(t, a)
 	wantStatus(t, a, 1, chain.AnchorSubmitted)
+	if a.Head() != st.BlockNumber+1 {
+		t.Fatalf("head %d after one more block past %d", a.Head(), st.BlockNumber)
+	}
 	e.sim.Commit()
 	step(t, a)
 	if got := wantStatus(t, a, 1, chain.AnchorSynced); got.BlockNumber != st.BlockNumber {

@@ -31,7 +31,9 @@ function status(s, meanings) {
 function confirmations(a) {
   const need = `${a.confirmations} required`;
   if (a.status === 'synced') return `${need}, reached`;
-  return a.blockNumber ? `${need}; mined in block ${a.blockNumber}, waiting for the next blocks` : `${need}; not mined yet`;
+  if (!a.blockNumber) return `${need}; not mined yet`;
+  const seen = a.headBlock >= a.blockNumber ? a.headBlock - a.blockNumber + 1 : 0;
+  return `${need}; mined in block ${a.blockNumber}, ${seen} so far (head ${a.headBlock || 'not read yet'})`;
 }
 
 function errorText(e) {
