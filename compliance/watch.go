@@ -3,10 +3,8 @@ package compliance
 import (
 	"context"
 	"fmt"
-	"hash/fnv"
 	"net/url"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/cairn-dev/cairn"
@@ -28,28 +26,13 @@ const (
 // listing and delisting each list version's commit turns into alerts
 // (store.Watchlists), priced per address beyond billing.FreeWatched.
 //
-// The free allowance is counted and charged under a lock of the account
-// (one of accountLocks stripes), held from the count to the store's
-// write, so that two concurrent adds of one account never both use the
-// same free addresses (removals hold it too, so that a count is never
-// of addresses a concurrent removal is freeing).
+// The free allowance is counted by the store under its lock of the
+// account's watchlists (store.Charge), held from the count to the commit
+// on every instance sharing the store, so that two concurrent adds of one
+// account never both use the same free addresses.
 type Watchlists struct {
 	Store store.Watchlists
 	Clock cairn.Clock
-
-	locks [accountLocks]sync.Mutex
-}
-
-// accountLocks is the number of stripes of the accounts' locks.
-const accountLocks = 64
-
-// lock locks the developer account's stripe and returns its unlock.
-func (w *Watchlists) lock(developerID string) func() {
-	h := fnv.New32a()
-	_, _ = h.Write([]byte(developerID))
-	m := &w.locks[h.Sum32()%accountLocks]
-	m.Lock()
-	return m.Unlock
 }
 
 // Rejected is an address a watchlist request could not take, by its
@@ -92,11 +75,14 @@ func checkBatch(qs []screening.Query) error {
 	return nil
 }
 
-// charge bills the addresses a developer account adds to its watchlists
-// beyond billing.FreeWatched: n addresses added to the before it watched.
-func charge(ctx context.Context, bill *billing.Bill, cost int64, before, n int) error {
-	billable := max(0, before+n-billing.FreeWatched) - max(0, before-billing.FreeWatched)
-	return bill.ChargeAmount(ctx, billing.OpWatch, int64(billable)*cost)
+// charge bills to bill the addresses a developer account adds to its
+// watchlists beyond billing.FreeWatched, at cost credits each: n added to
+// the before it watched.
+func charge(ctx context.Context, bill *billing.Bill, cost int64) store.Charge {
+	return func(before, n int) error {
+		billable := max(0, before+n-billing.FreeWatched) - max(0, before-billing.FreeWatched)
+		return bill.ChargeAmount(ctx, billing.OpWatch, int64(billable)*cost)
+	}
 }
 
 // Create makes a watchlist of the valid addresses of qs, charged to bill
@@ -112,16 +98,8 @@ func (w *Watchlists) Create(ctx context.Context, developerID, name string, qs []
 	}
 	addrs, bad := w.Canonical(qs)
 	addrs = store.UniqueWatched(addrs)
-	defer w.lock(developerID)()
-	before, err := w.Store.WatchedCount(ctx, developerID)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := charge(ctx, bill, cost, before, len(addrs)); err != nil {
-		return nil, nil, err
-	}
 	wl := &cairn.Watchlist{ID: cairn.NewID(), DeveloperID: developerID, Name: name, CreatedAt: w.Clock.Now()}
-	if err := w.Store.CreateWatchlist(ctx, wl, addrs); err != nil {
+	if err := w.Store.CreateWatchlist(ctx, wl, addrs, charge(ctx, bill, cost)); err != nil {
 		return nil, nil, err
 	}
 	return wl, bad, nil
@@ -135,14 +113,7 @@ func (w *Watchlists) Add(ctx context.Context, developerID, id string, qs []scree
 		return 0, nil, err
 	}
 	addrs, bad := w.Canonical(qs)
-	defer w.lock(developerID)()
-	before, err := w.Store.WatchedCount(ctx, developerID)
-	if err != nil {
-		return 0, nil, err
-	}
-	n, err := w.Store.AddWatchedAddresses(ctx, developerID, id, addrs, MaxWatched, func(added int) error {
-		return charge(ctx, bill, cost, before, added)
-	})
+	n, err := w.Store.AddWatchedAddresses(ctx, developerID, id, addrs, MaxWatched, charge(ctx, bill, cost))
 	return n, bad, err
 }
 
@@ -153,7 +124,6 @@ func (w *Watchlists) Remove(ctx context.Context, developerID, id string, qs []sc
 		return 0, nil, err
 	}
 	addrs, bad := w.Canonical(qs)
-	defer w.lock(developerID)()
 	n, err := w.Store.RemoveWatchedAddresses(ctx, developerID, id, addrs)
 	return n, bad, err
 }
@@ -177,7 +147,6 @@ func (w *Watchlists) List(ctx context.Context, developerID, afterID string, limi
 
 // Delete removes a watchlist and its addresses; its alerts stay.
 func (w *Watchlists) Delete(ctx context.Context, developerID, id string) error {
-	defer w.lock(developerID)()
 	return w.Store.DeleteWatchlist(ctx, developerID, id)
 }
 

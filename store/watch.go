@@ -22,7 +22,7 @@ import (
 type Watchlists interface {
 	// CreateWatchlist stores w with its addresses (w.Addresses is set to
 	// their number; duplicates by (Family, Address) are kept once).
-	CreateWatchlist(ctx context.Context, w *cairn.Watchlist, addrs []cairn.WatchedAddress) error
+	CreateWatchlist(ctx context.Context, w *cairn.Watchlist, addrs []cairn.WatchedAddress, charge Charge) error
 
 	// Watchlist returns the developer's watchlist (ENOTFOUND when unknown
 	// or another account's).
@@ -39,9 +39,9 @@ type Watchlists interface {
 	// AddWatchedAddresses adds the addresses a watchlist does not hold yet
 	// and returns how many it added; the watchlist may then hold at most
 	// max (ETOOLARGE with nothing written beyond that). charge, when not
-	// nil, is called with that number before the commit, with the
-	// watchlist's changes held back: an error from it writes nothing.
-	AddWatchedAddresses(ctx context.Context, developerID, id string, addrs []cairn.WatchedAddress, max int, charge func(added int) error) (int, error)
+	// nil, is called as Charge says, with the watchlist's changes held
+	// back: an error from it writes nothing.
+	AddWatchedAddresses(ctx context.Context, developerID, id string, addrs []cairn.WatchedAddress, max int, charge Charge) (int, error)
 
 	// RemoveWatchedAddresses removes the addresses (by Family and Address)
 	// the watchlist holds and returns how many it removed.
@@ -60,6 +60,15 @@ type Watchlists interface {
 	// below beforeID ("": from the newest), newest first.
 	Alerts(ctx context.Context, developerID, beforeID string, limit int) ([]cairn.WatchAlert, error)
 }
+
+// Charge bills the addresses a change adds to a developer account's
+// watchlists: before is how many addresses its watchlists held before the
+// change, read under a lock of the account that every change of its
+// watchlists takes (on every instance sharing the store), and added how
+// many the change adds (more than 0). It is called before the commit; an
+// error from it writes nothing. So two concurrent adds of one account,
+// on one instance or two, never count the same free addresses.
+type Charge func(before, added int) error
 
 // WatchPosition is the paging position of a watched address.
 func WatchPosition(a cairn.WatchedAddress) string { return a.Family + "/" + a.Address }

@@ -49,7 +49,7 @@ func BenchmarkCommitToLastHit(b *testing.B) {
 		for j := range as {
 			as[j] = cairn.WatchedAddress{Family: "evm", Address: addr(d, j), Input: addr(d, j), Chain: "ethereum"}
 		}
-		if err := db.CreateWatchlist(ctx, &cairn.Watchlist{ID: cairn.NewID(), DeveloperID: dev, Name: "w"}, as); err != nil {
+		if err := db.CreateWatchlist(ctx, &cairn.Watchlist{ID: cairn.NewID(), DeveloperID: dev, Name: "w"}, as, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

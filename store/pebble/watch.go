@@ -32,12 +32,15 @@ func watchIndexKey(family, address, id string) []byte {
 	return key(watchIndex, family, address, id)
 }
 
-// lockWatchlist serializes the changes of one watchlist.
-func (db *DB) lockWatchlist(id string) *stripe { return db.lock(&db.agts, "watch\x00"+id) }
+// lockWatched serializes the changes of one developer account's
+// watchlists (so that a count of its addresses holds until the commit).
+func (db *DB) lockWatched(developerID string) *stripe {
+	return db.lock(&db.agts, "watch\x00"+developerID)
+}
 
 // CreateWatchlist stores the watchlist, its addresses and their index
 // entries in one synced batch.
-func (db *DB) CreateWatchlist(ctx context.Context, w *cairn.Watchlist, addrs []cairn.WatchedAddress) error {
+func (db *DB) CreateWatchlist(ctx context.Context, w *cairn.Watchlist, addrs []cairn.WatchedAddress, charge store.Charge) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -45,14 +48,17 @@ func (db *DB) CreateWatchlist(ctx context.Context, w *cairn.Watchlist, addrs []c
 		w.CreatedAt = db.clock.Now()
 	}
 	w.UpdatedAt = w.CreatedAt
-	st := db.lockWatchlist(w.ID)
+	st := db.lockWatched(w.DeveloperID)
 	defer st.Unlock()
 	if ok, err := db.has(watchListKey(w.DeveloperID, w.ID)); err != nil || ok {
 		return cmpErr(err, cairn.Errorf(cairn.ECONFLICT, "Watchlist %s already exists.", w.ID))
 	}
+	addrs = store.UniqueWatched(addrs)
+	if err := db.charge(ctx, w.DeveloperID, len(addrs), charge); err != nil {
+		return err
+	}
 	b := db.db.NewBatch()
 	defer b.Close()
-	addrs = store.UniqueWatched(addrs)
 	w.Addresses = len(addrs)
 	for _, a := range addrs {
 		if err := stageWatched(b, w, a); err != nil {
@@ -63,6 +69,19 @@ func (db *DB) CreateWatchlist(ctx context.Context, w *cairn.Watchlist, addrs []c
 		return err
 	}
 	return db.commit(b)
+}
+
+// charge calls charge (when set and added > 0) with the account's count
+// of watched addresses; the caller holds lockWatched.
+func (db *DB) charge(ctx context.Context, developerID string, added int, charge store.Charge) error {
+	if charge == nil || added == 0 {
+		return nil
+	}
+	before, err := db.WatchedCount(ctx, developerID)
+	if err != nil {
+		return err
+	}
+	return charge(before, added)
 }
 
 // cmpErr returns err when not nil, else other.
@@ -131,7 +150,7 @@ func scanAfter[T any](ctx context.Context, db *DB, prefix, after []byte, limit i
 // DeleteWatchlist deletes the watchlist, its addresses and their index
 // entries in one synced batch.
 func (db *DB) DeleteWatchlist(ctx context.Context, developerID, id string) error {
-	st := db.lockWatchlist(id)
+	st := db.lockWatched(developerID)
 	defer st.Unlock()
 	if _, err := db.Watchlist(ctx, developerID, id); err != nil {
 		return err
@@ -155,7 +174,7 @@ func (db *DB) DeleteWatchlist(ctx context.Context, developerID, id string) error
 
 // AddWatchedAddresses stages the addresses not held yet and the new
 // count in one synced batch.
-func (db *DB) AddWatchedAddresses(ctx context.Context, developerID, id string, addrs []cairn.WatchedAddress, max int, charge func(int) error) (int, error) {
+func (db *DB) AddWatchedAddresses(ctx context.Context, developerID, id string, addrs []cairn.WatchedAddress, max int, charge store.Charge) (int, error) {
 	addrs = store.UniqueWatched(addrs)
 	return db.changeWatched(ctx, developerID, id, func(b *pebble.Batch, w *cairn.Watchlist) (int, error) {
 		n := 0
@@ -173,12 +192,7 @@ func (db *DB) AddWatchedAddresses(ctx context.Context, developerID, id string, a
 		if w.Addresses+n > max {
 			return 0, cairn.Errorf(cairn.ETOOLARGE, "A watchlist holds at most %d addresses.", max).With("limit", max)
 		}
-		if charge != nil && n > 0 {
-			if err := charge(n); err != nil {
-				return 0, err
-			}
-		}
-		return n, nil
+		return n, db.charge(ctx, developerID, n, charge)
 	})
 }
 
@@ -205,7 +219,7 @@ func (db *DB) RemoveWatchedAddresses(ctx context.Context, developerID, id string
 // changeWatched runs stage on the locked watchlist and commits the staged changes with the count moved
 // by what stage returns (its absolute value is returned).
 func (db *DB) changeWatched(ctx context.Context, developerID, id string, stage func(*pebble.Batch, *cairn.Watchlist) (int, error)) (int, error) {
-	st := db.lockWatchlist(id)
+	st := db.lockWatched(developerID)
 	defer st.Unlock()
 	w, err := db.Watchlist(ctx, developerID, id)
 	if err != nil {

@@ -51,7 +51,7 @@ func BenchmarkWatchIntersection(b *testing.B) {
 					a := fmt.Sprintf("0x%040x", tc.offset+(lo+j)*tc.stride)
 					addrs[j] = cairn.WatchedAddress{Family: "evm", Address: a, Input: a, Chain: "ethereum"}
 				}
-				if err := db.CreateWatchlist(context.Background(), w, addrs); err != nil {
+				if err := db.CreateWatchlist(context.Background(), w, addrs, nil); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -18,7 +18,7 @@ func watchlistNotFound(id string) error {
 
 // CreateWatchlist inserts the watchlist and copies its addresses in one
 // transaction.
-func (db *DB) CreateWatchlist(ctx context.Context, w *cairn.Watchlist, addrs []cairn.WatchedAddress) error {
+func (db *DB) CreateWatchlist(ctx context.Context, w *cairn.Watchlist, addrs []cairn.WatchedAddress, charge store.Charge) error {
 	if w.CreatedAt.IsZero() {
 		w.CreatedAt = db.clock.Now()
 	}
@@ -30,11 +30,51 @@ func (db *DB) CreateWatchlist(ctx context.Context, w *cairn.Watchlist, addrs []c
 		return err
 	}
 	return db.inTx(ctx, func(tx pgx.Tx) error {
+		if err := lockWatched(ctx, tx, w.DeveloperID); err != nil {
+			return err
+		}
+		if err := chargeWatched(ctx, tx, w.DeveloperID, len(addrs), false, charge); err != nil {
+			return err
+		}
 		if _, err := tx.Exec(ctx, "INSERT INTO watchlists (developer_id, id, record) VALUES ($1, $2, $3)", w.DeveloperID, w.ID, doc); err != nil {
 			return mapErr(err, "insert watchlist")
 		}
 		return copyWatched(ctx, tx, w, addrs)
 	})
+}
+
+// lockWatched takes the transaction's lock of the developer account's
+// watchlists, which every change of them takes on every instance, so
+// that a count of its addresses holds until the commit.
+func lockWatched(ctx context.Context, tx pgx.Tx, developerID string) error {
+	_, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(hashtextextended('watched:' || $1, 0))", developerID)
+	return mapErr(err, "lock watchlists")
+}
+
+// chargeWatched calls charge (when set and added > 0) with the account's
+// count of watched addresses before the change, as tx sees it under
+// lockWatched; tx holds added of them already when inTx.
+func chargeWatched(ctx context.Context, tx pgx.Tx, developerID string, added int, inTx bool, charge store.Charge) error {
+	if charge == nil || added == 0 {
+		return nil
+	}
+	held, err := countWatched(ctx, tx, developerID)
+	if err != nil {
+		return err
+	}
+	if inTx {
+		held -= added
+	}
+	return charge(held, added)
+}
+
+// countWatched counts the developer's watched addresses.
+func countWatched(ctx context.Context, q interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}, developerID string) (int, error) {
+	var n int
+	err := q.QueryRow(ctx, "SELECT count(*) FROM watched_addresses WHERE developer_id = $1", developerID).Scan(&n)
+	return n, mapErr(err, "count watched addresses")
 }
 
 // copyWatched copies addresses of w, none of them held yet.
@@ -81,19 +121,24 @@ func (db *DB) DeleteWatchlist(ctx context.Context, developerID, id string) error
 	if !validText(developerID, id) {
 		return watchlistNotFound(id)
 	}
-	tag, err := db.pool.Exec(ctx, "DELETE FROM watchlists WHERE developer_id = $1 AND id = $2", developerID, id)
-	if err != nil {
-		return mapErr(err, "delete watchlist")
-	}
-	if tag.RowsAffected() == 0 {
-		return watchlistNotFound(id)
-	}
-	return nil
+	return db.inTx(ctx, func(tx pgx.Tx) error {
+		if err := lockWatched(ctx, tx, developerID); err != nil {
+			return err
+		}
+		tag, err := tx.Exec(ctx, "DELETE FROM watchlists WHERE developer_id = $1 AND id = $2", developerID, id)
+		if err != nil {
+			return mapErr(err, "delete watchlist")
+		}
+		if tag.RowsAffected() == 0 {
+			return watchlistNotFound(id)
+		}
+		return nil
+	})
 }
 
 // AddWatchedAddresses inserts the addresses not held yet and counts
 // them, in one transaction holding the watchlist's row lock.
-func (db *DB) AddWatchedAddresses(ctx context.Context, developerID, id string, addrs []cairn.WatchedAddress, max int, charge func(int) error) (int, error) {
+func (db *DB) AddWatchedAddresses(ctx context.Context, developerID, id string, addrs []cairn.WatchedAddress, max int, charge store.Charge) (int, error) {
 	addrs = store.UniqueWatched(addrs)
 	return db.changeWatched(ctx, developerID, id, func(tx pgx.Tx, w *cairn.Watchlist) (int, error) {
 		n := 0
@@ -112,12 +157,7 @@ func (db *DB) AddWatchedAddresses(ctx context.Context, developerID, id string, a
 		if w.Addresses+n > max {
 			return 0, cairn.Errorf(cairn.ETOOLARGE, "A watchlist holds at most %d addresses.", max).With("limit", max)
 		}
-		if charge != nil && n > 0 {
-			if err := charge(n); err != nil {
-				return 0, err
-			}
-		}
-		return n, nil
+		return n, chargeWatched(ctx, tx, developerID, n, true, charge)
 	})
 }
 
@@ -144,6 +184,9 @@ func (db *DB) RemoveWatchedAddresses(ctx context.Context, developerID, id string
 func (db *DB) changeWatched(ctx context.Context, developerID, id string, stage func(pgx.Tx, *cairn.Watchlist) (int, error)) (int, error) {
 	n := 0
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
+		if err := lockWatched(ctx, tx, developerID); err != nil {
+			return err
+		}
 		w, err := watchlistIn(ctx, tx, developerID, id, " FOR UPDATE")
 		if err != nil {
 			return err
@@ -181,9 +224,7 @@ func (db *DB) WatchedAddresses(ctx context.Context, developerID, id, after strin
 
 // WatchedCount sums the developer's watchlists' counts.
 func (db *DB) WatchedCount(ctx context.Context, developerID string) (int, error) {
-	var n int
-	err := db.pool.QueryRow(ctx, "SELECT count(*) FROM watched_addresses WHERE developer_id = $1", developerID).Scan(&n)
-	return n, mapErr(err, "count watched addresses")
+	return countWatched(ctx, db.pool, developerID)
 }
 
 // Alerts reads the developer's alerts, newest first.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -32,13 +33,14 @@ func RunWatchlistTests(t *testing.T, open func(t *testing.T) WatchStore) {
 	create := func(t *testing.T, s WatchStore, dev string, addrs ...cairn.WatchedAddress) *cairn.Watchlist {
 		t.Helper()
 		w := &cairn.Watchlist{ID: cairn.NewID(), DeveloperID: dev, Name: "hot wallets"}
-		if err := s.CreateWatchlist(ctx, w, addrs); err != nil {
+		if err := s.CreateWatchlist(ctx, w, addrs, nil); err != nil {
 			t.Fatal(err)
 		}
 		return w
 	}
 	t.Run("CreateGetList", func(t *testing.T) { watchCreateGetList(t, open(t), create, addr) })
 	t.Run("AddRemove", func(t *testing.T) { watchAddRemove(t, open(t), create, addr) })
+	t.Run("ConcurrentCharges", func(t *testing.T) { watchConcurrentCharges(t, open(t), create, addr) })
 	t.Run("Delete", func(t *testing.T) {
 		s := open(t)
 		w := create(t, s, "d1", addr(1), addr(2))
@@ -107,7 +109,13 @@ func watchAddRemove(t *testing.T, s WatchStore, create watchCreate, addr func(in
 	ctx := context.Background()
 	w := create(t, s, "d1", addr(1))
 	charged := 0
-	charge := func(n int) error { charged += n; return nil }
+	charge := func(before, n int) error {
+		if before != 1+charged {
+			t.Errorf("charge of %d told %d held before, want %d", n, before, 1+charged)
+		}
+		charged += n
+		return nil
+	}
 	n, err := s.AddWatchedAddresses(ctx, "d1", w.ID, []cairn.WatchedAddress{addr(1), addr(2), addr(3), addr(3)}, 3, charge)
 	if err != nil || n != 2 || charged != 2 {
 		t.Fatalf("added %d (charged %d) %v, want 2", n, charged, err)
@@ -118,7 +126,7 @@ func watchAddRemove(t *testing.T, s WatchStore, create watchCreate, addr func(in
 	if _, err := s.AddWatchedAddresses(ctx, "d2", w.ID, []cairn.WatchedAddress{addr(4)}, 10, nil); !cairn.IsCode(err, cairn.ENOTFOUND) {
 		t.Fatalf("another account's add: %v", err)
 	}
-	refused := func(int) error { return cairn.Errorf(cairn.EPAYMENT, "no credits") }
+	refused := func(int, int) error { return cairn.Errorf(cairn.EPAYMENT, "no credits") }
 	if _, err := s.AddWatchedAddresses(ctx, "d1", w.ID, []cairn.WatchedAddress{addr(5)}, 10, refused); !cairn.IsCode(err, cairn.EPAYMENT) {
 		t.Fatalf("a refused charge: %v", err)
 	}
@@ -238,5 +246,60 @@ func watchNewDetails(t *testing.T, s WatchStore, create watchCreate, addr func(i
 	want := []string{"1 1 sanctioned [e1]", "1 3 sanctioned [e3]", "2 1 sanctioned [e4]", "2 2 sanctioned [e2]"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("alerts\n got %v\nwant %v", got, want)
+	}
+}
+
+// watchConcurrentCharges: concurrent creates and adds of one account, over
+// several watchlists, each see as held before it exactly what the changes
+// committed before it added: the counts a charge is told, sorted, are
+// 0, k, 2k, ... (no two changes count the same addresses), and the
+// account ends with them all.
+func watchConcurrentCharges(t *testing.T, s WatchStore, create watchCreate, addr func(int) cairn.WatchedAddress) {
+	ctx := context.Background()
+	lists := []*cairn.Watchlist{create(t, s, "d1"), create(t, s, "d1")}
+	const changes, each = 8, 5
+	var mu sync.Mutex
+	var befores []int
+	charge := func(before, n int) error {
+		if n != each {
+			return fmt.Errorf("charged %d, want %d", n, each)
+		}
+		mu.Lock()
+		befores = append(befores, before)
+		mu.Unlock()
+		return nil
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, changes)
+	for i := range changes {
+		wg.Go(func() {
+			batch := make([]cairn.WatchedAddress, each)
+			for j := range batch {
+				batch[j] = addr(1000 + i*each + j)
+			}
+			var err error
+			if i%4 == 3 {
+				err = s.CreateWatchlist(ctx, &cairn.Watchlist{ID: cairn.NewID(), DeveloperID: "d1", Name: "more"}, batch, charge)
+			} else {
+				_, err = s.AddWatchedAddresses(ctx, "d1", lists[i%2].ID, batch, 1000, charge)
+			}
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	slices.Sort(befores)
+	for i, b := range befores {
+		if b != i*each {
+			t.Fatalf("the charges were told %v held before; want 0, %d, %d, ...", befores, each, 2*each)
+		}
+	}
+	if n, err := s.WatchedCount(ctx, "d1"); err != nil || n != changes*each || len(befores) != changes {
+		t.Fatalf("watched %d (%v) after %d charges, want %d", n, err, len(befores), changes*each)
 	}
 }

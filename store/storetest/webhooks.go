@@ -101,7 +101,7 @@ func RunWebhookTests(t *testing.T, open func(t *testing.T) WatchStore) {
 		s := open(t)
 		a := "0x00000000000000000000000000000000000000a1"
 		w := &cairn.Watchlist{ID: cairn.NewID(), DeveloperID: "d1", Name: "w"}
-		if err := s.CreateWatchlist(ctx, w, []cairn.WatchedAddress{{Family: "evm", Address: a, Input: a, Chain: "ethereum"}}); err != nil {
+		if err := s.CreateWatchlist(ctx, w, []cairn.WatchedAddress{{Family: "evm", Address: a, Input: a, Chain: "ethereum"}}, nil); err != nil {
 			t.Fatal(err)
 		}
 		e := cairn.ListEntry{Family: "evm", Address: a, Source: "gov_sdn", EntityID: "1"}
