@@ -10,8 +10,8 @@ import (
 
 // TestMemorySearchWithoutTrigram runs the search suite where pg_trgm
 // cannot be created (the store's role may not create extensions in its
-// database, which has none), so that migration 0009 leaves key search
-// without memories_key_trgm_idx: LIKE over the agent's keys.
+// database, which has none), so that migrations 0009 and 0015 leave key
+// search without memory_search_key_trgm_idx: LIKE over the agent's keys.
 func TestMemorySearchWithoutTrigram(t *testing.T) {
 	ctx := context.Background()
 	unpriv := pgtest.NewUnprivileged(t, testURL(t))
@@ -26,7 +26,7 @@ func TestMemorySearchWithoutTrigram(t *testing.T) {
 	var canCreate, trgm, index bool
 	if err := db.pool.QueryRow(ctx, `SELECT has_database_privilege(current_database(), 'CREATE'),
 		EXISTS (SELECT FROM pg_extension WHERE extname = 'pg_trgm'),
-		to_regclass('memories_key_trgm_idx') IS NOT NULL`).Scan(&canCreate, &trgm, &index); err != nil {
+		to_regclass('memory_search_key_trgm_idx') IS NOT NULL`).Scan(&canCreate, &trgm, &index); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
