@@ -47,6 +47,10 @@ type SourceVersion struct {
 	Bundled      bool   `json:"bundled,omitempty"`
 	SourceSHA256 string `json:"sourceSha256,omitempty"`
 	SnapshotDate string `json:"snapshotDate,omitempty"`
+	// ParserVersion is the version of the parsing (ingest.ParserVersion)
+	// that made the source's listings from the snapshot; 0 before it was
+	// recorded.
+	ParserVersion int `json:"parserVersion,omitempty"`
 }
 
 // ListVersion is the header of one list version. A version has two Merkle

@@ -33,6 +33,9 @@ type SourceState struct {
 	Entries   int
 	LastError string
 	FailedAt  time.Time
+	// ParserVersion is the ParserVersion the listings were parsed with
+	// (0: unknown, a version stored before it was recorded).
+	ParserVersion int
 }
 
 // Progress is reported once per source and run.
@@ -41,6 +44,9 @@ type Progress struct {
 	Entries int           // entries in use after the run
 	Took    time.Duration // fetch, snapshot and parse
 	Err     error         // why the previous version was kept
+	// Reused: the fetched bytes were those of the listings in use, parsed
+	// by this ParserVersion, so they were not parsed again.
+	Reused bool
 }
 
 // Pipeline ingests the configured sources into list versions, stores each
@@ -114,7 +120,7 @@ func (p *Pipeline) Run(ctx context.Context) (*Result, error) {
 	res := &Result{Failures: map[string]string{}}
 	for _, src := range p.Sources {
 		start := time.Now()
-		listings, snap, err := p.ingestOne(ctx, src)
+		listings, snap, reused, err := p.ingestOne(ctx, src)
 		p.mu.Lock()
 		st := p.stateOf(src.Name)
 		if err == nil && st.Listings.Len() > 0 && float64(listings.Len()) < float64(st.Listings.Len())*(1-p.maxDrop()) {
@@ -128,13 +134,14 @@ func (p *Pipeline) Run(ctx context.Context) (*Result, error) {
 			err = errors.New(msg)
 		} else {
 			st.Listings, st.Snapshot, st.IngestAt, st.LastError = listings, snap, snap.FetchedAt, ""
-			st.Entries = listings.Len()
-			p.logger().Info("source ingested", "source", src.Name, "entries", listings.Len(), "sha256", snap.SHA256)
+			st.Entries, st.ParserVersion = listings.Len(), ParserVersion
+			p.logger().Info("source ingested", "source", src.Name, "entries", listings.Len(), "sha256", snap.SHA256,
+				"parsed", !reused)
 		}
 		n := st.Listings.Len()
 		p.mu.Unlock()
 		if p.OnProgress != nil {
-			p.OnProgress(Progress{Source: src.Name, Entries: n, Took: time.Since(start), Err: err})
+			p.OnProgress(Progress{Source: src.Name, Entries: n, Took: time.Since(start), Err: err, Reused: reused})
 		}
 	}
 	if len(p.Sources) > 0 && len(res.Failures) == len(p.Sources) {

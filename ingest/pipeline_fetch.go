@@ -14,9 +14,18 @@ import (
 	"github.com/cairn-dev/cairn/screening"
 )
 
+// ParserVersion is the version of the parsing and normalisation that make
+// a source's listings from its bytes. It is stored with each source of a
+// list version; raise it with any change that makes other listings of the
+// same bytes, so that the listings are parsed again after the upgrade
+// rather than reused.
+const ParserVersion = 1
+
 // ingestOne fetches, snapshots, parses and normalises one source. The
-// listings come back sorted by key and without duplicates.
-func (p *Pipeline) ingestOne(ctx context.Context, src Source) (*screening.Listings, Snapshot, error) {
+// listings come back sorted by key and without duplicates. When the bytes
+// fetched are those of the listings in use (reused) they are not parsed:
+// the listings in use come back.
+func (p *Pipeline) ingestOne(ctx context.Context, src Source) (_ *screening.Listings, _ Snapshot, reused bool, _ error) {
 	client := p.Client
 	if client == nil {
 		client = &http.Client{Timeout: 5 * time.Minute}
@@ -30,18 +39,21 @@ func (p *Pipeline) ingestOne(ctx context.Context, src Source) (*screening.Listin
 	for _, loc := range strings.Split(src.Location, ",") {
 		f, err := fetch(ctx, client, strings.TrimSpace(loc), src.Header, p.MaxSourceBytes)
 		if err != nil {
-			return nil, Snapshot{}, err
+			return nil, Snapshot{}, false, err
 		}
 		files = append(files, f)
 	}
 	snap, err := p.snapshot(ctx, files[0])
 	if err != nil {
-		return nil, Snapshot{}, err
+		return nil, Snapshot{}, false, err
 	}
 	for _, f := range files[1:] { // sdn_comments.csv: stored too, named by its digest
 		if _, err := p.snapshot(ctx, f); err != nil {
-			return nil, Snapshot{}, err
+			return nil, Snapshot{}, false, err
 		}
+	}
+	if in := p.inUse(src.Name, snap, len(files)); in != nil {
+		return in, snap, true, nil
 	}
 	var b screening.ListingsBuilder
 	lr := newLister(src.Name)
@@ -55,13 +67,30 @@ func (p *Pipeline) ingestOne(ctx context.Context, src Source) (*screening.Listin
 		err = parseSource(src.Name, files, emit, p.MaxXMLToken)
 	}
 	if err != nil {
-		return nil, Snapshot{}, err
+		return nil, Snapshot{}, false, err
 	}
 	if b.Len() == 0 {
-		return nil, Snapshot{}, fmt.Errorf("%s: no listed address found", src.Name)
+		return nil, Snapshot{}, false, fmt.Errorf("%s: no listed address found", src.Name)
 	}
 	listings, err := b.Sorted()
-	return listings, snap, err
+	return listings, snap, false, err
+}
+
+// inUse returns the listings in use of the source when they were parsed
+// from the bytes of snap by this ParserVersion (nil otherwise): a restart,
+// or a scheduled run between two publications, then skips the parse (at
+// 10M addresses, seconds and a second copy of the listings in memory). A
+// source of several files (the SDN CSV and its comments) names only the
+// first file's digest, so it is always parsed.
+func (p *Pipeline) inUse(name string, snap Snapshot, files int) *screening.Listings {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	st := p.state[name]
+	if files != 1 || st == nil || st.Listings.Len() == 0 || st.Snapshot.Bundled || snap.SHA256 == "" ||
+		st.Snapshot.SHA256 != snap.SHA256 || st.ParserVersion != ParserVersion {
+		return nil
+	}
+	return st.Listings
 }
 
 // snapshot stores the raw source in the blob store, content-addressed.

@@ -92,7 +92,7 @@ func (p *Pipeline) restore(ctx context.Context, newer, keepSources bool) (bool, 
 			continue
 		}
 		st := p.stateOf(name)
-		st.Listings, st.Snapshot = bySource[name], snap
+		st.Listings, st.Snapshot, st.ParserVersion = bySource[name], snap, sv.ParserVersion
 		st.IngestAt, st.Entries, st.LastError, st.FailedAt = sv.FetchedAt, st.Listings.Len(), RedactText(sv.LastError), sv.FailedAt
 	}
 	p.mu.Unlock()

@@ -10,21 +10,17 @@ import (
 	"github.com/cairn-dev/cairn/screening"
 )
 
+// Three addresses of the lists of the tests below.
+const a1, a2, a3 = "0x0000000000000000000000000000000000000001", "0x0000000000000000000000000000000000000002",
+	"0x0000000000000000000000000000000000000003"
+
 // TestUnchangedSourceKeepsItsVersion: a run whose sources list what the
 // installed version lists (a restart's ingestion, a schedule between two
 // publications) makes the next version from the installed index, renumbered,
 // and keeps one copy of the listings; a changed source builds a new index.
 func TestUnchangedSourceKeepsItsVersion(t *testing.T) {
 	ctx := context.Background()
-	list := filepath.Join(t.TempDir(), "eth.txt")
-	write := func(addrs ...string) {
-		t.Helper()
-		if err := os.WriteFile(list, []byte(strings.Join(addrs, "\n")+"\n"), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	const a1, a2, a3 = "0x0000000000000000000000000000000000000001", "0x0000000000000000000000000000000000000002",
-		"0x0000000000000000000000000000000000000003"
+	list, write := tempList(t)
 	write(a1, a2)
 	db := tempStore(t)
 	p, h := newPipeline(t, Source{Name: "list:ETH", Location: list})
@@ -87,5 +83,71 @@ func TestUnchangedSourceKeepsItsVersion(t *testing.T) {
 	}
 	if !h2.Current().SharesEntries(restored) || h2.Current().Root() != third.Root() {
 		t.Fatal("the ingestion after a restart built the unchanged version again")
+	}
+}
+
+// TestRestartSkipsTheUnchangedParse: after a restart, a source whose
+// bytes have the digest of the restored listings, parsed by this
+// ParserVersion, is not parsed again (Progress.Reused, the restored
+// listings kept); changed bytes, or listings stored by another parser
+// version, are parsed.
+func TestRestartSkipsTheUnchangedParse(t *testing.T) {
+	ctx := context.Background()
+	list, write := tempList(t)
+	write(a1, a2)
+	db := tempStore(t)
+	// restart restores the stored version in a new pipeline and runs it,
+	// returning the run's progress; tamper changes the restored state
+	// before the run.
+	restart := func(tamper func(*SourceState)) (*Pipeline, Progress, *screening.Listings) {
+		t.Helper()
+		p, _ := newPipeline(t, Source{Name: "list:ETH", Location: list})
+		p.Store = db
+		var got []Progress
+		p.OnProgress = func(pr Progress) { got = append(got, pr) }
+		if _, err := p.Restore(ctx); err != nil {
+			t.Fatal(err)
+		}
+		restored := p.state["list:ETH"]
+		if restored != nil && tamper != nil {
+			tamper(restored)
+		}
+		var before *screening.Listings
+		if restored != nil {
+			before = restored.Listings
+		}
+		if _, err := p.Run(ctx); err != nil || len(got) != 1 || got[0].Err != nil {
+			t.Fatalf("run: %v, progress %+v", err, got)
+		}
+		return p, got[0], before
+	}
+	if _, pr, _ := restart(nil); pr.Reused || pr.Entries != 2 { // nothing stored: parsed
+		t.Fatalf("first start: %+v", pr)
+	}
+	if v, err := db.LastListVersion(ctx); err != nil || v.Sources["list:ETH"].ParserVersion != ParserVersion {
+		t.Fatalf("stored version %+v %v: want the parser version %d recorded", v, err, ParserVersion)
+	}
+	p, pr, before := restart(nil)
+	if !pr.Reused || pr.Entries != 2 || p.state["list:ETH"].Listings != before {
+		t.Fatalf("restart with the same bytes: %+v, listings kept %v", pr, p.state["list:ETH"].Listings == before)
+	}
+	if _, pr, _ := restart(func(st *SourceState) { st.ParserVersion = ParserVersion - 1 }); pr.Reused {
+		t.Fatalf("restart with listings of another parser version: %+v, want them parsed", pr)
+	}
+	write(a1, a2, a3)
+	if _, pr, _ := restart(nil); pr.Reused || pr.Entries != 3 {
+		t.Fatalf("restart with changed bytes: %+v, want them parsed", pr)
+	}
+}
+
+// tempList is the path of a list file in a temporary directory and the
+// function that writes its addresses, one a line.
+func tempList(t *testing.T) (string, func(addrs ...string)) {
+	list := filepath.Join(t.TempDir(), "eth.txt")
+	return list, func(addrs ...string) {
+		t.Helper()
+		if err := os.WriteFile(list, []byte(strings.Join(addrs, "\n")+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -251,7 +251,7 @@ func (p *Pipeline) rebuild(ctx context.Context) (*screening.Index, cairn.ListVer
 		v.Sources[name] = cairn.SourceVersion{BlobName: st.Snapshot.BlobName, StorageURL: st.Snapshot.StorageURL,
 			SHA256: st.Snapshot.SHA256, FetchedAt: st.Snapshot.FetchedAt, Entries: st.Listings.Len(),
 			LastError: st.LastError, FailedAt: st.FailedAt, Bundled: st.Snapshot.Bundled,
-			SourceSHA256: st.Snapshot.SourceSHA256, SnapshotDate: st.Snapshot.SnapshotDate}
+			SourceSHA256: st.Snapshot.SourceSHA256, SnapshotDate: st.Snapshot.SnapshotDate, ParserVersion: st.ParserVersion}
 	}
 	prev, prevIx := p.last, p.lastIx
 	unchanged := keepUnchanged(groups, prev, p.state)

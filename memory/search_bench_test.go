@@ -79,7 +79,7 @@ func BenchmarkSearch100k(b *testing.B) {
 		if tg.pg != nil {
 			// What autovacuum does after a bulk load, when it gets to it:
 			// without statistics the planner guesses a few rows per agent.
-			if _, err := tg.pg.Pool().Exec(ctx, "VACUUM ANALYZE memories"); err != nil {
+			if _, err := tg.pg.Pool().Exec(ctx, "VACUUM ANALYZE memories, memory_search"); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -75,6 +75,18 @@ func (db *DB) PrepareListVersion(ctx context.Context, version uint64, builtAt ti
 	p := &preparedVersion{db: db, b: db.db.NewBatch(), st: st, version: version, builtAt: builtAt, removed: entriesLen(removed)}
 	snap := db.db.NewSnapshot()
 	defer snap.Close()
+	if entriesLen(added) == 0 && p.removed == 0 {
+		// Nothing added or removed (a restart's ingestion of unchanged
+		// sources): the current segment stays as it is, rather than
+		// rewritten whole under the new version (at 10M entries, 12 s and
+		// 2 GB of batch).
+		if _, ok, err := currentSegment(snap); err != nil {
+			p.Discard()
+			return nil, err
+		} else if ok {
+			return p, nil
+		}
+	}
 	v := cairn.ListVersion{Version: version, BuiltAt: builtAt}
 	m := &segmentMerge{b: p.b, r: snap, v: v, added: newEntryCursor(added), removed: newEntryCursor(removed),
 		out: segmentWriter{b: p.b, version: version}, at: map[uint64]time.Time{}}

@@ -27,7 +27,7 @@
 //
 // Memory search (store.MemorySearch) is answered here, so that every
 // process finds every write at once: full text from a tsvector of the
-// latest version's text (memories.fts, GIN index; the query's words and
+// latest version's text (memories.fts, copied to memory_search; the query's words and
 // phrases each through websearch_to_tsquery, joined by OR as bleve joins
 // them, ranked by ts_rank; the configuration memory_text is bleve's
 // standard analyzer: lower-cased words without English stop words,
@@ -35,7 +35,11 @@
 // by LIKE over the key lower-cased (the keys that start with the needle
 // first, through a btree range, as they outrank the others; the rest
 // through a pg_trgm trigram index when the extension can be created, else
-// over the agent's keys), tags and expiry in the same statement. The
+// over the agent's keys), tags and expiry in the same statement. Search
+// reads memory_search, a narrow copy of the heads' searched columns (key,
+// expiry, tags, tsvector) under those indexes, kept by a trigger on
+// memories in every write's transaction: ranking a common word reads its
+// small rows rather than the heads with their JSON. The
 // text comes with each write (MemoryVersion.SearchText: contents are
 // blobs); each version keeps its tsvector, so a deleted latest hands the
 // search to the previous version in its own transaction.

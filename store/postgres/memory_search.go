@@ -48,12 +48,14 @@ func ftsOf(p string) string {
 // default escape character).
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 
-// SearchMemories answers a search from the memories table: full text
-// through memories_fts_idx (textQuery, ranked by ts_rank), keys through key_lower (LIKE, served by
-// memories_key_trgm_idx when pg_trgm is installed), tags from the head and
-// expiry from expires_ns, all in one statement. A key search without text
-// reads the keys that start with the needle first, through
-// memories_key_lower_idx: they outrank every other match, so when there
+// SearchMemories answers a search from memory_search, the narrow copy of
+// the heads that migration 0015 keeps for it: full text through
+// memory_search_fts_idx (textQuery, ranked by ts_rank), keys through
+// key_lower (LIKE, served by memory_search_key_trgm_idx when pg_trgm is
+// installed), tags through memory_search_tags_idx and expiry from
+// expires_ns, all in one statement. A key search without text reads the
+// keys that start with the needle first, through
+// memory_search_key_lower_idx: they outrank every other match, so when there
 // are enough of them they are the answer, and the substring search (every
 // key of the agent without pg_trgm) is not run.
 func (db *DB) SearchMemories(ctx context.Context, agentID string, q cairn.MemorySearchQuery) ([]cairn.MemoryMatch, error) {
@@ -79,11 +81,11 @@ func (db *DB) SearchMemories(ctx context.Context, agentID string, q cairn.Memory
 			if err != nil {
 				return "", err
 			}
-			where += " AND m.head->'tags' @> " + arg(string(tags)) + "::jsonb"
+			where += " AND m.tags @> " + arg(string(tags)) + "::jsonb"
 		}
 		return where, nil
 	}
-	from, score := "memories m", "1"
+	from, score := "memory_search m", "1"
 	where, err := base(q.Limit)
 	if err != nil {
 		return nil, err
@@ -114,7 +116,7 @@ func (db *DB) SearchMemories(ctx context.Context, agentID string, q cairn.Memory
 }
 
 // keyLike is the condition that the key holds needle, in the expression
-// of memories_key_trgm_idx.
+// of memory_search_key_trgm_idx.
 func keyLike(agentID, needle string, arg func(any) string) string {
 	return "(m.agent_id || ' ' || m.key_lower) LIKE " + arg(likeEscaper.Replace(agentID)+" %"+likeEscaper.Replace(needle)+"%")
 }

@@ -2,16 +2,20 @@ package postgres
 
 import (
 	"context"
+	"fmt"
+	"strconv"
 	"testing"
+	"time"
 
+	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/store/postgres/pgtest"
 	"github.com/cairn-dev/cairn/store/storetest"
 )
 
 // TestMemorySearchWithoutTrigram runs the search suite where pg_trgm
 // cannot be created (the store's role may not create extensions in its
-// database, which has none), so that migration 0009 leaves key search
-// without memories_key_trgm_idx: LIKE over the agent's keys.
+// database, which has none), so that migrations 0009 and 0015 leave key
+// search without memory_search_key_trgm_idx: LIKE over the agent's keys.
 func TestMemorySearchWithoutTrigram(t *testing.T) {
 	ctx := context.Background()
 	unpriv := pgtest.NewUnprivileged(t, testURL(t))
@@ -26,7 +30,7 @@ func TestMemorySearchWithoutTrigram(t *testing.T) {
 	var canCreate, trgm, index bool
 	if err := db.pool.QueryRow(ctx, `SELECT has_database_privilege(current_database(), 'CREATE'),
 		EXISTS (SELECT FROM pg_extension WHERE extname = 'pg_trgm'),
-		to_regclass('memories_key_trgm_idx') IS NOT NULL`).Scan(&canCreate, &trgm, &index); err != nil {
+		to_regclass('memory_search_key_trgm_idx') IS NOT NULL`).Scan(&canCreate, &trgm, &index); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
@@ -34,4 +38,59 @@ func TestMemorySearchWithoutTrigram(t *testing.T) {
 		t.Fatalf("may create in the database %v, pg_trgm installed %v, trigram index %v: want none", canCreate, trgm, index)
 	}
 	storetest.RunMemorySearchTests(t, func(t *testing.T) storetest.MemorySearchStore { return open(t) })
+}
+
+// TestMemorySearchTableMigration applies migration 0015 to a schema that
+// holds memories from before it (the schema as 0014 left it, with the
+// memories written then): memory_search is filled from them, so that
+// full text, tags and keys find them as before.
+func TestMemorySearchTableMigration(t *testing.T) {
+	ctx := context.Background()
+	url := testURL(t)
+	schema := newSchema(t, url)
+	db := openTest(t, Options{Schema: schema})
+	t0 := time.Unix(1_800_000_000, 0).UTC()
+	for i, key := range []string{"Notes/Orbit", "notes/garden", "recipes/soup"} {
+		body := []string{"launch window for the orbit", "tomatoes in the garden", "soup with garden tomatoes"}[i]
+		m := &cairn.Memory{ID: cairn.NewID(), AgentID: "agent", Type: "semantic", Key: key, Importance: 0.5,
+			Visibility: "private", Tags: []string{"t" + strconv.Itoa(i%2)}, CreatedAt: t0, UpdatedAt: t0}
+		v := &cairn.MemoryVersion{ID: m.ID, Version: 1, CreatedAt: t0, SearchText: &body}
+		if err := db.CreateMemoryVersion(ctx, m, v, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Back to the schema before 0015, the memories kept.
+	if _, err := db.pool.Exec(ctx, `DROP TABLE memory_search; DROP FUNCTION memory_search_sync() CASCADE;
+		CREATE INDEX memories_fts_idx ON memories USING gin (fts);
+		CREATE INDEX memories_key_lower_idx ON memories (agent_id, key_lower) INCLUDE (key, expires_ns);
+		DELETE FROM schema_migrations WHERE version = 15`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	db = openTest(t, Options{Schema: schema})
+	wantAllApplied(t, url, schema)
+	for _, tc := range []struct {
+		q    cairn.MemorySearchQuery
+		want string
+	}{
+		{cairn.MemorySearchQuery{Text: "garden"}, "[notes/garden recipes/soup]"},
+		{cairn.MemorySearchQuery{Text: "orbit"}, "[Notes/Orbit]"},
+		{cairn.MemorySearchQuery{Key: "notes/"}, "[Notes/Orbit notes/garden]"},
+		{cairn.MemorySearchQuery{Key: "soup"}, "[recipes/soup]"},
+		{cairn.MemorySearchQuery{Tags: []string{"t0"}}, "[Notes/Orbit recipes/soup]"},
+		{cairn.MemorySearchQuery{Text: "tomatoes", Tags: []string{"t1"}}, "[notes/garden]"},
+	} {
+		tc.q.Limit, tc.q.Now = 20, t0
+		got, err := db.SearchMemories(ctx, "agent", tc.q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys := []string{}
+		for _, m := range got {
+			keys = append(keys, m.Key)
+		}
+		if fmt.Sprint(keys) != tc.want {
+			t.Errorf("SearchMemories(%+v) after the migration = %v, want %s", tc.q, keys, tc.want)
+		}
+	}
 }

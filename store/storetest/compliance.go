@@ -86,6 +86,7 @@ func RunComplianceTests(t *testing.T, open func(t *testing.T) store.Compliance) 
 		s := open(t)
 		commits := []struct{ added, removed []cairn.ListEntry }{
 			{[]cairn.ListEntry{entry(a1, "gov_sdn", "1"), entry(a2, "gov_sdn", "2")}, nil},
+			{nil, nil}, // unchanged: the entries stay as they are
 			{[]cairn.ListEntry{entry(a1, "community", "r")}, []cairn.ListEntry{entry(a2, "gov_sdn", "2")}},
 			{nil, []cairn.ListEntry{entry(a1, "community", "r")}},
 		}
@@ -117,8 +118,9 @@ func RunComplianceTests(t *testing.T, open func(t *testing.T) store.Compliance) 
 			// a2's listing is a history row since version 2 removed it;
 			// a1's is still current.
 			1: {{true, entry(a2, "gov_sdn", "2")}, {true, entry(a1, "gov_sdn", "1")}},
-			2: {{true, entry(a1, "community", "r")}, {false, entry(a2, "gov_sdn", "2")}},
-			3: {{false, entry(a1, "community", "r")}},
+			2: {},
+			3: {{true, entry(a1, "community", "r")}, {false, entry(a2, "gov_sdn", "2")}},
+			4: {{false, entry(a1, "community", "r")}},
 		}
 		for v, w := range want {
 			if got := read(v, 0, 10); fmt.Sprint(got) != fmt.Sprint(w) {
@@ -133,7 +135,10 @@ func RunComplianceTests(t *testing.T, open func(t *testing.T) store.Compliance) 
 				t.Errorf("changes of version %d past the end: %+v", v, got)
 			}
 		}
-		if _, err := s.VersionChanges(ctx, 4, 0, 10); !cairn.IsCode(err, cairn.ENOTFOUND) {
+		if got := entries(t, s); len(got) != 1 || got[0] != entry(a1, "gov_sdn", "1") {
+			t.Fatalf("entries after the versions: %+v", got)
+		}
+		if _, err := s.VersionChanges(ctx, 5, 0, 10); !cairn.IsCode(err, cairn.ENOTFOUND) {
 			t.Fatalf("changes of a version not built: %v", err)
 		}
 	})
