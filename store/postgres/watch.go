@@ -69,26 +69,12 @@ func watchlistIn(ctx context.Context, q rowsQuerier, developerID, id, lock strin
 
 // ListWatchlists reads the developer's watchlists by id.
 func (db *DB) ListWatchlists(ctx context.Context, developerID, afterID string, limit int) ([]cairn.Watchlist, error) {
-	if !validText(developerID, afterID) {
-		return []cairn.Watchlist{}, nil
-	}
-	return queryJSON[cairn.Watchlist](ctx, db.pool, "watchlist",
-		"SELECT record FROM watchlists WHERE developer_id = $1 AND id > $2 ORDER BY id LIMIT $3", developerID, afterID, limit)
+	return listOwned[cairn.Watchlist](ctx, db, "watchlists", "watchlist", developerID, afterID, limit)
 }
 
 // DeleteWatchlist deletes the watchlist; its addresses go with it.
 func (db *DB) DeleteWatchlist(ctx context.Context, developerID, id string) error {
-	if !validText(developerID, id) {
-		return watchlistNotFound(id)
-	}
-	tag, err := db.pool.Exec(ctx, "DELETE FROM watchlists WHERE developer_id = $1 AND id = $2", developerID, id)
-	if err != nil {
-		return mapErr(err, "delete watchlist")
-	}
-	if tag.RowsAffected() == 0 {
-		return watchlistNotFound(id)
-	}
-	return nil
+	return deleteOwned(ctx, db, "watchlists", "watchlist", developerID, id, watchlistNotFound)
 }
 
 // AddWatchedAddresses inserts the addresses not held yet and counts
@@ -109,15 +95,7 @@ func (db *DB) AddWatchedAddresses(ctx context.Context, developerID, id string, a
 			}
 			n += int(tag.RowsAffected())
 		}
-		if w.Addresses+n > max {
-			return 0, cairn.Errorf(cairn.ETOOLARGE, "A watchlist holds at most %d addresses.", max).With("limit", max)
-		}
-		if charge != nil && n > 0 {
-			if err := charge(n); err != nil {
-				return 0, err
-			}
-		}
-		return n, nil
+		return store.AdmitWatched(w, n, max, charge)
 	})
 }
 

@@ -57,26 +57,12 @@ func cmpErr(err, other error) error {
 
 // ListEndpoints reads the developer's endpoints by id.
 func (db *DB) ListEndpoints(ctx context.Context, developerID, afterID string, limit int) ([]cairn.WebhookEndpoint, error) {
-	if !validText(developerID, afterID) {
-		return []cairn.WebhookEndpoint{}, nil
-	}
-	return queryJSON[cairn.WebhookEndpoint](ctx, db.pool, "webhook endpoint",
-		"SELECT record FROM webhook_endpoints WHERE developer_id = $1 AND id > $2 ORDER BY id LIMIT $3", developerID, afterID, limit)
+	return listOwned[cairn.WebhookEndpoint](ctx, db, "webhook_endpoints", "webhook endpoint", developerID, afterID, limit)
 }
 
 // DeleteEndpoint deletes the endpoint; its deliveries go with it.
 func (db *DB) DeleteEndpoint(ctx context.Context, developerID, id string) error {
-	if !validText(developerID, id) {
-		return endpointNotFound(id)
-	}
-	tag, err := db.pool.Exec(ctx, "DELETE FROM webhook_endpoints WHERE developer_id = $1 AND id = $2", developerID, id)
-	if err != nil {
-		return mapErr(err, "delete webhook endpoint")
-	}
-	if tag.RowsAffected() == 0 {
-		return endpointNotFound(id)
-	}
-	return nil
+	return deleteOwned(ctx, db, "webhook_endpoints", "webhook endpoint", developerID, id, endpointNotFound)
 }
 
 // UpdateEndpoint runs fn on the endpoint under its row lock.
