@@ -287,6 +287,7 @@ func newServeFlagSet(c *Config) *flag.FlagSet {
 	fs := flag.NewFlagSet("cairn serve", flag.ContinueOnError)
 	fs.Usage = func() { writeServeHelp(fs.Output(), fs) }
 	fs.StringVar(&c.Listen, "listen", c.Listen, "address to serve HTTP on")
+	addStoreFlags(fs, c)
 	fs.StringVar(&c.AdminToken, "admin-token", c.AdminToken, "bearer token of the admin API, at least 32 bytes (empty: admin API disabled)")
 	fs.StringVar(&c.JWTSecret, "jwt-secret", c.JWTSecret, "HS256 secret of developer JWTs, at least 32 bytes (empty: derived from the data dir's service key)")
 	fs.StringVar(&c.PprofListen, "pprof-listen", c.PprofListen, "address serving the Go profiles under /debug/pprof/ without a token, for operators only, e.g. 127.0.0.1:6060 (empty: none)")
@@ -319,7 +320,6 @@ func newServeFlagSet(c *Config) *flag.FlagSet {
 	fs.IntVar(&c.RegisterLimitPerIP, "register-limit-per-ip", c.RegisterLimitPerIP, "registrations per hour per client IP, IPv6 clients per /64 (0: unlimited)")
 	fs.IntVar(&c.RegisterLimitAll, "register-limit-global", c.RegisterLimitAll, "registrations per hour from all clients together (0: unlimited)")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", c.MaxBodyBytes, "largest JSON request body")
-	addStoreFlags(fs, c)
 	addSourceFlags(fs, c)
 	fs.DurationVar(&c.ReportMinAccountAge, "report-min-account-age", c.ReportMinAccountAge, "community reports of an account that never paid (deposit or admin grant) count toward escalation once it is this old and has used the service")
 	fs.StringVar(&c.PublicURL, "public-url", c.PublicURL, "base URL third parties reach this service at (e.g. https://cairn.example.com): proof documents name their own URL and their snapshots' under it (default: http:// and the listen address)")
