@@ -121,3 +121,20 @@ func deleteOwned(ctx context.Context, db *DB, table, what, developerID, id strin
 	}
 	return nil
 }
+
+// getOwned reads the developer's record id of table (a record column) with
+// q, with the row lock suffix lock, notFound(id) when there is none, what
+// naming it in errors.
+func getOwned[T any](ctx context.Context, q rowsQuerier, table, what, developerID, id, lock string, notFound func(string) error) (*T, error) {
+	if !validText(developerID, id) {
+		return nil, notFound(id)
+	}
+	vs, err := queryJSON[T](ctx, q, what, "SELECT record FROM "+table+" WHERE developer_id = $1 AND id = $2"+lock, developerID, id)
+	if err != nil {
+		return nil, err
+	}
+	if len(vs) == 0 {
+		return nil, notFound(id)
+	}
+	return &vs[0], nil
+}

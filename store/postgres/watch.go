@@ -54,17 +54,7 @@ func (db *DB) Watchlist(ctx context.Context, developerID, id string) (*cairn.Wat
 
 // watchlistIn reads a watchlist with q, with the row lock suffix lock.
 func watchlistIn(ctx context.Context, q rowsQuerier, developerID, id, lock string) (*cairn.Watchlist, error) {
-	if !validText(developerID, id) {
-		return nil, watchlistNotFound(id)
-	}
-	ws, err := queryJSON[cairn.Watchlist](ctx, q, "watchlist", "SELECT record FROM watchlists WHERE developer_id = $1 AND id = $2"+lock, developerID, id)
-	if err != nil {
-		return nil, err
-	}
-	if len(ws) == 0 {
-		return nil, watchlistNotFound(id)
-	}
-	return &ws[0], nil
+	return getOwned[cairn.Watchlist](ctx, q, "watchlists", "watchlist", developerID, id, lock, watchlistNotFound)
 }
 
 // ListWatchlists reads the developer's watchlists by id.
