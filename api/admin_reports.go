@@ -26,11 +26,7 @@ func (s *Server) moderateReport(c *gin.Context, fn func(ctx context.Context, rep
 		return err
 	}
 	res, err := fn(c.Request.Context(), c.Param("reportId"), req.Reason, requestID(c))
-	if err != nil {
-		return err
-	}
-	writeJSON(c, http.StatusOK, moderationJSON(res))
-	return nil
+	return respond(c, http.StatusOK, res, err, moderationJSON)
 }
 
 // delistAddress is POST /v1/admin/community/delist.
@@ -40,11 +36,7 @@ func (s *Server) delistAddress(c *gin.Context) error {
 		return err
 	}
 	res, err := s.Reports.Delist(c.Request.Context(), req.Address, req.Chain, req.Reason, requestID(c))
-	if err != nil {
-		return err
-	}
-	writeJSON(c, http.StatusOK, moderationJSON(res))
-	return nil
+	return respond(c, http.StatusOK, res, err, moderationJSON)
 }
 
 // moderationJSON is the answer of a moderation: what it changed.

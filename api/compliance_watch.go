@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/cairn-dev/cairn"
@@ -117,11 +118,7 @@ func (s *Server) writeWatchChange(c *gin.Context, id string, out wire.WatchlistC
 // getWatchlist is GET /v1/compliance/watchlists/:id.
 func (s *Server) getWatchlist(c *gin.Context) error {
 	w, err := s.Watchlists.Get(c.Request.Context(), principalOf(c).DeveloperID, c.Param("id"))
-	if err != nil {
-		return err
-	}
-	writeJSON(c, http.StatusOK, watchlistJSON(w))
-	return nil
+	return respond(c, http.StatusOK, w, err, watchlistJSON)
 }
 
 // deleteWatchlist is DELETE /v1/compliance/watchlists/:id: its addresses
@@ -136,16 +133,12 @@ func (s *Server) deleteWatchlist(c *gin.Context) error {
 
 // listWatchlists is GET /v1/compliance/watchlists, oldest first.
 func (s *Server) listWatchlists(c *gin.Context) error {
-	pg, err := s.readIDPage(c, "watchlists")
+	out, pg, next, err := developerPage(s, c, s.readIDPage, "watchlists", s.Watchlists.List, watchlistJSON,
+		func(w *cairn.Watchlist) string { return w.ID })
 	if err != nil {
 		return err
 	}
-	ws, err := s.Watchlists.List(c.Request.Context(), principalOf(c).DeveloperID, pg.After, pg.Limit)
-	if err != nil {
-		return err
-	}
-	out, last := pageOf(ws, pg.Limit, watchlistJSON, func(w *cairn.Watchlist) string { return w.ID })
-	writeJSON(c, http.StatusOK, wire.WatchlistPage{Watchlists: out, Limit: pg.Limit, NextCursor: s.next(pg, last), HasMore: last != ""})
+	writeJSON(c, http.StatusOK, wire.WatchlistPage{Watchlists: out, Limit: pg.Limit, NextCursor: next, HasMore: next != nil})
 	return nil
 }
 
@@ -153,34 +146,27 @@ func (s *Server) listWatchlists(c *gin.Context) error {
 // (family, canonical address) order.
 func (s *Server) listWatchedAddresses(c *gin.Context) error {
 	id := c.Param("id")
-	pg, err := s.readPage(c, "watched/"+id)
+	out, pg, next, err := developerPage(s, c, s.readPage, "watched/"+id,
+		func(ctx context.Context, dev, after string, limit int) ([]cairn.WatchedAddress, error) {
+			return s.Watchlists.Addresses(ctx, dev, id, after, limit)
+		}, func(a *cairn.WatchedAddress) wire.WatchedAddress {
+			return wire.WatchedAddress{Address: a.Input, Chain: a.Chain, Family: a.Family, CanonicalAddress: a.Address, AddedAt: wire.At(a.AddedAt)}
+		}, func(a *cairn.WatchedAddress) string { return compliance.WatchPosition(*a) })
 	if err != nil {
 		return err
 	}
-	as, err := s.Watchlists.Addresses(c.Request.Context(), principalOf(c).DeveloperID, id, pg.After, pg.Limit)
-	if err != nil {
-		return err
-	}
-	out, last := pageOf(as, pg.Limit, func(a *cairn.WatchedAddress) wire.WatchedAddress {
-		return wire.WatchedAddress{Address: a.Input, Chain: a.Chain, Family: a.Family, CanonicalAddress: a.Address, AddedAt: wire.At(a.AddedAt)}
-	}, func(a *cairn.WatchedAddress) string { return compliance.WatchPosition(*a) })
-	writeJSON(c, http.StatusOK, wire.WatchedAddressPage{Addresses: out, Limit: pg.Limit, NextCursor: s.next(pg, last), HasMore: last != ""})
+	writeJSON(c, http.StatusOK, wire.WatchedAddressPage{Addresses: out, Limit: pg.Limit, NextCursor: next, HasMore: next != nil})
 	return nil
 }
 
 // listAlerts is GET /v1/compliance/alerts, newest first.
 func (s *Server) listAlerts(c *gin.Context) error {
-	pg, err := s.readIDPage(c, "alerts")
+	out, pg, next, err := developerPage(s, c, s.readIDPage, "alerts", s.Watchlists.Alerts,
+		func(a *cairn.WatchAlert) wire.Alert { return compliance.AlertJSON(*a) }, func(a *cairn.WatchAlert) string { return a.ID })
 	if err != nil {
 		return err
 	}
-	as, err := s.Watchlists.Alerts(c.Request.Context(), principalOf(c).DeveloperID, pg.After, pg.Limit)
-	if err != nil {
-		return err
-	}
-	out, last := pageOf(as, pg.Limit, func(a *cairn.WatchAlert) wire.Alert { return compliance.AlertJSON(*a) },
-		func(a *cairn.WatchAlert) string { return a.ID })
-	writeJSON(c, http.StatusOK, wire.AlertPage{Alerts: out, Limit: pg.Limit, NextCursor: s.next(pg, last), HasMore: last != ""})
+	writeJSON(c, http.StatusOK, wire.AlertPage{Alerts: out, Limit: pg.Limit, NextCursor: next, HasMore: next != nil})
 	return nil
 }
 

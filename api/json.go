@@ -42,6 +42,17 @@ func writeJSON(c *gin.Context, status int, v any) {
 	c.Render(status, jsonRender{v})
 }
 
+// respond returns err when it is not nil, else writes v, converted by conv,
+// with status: the end of a handler that answers with what it called
+// returned.
+func respond[T, W any](c *gin.Context, status int, v T, err error, conv func(T) W) error {
+	if err != nil {
+		return err
+	}
+	writeJSON(c, status, conv(v))
+	return nil
+}
+
 // bindJSON decodes the request body into v. An empty body is accepted when
 // optional is true. A body that is not application/json is 415, a body
 // over the limit 413, malformed JSON or a wrongly typed field 400.

@@ -32,11 +32,7 @@ func toMediaJSON(m *cairn.Media) wire.Media {
 // getMedia is GET /v1/media/:id (free).
 func (s *Server) getMedia(c *gin.Context) error {
 	m, err := s.Media.Get(c.Request.Context(), agentOf(c).ID, c.Param("id"))
-	if err != nil {
-		return err
-	}
-	writeJSON(c, http.StatusOK, toMediaJSON(m))
-	return nil
+	return respond(c, http.StatusOK, m, err, toMediaJSON)
 }
 
 // deleteMedia is DELETE /v1/media/:id (spec 4.14).
@@ -60,11 +56,7 @@ func (s *Server) renewMedia(c *gin.Context) error {
 		return cairn.Errorf(cairn.EINVALID, `expiresIn is required, e.g. {"expiresIn": "90d"}.`).With("field", "expiresIn")
 	}
 	m, err := s.Media.Renew(c.Request.Context(), agentOf(c).ID, c.Param("id"), *req.ExpiresIn, requestID(c))
-	if err != nil {
-		return err
-	}
-	writeJSON(c, http.StatusOK, toMediaJSON(m))
-	return nil
+	return respond(c, http.StatusOK, m, err, toMediaJSON)
 }
 
 // listMedia is GET /v1/media (free): newest first, cursor pagination.

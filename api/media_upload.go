@@ -46,9 +46,5 @@ func (s *Server) uploadMedia(c *gin.Context) error {
 	}
 	opts.RequestID = requestID(c)
 	m, err := staged.Commit(ctx, opts)
-	if err != nil {
-		return err
-	}
-	writeJSON(c, http.StatusCreated, toMediaJSON(m))
-	return nil
+	return respond(c, http.StatusCreated, m, err, toMediaJSON)
 }

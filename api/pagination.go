@@ -108,16 +108,26 @@ func pagePrincipal(c *gin.Context) string {
 	return cairn.DeveloperPrincipal(p.DeveloperID)
 }
 
-// pageOf converts the items of a listing page and returns them with the
-// position of the last one when the page is full (a next page may
-// follow), "" otherwise.
-func pageOf[T, W any](items []T, limit int, conv func(*T) W, pos func(*T) string) ([]W, string) {
+// developerPage reads the page (readPage or readIDPage) for filter, lists
+// the caller's developer account's records with list and converts them
+// with conv, pos giving each one's position. It returns them with the page
+// and its nextCursor, nil when no next page may follow.
+func developerPage[T, W any](s *Server, c *gin.Context, read func(*gin.Context, string) (page, error), filter string,
+	list func(ctx context.Context, developerID, after string, limit int) ([]T, error), conv func(*T) W, pos func(*T) string) ([]W, page, *string, error) {
+	pg, err := read(c, filter)
+	if err != nil {
+		return nil, pg, nil, err
+	}
+	items, err := list(c.Request.Context(), principalOf(c).DeveloperID, pg.After, pg.Limit)
+	if err != nil {
+		return nil, pg, nil, err
+	}
 	out := make([]W, len(items))
 	for i := range items {
 		out[i] = conv(&items[i])
 	}
-	if len(items) < limit || len(items) == 0 {
-		return out, ""
+	if len(items) < pg.Limit || len(items) == 0 {
+		return out, pg, nil, nil
 	}
-	return out, pos(&items[len(items)-1])
+	return out, pg, s.next(pg, pos(&items[len(items)-1])), nil
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/cairn-dev/cairn"
@@ -30,23 +31,13 @@ func (s *Server) createWebhook(c *gin.Context) error {
 		return err
 	}
 	e, err := s.Webhooks.Create(c.Request.Context(), principalOf(c).DeveloperID, in.URL, in.Events)
-	if err != nil {
-		return err
-	}
-	out := webhookJSON(e)
-	out.Secret = e.Secret
-	writeJSON(c, http.StatusCreated, out)
-	return nil
+	return respond(c, http.StatusCreated, e, err, webhookWithSecret)
 }
 
 // getWebhook is GET /v1/webhooks/:id (no secret).
 func (s *Server) getWebhook(c *gin.Context) error {
 	e, err := s.Webhooks.Store.Endpoint(c.Request.Context(), principalOf(c).DeveloperID, c.Param("id"))
-	if err != nil {
-		return err
-	}
-	writeJSON(c, http.StatusOK, webhookJSON(e))
-	return nil
+	return respond(c, http.StatusOK, e, err, webhookJSON)
 }
 
 // deleteWebhook is DELETE /v1/webhooks/:id: its deliveries go with it.
@@ -62,54 +53,38 @@ func (s *Server) deleteWebhook(c *gin.Context) error {
 // secret, shown once; the old one signs no more.
 func (s *Server) rotateWebhookSecret(c *gin.Context) error {
 	e, err := s.Webhooks.RotateSecret(c.Request.Context(), principalOf(c).DeveloperID, c.Param("id"))
-	if err != nil {
-		return err
-	}
-	out := webhookJSON(e)
-	out.Secret = e.Secret
-	writeJSON(c, http.StatusOK, out)
-	return nil
+	return respond(c, http.StatusOK, e, err, webhookWithSecret)
 }
 
 // enableWebhook is POST /v1/webhooks/:id/enable: a disabled endpoint
 // takes deliveries again.
 func (s *Server) enableWebhook(c *gin.Context) error {
 	e, err := s.Webhooks.Enable(c.Request.Context(), principalOf(c).DeveloperID, c.Param("id"))
-	if err != nil {
-		return err
-	}
-	writeJSON(c, http.StatusOK, webhookJSON(e))
-	return nil
+	return respond(c, http.StatusOK, e, err, webhookJSON)
 }
 
 // listWebhooks is GET /v1/webhooks, oldest first.
 func (s *Server) listWebhooks(c *gin.Context) error {
-	pg, err := s.readIDPage(c, "webhooks")
+	out, pg, next, err := developerPage(s, c, s.readIDPage, "webhooks", s.Webhooks.Store.ListEndpoints, webhookJSON,
+		func(e *cairn.WebhookEndpoint) string { return e.ID })
 	if err != nil {
 		return err
 	}
-	es, err := s.Webhooks.Store.ListEndpoints(c.Request.Context(), principalOf(c).DeveloperID, pg.After, pg.Limit)
-	if err != nil {
-		return err
-	}
-	out, last := pageOf(es, pg.Limit, webhookJSON, func(e *cairn.WebhookEndpoint) string { return e.ID })
-	writeJSON(c, http.StatusOK, wire.WebhookPage{Webhooks: out, Limit: pg.Limit, NextCursor: s.next(pg, last), HasMore: last != ""})
+	writeJSON(c, http.StatusOK, wire.WebhookPage{Webhooks: out, Limit: pg.Limit, NextCursor: next, HasMore: next != nil})
 	return nil
 }
 
 // listWebhookDeliveries is GET /v1/webhooks/:id/deliveries, newest first.
 func (s *Server) listWebhookDeliveries(c *gin.Context) error {
 	id := c.Param("id")
-	pg, err := s.readIDPage(c, "deliveries/"+id)
+	out, pg, next, err := developerPage(s, c, s.readIDPage, "deliveries/"+id,
+		func(ctx context.Context, dev, after string, limit int) ([]cairn.WebhookDelivery, error) {
+			return s.Webhooks.Store.ListDeliveries(ctx, dev, id, after, limit)
+		}, deliveryJSON, func(d *cairn.WebhookDelivery) string { return d.ID })
 	if err != nil {
 		return err
 	}
-	ds, err := s.Webhooks.Store.ListDeliveries(c.Request.Context(), principalOf(c).DeveloperID, id, pg.After, pg.Limit)
-	if err != nil {
-		return err
-	}
-	out, last := pageOf(ds, pg.Limit, deliveryJSON, func(d *cairn.WebhookDelivery) string { return d.ID })
-	writeJSON(c, http.StatusOK, wire.WebhookDeliveryPage{Deliveries: out, Limit: pg.Limit, NextCursor: s.next(pg, last), HasMore: last != ""})
+	writeJSON(c, http.StatusOK, wire.WebhookDeliveryPage{Deliveries: out, Limit: pg.Limit, NextCursor: next, HasMore: next != nil})
 	return nil
 }
 
@@ -124,11 +99,16 @@ func (s *Server) redeliver(c *gin.Context) error {
 	if d.EndpointID != c.Param("id") {
 		return cairn.Errorf(cairn.ENOTFOUND, "Delivery not found.").With("deliveryId", d.ID)
 	}
-	if d, err = s.Webhooks.Redeliver(c.Request.Context(), dev, d.ID); err != nil {
-		return err
-	}
-	writeJSON(c, http.StatusAccepted, deliveryJSON(d))
-	return nil
+	d, err = s.Webhooks.Redeliver(c.Request.Context(), dev, d.ID)
+	return respond(c, http.StatusAccepted, d, err, deliveryJSON)
+}
+
+// webhookWithSecret is the endpoint with its secret, in the answers that
+// show it once.
+func webhookWithSecret(e *cairn.WebhookEndpoint) wire.Webhook {
+	out := webhookJSON(e)
+	out.Secret = e.Secret
+	return out
 }
 
 func webhookJSON(e *cairn.WebhookEndpoint) wire.Webhook {

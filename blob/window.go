@@ -42,3 +42,30 @@ func SeekWindow(pos *int64, start, end, offset int64, whence int) (int64, error)
 	*pos = abs
 	return abs - start, nil
 }
+
+// ReadChunks is the Read of a reader over a window ending at end of a blob
+// in chunks of chunkSize, at the absolute position *pos: it copies from the
+// verified chunk that load returns and moves *pos. direct, when not nil, is
+// tried first at the start of a chunk: it reads whole chunks into p itself
+// (moving *pos), or returns 0 and no error to leave it to load.
+func ReadChunks(p []byte, pos *int64, end, chunkSize int64, direct func(p []byte, ci int64) (int, error), load func(ci int64) ([]byte, error)) (int, error) {
+	if *pos >= end {
+		return 0, io.EOF
+	}
+	if len(p) == 0 {
+		return 0, nil
+	}
+	ci := *pos / chunkSize
+	if direct != nil && *pos == ci*chunkSize {
+		if n, err := direct(p, ci); n > 0 || err != nil {
+			return n, err
+		}
+	}
+	buf, err := load(ci)
+	if err != nil {
+		return 0, err
+	}
+	n := copy(p, buf[*pos-ci*chunkSize:min(int64(len(buf)), end-ci*chunkSize)])
+	*pos += int64(n)
+	return n, nil
+}

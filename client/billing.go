@@ -21,8 +21,7 @@ func (c *Client) GetBalance(ctx context.Context) (*Balance, error) {
 // ListTransactions returns one page of the ledger, newest first
 // (listTransactions).
 func (c *Client) ListTransactions(ctx context.Context, limit int, cursor string) (*TransactionPage, error) {
-	return getFor[TransactionPage](ctx, c, "/v1/billing/transactions",
-		query("limit", itoa(limit), "cursor", cursor))
+	return pageFor[TransactionPage](ctx, c, "/v1/billing/transactions", limit, cursor)
 }
 
 // AllTransactions iterates over the whole ledger.

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"time"
+
+	"github.com/cairn-dev/cairn/wire"
 )
 
 // AddressRef is an address on a chain.
@@ -40,18 +42,7 @@ type ScreeningResult struct {
 // DataSnapshot is the raw copy of a source a list version was built from:
 // GetSnapshot(SHA256) (or StorageURL) returns bytes whose SHA-256 is
 // SHA256.
-type DataSnapshot struct {
-	BlobName   string    `json:"blobName"`
-	StorageURL string    `json:"storageUrl"`
-	SHA256     string    `json:"sha256"`
-	FetchedAt  time.Time `json:"fetchedAt"`
-	// Bundled marks the snapshot built into the server (installed, not
-	// fetched); SourceSHA256 and SnapshotDate are the digest and date of
-	// issue of the published file it was extracted from.
-	Bundled      bool   `json:"bundled,omitempty"`
-	SourceSHA256 string `json:"sourceSha256,omitempty"`
-	SnapshotDate string `json:"snapshotDate,omitempty"`
-}
+type DataSnapshot = wire.Snapshot
 
 // ScreeningProof is the proof of a screening: ResultsHash is the hex
 // SHA-256 of the results array as the server serialised it, and the roots

@@ -16,16 +16,14 @@ func (c *Client) GetListingHistory(ctx context.Context, address, chain string) (
 // ListListVersions returns one page of list versions, newest first
 // (listListVersions); cursor is the previous page's NextCursor.
 func (c *Client) ListListVersions(ctx context.Context, limit int, cursor string) (*ListVersionPage, error) {
-	return getFor[ListVersionPage](ctx, c, "/v1/compliance/versions",
-		query("limit", itoa(limit), "cursor", cursor))
+	return pageFor[ListVersionPage](ctx, c, "/v1/compliance/versions", limit, cursor)
 }
 
 // ListListVersionChanges returns a page of the entries list version
 // version listed and delisted (listListVersionChanges); limit 0 is the
 // server's default, cursor "" the first page.
 func (c *Client) ListListVersionChanges(ctx context.Context, version int64, limit int, cursor string) (*VersionChangePage, error) {
-	return getFor[VersionChangePage](ctx, c, "/v1/compliance/versions/"+strconv.FormatInt(version, 10)+"/changes",
-		query("limit", itoa(limit), "cursor", cursor))
+	return pageFor[VersionChangePage](ctx, c, "/v1/compliance/versions/"+strconv.FormatInt(version, 10)+"/changes", limit, cursor)
 }
 
 // AllListVersions iterates over every list version, newest first.

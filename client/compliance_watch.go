@@ -33,8 +33,7 @@ func (c *Client) CreateWatchlist(ctx context.Context, name string, addresses []W
 // ListWatchlists returns a page of the account's watchlists, oldest first
 // (listWatchlists).
 func (c *Client) ListWatchlists(ctx context.Context, limit int, cursor string) (*WatchlistPage, error) {
-	return getFor[WatchlistPage](ctx, c, "/v1/compliance/watchlists",
-		query("limit", itoa(limit), "cursor", cursor))
+	return pageFor[WatchlistPage](ctx, c, "/v1/compliance/watchlists", limit, cursor)
 }
 
 // GetWatchlist returns a watchlist (getWatchlist).
@@ -50,8 +49,7 @@ func (c *Client) DeleteWatchlist(ctx context.Context, id string) error {
 // ListWatchedAddresses returns a page of a watchlist's addresses
 // (listWatchedAddresses).
 func (c *Client) ListWatchedAddresses(ctx context.Context, id string, limit int, cursor string) (*WatchedAddressPage, error) {
-	return getFor[WatchedAddressPage](ctx, c, "/v1/compliance/watchlists/"+esc(id)+"/addresses",
-		query("limit", itoa(limit), "cursor", cursor))
+	return pageFor[WatchedAddressPage](ctx, c, "/v1/compliance/watchlists/"+esc(id)+"/addresses", limit, cursor)
 }
 
 // AddWatchedAddresses adds addresses to a watchlist (addWatchedAddresses).
@@ -70,8 +68,7 @@ func (c *Client) RemoveWatchedAddresses(ctx context.Context, id string, addresse
 // ListAlerts returns a page of the account's alerts, newest first
 // (listAlerts).
 func (c *Client) ListAlerts(ctx context.Context, limit int, cursor string) (*AlertPage, error) {
-	return getFor[AlertPage](ctx, c, "/v1/compliance/alerts",
-		query("limit", itoa(limit), "cursor", cursor))
+	return pageFor[AlertPage](ctx, c, "/v1/compliance/alerts", limit, cursor)
 }
 
 // AllAlerts iterates over every alert of the account, newest first.
@@ -88,8 +85,7 @@ func (c *Client) CreateWebhook(ctx context.Context, url string, events []string)
 
 // ListWebhooks returns a page of the account's webhooks (listWebhooks).
 func (c *Client) ListWebhooks(ctx context.Context, limit int, cursor string) (*WebhookPage, error) {
-	return getFor[WebhookPage](ctx, c, "/v1/webhooks",
-		query("limit", itoa(limit), "cursor", cursor))
+	return pageFor[WebhookPage](ctx, c, "/v1/webhooks", limit, cursor)
 }
 
 // GetWebhook returns a webhook, without its secret (getWebhook).
@@ -116,8 +112,7 @@ func (c *Client) EnableWebhook(ctx context.Context, id string) (*Webhook, error)
 // ListWebhookDeliveries returns a page of a webhook's deliveries, newest
 // first (listWebhookDeliveries).
 func (c *Client) ListWebhookDeliveries(ctx context.Context, id string, limit int, cursor string) (*WebhookDeliveryPage, error) {
-	return getFor[WebhookDeliveryPage](ctx, c, "/v1/webhooks/"+esc(id)+"/deliveries",
-		query("limit", itoa(limit), "cursor", cursor))
+	return pageFor[WebhookDeliveryPage](ctx, c, "/v1/webhooks/"+esc(id)+"/deliveries", limit, cursor)
 }
 
 // RedeliverWebhook sends a delivery again, due now (redeliverWebhook).

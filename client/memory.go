@@ -264,6 +264,11 @@ func getFor[T any](ctx context.Context, c *Client, path string, q url.Values) (*
 	return ret(&out, err)
 }
 
+// pageFor is getFor of a page of a listing: limit and cursor in the query.
+func pageFor[T any](ctx context.Context, c *Client, path string, limit int, cursor string) (*T, error) {
+	return getFor[T](ctx, c, path, query("limit", itoa(limit), "cursor", cursor))
+}
+
 func ret[T any](v *T, err error) (*T, error) {
 	if err != nil {
 		return nil, err

@@ -108,16 +108,9 @@ type shape struct {
 // GapResultProof is the OpenZeppelin multiproof of exclusion tree leaves
 // (gaps) against the exclusion root of one class, kept in the stored
 // proof document so that the results not in that class's tree are proven
-// absent from it.
-type GapResultProof struct {
-	Root       merkle.Hash   `json:"root"`
-	Leaves     []merkle.Hash `json:"leaves"`
-	Proof      []merkle.Hash `json:"proof"`
-	ProofFlags []bool        `json:"proofFlags"`
-	// Values are the (family, low, high) gaps of Leaves, in order, ""
-	// at an open end.
-	Values [][3]string `json:"values"`
-}
+// absent from it. Its Values are the (family, low, high) gaps of Leaves,
+// in order, "" at an open end.
+type GapResultProof = LeafProof[[3]string]
 
 var errRecord = errors.New("compliance: malformed proof record")
 

@@ -53,14 +53,18 @@ type ProofDoc struct {
 // ResultProof is the OpenZeppelin multiproof of the listed results of one
 // class against that class's root, kept in the stored proof document so
 // that it can be checked offline or with one eth_call
-// (multiProofVerify).
-type ResultProof struct {
+// (multiProofVerify). Its Values are the (family, canonical address) of
+// Leaves, in order.
+type ResultProof = LeafProof[[2]string]
+
+// LeafProof is an OpenZeppelin multiproof of Leaves against Root, with
+// Values, what each leaf hashes, in the order of Leaves.
+type LeafProof[V any] struct {
 	Root       merkle.Hash   `json:"root"`
 	Leaves     []merkle.Hash `json:"leaves"`
 	Proof      []merkle.Hash `json:"proof"`
 	ProofFlags []bool        `json:"proofFlags"`
-	// Values are the (family, canonical address) of Leaves, in order.
-	Values [][2]string `json:"values"`
+	Values     []V           `json:"values"`
 }
 
 // Screened is a served screening. Results are the bytes resultsHash

@@ -52,25 +52,21 @@ func (s *server) addWatchTools(srv *sdk.Server) {
 		func(ctx context.Context, a UnwatchArgs) (any, error) {
 			return s.c.RemoveWatchedAddresses(ctx, a.Watchlist, a.Addresses)
 		})
-	tool(srv, s, "watchlists", "The account's watchlists with their address counts (free).",
-		func(ctx context.Context, a PageArgs) (any, error) {
-			return s.c.ListWatchlists(ctx, a.Limit, a.Cursor)
-		})
-	tool(srv, s, "alerts", "Alerts of watched addresses, newest first: sanctioned, community or delisted, with the list version, "+
-		"the matched entities and proofUrl, the request that proves the change (free).",
-		func(ctx context.Context, a PageArgs) (any, error) {
-			return s.c.ListAlerts(ctx, a.Limit, a.Cursor)
-		})
+	pageTool(srv, s, "watchlists", "The account's watchlists with their address counts (free).", s.c.ListWatchlists)
+	pageTool(srv, s, "alerts", "Alerts of watched addresses, newest first: sanctioned, community or delisted, with the list version, "+
+		"the matched entities and proofUrl, the request that proves the change (free).", s.c.ListAlerts)
 	tool(srv, s, "webhook_create", "Register a webhook for the account's events; the answer holds its secret, shown once (free).",
 		func(ctx context.Context, a WebhookArgs) (any, error) {
 			return s.c.CreateWebhook(ctx, a.URL, a.Events)
 		})
-	tool(srv, s, "webhook_list", "The account's webhooks: enabled or disabled with the reason (free).",
-		func(ctx context.Context, a PageArgs) (any, error) {
-			return s.c.ListWebhooks(ctx, a.Limit, a.Cursor)
-		})
+	pageTool(srv, s, "webhook_list", "The account's webhooks: enabled or disabled with the reason (free).", s.c.ListWebhooks)
 	tool(srv, s, "webhook_deliveries", "A webhook's deliveries, newest first: pending, delivered or failed, with the last attempt (free).",
 		func(ctx context.Context, a DeliveriesArgs) (any, error) {
 			return s.c.ListWebhookDeliveries(ctx, a.Webhook, a.Limit, a.Cursor)
 		})
+}
+
+// pageTool adds a tool that reads a page of a listing with list.
+func pageTool[T any](srv *sdk.Server, s *server, name, desc string, list func(ctx context.Context, limit int, cursor string) (T, error)) {
+	tool(srv, s, name, desc, func(ctx context.Context, a PageArgs) (any, error) { return list(ctx, a.Limit, a.Cursor) })
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/merkle"
+	"github.com/cairn-dev/cairn/wire"
 )
 
 // Sources and the categories and severities their matches carry.
@@ -80,18 +81,7 @@ type Listing struct {
 
 // Snapshot names the stored raw copy of a source that a list version was
 // built from (spec 2.4 dataSnapshots).
-type Snapshot struct {
-	BlobName   string    `json:"blobName"`
-	StorageURL string    `json:"storageUrl"`
-	SHA256     string    `json:"sha256"`
-	FetchedAt  time.Time `json:"fetchedAt"`
-	// Bundled marks the snapshot built into the binary (not fetched):
-	// SourceSHA256 and SnapshotDate are then the digest and the date of
-	// issue of the published file it was extracted from.
-	Bundled      bool   `json:"bundled,omitempty"`
-	SourceSHA256 string `json:"sourceSha256,omitempty"`
-	SnapshotDate string `json:"snapshotDate,omitempty"`
-}
+type Snapshot = wire.Snapshot
 
 // Classes of a listed address: which tree holds its leaf. A sanctions
 // source (gov_sdn, aggregated_sanctions, list:<chain>: every source but

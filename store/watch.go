@@ -110,3 +110,17 @@ func UniqueWatched(addrs []cairn.WatchedAddress) []cairn.WatchedAddress {
 	}
 	return out
 }
+
+// AdmitWatched checks that adding n addresses keeps w within max and, when
+// charge is set and n is above 0, charges for them; it returns n.
+func AdmitWatched(w *cairn.Watchlist, n, max int, charge func(int) error) (int, error) {
+	if w.Addresses+n > max {
+		return 0, cairn.Errorf(cairn.ETOOLARGE, "A watchlist holds at most %d addresses.", max).With("limit", max)
+	}
+	if charge != nil && n > 0 {
+		if err := charge(n); err != nil {
+			return 0, err
+		}
+	}
+	return n, nil
+}

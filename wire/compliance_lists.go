@@ -1,5 +1,23 @@
 package wire
 
+import "time"
+
+// Snapshot is the stored raw copy of a source that a list version was
+// built from (dataSnapshots): the snapshot of that SHA-256 (or
+// StorageURL) has bytes whose SHA-256 is SHA256.
+type Snapshot struct {
+	BlobName   string    `json:"blobName"`
+	StorageURL string    `json:"storageUrl"`
+	SHA256     string    `json:"sha256"`
+	FetchedAt  time.Time `json:"fetchedAt"`
+	// Bundled marks the snapshot built into the server (installed, not
+	// fetched): SourceSHA256 and SnapshotDate are then the digest and the
+	// date of issue of the published file it was extracted from.
+	Bundled      bool   `json:"bundled,omitempty"`
+	SourceSHA256 string `json:"sourceSha256,omitempty"`
+	SnapshotDate string `json:"snapshotDate,omitempty"`
+}
+
 // ListingEvent is one listing or delisting of an address by a source.
 type ListingEvent struct {
 	ListVersion int64  `json:"listVersion"`

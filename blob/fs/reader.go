@@ -87,26 +87,15 @@ func (r *reader) Read(p []byte) (int, error) {
 	if r.f == nil {
 		return 0, os.ErrClosed
 	}
-	if r.pos >= r.end {
-		return 0, io.EOF
-	}
-	if len(p) == 0 {
+	return blob.ReadChunks(p, &r.pos, r.end, r.rec.ChunkSize, r.readNew, r.load)
+}
+
+// readNew is readDirect unless chunk ci is the one buffered.
+func (r *reader) readNew(p []byte, ci int64) (int, error) {
+	if ci == r.bufChunk {
 		return 0, nil
 	}
-	cs := r.rec.ChunkSize
-	ci := r.pos / cs
-	if r.pos == ci*cs && ci != r.bufChunk {
-		if n, err := r.readDirect(p, ci); n > 0 || err != nil {
-			return n, err
-		}
-	}
-	buf, err := r.load(ci)
-	if err != nil {
-		return 0, err
-	}
-	n := copy(p, buf[r.pos-ci*cs:min(int64(len(buf)), r.end-ci*cs)])
-	r.pos += int64(n)
-	return n, nil
+	return r.readDirect(p, ci)
 }
 
 // readDirect reads the whole chunks from ci on that fit in p and end inside

@@ -245,21 +245,7 @@ func (r *reader) Read(p []byte) (int, error) {
 	if r.closed {
 		return 0, errClosed
 	}
-	if r.pos >= r.end {
-		return 0, io.EOF
-	}
-	if len(p) == 0 {
-		return 0, nil
-	}
-	cs := r.rec.ChunkSize
-	ci := r.pos / cs
-	buf, err := r.load(ci)
-	if err != nil {
-		return 0, err
-	}
-	n := copy(p, buf[r.pos-ci*cs:min(int64(len(buf)), r.end-ci*cs)])
-	r.pos += int64(n)
-	return n, nil
+	return blob.ReadChunks(p, &r.pos, r.end, r.rec.ChunkSize, nil, r.load)
 }
 
 var errClosed = errors.New("s3: read of a closed blob reader")

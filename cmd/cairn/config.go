@@ -287,10 +287,7 @@ func newServeFlagSet(c *Config) *flag.FlagSet {
 	fs := flag.NewFlagSet("cairn serve", flag.ContinueOnError)
 	fs.Usage = func() { writeServeHelp(fs.Output(), fs) }
 	fs.StringVar(&c.Listen, "listen", c.Listen, "address to serve HTTP on")
-	fs.StringVar(&c.DataDir, "data-dir", c.DataDir, "directory of the embedded store, blobs and keys")
-	fs.StringVar(&c.Store, "store", c.Store, "pebble (embedded, in the data dir), or postgres with --postgres-url (or a postgres:// URL here) for accounts, keys, ledger, audit, settings, media records, screening windows, list versions and reports")
-	fs.StringVar(&c.PostgresURL, "postgres-url", c.PostgresURL, "with --store postgres: the database's postgres:// URL (better from CAIRN_POSTGRES_URL, which keeps its password off the command line)")
-	fs.StringVar(&c.PostgresSchema, "postgres-schema", c.PostgresSchema, "schema of the Postgres store (created if absent)")
+	addStoreFlags(fs, c)
 	fs.StringVar(&c.AdminToken, "admin-token", c.AdminToken, "bearer token of the admin API, at least 32 bytes (empty: admin API disabled)")
 	fs.StringVar(&c.JWTSecret, "jwt-secret", c.JWTSecret, "HS256 secret of developer JWTs, at least 32 bytes (empty: derived from the data dir's service key)")
 	fs.StringVar(&c.PprofListen, "pprof-listen", c.PprofListen, "address serving the Go profiles under /debug/pprof/ without a token, for operators only, e.g. 127.0.0.1:6060 (empty: none)")
@@ -323,15 +320,13 @@ func newServeFlagSet(c *Config) *flag.FlagSet {
 	fs.IntVar(&c.RegisterLimitPerIP, "register-limit-per-ip", c.RegisterLimitPerIP, "registrations per hour per client IP, IPv6 clients per /64 (0: unlimited)")
 	fs.IntVar(&c.RegisterLimitAll, "register-limit-global", c.RegisterLimitAll, "registrations per hour from all clients together (0: unlimited)")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", c.MaxBodyBytes, "largest JSON request body")
-	fs.Var(&c.Sources, "source", "sanctions source NAME=PATH_OR_URL (gov_sdn, aggregated_sanctions, list:<chain>); repeatable, \";\"-separated in the environment")
-	fs.Var(&c.SourceHeaders, "source-header", "SOURCE:HEADER=VALUE, a header sent with every HTTP request for that source, e.g. gov_sdn:Authorization=Bearer KEY, so that keys need not sit in its URL (never logged); repeatable, \";\"-separated in the environment (better from CAIRN_SOURCE_HEADER)")
+	addSourceFlags(fs, c)
 	fs.DurationVar(&c.ReportMinAccountAge, "report-min-account-age", c.ReportMinAccountAge, "community reports of an account that never paid (deposit or admin grant) count toward escalation once it is this old and has used the service")
 	fs.StringVar(&c.PublicURL, "public-url", c.PublicURL, "base URL third parties reach this service at (e.g. https://cairn.example.com): proof documents name their own URL and their snapshots' under it (default: http:// and the listen address)")
 	fs.BoolVar(&c.DefaultSources, "default-sources", c.DefaultSources, "with no --source, fetch the public OFAC SDN_ADVANCED.XML as gov_sdn on the ingest schedule (the bundled snapshot serves until the first success)")
 	fs.StringVar(&c.IngestSchedule, "ingest-schedule", c.IngestSchedule, "when to ingest the sources again (cron spec or @every d)")
 	fs.Int64Var(&c.IngestMaxBytes, "ingest-max-bytes", c.IngestMaxBytes, "largest download of a source fetched over HTTP; a larger one fails and keeps the previous version")
 	fs.IntVar(&c.IngestMaxXMLToken, "ingest-max-xml-token", c.IngestMaxXMLToken, "longest tag or text run of an XML source; a longer one fails the source")
-	fs.Float64Var(&c.IngestMaxDrop, "ingest-max-drop", c.IngestMaxDrop, "share of a source's entries a new version may drop before it is refused (0 < x <= 1)")
 	fs.StringVar(&c.EVMRPCURL, "evm-rpc-url", c.EVMRPCURL, "JSON-RPC endpoint of the EVM chain the list roots are anchored on (empty: anchoring off)")
 	fs.Uint64Var(&c.EVMChainID, "evm-chain-id", c.EVMChainID, "chain id of --evm-rpc-url (0: asked of the node at start)")
 	fs.StringVar(&c.EVMContract, "evm-contract", c.EVMContract, "0x address of the verifier contract (cairn contract deploy)")
@@ -350,6 +345,22 @@ func newServeFlagSet(c *Config) *flag.FlagSet {
 	fs.StringVar(&c.EmbedderModel, "embedder-model", c.EmbedderModel, "model name sent to --embedder-url")
 	fs.IntVar(&c.VectorHNSWThreshold, "vector-hnsw-threshold", c.VectorHNSWThreshold, "vectors in one agent's server or client vector space from which its search uses an HNSW graph instead of an exact scan (hash-v1 is always exact; 0: exact only)")
 	return fs
+}
+
+// addStoreFlags adds the flags of the store, as serve and ingest take them.
+func addStoreFlags(fs *flag.FlagSet, c *Config) {
+	fs.StringVar(&c.DataDir, "data-dir", c.DataDir, "directory of the embedded store, blobs and keys")
+	fs.StringVar(&c.Store, "store", c.Store, "pebble (embedded, in the data dir), or postgres with --postgres-url (or a postgres:// URL here) for accounts, keys, ledger, audit, settings, media records, screening windows, list versions and reports")
+	fs.StringVar(&c.PostgresURL, "postgres-url", c.PostgresURL, "with --store postgres: the database's postgres:// URL (better from CAIRN_POSTGRES_URL, which keeps its password off the command line)")
+	fs.StringVar(&c.PostgresSchema, "postgres-schema", c.PostgresSchema, "schema of the Postgres store (created if absent)")
+}
+
+// addSourceFlags adds the flags of the sanctions sources, as serve and
+// ingest take them.
+func addSourceFlags(fs *flag.FlagSet, c *Config) {
+	fs.Var(&c.Sources, "source", "sanctions source NAME=PATH_OR_URL (gov_sdn, aggregated_sanctions, list:<chain>); repeatable, \";\"-separated in the environment")
+	fs.Var(&c.SourceHeaders, "source-header", "SOURCE:HEADER=VALUE, a header sent with every HTTP request for that source, e.g. gov_sdn:Authorization=Bearer KEY, so that keys need not sit in its URL (never logged); repeatable, \";\"-separated in the environment (better from CAIRN_SOURCE_HEADER)")
+	fs.Float64Var(&c.IngestMaxDrop, "ingest-max-drop", c.IngestMaxDrop, "share of a source's entries a new version may drop before it is refused (0 < x <= 1)")
 }
 
 // addWebhookFlags declares the flags of webhook deliveries.

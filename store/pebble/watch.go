@@ -177,22 +177,11 @@ func (db *DB) DeleteWatchlist(ctx context.Context, developerID, id string) error
 func (db *DB) AddWatchedAddresses(ctx context.Context, developerID, id string, addrs []cairn.WatchedAddress, max int, charge store.Charge) (int, error) {
 	addrs = store.UniqueWatched(addrs)
 	return db.changeWatched(ctx, developerID, id, func(b *pebble.Batch, w *cairn.Watchlist) (int, error) {
-		n := 0
-		for _, a := range addrs {
-			if ok, err := db.has(watchAddrKey(id, a.Family, a.Address)); err != nil {
-				return 0, err
-			} else if ok {
-				continue
-			}
-			if err := stageWatched(b, w, a); err != nil {
-				return 0, err
-			}
-			n++
+		n, err := db.eachWatched(id, addrs, false, func(a cairn.WatchedAddress) error { return stageWatched(b, w, a) })
+		if err != nil {
+			return 0, err
 		}
-		if w.Addresses+n > max {
-			return 0, cairn.Errorf(cairn.ETOOLARGE, "A watchlist holds at most %d addresses.", max).With("limit", max)
-		}
-		return n, db.charge(ctx, developerID, n, charge)
+		return store.AdmitWatched(w, n, max, func(n int) error { return db.charge(ctx, developerID, n, charge) })
 	})
 }
 
@@ -201,19 +190,32 @@ func (db *DB) AddWatchedAddresses(ctx context.Context, developerID, id string, a
 func (db *DB) RemoveWatchedAddresses(ctx context.Context, developerID, id string, addrs []cairn.WatchedAddress) (int, error) {
 	addrs = store.UniqueWatched(addrs)
 	return db.changeWatched(ctx, developerID, id, func(b *pebble.Batch, w *cairn.Watchlist) (int, error) {
-		n := 0
-		for _, a := range addrs {
-			if ok, err := db.has(watchAddrKey(id, a.Family, a.Address)); err != nil {
-				return 0, err
-			} else if !ok {
-				continue
-			}
+		n, err := db.eachWatched(id, addrs, true, func(a cairn.WatchedAddress) error {
 			_ = b.Delete(watchAddrKey(id, a.Family, a.Address), nil)
-			_ = b.Delete(watchIndexKey(a.Family, a.Address, id), nil)
-			n--
-		}
-		return n, nil
+			return b.Delete(watchIndexKey(a.Family, a.Address, id), nil)
+		})
+		return -n, err
 	})
+}
+
+// eachWatched calls stage for each of addrs that watchlist id holds (held)
+// or does not hold (!held), and counts them.
+func (db *DB) eachWatched(id string, addrs []cairn.WatchedAddress, held bool, stage func(cairn.WatchedAddress) error) (int, error) {
+	n := 0
+	for _, a := range addrs {
+		ok, err := db.has(watchAddrKey(id, a.Family, a.Address))
+		if err != nil {
+			return 0, err
+		}
+		if ok != held {
+			continue
+		}
+		if err := stage(a); err != nil {
+			return 0, err
+		}
+		n++
+	}
+	return n, nil
 }
 
 // changeWatched runs stage on the locked watchlist and commits the staged changes with the count moved
@@ -269,23 +271,6 @@ func (db *DB) WatchedCount(ctx context.Context, developerID string) (int, error)
 
 // Alerts scans the developer's alerts backwards from beforeID.
 func (db *DB) Alerts(ctx context.Context, developerID, beforeID string, limit int) ([]cairn.WatchAlert, error) {
-	prefix := key(watchAlert, developerID)
-	upper := prefixEnd(prefix)
-	if beforeID != "" {
-		upper = key(watchAlert, developerID, beforeID)
-	}
-	it, err := db.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: upper})
-	if err != nil {
-		return nil, fmt.Errorf("pebble: iterate alerts: %w", err)
-	}
-	defer it.Close()
-	out := []cairn.WatchAlert{}
-	for ok := it.Last(); ok && len(out) < limit; ok = it.Prev() {
-		var a cairn.WatchAlert
-		if err := json.Unmarshal(it.Value(), &a); err != nil {
-			return nil, fmt.Errorf("pebble: decode alert: %w", err)
-		}
-		out = append(out, a)
-	}
-	return out, it.Error()
+	lower, upper := pageBounds(key(watchAlert, developerID), beforeID)
+	return lastFirst[cairn.WatchAlert](ctx, db, lower, upper, limit, nil, nil)
 }

@@ -282,23 +282,6 @@ func (db *DB) ListDeliveries(ctx context.Context, developerID, endpointID, befor
 	if _, err := db.Endpoint(ctx, developerID, endpointID); err != nil {
 		return nil, err
 	}
-	prefix := key(hookDelivery, developerID, endpointID)
-	upper := prefixEnd(prefix)
-	if beforeID != "" {
-		upper = key(hookDelivery, developerID, endpointID, beforeID)
-	}
-	it, err := db.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: upper})
-	if err != nil {
-		return nil, fmt.Errorf("pebble: iterate deliveries: %w", err)
-	}
-	defer it.Close()
-	out := []cairn.WebhookDelivery{}
-	for ok := it.Last(); ok && len(out) < limit; ok = it.Prev() {
-		var d cairn.WebhookDelivery
-		if err := json.Unmarshal(it.Value(), &d); err != nil {
-			return nil, fmt.Errorf("pebble: decode delivery: %w", err)
-		}
-		out = append(out, d)
-	}
-	return out, it.Error()
+	lower, upper := pageBounds(key(hookDelivery, developerID, endpointID), beforeID)
+	return lastFirst[cairn.WebhookDelivery](ctx, db, lower, upper, limit, nil, nil)
 }

@@ -95,3 +95,46 @@ func (db *DB) inTxAudit(ctx context.Context, audit *cairn.AuditEntry, fn func(pg
 	}
 	return err
 }
+
+// listOwned reads the developer's records of table (a record column) by
+// id after afterID, at most limit of them, what naming them in errors.
+func listOwned[T any](ctx context.Context, db *DB, table, what, developerID, afterID string, limit int) ([]T, error) {
+	if !validText(developerID, afterID) {
+		return []T{}, nil
+	}
+	return queryJSON[T](ctx, db.pool, what,
+		"SELECT record FROM "+table+" WHERE developer_id = $1 AND id > $2 ORDER BY id LIMIT $3", developerID, afterID, limit)
+}
+
+// deleteOwned deletes the developer's row id of table, notFound(id) when
+// there is none, what naming it in errors.
+func deleteOwned(ctx context.Context, db *DB, table, what, developerID, id string, notFound func(string) error) error {
+	if !validText(developerID, id) {
+		return notFound(id)
+	}
+	tag, err := db.pool.Exec(ctx, "DELETE FROM "+table+" WHERE developer_id = $1 AND id = $2", developerID, id)
+	if err != nil {
+		return mapErr(err, "delete "+what)
+	}
+	if tag.RowsAffected() == 0 {
+		return notFound(id)
+	}
+	return nil
+}
+
+// getOwned reads the developer's record id of table (a record column) with
+// q, with the row lock suffix lock, notFound(id) when there is none, what
+// naming it in errors.
+func getOwned[T any](ctx context.Context, q rowsQuerier, table, what, developerID, id, lock string, notFound func(string) error) (*T, error) {
+	if !validText(developerID, id) {
+		return nil, notFound(id)
+	}
+	vs, err := queryJSON[T](ctx, q, what, "SELECT record FROM "+table+" WHERE developer_id = $1 AND id = $2"+lock, developerID, id)
+	if err != nil {
+		return nil, err
+	}
+	if len(vs) == 0 {
+		return nil, notFound(id)
+	}
+	return &vs[0], nil
+}

@@ -94,26 +94,12 @@ func (db *DB) Watchlist(ctx context.Context, developerID, id string) (*cairn.Wat
 
 // watchlistIn reads a watchlist with q, with the row lock suffix lock.
 func watchlistIn(ctx context.Context, q rowsQuerier, developerID, id, lock string) (*cairn.Watchlist, error) {
-	if !validText(developerID, id) {
-		return nil, watchlistNotFound(id)
-	}
-	ws, err := queryJSON[cairn.Watchlist](ctx, q, "watchlist", "SELECT record FROM watchlists WHERE developer_id = $1 AND id = $2"+lock, developerID, id)
-	if err != nil {
-		return nil, err
-	}
-	if len(ws) == 0 {
-		return nil, watchlistNotFound(id)
-	}
-	return &ws[0], nil
+	return getOwned[cairn.Watchlist](ctx, q, "watchlists", "watchlist", developerID, id, lock, watchlistNotFound)
 }
 
 // ListWatchlists reads the developer's watchlists by id.
 func (db *DB) ListWatchlists(ctx context.Context, developerID, afterID string, limit int) ([]cairn.Watchlist, error) {
-	if !validText(developerID, afterID) {
-		return []cairn.Watchlist{}, nil
-	}
-	return queryJSON[cairn.Watchlist](ctx, db.pool, "watchlist",
-		"SELECT record FROM watchlists WHERE developer_id = $1 AND id > $2 ORDER BY id LIMIT $3", developerID, afterID, limit)
+	return listOwned[cairn.Watchlist](ctx, db, "watchlists", "watchlist", developerID, afterID, limit)
 }
 
 // DeleteWatchlist deletes the watchlist; its addresses go with it.
@@ -154,10 +140,7 @@ func (db *DB) AddWatchedAddresses(ctx context.Context, developerID, id string, a
 			}
 			n += int(tag.RowsAffected())
 		}
-		if w.Addresses+n > max {
-			return 0, cairn.Errorf(cairn.ETOOLARGE, "A watchlist holds at most %d addresses.", max).With("limit", max)
-		}
-		return n, chargeWatched(ctx, tx, developerID, n, true, charge)
+		return store.AdmitWatched(w, n, max, func(n int) error { return chargeWatched(ctx, tx, developerID, n, true, charge) })
 	})
 }
 

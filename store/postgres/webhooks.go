@@ -36,47 +36,17 @@ func (db *DB) Endpoint(ctx context.Context, developerID, id string) (*cairn.Webh
 }
 
 func endpointIn(ctx context.Context, q rowsQuerier, developerID, id, lock string) (*cairn.WebhookEndpoint, error) {
-	if !validText(developerID, id) {
-		return nil, endpointNotFound(id)
-	}
-	es, err := queryJSON[cairn.WebhookEndpoint](ctx, q, "webhook endpoint",
-		"SELECT record FROM webhook_endpoints WHERE developer_id = $1 AND id = $2"+lock, developerID, id)
-	if err != nil || len(es) == 0 {
-		return nil, cmpErr(err, endpointNotFound(id))
-	}
-	return &es[0], nil
-}
-
-// cmpErr returns err when not nil, else other.
-func cmpErr(err, other error) error {
-	if err != nil {
-		return err
-	}
-	return other
+	return getOwned[cairn.WebhookEndpoint](ctx, q, "webhook_endpoints", "webhook endpoint", developerID, id, lock, endpointNotFound)
 }
 
 // ListEndpoints reads the developer's endpoints by id.
 func (db *DB) ListEndpoints(ctx context.Context, developerID, afterID string, limit int) ([]cairn.WebhookEndpoint, error) {
-	if !validText(developerID, afterID) {
-		return []cairn.WebhookEndpoint{}, nil
-	}
-	return queryJSON[cairn.WebhookEndpoint](ctx, db.pool, "webhook endpoint",
-		"SELECT record FROM webhook_endpoints WHERE developer_id = $1 AND id > $2 ORDER BY id LIMIT $3", developerID, afterID, limit)
+	return listOwned[cairn.WebhookEndpoint](ctx, db, "webhook_endpoints", "webhook endpoint", developerID, afterID, limit)
 }
 
 // DeleteEndpoint deletes the endpoint; its deliveries go with it.
 func (db *DB) DeleteEndpoint(ctx context.Context, developerID, id string) error {
-	if !validText(developerID, id) {
-		return endpointNotFound(id)
-	}
-	tag, err := db.pool.Exec(ctx, "DELETE FROM webhook_endpoints WHERE developer_id = $1 AND id = $2", developerID, id)
-	if err != nil {
-		return mapErr(err, "delete webhook endpoint")
-	}
-	if tag.RowsAffected() == 0 {
-		return endpointNotFound(id)
-	}
-	return nil
+	return deleteOwned(ctx, db, "webhook_endpoints", "webhook endpoint", developerID, id, endpointNotFound)
 }
 
 // UpdateEndpoint runs fn on the endpoint under its row lock.
@@ -195,15 +165,7 @@ func (db *DB) UpdateDelivery(ctx context.Context, d *cairn.WebhookDelivery) erro
 
 // Delivery reads the developer's delivery.
 func (db *DB) Delivery(ctx context.Context, developerID, id string) (*cairn.WebhookDelivery, error) {
-	if !validText(developerID, id) {
-		return nil, deliveryNotFound(id)
-	}
-	ds, err := queryJSON[cairn.WebhookDelivery](ctx, db.pool, "delivery",
-		"SELECT record FROM webhook_deliveries WHERE developer_id = $1 AND id = $2", developerID, id)
-	if err != nil || len(ds) == 0 {
-		return nil, cmpErr(err, deliveryNotFound(id))
-	}
-	return &ds[0], nil
+	return getOwned[cairn.WebhookDelivery](ctx, db.pool, "webhook_deliveries", "delivery", developerID, id, "", deliveryNotFound)
 }
 
 // ListDeliveries reads the endpoint's deliveries, newest first.
