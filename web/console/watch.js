@@ -9,6 +9,8 @@ import { queries } from './csv.js';
 let selected = null;
 let alertCursor = null;
 
+const addressCount = (n) => `${fmtInt(n)} ${n === 1 ? 'address' : 'addresses'}`;
+
 // act runs fn, showing its outcome in the page's done or error line.
 async function act(fn) {
   show($('watch-error'), '');
@@ -65,7 +67,7 @@ async function changeAddresses(method, list) {
   rejections(r);
   await openWatchlist(r.watchlist);
   await loadWatchlists();
-  return method === 'DELETE' ? `Removed ${fmtInt(r.removed)} addresses.` : `Added ${fmtInt(r.added)} addresses (${fmtInt(r.creditCharged)} credits).`;
+  return method === 'DELETE' ? `Removed ${addressCount(r.removed)}.` : `Added ${addressCount(r.added)} (${fmtInt(r.creditCharged)} credits).`;
 }
 
 async function createWatchlist() {
@@ -73,7 +75,7 @@ async function createWatchlist() {
     addresses: queries($('watch-addresses').value, $('watch-chain').value) });
   rejections(r);
   await loadWatchlists();
-  return `Created ${r.watchlist.name} with ${fmtInt(r.added)} addresses (${fmtInt(r.creditCharged)} credits); ${fmtInt(r.rejected.length)} rejected.`;
+  return `Created ${r.watchlist.name} with ${addressCount(r.added)} (${fmtInt(r.creditCharged)} credits); ${fmtInt(r.rejected.length)} rejected.`;
 }
 
 async function loadAlerts(more) {
