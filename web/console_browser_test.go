@@ -11,10 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/cairn-dev/cairn"
-	"github.com/cairn-dev/cairn/account"
 	"github.com/cairn-dev/cairn/api/apitest"
 	"github.com/cairn-dev/cairn/internal/browsertest"
 	"github.com/chromedp/cdproto/browser"
@@ -440,10 +437,7 @@ func TestConsoleAgentsAndCredits(t *testing.T) {
 	ts.Do(t, "GET", "/v1/agents/self", a.Key, nil).Must(t, 403)
 
 	dev := ts.Register(t, "")
-	jwt, err := (&account.Tokens{Secret: apitest.JWTSecret, Clock: cairn.SystemClock{}}).Issue(dev.DeveloperID, time.Hour)
-	if err != nil {
-		t.Fatal(err)
-	}
+	jwt := developerToken(t, dev.DeveloperID)
 	browsertest.Do(t, ctx, chromedp.Click(chromedp.CSS("#signout")), chromedp.WaitVisible(chromedp.CSS("#credential")))
 	if js[string](t, ctx, `sessionStorage.getItem('cairn.console.credential') || ''`) != "" {
 		t.Fatal("signing out left the credential in the tab")

@@ -7,8 +7,9 @@ import { initScreen, showScreen } from './screen.js';
 import { initVersions, showVersions } from './versions.js';
 import { initAnchoring, showAnchoring } from './anchoring.js';
 import { initAdmin, showModeration, showAgents } from './admin.js';
+import { initWatch, showWatch } from './watch.js';
 
-const pages = { screen: showScreen, versions: showVersions, anchoring: showAnchoring, moderation: showModeration, agents: showAgents };
+const pages = { screen: showScreen, versions: showVersions, anchoring: showAnchoring, moderation: showModeration, agents: showAgents, watch: showWatch };
 const adminPages = new Set(['moderation', 'agents']);
 
 // whoAmI checks the credential with the service and says who it is.
@@ -27,7 +28,7 @@ function route() {
   const signedIn = document.body.dataset.kind;
   let name = location.hash.slice(1);
   if (!signedIn) name = 'signin';
-  else if (!pages[name] || (adminPages.has(name) && signedIn !== 'admin')) name = 'screen';
+  else if (!pages[name] || (adminPages.has(name) && signedIn !== 'admin') || (name === 'watch' && signedIn === 'admin')) name = 'screen';
   for (const s of document.querySelectorAll('main > section')) s.hidden = s.id !== `page-${name}`;
   for (const a of document.querySelectorAll('#nav a')) {
     if (a.dataset.page === name) a.setAttribute('aria-current', 'page');
@@ -71,6 +72,7 @@ function init() {
   initVersions();
   initAnchoring();
   initAdmin();
+  initWatch();
   $('signin-form').addEventListener('submit', (ev) => {
     ev.preventDefault();
     signIn($('credential').value.trim());
