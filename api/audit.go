@@ -18,7 +18,7 @@ func (s *Server) memoryAudit(c *gin.Context) error {
 		return cairn.Errorf(cairn.EINVALID, "Unknown action %q; action is one of %s, or absent for every action.", action,
 			strings.Join(cairn.AuditActions, ", ")).With("field", "action").With("allowed", cairn.AuditActions)
 	}
-	out, pg, next, err := listByID(s, c, action, s.Memory.Log, func(e *cairn.AuditEntry) (string, wire.AuditEntry) {
+	out, pg, err := listByID(s, c, action, s.Memory.Log, func(e *cairn.AuditEntry) (string, wire.AuditEntry) {
 		detail := e.Detail
 		if detail == nil {
 			detail = map[string]any{}
@@ -29,6 +29,6 @@ func (s *Server) memoryAudit(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(c, http.StatusOK, wire.AuditPage{Entries: out, Limit: pg.Limit, NextCursor: next, HasMore: next != nil})
+	writeJSON(c, http.StatusOK, wire.AuditPage{Entries: out, Paging: pg})
 	return nil
 }

@@ -91,7 +91,7 @@ func (s *Server) transactions(c *gin.Context) error {
 	if page.NextCursor != "" {
 		next = &page.NextCursor
 	}
-	writeJSON(c, http.StatusOK, wire.TransactionPage{Transactions: out, Limit: limit, NextCursor: next, HasMore: page.NextCursor != ""})
+	writeJSON(c, http.StatusOK, wire.TransactionPage{Paging: wire.PagingOf(limit, next), Transactions: out})
 	return nil
 }
 

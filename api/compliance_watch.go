@@ -133,12 +133,12 @@ func (s *Server) deleteWatchlist(c *gin.Context) error {
 
 // listWatchlists is GET /v1/compliance/watchlists, oldest first.
 func (s *Server) listWatchlists(c *gin.Context) error {
-	out, pg, next, err := developerPage(s, c, s.readIDPage, "watchlists", s.Watchlists.List, watchlistJSON,
+	out, pg, err := developerPage(s, c, s.readIDPage, "watchlists", s.Watchlists.List, watchlistJSON,
 		func(w *cairn.Watchlist) string { return w.ID })
 	if err != nil {
 		return err
 	}
-	writeJSON(c, http.StatusOK, wire.WatchlistPage{Watchlists: out, Limit: pg.Limit, NextCursor: next, HasMore: next != nil})
+	writeJSON(c, http.StatusOK, wire.WatchlistPage{Paging: pg, Watchlists: out})
 	return nil
 }
 
@@ -146,7 +146,7 @@ func (s *Server) listWatchlists(c *gin.Context) error {
 // (family, canonical address) order.
 func (s *Server) listWatchedAddresses(c *gin.Context) error {
 	id := c.Param("id")
-	out, pg, next, err := developerPage(s, c, s.readPage, "watched/"+id,
+	out, pg, err := developerPage(s, c, s.readPage, "watched/"+id,
 		func(ctx context.Context, dev, after string, limit int) ([]cairn.WatchedAddress, error) {
 			return s.Watchlists.Addresses(ctx, dev, id, after, limit)
 		}, func(a *cairn.WatchedAddress) wire.WatchedAddress {
@@ -155,18 +155,18 @@ func (s *Server) listWatchedAddresses(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(c, http.StatusOK, wire.WatchedAddressPage{Addresses: out, Limit: pg.Limit, NextCursor: next, HasMore: next != nil})
+	writeJSON(c, http.StatusOK, wire.WatchedAddressPage{Addresses: out, Paging: pg})
 	return nil
 }
 
 // listAlerts is GET /v1/compliance/alerts, newest first.
 func (s *Server) listAlerts(c *gin.Context) error {
-	out, pg, next, err := developerPage(s, c, s.readIDPage, "alerts", s.Watchlists.Alerts,
+	out, pg, err := developerPage(s, c, s.readIDPage, "alerts", s.Watchlists.Alerts,
 		func(a *cairn.WatchAlert) wire.Alert { return compliance.AlertJSON(*a) }, func(a *cairn.WatchAlert) string { return a.ID })
 	if err != nil {
 		return err
 	}
-	writeJSON(c, http.StatusOK, wire.AlertPage{Alerts: out, Limit: pg.Limit, NextCursor: next, HasMore: next != nil})
+	writeJSON(c, http.StatusOK, wire.AlertPage{Alerts: out, Paging: pg})
 	return nil
 }
 

@@ -67,10 +67,10 @@ func (s *Server) listMedia(c *gin.Context) error {
 	default:
 		return cairn.Errorf(cairn.EINVALID, "category must be photo, video, audio or document.").With("field", "category")
 	}
-	out, pg, next, err := listByID(s, c, cat, s.Media.List, func(m *cairn.Media) (string, wire.Media) { return m.ID, toMediaJSON(m) })
+	out, pg, err := listByID(s, c, cat, s.Media.List, func(m *cairn.Media) (string, wire.Media) { return m.ID, toMediaJSON(m) })
 	if err != nil {
 		return err
 	}
-	writeJSON(c, http.StatusOK, wire.MediaPage{Media: out, Limit: pg.Limit, NextCursor: next, HasMore: next != nil})
+	writeJSON(c, http.StatusOK, wire.MediaPage{HasMore: pg.HasMore, Limit: pg.Limit, Media: out, NextCursor: pg.NextCursor})
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/wire"
 	"github.com/gin-gonic/gin"
 )
 
@@ -66,16 +67,17 @@ func (s *Server) readIDPage(c *gin.Context, filter string) (page, error) {
 
 // listByID reads an id page of the caller's records that filter selects,
 // lists it and converts each record with conv (which also gives its id). It
-// returns them with the page and its nextCursor, nil on the last page.
+// returns them with the page's paging, whose nextCursor is nil on the last
+// page.
 func listByID[T, W any](s *Server, c *gin.Context, filter string, list func(ctx context.Context, agentID, filter, beforeID string, limit int) ([]T, bool, error),
-	conv func(*T) (string, W)) ([]W, page, *string, error) {
+	conv func(*T) (string, W)) ([]W, wire.Paging, error) {
 	pg, err := s.readIDPage(c, filter)
 	if err != nil {
-		return nil, pg, nil, err
+		return nil, wire.Paging{}, err
 	}
 	items, more, err := list(c.Request.Context(), agentOf(c).ID, filter, pg.After, pg.Limit)
 	if err != nil {
-		return nil, pg, nil, err
+		return nil, wire.Paging{}, err
 	}
 	out := make([]W, len(items))
 	last := ""
@@ -85,7 +87,7 @@ func listByID[T, W any](s *Server, c *gin.Context, filter string, list func(ctx 
 	if !more {
 		last = ""
 	}
-	return out, pg, s.next(pg, last), nil
+	return out, wire.PagingOf(pg.Limit, s.next(pg, last)), nil
 }
 
 // next returns the nextCursor member of the page whose last item is at
@@ -110,24 +112,24 @@ func pagePrincipal(c *gin.Context) string {
 
 // developerPage reads the page (readPage or readIDPage) for filter, lists
 // the caller's developer account's records with list and converts them
-// with conv, pos giving each one's position. It returns them with the page
-// and its nextCursor, nil when no next page may follow.
+// with conv, pos giving each one's position. It returns them with the
+// page's paging, whose nextCursor is nil when no next page may follow.
 func developerPage[T, W any](s *Server, c *gin.Context, read func(*gin.Context, string) (page, error), filter string,
-	list func(ctx context.Context, developerID, after string, limit int) ([]T, error), conv func(*T) W, pos func(*T) string) ([]W, page, *string, error) {
+	list func(ctx context.Context, developerID, after string, limit int) ([]T, error), conv func(*T) W, pos func(*T) string) ([]W, wire.Paging, error) {
 	pg, err := read(c, filter)
 	if err != nil {
-		return nil, pg, nil, err
+		return nil, wire.Paging{}, err
 	}
 	items, err := list(c.Request.Context(), principalOf(c).DeveloperID, pg.After, pg.Limit)
 	if err != nil {
-		return nil, pg, nil, err
+		return nil, wire.Paging{}, err
 	}
 	out := make([]W, len(items))
 	for i := range items {
 		out[i] = conv(&items[i])
 	}
 	if len(items) < pg.Limit || len(items) == 0 {
-		return out, pg, nil, nil
+		return out, wire.PagingOf(pg.Limit, nil), nil
 	}
-	return out, pg, s.next(pg, pos(&items[len(items)-1])), nil
+	return out, wire.PagingOf(pg.Limit, s.next(pg, pos(&items[len(items)-1]))), nil
 }

@@ -65,26 +65,26 @@ func (s *Server) enableWebhook(c *gin.Context) error {
 
 // listWebhooks is GET /v1/webhooks, oldest first.
 func (s *Server) listWebhooks(c *gin.Context) error {
-	out, pg, next, err := developerPage(s, c, s.readIDPage, "webhooks", s.Webhooks.Store.ListEndpoints, webhookJSON,
+	out, pg, err := developerPage(s, c, s.readIDPage, "webhooks", s.Webhooks.Store.ListEndpoints, webhookJSON,
 		func(e *cairn.WebhookEndpoint) string { return e.ID })
 	if err != nil {
 		return err
 	}
-	writeJSON(c, http.StatusOK, wire.WebhookPage{Webhooks: out, Limit: pg.Limit, NextCursor: next, HasMore: next != nil})
+	writeJSON(c, http.StatusOK, wire.WebhookPage{Paging: pg, Webhooks: out})
 	return nil
 }
 
 // listWebhookDeliveries is GET /v1/webhooks/:id/deliveries, newest first.
 func (s *Server) listWebhookDeliveries(c *gin.Context) error {
 	id := c.Param("id")
-	out, pg, next, err := developerPage(s, c, s.readIDPage, "deliveries/"+id,
+	out, pg, err := developerPage(s, c, s.readIDPage, "deliveries/"+id,
 		func(ctx context.Context, dev, after string, limit int) ([]cairn.WebhookDelivery, error) {
 			return s.Webhooks.Store.ListDeliveries(ctx, dev, id, after, limit)
 		}, deliveryJSON, func(d *cairn.WebhookDelivery) string { return d.ID })
 	if err != nil {
 		return err
 	}
-	writeJSON(c, http.StatusOK, wire.WebhookDeliveryPage{Deliveries: out, Limit: pg.Limit, NextCursor: next, HasMore: next != nil})
+	writeJSON(c, http.StatusOK, wire.WebhookDeliveryPage{Deliveries: out, Paging: pg})
 	return nil
 }
 

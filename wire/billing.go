@@ -36,9 +36,7 @@ type Transaction struct {
 
 // TransactionPage is one page of the ledger (listTransactions).
 type TransactionPage struct {
-	HasMore      bool          `json:"hasMore"`
-	Limit        int           `json:"limit"`
-	NextCursor   *string       `json:"nextCursor"`
+	Paging
 	Transactions []Transaction `json:"transactions"`
 }
 

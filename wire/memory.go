@@ -246,10 +246,8 @@ type AuditEntry struct {
 
 // AuditPage is one page of the audit log (memoryAudit).
 type AuditPage struct {
-	Entries    []AuditEntry `json:"entries"`
-	HasMore    bool         `json:"hasMore"`
-	Limit      int          `json:"limit"`
-	NextCursor *string      `json:"nextCursor"`
+	Entries []AuditEntry `json:"entries"`
+	Paging
 }
 
 // DeleteResult is the result of deleteMemory: Key only when the whole

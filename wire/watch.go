@@ -51,9 +51,7 @@ type WatchlistChange struct {
 
 // WatchlistPage is one page of the account's watchlists (listWatchlists).
 type WatchlistPage struct {
-	HasMore    bool        `json:"hasMore"`
-	Limit      int         `json:"limit"`
-	NextCursor *string     `json:"nextCursor"`
+	Paging
 	Watchlists []Watchlist `json:"watchlists"`
 }
 
@@ -69,10 +67,8 @@ type WatchedAddress struct {
 // WatchedAddressPage is one page of a watchlist's addresses
 // (listWatchedAddresses).
 type WatchedAddressPage struct {
-	Addresses  []WatchedAddress `json:"addresses"`
-	HasMore    bool             `json:"hasMore"`
-	Limit      int              `json:"limit"`
-	NextCursor *string          `json:"nextCursor"`
+	Addresses []WatchedAddress `json:"addresses"`
+	Paging
 }
 
 // AlertMatch is a list entry that makes an alert's change.
@@ -105,10 +101,8 @@ type Alert struct {
 // AlertPage is one page of the account's alerts, newest first
 // (listAlerts).
 type AlertPage struct {
-	Alerts     []Alert `json:"alerts"`
-	HasMore    bool    `json:"hasMore"`
-	Limit      int     `json:"limit"`
-	NextCursor *string `json:"nextCursor"`
+	Alerts []Alert `json:"alerts"`
+	Paging
 }
 
 // WebhookRequest is the body of createWebhook.
@@ -132,10 +126,8 @@ type Webhook struct {
 
 // WebhookPage is one page of the account's webhooks (listWebhooks).
 type WebhookPage struct {
-	HasMore    bool      `json:"hasMore"`
-	Limit      int       `json:"limit"`
-	NextCursor *string   `json:"nextCursor"`
-	Webhooks   []Webhook `json:"webhooks"`
+	Paging
+	Webhooks []Webhook `json:"webhooks"`
 }
 
 // WebhookDelivery is one event sent, or to send, to a webhook.
@@ -155,7 +147,5 @@ type WebhookDelivery struct {
 // (listWebhookDeliveries).
 type WebhookDeliveryPage struct {
 	Deliveries []WebhookDelivery `json:"deliveries"`
-	HasMore    bool              `json:"hasMore"`
-	Limit      int               `json:"limit"`
-	NextCursor *string           `json:"nextCursor"`
+	Paging
 }

@@ -92,12 +92,17 @@ func TestMembersSorted(t *testing.T) {
 }
 
 // memberNames are the JSON names of a struct's fields in declaration
-// order.
+// order, an embedded struct's (as Paging) in its place, as encoding/json
+// writes them.
 func memberNames(typ reflect.Type) []string {
 	var names []string
 	for f := range typ.Fields() {
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 		if !f.IsExported() || name == "-" {
+			continue
+		}
+		if f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct {
+			names = append(names, memberNames(f.Type)...)
 			continue
 		}
 		if name == "" {
@@ -153,6 +158,24 @@ func TestAnchorAndOracle(t *testing.T) {
 		enc.SetEscapeHTML(false)
 		if err := enc.Encode(tc.v); err != nil || strings.TrimSpace(b.String()) != tc.want {
 			t.Errorf("%+v is written %s (%v), want %s", tc.v, b.String(), err, tc.want)
+		}
+	}
+}
+
+// TestPagingInPlace: an embedded Paging writes hasMore, limit and
+// nextCursor where the page type embeds it, as the fields it replaced.
+func TestPagingInPlace(t *testing.T) {
+	next := "c1"
+	for _, tc := range []struct {
+		page any
+		want string
+	}{
+		{AlertPage{Alerts: []Alert{}, Paging: PagingOf(2, &next)}, `{"alerts":[],"hasMore":true,"limit":2,"nextCursor":"c1"}`},
+		{WebhookPage{Paging: PagingOf(50, nil), Webhooks: []Webhook{}}, `{"hasMore":false,"limit":50,"nextCursor":null,"webhooks":[]}`},
+	} {
+		b, err := json.Marshal(tc.page)
+		if err != nil || string(b) != tc.want {
+			t.Errorf("%T written as %s (%v), want %s", tc.page, b, err, tc.want)
 		}
 	}
 }
