@@ -83,6 +83,24 @@ func next(t *testing.T, got chan request) request {
 	return request{}
 }
 
+// subscribe creates account d1's endpoint at url for list.version events.
+func (f *fixture) subscribe(t *testing.T, url string) *cairn.WebhookEndpoint {
+	t.Helper()
+	e, err := f.svc.Create(context.Background(), "d1", url, []string{cairn.EventListVersion})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// emitVersion emits the list.version event id with data.
+func (f *fixture) emitVersion(t *testing.T, id string, data any) {
+	t.Helper()
+	if err := f.svc.Emit(context.Background(), "", cairn.EventListVersion, id, data); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // waitDelivery waits until the endpoint's only delivery satisfies ok.
 func (f *fixture) waitDelivery(t *testing.T, e *cairn.WebhookEndpoint, ok func(cairn.WebhookDelivery) bool) cairn.WebhookDelivery {
 	t.Helper()
@@ -108,13 +126,8 @@ func (f *fixture) waitDelivery(t *testing.T, e *cairn.WebhookEndpoint, ok func(c
 func TestDeliverySignedAndRetried(t *testing.T) {
 	f := newFixture(t, true)
 	srv, got := receiver(t, 500, 204)
-	e, err := f.svc.Create(context.Background(), "d1", srv.URL+"/hook", []string{cairn.EventListVersion})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.svc.Emit(context.Background(), "", cairn.EventListVersion, "7", map[string]int{"listVersion": 7}); err != nil {
-		t.Fatal(err)
-	}
+	e := f.subscribe(t, srv.URL+"/hook")
+	f.emitVersion(t, "7", map[string]int{"listVersion": 7})
 	first := next(t, got)
 	ts, _ := strconv.ParseInt(first.ts, 10, 64)
 	if !webhook.Verify(e.Secret, first.id, ts, first.body, first.sig) || ts != f.clock.Now().Unix() ||
@@ -136,9 +149,7 @@ func TestDeliverySignedAndRetried(t *testing.T) {
 		t.Fatalf("delivered: %+v", d)
 	}
 	// A second emission of one event enqueues nothing.
-	if err := f.svc.Emit(context.Background(), "", cairn.EventListVersion, "7", map[string]int{"listVersion": 7}); err != nil {
-		t.Fatal(err)
-	}
+	f.emitVersion(t, "7", map[string]int{"listVersion": 7})
 	f.waitDelivery(t, e, func(d cairn.WebhookDelivery) bool { return d.Status == cairn.DeliveryDelivered })
 }
 
@@ -148,13 +159,8 @@ func TestDeliverySignedAndRetried(t *testing.T) {
 func TestDeliveryFailsAfterADay(t *testing.T) {
 	f := newFixture(t, true)
 	srv, got := receiver(t, 503)
-	e, err := f.svc.Create(context.Background(), "d1", srv.URL, []string{cairn.EventListVersion})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.svc.Emit(context.Background(), "", cairn.EventListVersion, "1", 1); err != nil {
-		t.Fatal(err)
-	}
+	e := f.subscribe(t, srv.URL)
+	f.emitVersion(t, "1", 1)
 	var delays []time.Duration
 	for attempts := 1; ; attempts++ {
 		next(t, got)
@@ -191,9 +197,7 @@ func TestPrivateTargetRefusedAtConnect(t *testing.T) {
 	if err := f.db.CreateEndpoint(context.Background(), e); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.svc.Emit(context.Background(), "", cairn.EventListVersion, "1", 1); err != nil {
-		t.Fatal(err)
-	}
+	f.emitVersion(t, "1", 1)
 	d := f.waitDelivery(t, e, func(d cairn.WebhookDelivery) bool { return d.Attempts == 1 })
 	if !strings.Contains(d.LastError, "not public") || len(got) != 0 {
 		t.Fatalf("delivery to 127.0.0.1: %+v, %d requests", d, len(got))
@@ -210,13 +214,8 @@ func TestRedirectNotFollowed(t *testing.T) {
 	target, got := receiver(t, 200)
 	redirect := httptest.NewServer(http.RedirectHandler(target.URL, http.StatusTemporaryRedirect))
 	defer redirect.Close()
-	e, err := f.svc.Create(context.Background(), "d1", redirect.URL, []string{cairn.EventListVersion})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.svc.Emit(context.Background(), "", cairn.EventListVersion, "1", 1); err != nil {
-		t.Fatal(err)
-	}
+	e := f.subscribe(t, redirect.URL)
+	f.emitVersion(t, "1", 1)
 	d := f.waitDelivery(t, e, func(d cairn.WebhookDelivery) bool { return d.Attempts == 1 })
 	if d.LastStatus != http.StatusTemporaryRedirect || d.Status != cairn.DeliveryPending || len(got) != 0 {
 		t.Fatalf("redirected delivery %+v, %d requests to the target", d, len(got))
@@ -294,14 +293,9 @@ func TestAttemptsBoundedPerEndpoint(t *testing.T) {
 	f := newFixture(t, true)
 	bound := webhook.DefaultConfig().PerEndpoint
 	srv, most, _ := holdingReceiver(t, bound)
-	e, err := f.svc.Create(context.Background(), "d1", srv.URL, []string{cairn.EventListVersion})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := f.subscribe(t, srv.URL)
 	for i := range 10 {
-		if err := f.svc.Emit(context.Background(), "", cairn.EventListVersion, strconv.Itoa(i), i); err != nil {
-			t.Fatal(err)
-		}
+		f.emitVersion(t, strconv.Itoa(i), i)
 	}
 	f.waitDelivered(t, []*cairn.WebhookEndpoint{e}, 10)
 	if most() > bound {
@@ -319,16 +313,11 @@ func TestAttemptsBoundedInTotal(t *testing.T) {
 	srv, most, n := holdingReceiver(t, cfg.Concurrency)
 	var eps []*cairn.WebhookEndpoint
 	for i := range 4 {
-		e, err := f.svc.Create(context.Background(), "d1", srv.URL+"/"+strconv.Itoa(i), []string{cairn.EventListVersion})
-		if err != nil {
-			t.Fatal(err)
-		}
+		e := f.subscribe(t, srv.URL+"/"+strconv.Itoa(i))
 		eps = append(eps, e)
 	}
 	for i := range 5 {
-		if err := f.svc.Emit(context.Background(), "", cairn.EventListVersion, strconv.Itoa(i), i); err != nil {
-			t.Fatal(err)
-		}
+		f.emitVersion(t, strconv.Itoa(i), i)
 	}
 	f.waitDelivered(t, eps, 20)
 	if most() != cfg.Concurrency || n() != 20 {
@@ -357,13 +346,8 @@ func TestResponseReadBounded(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	e, err := f.svc.Create(context.Background(), "d1", srv.URL, []string{cairn.EventListVersion})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.svc.Emit(context.Background(), "", cairn.EventListVersion, "1", 1); err != nil {
-		t.Fatal(err)
-	}
+	e := f.subscribe(t, srv.URL)
+	f.emitVersion(t, "1", 1)
 	d := f.waitDelivery(t, e, func(d cairn.WebhookDelivery) bool { return d.Attempts == 1 })
 	if d.Status != cairn.DeliveryDelivered || d.LastStatus != 200 {
 		t.Fatalf("delivery answered by an endless body: %+v", d)
@@ -385,19 +369,14 @@ func TestEnableAgain(t *testing.T) {
 	f := newFixture(t, true)
 	srv, got := receiver(t, 204)
 	ctx := context.Background()
-	e, err := f.svc.Create(ctx, "d1", srv.URL, []string{cairn.EventListVersion})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := f.subscribe(t, srv.URL)
 	if _, err := f.db.UpdateEndpoint(ctx, "d1", e.ID, func(e *cairn.WebhookEndpoint) error {
 		e.Disabled, e.Reason, e.FailingSince = true, "Every delivery failed.", f.clock.Now().Add(-25*time.Hour)
 		return nil
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.svc.Emit(ctx, "", cairn.EventListVersion, "1", 1); err != nil {
-		t.Fatal(err)
-	}
+	f.emitVersion(t, "1", 1)
 	if ds, err := f.db.ListDeliveries(ctx, "d1", e.ID, "", 10); err != nil || len(ds) != 0 {
 		t.Fatalf("deliveries to a disabled endpoint: %+v %v", ds, err)
 	}
@@ -408,9 +387,7 @@ func TestEnableAgain(t *testing.T) {
 	if err != nil || ep.Disabled || ep.Reason != "" || !ep.FailingSince.IsZero() {
 		t.Fatalf("enabled: %+v %v", ep, err)
 	}
-	if err := f.svc.Emit(ctx, "", cairn.EventListVersion, "2", 2); err != nil {
-		t.Fatal(err)
-	}
+	f.emitVersion(t, "2", 2)
 	next(t, got)
 	f.waitDelivery(t, e, func(d cairn.WebhookDelivery) bool { return d.Status == cairn.DeliveryDelivered })
 }
