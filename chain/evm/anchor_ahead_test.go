@@ -19,9 +19,7 @@ func TestAnchorContractAhead(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := e.anchorer(t, e.updater, 1)
-	if err := a.Submit(ctx, 5, chain.Roots{Sanctions: rootA, Community: rootB}); err != nil {
-		t.Fatal(err)
-	}
+	submit(t, a, 5, chain.Roots{Sanctions: rootA, Community: rootB})
 	step(t, a)
 	if st := wantStatus(t, a, 5, chain.AnchorSynced); st.TxHash != "" || len(e.backend.sent) != 0 {
 		t.Fatalf("a version the contract holds: %+v, %d sent", st, len(e.backend.sent))
@@ -30,9 +28,7 @@ func TestAnchorContractAhead(t *testing.T) {
 	if _, err := e.transact(t, e.contract, e.owner, v.PackSetRoots(rootC, rootB, [32]byte{}, [32]byte{}, 9)); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.Submit(ctx, 7, chain.Roots{Sanctions: rootB, Community: rootB}); err != nil {
-		t.Fatal(err)
-	}
+	submit(t, a, 7, chain.Roots{Sanctions: rootB, Community: rootB})
 	step(t, a)
 	st := wantStatus(t, a, 7, chain.AnchorFailed)
 	if !strings.Contains(st.Error, "holds list version 9") || len(e.backend.sent) != 0 || e.nonce(t, e.updater) != 0 {
@@ -45,24 +41,16 @@ func TestAnchorContractAhead(t *testing.T) {
 func TestAnchorNewContract(t *testing.T) {
 	e := newAnchorEnv(t)
 	a := e.anchorer(t, e.owner, 1)
-	if err := a.Submit(ctx, 3, chain.Roots{Sanctions: rootA, Community: rootB}); err != nil {
-		t.Fatal(err)
-	}
-	step(t, a)
-	e.sim.Commit()
-	step(t, a)
+	submit(t, a, 3, chain.Roots{Sanctions: rootA, Community: rootB})
+	e.stepMined(t, a)
 	wantStatus(t, a, 3, chain.AnchorSynced)
 
 	first := e.contract
 	e.contract = e.deploy(t)
 	b := e.anchorer(t, e.owner, 1)
 	wantStatus(t, b, 0, chain.AnchorPending)
-	if err := b.Submit(ctx, 3, chain.Roots{Sanctions: rootA, Community: rootB}); err != nil { // what Main does at start
-		t.Fatal(err)
-	}
-	step(t, b)
-	e.sim.Commit()
-	step(t, b)
+	submit(t, b, 3, chain.Roots{Sanctions: rootA, Community: rootB}) // what Main does at start
+	e.stepMined(t, b)
 	if st := wantStatus(t, b, 3, chain.AnchorSynced); st.Contract() != strings.ToLower(e.contract.Hex()) || e.onChain(t).ListVersion != 3 {
 		t.Fatalf("new contract: %+v", st)
 	}

@@ -14,9 +14,7 @@ import (
 func TestAnchorReceiptNotIndexedYet(t *testing.T) {
 	e := newAnchorEnv(t)
 	a := e.anchorer(t, e.updater, 1)
-	if err := a.Submit(ctx, 1, chain.Roots{Sanctions: rootA, Community: rootB}); err != nil {
-		t.Fatal(err)
-	}
+	submit(t, a, 1, chain.Roots{Sanctions: rootA, Community: rootB})
 	step(t, a)
 	sent := wantStatus(t, a, 1, chain.AnchorSubmitted)
 	e.backend.mu.Lock()

@@ -26,9 +26,7 @@ func TestAnchorResentKnown(t *testing.T) {
 			e := newAnchorEnv(t)
 			a := e.anchorer(t, e.updater, 1)
 			e.backend.sendErr, e.backend.sendErrAfter = errors.New(msg), true
-			if err := a.Submit(ctx, 1, chain.Roots{Sanctions: rootA, Community: rootB}); err != nil {
-				t.Fatal(err)
-			}
+			submit(t, a, 1, chain.Roots{Sanctions: rootA, Community: rootB})
 			step(t, a)
 			wantStatus(t, a, 1, chain.AnchorSubmitted)
 			e.sim.Commit()
@@ -40,9 +38,7 @@ func TestAnchorResentKnown(t *testing.T) {
 		e := newAnchorEnv(t)
 		a := e.anchorer(t, e.updater, 1)
 		e.backend.sendErr = errors.New("transaction underpriced")
-		if err := a.Submit(ctx, 1, chain.Roots{Sanctions: rootA, Community: rootB}); err != nil {
-			t.Fatal(err)
-		}
+		submit(t, a, 1, chain.Roots{Sanctions: rootA, Community: rootB})
 		step(t, a)
 		if st := wantStatus(t, a, 1, chain.AnchorFailed); !strings.Contains(st.Error, "underpriced") {
 			t.Fatalf("error %q", st.Error)
@@ -56,9 +52,7 @@ func TestAnchorWaitingLogged(t *testing.T) {
 	e := newAnchorEnv(t)
 	var buf bytes.Buffer
 	a := e.anchorerLogging(t, e.updater, 3, slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelInfo})))
-	if err := a.Submit(ctx, 1, chain.Roots{Sanctions: rootA, Community: rootB}); err != nil {
-		t.Fatal(err)
-	}
+	submit(t, a, 1, chain.Roots{Sanctions: rootA, Community: rootB})
 	step(t, a)
 	e.sim.Commit()
 	count := func() int { return strings.Count(buf.String(), "waiting for confirmations") }
@@ -85,9 +79,7 @@ func TestAnchorWaitingLogged(t *testing.T) {
 func TestAnchorResignCompareAndSwap(t *testing.T) {
 	e := newAnchorEnv(t)
 	a := e.anchorer(t, e.updater, 1)
-	if err := a.Submit(ctx, 1, chain.Roots{Sanctions: rootA, Community: rootB}); err != nil {
-		t.Fatal(err)
-	}
+	submit(t, a, 1, chain.Roots{Sanctions: rootA, Community: rootB})
 	step(t, a)
 	target := evm.Target(e.chainID.Uint64(), e.contract)
 	read, err := store.LatestAnchor(ctx, e.db, target)

@@ -103,6 +103,23 @@ func step(t *testing.T, a *evm.Anchorer) {
 	}
 }
 
+// submit submits the version's roots to a, failing the test on an error.
+func submit(t *testing.T, a *evm.Anchorer, version uint64, roots chain.Roots) {
+	t.Helper()
+	if err := a.Submit(ctx, version, roots); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// stepMined runs a step of a, mines a block and runs another: a
+// transaction the first sends is mined and seen by the second.
+func (e *anchorEnv) stepMined(t *testing.T, a *evm.Anchorer) {
+	t.Helper()
+	step(t, a)
+	e.sim.Commit()
+	step(t, a)
+}
+
 func status(t testing.TB, a *evm.Anchorer) cairn.Anchor {
 	t.Helper()
 	st, err := a.Status(ctx)
@@ -167,9 +184,7 @@ func TestAnchorTwoVersions(t *testing.T) {
 	community, communityX := newTree(t, communityPairs), newExclusion(t, communityPairs)
 	x1 := newExclusion(t, pairs)
 	roots1 := chain.Roots{Sanctions: t1.Root(), Community: community.Root(), Exclusion: x1.Root(), CommunityExclusion: communityX.Root()}
-	if err := a.Submit(ctx, 1, roots1); err != nil {
-		t.Fatal(err)
-	}
+	submit(t, a, 1, roots1)
 	wantStatus(t, a, 1, chain.AnchorPending)
 	step(t, a)
 	st := wantStatus(t, a, 1, chain.AnchorSubmitted)
@@ -201,13 +216,9 @@ func TestAnchorTwoVersions(t *testing.T) {
 	// Older or equal versions are ignored, and so is a newer one with the
 	// same four roots.
 	for _, v := range []uint64{1, 0} {
-		if err := a.Submit(ctx, v, chain.Roots{Sanctions: rootA, Community: rootA}); err != nil {
-			t.Fatal(err)
-		}
+		submit(t, a, v, chain.Roots{Sanctions: rootA, Community: rootA})
 	}
-	if err := a.Submit(ctx, 7, roots1); err != nil {
-		t.Fatal(err)
-	}
+	submit(t, a, 7, roots1)
 	wantStatus(t, a, 1, chain.AnchorSynced)
 
 	var pairs2 [][2]string
@@ -217,12 +228,8 @@ func TestAnchorTwoVersions(t *testing.T) {
 		}
 	}
 	t2, x2 := newTree(t, pairs2), newExclusion(t, pairs2)
-	if err := a.Submit(ctx, 2, chain.Roots{Sanctions: t2.Root(), Community: community.Root(), Exclusion: x2.Root(), CommunityExclusion: communityX.Root()}); err != nil {
-		t.Fatal(err)
-	}
-	step(t, a)
-	e.sim.Commit()
-	step(t, a)
+	submit(t, a, 2, chain.Roots{Sanctions: t2.Root(), Community: community.Root(), Exclusion: x2.Root(), CommunityExclusion: communityX.Root()})
+	e.stepMined(t, a)
 	wantStatus(t, a, 2, chain.AnchorSynced)
 	p2 := proofOf(t, t2, "evm", listed)
 	if !w.isSanctioned(listed, p2) || w.isSanctioned(listed, p1) || w.isSanctioned(removed, pr) {
@@ -253,12 +260,8 @@ func TestAnchorTwoVersions(t *testing.T) {
 func TestAnchorConfirmations(t *testing.T) {
 	e := newAnchorEnv(t)
 	a := e.anchorer(t, e.updater, 3)
-	if err := a.Submit(ctx, 1, chain.Roots{Sanctions: rootA, Community: rootB}); err != nil {
-		t.Fatal(err)
-	}
-	step(t, a)
-	e.sim.Commit()
-	step(t, a)
+	submit(t, a, 1, chain.Roots{Sanctions: rootA, Community: rootB})
+	e.stepMined(t, a)
 	st := wantStatus(t, a, 1, chain.AnchorSubmitted)
 	if st.BlockNumber == 0 {
 		t.Fatal("a mined transaction has no block number")
@@ -286,9 +289,7 @@ func TestAnchorRestart(t *testing.T) {
 	e := newAnchorEnv(t)
 	e.backend.failSends = 1
 	a1 := e.anchorer(t, e.updater, 1)
-	if err := a1.Submit(ctx, 1, chain.Roots{Sanctions: rootA, Community: rootB}); err != nil {
-		t.Fatal(err)
-	}
+	submit(t, a1, 1, chain.Roots{Sanctions: rootA, Community: rootB})
 	step(t, a1)
 	st := wantStatus(t, a1, 1, chain.AnchorFailed)
 	if st.TxHash == "" || strings.Contains(st.Error, "secret") || strings.Contains(st.Error, "http://") {
@@ -314,15 +315,11 @@ func TestAnchorRestart(t *testing.T) {
 	}
 
 	// A restart while the transaction waits in the pool sends nothing new.
-	if err := a2.Submit(ctx, 2, chain.Roots{Sanctions: rootB, Community: rootC}); err != nil {
-		t.Fatal(err)
-	}
+	submit(t, a2, 2, chain.Roots{Sanctions: rootB, Community: rootC})
 	step(t, a2)
 	e.reopen(t)
 	a3 := e.anchorer(t, e.updater, 1)
-	step(t, a3)
-	e.sim.Commit()
-	step(t, a3)
+	e.stepMined(t, a3)
 	wantStatus(t, a3, 2, chain.AnchorSynced)
 	if n := e.nonce(t, e.updater); n != 2 || len(e.backend.sent) != 2 {
 		t.Fatalf("%d transactions mined, %d sent, for two versions", n, len(e.backend.sent))
@@ -334,18 +331,14 @@ func TestAnchorRestart(t *testing.T) {
 func TestAnchorDropped(t *testing.T) {
 	e := newAnchorEnv(t)
 	a := e.anchorer(t, e.updater, 1)
-	if err := a.Submit(ctx, 1, chain.Roots{Sanctions: rootA, Community: rootB}); err != nil {
-		t.Fatal(err)
-	}
+	submit(t, a, 1, chain.Roots{Sanctions: rootA, Community: rootB})
 	step(t, a)
 	sent := status(t, a).TxHash
 	e.sim.Rollback() // the pool forgets it
 	if _, _, err := e.client.TransactionByHash(ctx, common.HexToHash(sent)); err == nil {
 		t.Fatal("rollback did not drop the transaction")
 	}
-	step(t, a)
-	e.sim.Commit()
-	step(t, a)
+	e.stepMined(t, a)
 	if st := wantStatus(t, a, 1, chain.AnchorSynced); st.TxHash != sent || e.nonce(t, e.updater) != 1 {
 		t.Fatalf("synced by %s (nonce %d), want %s", st.TxHash, e.nonce(t, e.updater), sent)
 	}
@@ -375,9 +368,7 @@ func (e *anchorEnv) signFrom(t *testing.T, key *ecdsa.PrivateKey, nonce uint64, 
 func TestAnchorReplaced(t *testing.T) {
 	e := newAnchorEnv(t)
 	a := e.anchorer(t, e.updater, 1)
-	if err := a.Submit(ctx, 1, chain.Roots{Sanctions: rootA, Community: rootB}); err != nil {
-		t.Fatal(err)
-	}
+	submit(t, a, 1, chain.Roots{Sanctions: rootA, Community: rootB})
 	step(t, a)
 	first := status(t, a).TxHash
 	e.signFrom(t, e.updater, 0, 50e9) // replaces ours in the pool
@@ -386,9 +377,7 @@ func TestAnchorReplaced(t *testing.T) {
 	if st := wantStatus(t, a, 1, chain.AnchorPending); !strings.Contains(st.Error, "replaced") {
 		t.Fatalf("after the replacement: %+v", st)
 	}
-	step(t, a)
-	e.sim.Commit()
-	step(t, a)
+	e.stepMined(t, a)
 	st := wantStatus(t, a, 1, chain.AnchorSynced)
 	rs := e.records(t)
 	if st.TxHash == first || len(rs[0].PrevTxHashes) != 1 || rs[0].PrevTxHashes[0] != first || rs[0].Nonce != 1 {
@@ -407,9 +396,7 @@ func TestAnchorNonceGap(t *testing.T) {
 	e := newAnchorEnv(t)
 	a := e.anchorer(t, e.updater, 1)
 	e.signFrom(t, e.updater, 0, 1e9) // pending: ours gets nonce 1
-	if err := a.Submit(ctx, 1, chain.Roots{Sanctions: rootA, Community: rootB}); err != nil {
-		t.Fatal(err)
-	}
+	submit(t, a, 1, chain.Roots{Sanctions: rootA, Community: rootB})
 	step(t, a)
 	stranded := status(t, a).TxHash
 	if rs := e.records(t); rs[0].Nonce != 1 {
@@ -456,9 +443,7 @@ func TestAnchorChainDown(t *testing.T) {
 			t.Fatalf("Submit while the chain is down: %v", err)
 		}
 	}
-	if err := a.Submit(ctx, 4, chain.Roots{Sanctions: rootC, Community: rootB}); err != nil {
-		t.Fatal(err)
-	}
+	submit(t, a, 4, chain.Roots{Sanctions: rootC, Community: rootB})
 	step(t, a)
 	st := wantStatus(t, a, 4, chain.AnchorFailed)
 	if !strings.Contains(st.Error, "connection refused") || strings.Contains(st.Error, "secret") || strings.Contains(st.Error, "127.0.0.1:1/rpc") {
@@ -476,9 +461,7 @@ func TestAnchorChainDown(t *testing.T) {
 	}
 	e.backend.setDown(false)
 	e.clock.Advance(2 * time.Second)
-	step(t, a)
-	e.sim.Commit()
-	step(t, a)
+	e.stepMined(t, a)
 	wantStatus(t, a, 4, chain.AnchorSynced)
 	if rs := e.records(t); len(rs) != 4 {
 		t.Fatalf("%d records, want 4", len(rs))
@@ -498,13 +481,9 @@ func TestAnchorChainDown(t *testing.T) {
 func TestAnchorOlderInFlight(t *testing.T) {
 	e := newAnchorEnv(t)
 	a := e.anchorer(t, e.updater, 1)
-	if err := a.Submit(ctx, 1, chain.Roots{Sanctions: rootA, Community: rootB}); err != nil {
-		t.Fatal(err)
-	}
+	submit(t, a, 1, chain.Roots{Sanctions: rootA, Community: rootB})
 	step(t, a)
-	if err := a.Submit(ctx, 2, chain.Roots{Sanctions: rootC, Community: rootB}); err != nil {
-		t.Fatal(err)
-	}
+	submit(t, a, 2, chain.Roots{Sanctions: rootC, Community: rootB})
 	step(t, a)
 	if p, _ := e.client.PendingNonceAt(ctx, evm.Address(e.updater)); p != 1 {
 		t.Fatalf("pending nonce %d: the new version went out while the old one was in flight", p)
@@ -520,9 +499,7 @@ func TestAnchorOlderInFlight(t *testing.T) {
 	}
 	e.clock.Advance(time.Second)
 	e.sim.Commit()
-	step(t, a)
-	e.sim.Commit()
-	step(t, a)
+	e.stepMined(t, a)
 	wantStatus(t, a, 2, chain.AnchorSynced)
 	if rs := e.records(t); rs[1].Status != chain.AnchorSuperseded || rs[1].BlockNumber == 0 {
 		t.Fatalf("older version: %+v", rs[1])
@@ -537,9 +514,7 @@ func TestAnchorOlderInFlight(t *testing.T) {
 func TestAnchorUnauthorized(t *testing.T) {
 	e := newAnchorEnv(t)
 	a := e.anchorer(t, e.stranger, 1)
-	if err := a.Submit(ctx, 1, chain.Roots{Sanctions: rootA, Community: rootB}); err != nil {
-		t.Fatal(err)
-	}
+	submit(t, a, 1, chain.Roots{Sanctions: rootA, Community: rootB})
 	step(t, a)
 	st := wantStatus(t, a, 1, chain.AnchorFailed)
 	if !strings.Contains(st.Error, "Unauthorized("+evm.Address(e.stranger).Hex()+")") || st.TxHash != "" {
@@ -557,12 +532,8 @@ func TestAnchorUnauthorized(t *testing.T) {
 func TestAnchorExclusionRootsOnly(t *testing.T) {
 	e := newAnchorEnv(t)
 	a := e.anchorer(t, e.updater, 1)
-	if err := a.Submit(ctx, 1, chain.Roots{Sanctions: rootA, Community: rootB}); err != nil {
-		t.Fatal(err)
-	}
-	step(t, a)
-	e.sim.Commit()
-	step(t, a)
+	submit(t, a, 1, chain.Roots{Sanctions: rootA, Community: rootB})
+	e.stepMined(t, a)
 	wantStatus(t, a, 1, chain.AnchorSynced)
 	// A record from before: no exclusion roots; the same roots again
 	// are not sent.
@@ -576,17 +547,11 @@ func TestAnchorExclusionRootsOnly(t *testing.T) {
 	if st := status(t, a); chain.RootsOf(st) != (chain.Roots{Sanctions: rootA, Community: rootB}) {
 		t.Fatalf("roots of a record without exclusion roots: %+v", chain.RootsOf(st))
 	}
-	if err := a.Submit(ctx, 2, chain.Roots{Sanctions: rootA, Community: rootB}); err != nil {
-		t.Fatal(err)
-	}
+	submit(t, a, 2, chain.Roots{Sanctions: rootA, Community: rootB})
 	wantStatus(t, a, 1, chain.AnchorSynced)
 	roots := chain.Roots{Sanctions: rootA, Community: rootB, Exclusion: rootC, CommunityExclusion: rootA}
-	if err := a.Submit(ctx, 3, roots); err != nil {
-		t.Fatal(err)
-	}
-	step(t, a)
-	e.sim.Commit()
-	step(t, a)
+	submit(t, a, 3, roots)
+	e.stepMined(t, a)
 	if st := wantStatus(t, a, 3, chain.AnchorSynced); chain.RootsOf(st) != roots {
 		t.Fatalf("status roots %+v", chain.RootsOf(st))
 	}

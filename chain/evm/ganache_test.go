@@ -75,9 +75,7 @@ func TestGanacheAnchor(t *testing.T) {
 	dropped, kept := evmAddrs[0], evmAddrs[1]
 	for v, tr := range []*merkle.StandardTree{t1, t2} {
 		version := uint64(v + 1)
-		if err := a.Submit(ctx, version, chain.Roots{Sanctions: tr.Root(), Community: [32]byte{}}); err != nil {
-			t.Fatal(err)
-		}
+		submit(t, a, version, chain.Roots{Sanctions: tr.Root(), Community: [32]byte{}})
 		for deadline := time.Now().Add(20 * time.Second); status(t, a).Status != chain.AnchorSynced || status(t, a).ListVersion != version; {
 			if time.Now().After(deadline) {
 				t.Fatalf("status %+v", status(t, a))
@@ -123,9 +121,7 @@ func TestGanacheAnchor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sa.Submit(ctx, 3, chain.Roots{Sanctions: t1.Root(), Community: [32]byte{}}); err != nil {
-		t.Fatal(err)
-	}
+	submit(t, sa, 3, chain.Roots{Sanctions: t1.Root(), Community: [32]byte{}})
 	step(t, sa)
 	if st := status(t, sa); st.Status != chain.AnchorFailed || !strings.Contains(st.Error, "Unauthorized("+evm.Address(stranger).Hex()+")") {
 		t.Fatalf("stranger's anchorer: %+v", st)

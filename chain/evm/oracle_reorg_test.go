@@ -41,9 +41,7 @@ func TestOracleConfirmedReads(t *testing.T) {
 	}
 	a := e.anchorer(t, e.updater, 2)
 	o := e.oracle(t, a, &oracleLists{v1}, 0)
-	if err := a.Submit(ctx, 1, v1.roots()); err != nil {
-		t.Fatal(err)
-	}
+	submit(t, a, 1, v1.roots())
 	e.syncAnchor(t, a, 1)
 
 	if err := o.Step(ctx); err != nil { // the only batch: every address
@@ -105,9 +103,7 @@ func TestOracleFromBlockAhead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := a.Submit(ctx, 1, v1.roots()); err != nil {
-		t.Fatal(err)
-	}
+	submit(t, a, 1, v1.roots())
 	e.syncAnchor(t, a, 1)
 	n := e.nonce(t, e.updater)
 	if err := o.Step(ctx); err != nil {
@@ -135,9 +131,7 @@ func TestOracleDefaultGasBound(t *testing.T) {
 	v1 := newOracleList(t, 1, pairs)
 	a := e.anchorer(t, e.updater, 1)
 	o := e.oracle(t, a, &oracleLists{v1}, 0)
-	if err := a.Submit(ctx, 1, v1.roots()); err != nil {
-		t.Fatal(err)
-	}
+	submit(t, a, 1, v1.roots())
 	e.syncOracle(t, a, o, 1)
 	checkInStep(t, w, v1.listed, nil)
 	for _, h := range e.oracleRecord(t, 1).PrevTxHashes {

@@ -148,12 +148,8 @@ func TestOracleSync(t *testing.T) {
 	if st, _ := o.OracleStatus(ctx); st.Status != chain.OracleSyncing || st.ListVersion != 0 {
 		t.Fatalf("status before any anchor %+v", st)
 	}
-	if err := a.Submit(ctx, 1, v1.roots()); err != nil {
-		t.Fatal(err)
-	}
-	step(t, a)
-	e.sim.Commit()
-	step(t, a)
+	submit(t, a, 1, v1.roots())
+	e.stepMined(t, a)
 	wantStatus(t, a, 1, chain.AnchorSynced)
 
 	// The first batch is signed and broadcast; the service restarts
@@ -205,9 +201,7 @@ func TestOracleSync(t *testing.T) {
 	pairs2 = append(pairs2, [2]string{"evm", unlisted})
 	v2 := newOracleList(t, 2, pairs2)
 	*lists = append(*lists, v2)
-	if err := a.Submit(ctx, 2, v2.roots()); err != nil {
-		t.Fatal(err)
-	}
+	submit(t, a, 2, v2.roots())
 	if sent := e.syncOracle(t, a, o, 2); sent != 3 { // setRoots, one removal, one addition
 		t.Fatalf("version 2 took %d transactions, want 3", sent)
 	}
@@ -229,18 +223,12 @@ func TestOracleNewerVersion(t *testing.T) {
 	lists := &oracleLists{v1, v2}
 	a := e.anchorerLogging(t, e.updater, 1, slog.New(slog.DiscardHandler))
 	o := e.oracle(t, a, lists, 1_200_000)
-	if err := a.Submit(ctx, 1, v1.roots()); err != nil {
-		t.Fatal(err)
-	}
-	step(t, a)
-	e.sim.Commit()
-	step(t, a)
+	submit(t, a, 1, v1.roots())
+	e.stepMined(t, a)
 	if err := o.Step(ctx); err != nil { // batch 1 of version 1 in flight
 		t.Fatal(err)
 	}
-	if err := a.Submit(ctx, 2, v2.roots()); err != nil {
-		t.Fatal(err)
-	}
+	submit(t, a, 2, v2.roots())
 	e.syncOracle(t, a, o, 2)
 	if r := e.oracleRecord(t, 1); r.Status != chain.AnchorSuperseded || r.TxHash != "" {
 		t.Fatalf("version 1 record %+v", r)
