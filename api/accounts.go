@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/account"
 	"github.com/cairn-dev/cairn/billing"
 	"github.com/cairn-dev/cairn/wire"
 	"github.com/gin-gonic/gin"
@@ -36,13 +37,18 @@ func (s *Server) register(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(c, http.StatusCreated, wire.Registration{
-		AgentID: r.Agent.ID, DeveloperID: r.Developer.ID, Name: r.Agent.Name,
-		APIKey: r.Credentials.APIKey, RotationSecret: r.Credentials.RotationSecret,
-		CreditBalance: r.Developer.Balance, AptosAddress: r.Agent.DepositAddress,
-		DepositInfo: s.Accounts.DepositInfo(r.Agent),
-	})
+	s.writeRegistration(c, r.Agent, r.Credentials, r.Developer.Balance)
 	return nil
+}
+
+// writeRegistration answers the creation of agent a: its credentials,
+// shown once, its account's balance and where to deposit.
+func (s *Server) writeRegistration(c *gin.Context, a *cairn.Agent, creds account.Credentials, balance int64) {
+	writeJSON(c, http.StatusCreated, wire.Registration{
+		AgentID: a.ID, DeveloperID: a.DeveloperID, Name: a.Name,
+		APIKey: creds.APIKey, RotationSecret: creds.RotationSecret,
+		CreditBalance: balance, AptosAddress: a.DepositAddress, DepositInfo: s.Accounts.DepositInfo(a),
+	})
 }
 
 // createAgent is POST /v1/agents: a new agent under the caller's developer
@@ -61,11 +67,7 @@ func (s *Server) createAgent(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(c, http.StatusCreated, wire.Registration{
-		AgentID: a.ID, DeveloperID: a.DeveloperID, Name: a.Name,
-		APIKey: creds.APIKey, RotationSecret: creds.RotationSecret,
-		CreditBalance: bal, AptosAddress: a.DepositAddress, DepositInfo: s.Accounts.DepositInfo(a),
-	})
+	s.writeRegistration(c, a, creds, bal)
 	return nil
 }
 
