@@ -1,7 +1,7 @@
 // The administrator's pages: the moderation queue (confirm, reject,
 // delist with a reason) and agents and credits (look up, revoke, grant).
 
-import { call, message } from './api.js';
+import { act, call, message } from './api.js';
 import { $, el, facts, show, fmtInt, fmtTime } from './dom.js';
 
 const mod = { next: null };
@@ -51,30 +51,22 @@ function moderated(res) {
 async function decide(ev) {
   const b = ev.target.closest('button[data-act]');
   if (!b) return;
-  show($('moderation-error'), '');
-  show($('moderation-done'), '');
   const id = b.dataset.id;
   const reason = document.querySelector(`input[data-reason="${CSS.escape(id)}"]`).value.trim();
-  try {
+  await act('moderation', async () => {
     moderated(await call('POST', `/v1/admin/reports/${encodeURIComponent(id)}/${b.dataset.act}`, reason ? { reason } : {}));
     await loadReports(false);
-  } catch (err) {
-    show($('moderation-error'), message(err));
-  }
+  });
 }
 
 async function delist(ev) {
   ev.preventDefault();
-  show($('moderation-error'), '');
-  show($('moderation-done'), '');
-  try {
+  await act('moderation', async () => {
     moderated(await call('POST', '/v1/admin/community/delist', {
       address: $('delist-address').value.trim(), chain: $('delist-chain').value.trim(), reason: $('delist-reason').value.trim(),
     }));
     await loadReports(false);
-  } catch (err) {
-    show($('moderation-error'), message(err));
-  }
+  });
 }
 
 let agent = null;
@@ -117,17 +109,13 @@ async function revoke() {
 
 async function grant(ev) {
   ev.preventDefault();
-  show($('agents-error'), '');
-  show($('agents-done'), '');
-  try {
+  await act('agents', async () => {
     const r = await call('POST', '/v1/admin/credits', {
       developerId: $('grant-developer').value.trim(), amount: Number($('grant-amount').value), reason: $('grant-reason').value.trim(),
     });
     show($('agents-done'), `${r.transaction.amount > 0 ? 'Granted' : 'Removed'} ${fmtInt(Math.abs(r.transaction.amount))} credits: ${r.developerId} now has ${fmtInt(r.creditBalance)}.`);
     if (agent && agent.developerId === r.developerId) showAgent({ ...agent, creditBalance: r.creditBalance });
-  } catch (err) {
-    show($('agents-error'), message(err));
-  }
+  });
 }
 
 export function initAdmin() {

@@ -1,6 +1,8 @@
 // The console's requests to the service: the credential of the tab,
 // problem documents turned into readable errors, and waits on 429.
 
+import { $, show } from './dom.js';
+
 const storageKey = 'cairn.console.credential';
 
 export function credential() {
@@ -68,5 +70,19 @@ export async function call(method, path, body, retries = 8) {
       throw new Problem(doc, res.status);
     }
     return data;
+  }
+}
+
+// act runs fn for the page whose lines are page-error and page-done: it
+// clears both, then shows what fn returns (when anything) in the done line,
+// or its failure in the error line.
+export async function act(page, fn) {
+  show($(`${page}-error`), '');
+  show($(`${page}-done`), '');
+  try {
+    const done = await fn();
+    if (done) show($(`${page}-done`), done);
+  } catch (err) {
+    show($(`${page}-error`), message(err));
   }
 }

@@ -2,7 +2,7 @@
 // watchlists and their addresses, the alerts with their proofs, and the
 // webhooks with their deliveries.
 
-import { call, message } from './api.js';
+import { act, call } from './api.js';
 import { $, el, show, fmtInt, fmtTime } from './dom.js';
 import { queries } from './csv.js';
 
@@ -11,21 +11,9 @@ let alertCursor = null;
 
 const addressCount = (n) => `${fmtInt(n)} ${n === 1 ? 'address' : 'addresses'}`;
 
-// act runs fn, showing its outcome in the page's done or error line.
-async function act(fn) {
-  show($('watch-error'), '');
-  show($('watch-done'), '');
-  try {
-    const done = await fn();
-    if (done) show($('watch-done'), done);
-  } catch (err) {
-    show($('watch-error'), message(err));
-  }
-}
-
 function button(text, label, fn) {
   const b = el('button', { type: 'button', 'aria-label': label, text });
-  b.addEventListener('click', () => act(fn));
+  b.addEventListener('click', () => act('watch', fn));
   return b;
 }
 
@@ -150,7 +138,7 @@ async function registerHook() {
 }
 
 function submit(id, fn) {
-  $(id).addEventListener('submit', (ev) => { ev.preventDefault(); act(fn); });
+  $(id).addEventListener('submit', (ev) => { ev.preventDefault(); act('watch', fn); });
 }
 
 export function initWatch() {
@@ -159,9 +147,9 @@ export function initWatch() {
   submit('watch-form', createWatchlist);
   submit('watched-form', () => changeAddresses('POST', queries($('watched-add').value, $('watch-chain').value)));
   submit('hook-form', registerHook);
-  $('alerts-more').addEventListener('click', () => act(() => loadAlerts(true)));
+  $('alerts-more').addEventListener('click', () => act('watch', () => loadAlerts(true)));
 }
 
 export function showWatch() {
-  act(async () => { await Promise.all([loadWatchlists(), loadAlerts(false), loadHooks()]); });
+  act('watch', async () => { await Promise.all([loadWatchlists(), loadAlerts(false), loadHooks()]); });
 }
