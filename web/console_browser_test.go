@@ -18,6 +18,17 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
+// screeningServer is a test server screening against the sanctions
+// lists, with an agent registered under name whose account an
+// administrator granted credits.
+func screeningServer(t *testing.T, name string, credits int) (*apitest.Server, apitest.Agent) {
+	t.Helper()
+	ts := apitest.NewServer(t, apitest.SanctionsLists(t))
+	a := ts.Register(t, name)
+	ts.Do(t, "POST", "/v1/admin/credits", apitest.AdminToken, map[string]any{"developerId": a.DeveloperID, "amount": credits, "reason": "test"}).Must(t, 200)
+	return ts, a
+}
+
 // signIn opens the console of ts and signs in with cred typed on the
 // keyboard (Enter submits), then waits for the navigation.
 func signIn(t *testing.T, ctx context.Context, ts *apitest.Server, cred string) {
@@ -172,9 +183,7 @@ func entities(matches []any) string {
 // API's answer for the same address with a proof link to a stored proof
 // holding that answer. No script error and no policy violation.
 func TestConsoleScreensACSV(t *testing.T) {
-	ts := apitest.NewServer(t, apitest.SanctionsLists(t))
-	a := ts.Register(t, "console")
-	ts.Do(t, "POST", "/v1/admin/credits", apitest.AdminToken, map[string]any{"developerId": a.DeveloperID, "amount": 2900, "reason": "test"}).Must(t, 200)
+	ts, a := screeningServer(t, "console", 2900)
 	items := screenInput(t)
 	rows := [][]string{{"address", "chain"}}
 	for _, it := range items {
@@ -250,9 +259,7 @@ func TestConsoleScreensACSV(t *testing.T) {
 
 	checkCSV(t, ts, download(t, ctx, "#download-csv"), want)
 	checkJSON(t, download(t, ctx, "#download-json"), want)
-	if errs := console.Errors(); len(errs) > 0 {
-		t.Fatalf("the page reported errors: %q", errs)
-	}
+	console.NoErrors(t)
 }
 
 // checkCSV compares the downloaded CSV with the API's answers and checks
@@ -451,9 +458,7 @@ func TestConsoleAgentsAndCredits(t *testing.T) {
 	}
 	js[bool](t, ctx, `(location.hash = '#moderation', true)`)
 	waitJS(t, ctx, `!document.getElementById('page-screen').hidden && document.getElementById('page-moderation').hidden`)
-	if errs := console.Errors(); len(errs) > 0 {
-		t.Fatalf("the page reported errors: %q", errs)
-	}
+	console.NoErrors(t)
 }
 
 // TestConsoleTenThousandRows: a pasted list of 10,000 addresses is
@@ -461,9 +466,7 @@ func TestConsoleAgentsAndCredits(t *testing.T) {
 // filters and pages working over all 10,000; 10,001 addresses are refused
 // before anything is sent.
 func TestConsoleTenThousandRows(t *testing.T) {
-	ts := apitest.NewServer(t, apitest.SanctionsLists(t))
-	a := ts.Register(t, "")
-	ts.Do(t, "POST", "/v1/admin/credits", apitest.AdminToken, map[string]any{"developerId": a.DeveloperID, "amount": 10000, "reason": "test"}).Must(t, 200)
+	ts, a := screeningServer(t, "", 10000)
 	ctx := browsertest.New(t)
 	console := browsertest.Console(t, ctx)
 	signIn(t, ctx, ts, a.Key)
@@ -491,9 +494,7 @@ func TestConsoleTenThousandRows(t *testing.T) {
 	if first := js[string](t, ctx, `document.querySelector('#results-table tbody tr td').textContent`); first != "5001" || rows() != 50 {
 		t.Fatalf("second page of the sanctioned starts at row %s", first)
 	}
-	if errs := console.Errors(); len(errs) > 0 {
-		t.Fatalf("the page reported errors: %q", errs)
-	}
+	console.NoErrors(t)
 }
 
 // TestConsoleStopsAtARefusal: a list whose 120th line names a chain the
@@ -501,9 +502,7 @@ func TestConsoleTenThousandRows(t *testing.T) {
 // page names by its line and address with the problem's title and
 // detail; the 100 results before it stay, and nothing more is charged.
 func TestConsoleStopsAtARefusal(t *testing.T) {
-	ts := apitest.NewServer(t, apitest.SanctionsLists(t))
-	a := ts.Register(t, "")
-	ts.Do(t, "POST", "/v1/admin/credits", apitest.AdminToken, map[string]any{"developerId": a.DeveloperID, "amount": 500, "reason": "test"}).Must(t, 200)
+	ts, a := screeningServer(t, "", 500)
 	var lines []string
 	for i := range 150 {
 		chain := "ethereum"

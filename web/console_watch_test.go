@@ -85,9 +85,7 @@ func TestConsoleWatchlists(t *testing.T) {
 	if miss := unlabelled(t, ctx); len(miss) > 0 {
 		t.Fatalf("unlabelled controls: %q", miss)
 	}
-	if errs := console.Errors(); len(errs) > 0 {
-		t.Fatalf("the page reported errors: %q", errs)
-	}
+	console.NoErrors(t)
 }
 
 // TestConsoleAlertsAndDeliveries: on the page a developer adds and
@@ -125,9 +123,7 @@ func TestConsoleAlertsAndDeliveries(t *testing.T) {
 		t.Fatalf("after add and remove: %s", w.Body)
 	}
 
-	if errs := console.Errors(); len(errs) > 0 {
-		t.Fatalf("the page reported errors: %q", errs)
-	}
+	console.NoErrors(t)
 	refused := ts.Do(t, "POST", "/v1/webhooks", dev.Key, map[string]any{"url": "ftp://x.example", "events": []string{"watchlist.hit"}}).Problem(t, http.StatusBadRequest, "invalid")
 	browsertest.Do(t, ctx, chromedp.SetValue(chromedp.CSS("#hook-url"), "ftp://x.example"), chromedp.Click(chromedp.CSS(`#hook-form button[type="submit"]`)))
 	want := refused.Str("title") + ": " + refused.Str("detail") + " (invalid)"

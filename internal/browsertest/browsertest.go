@@ -173,6 +173,15 @@ func (m *Messages) Errors() []string {
 	return out
 }
 
+// NoErrors fails the test when the page reported an error so far
+// (Errors).
+func (m *Messages) NoErrors(t testing.TB) {
+	t.Helper()
+	if errs := m.Errors(); len(errs) > 0 {
+		t.Fatalf("the page reported errors: %q", errs)
+	}
+}
+
 // Containing returns the messages so far whose text holds s.
 func (m *Messages) Containing(s string) []string {
 	var out []string
