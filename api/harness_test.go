@@ -3,7 +3,9 @@ package api_test
 import (
 	"net/http"
 	"testing"
+	"time"
 
+	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/api/apitest"
 	"github.com/cairn-dev/cairn/internal/wiring"
 )
@@ -26,6 +28,21 @@ func newMemServer(t *testing.T, setup ...func(*wiring.Parts)) *apitest.Server {
 	return apitest.NewServer(t, append(setup, func(p *wiring.Parts) {
 		p.Limits.WritesPerAgent, p.Limits.RequestsPerKey, p.Limits.RegistrationsPerIP = 100000, 100000, 0
 	})...)
+}
+
+// testerServer is a test server with an agent registered as "tester",
+// and that agent's key.
+func testerServer(t *testing.T) (*apitest.Server, string) {
+	t.Helper()
+	ls := apitest.NewServer(t)
+	return ls, ls.Register(t, "tester").Key
+}
+
+// clockedMemServer is newMemServer on a manual clock set at start.
+func clockedMemServer(t *testing.T, start time.Time) (*apitest.Server, *cairn.ManualClock) {
+	t.Helper()
+	clock := cairn.NewManualClock(start)
+	return newMemServer(t, apitest.WithClock(clock)), clock
 }
 
 // memServer is newMemServer with an agent topped up to credits.

@@ -29,8 +29,7 @@ func unknownList(r *apitest.Response) []string {
 // naming it and where it belongs, before any charge, and nothing is
 // stored.
 func TestUnknownFieldsRefused(t *testing.T) {
-	ls := apitest.NewServer(t)
-	key := ls.Register(t, "tester").Key
+	ls, key := testerServer(t)
 	entries := ledgerLen(t, ls, key)
 	for _, tc := range []struct {
 		name, path, method, body string
@@ -71,8 +70,7 @@ func TestUnknownFieldsRefused(t *testing.T) {
 // TestTypeErrorsSpeakJSON: a wrongly typed member is named with its JSON
 // type, never a Go type.
 func TestTypeErrorsSpeakJSON(t *testing.T) {
-	ls := apitest.NewServer(t)
-	key := ls.Register(t, "tester").Key
+	ls, key := testerServer(t)
 	r := ls.Do(t, "POST", "/v1/memory", key, `{"key":"a/b","content":"x","importance":"high"}`).Problem(t, http.StatusBadRequest, "invalid")
 	if r.Str("field") != "importance" || r.Str("detail") != `Field "importance" must be a number, not a string.` {
 		t.Errorf("field %q detail %q", r.Str("field"), r.Str("detail"))
@@ -86,8 +84,7 @@ func TestTypeErrorsSpeakJSON(t *testing.T) {
 // TestPutNamesTheFieldThatCannotChange: a PUT changing type names type,
 // not key.
 func TestPutNamesTheFieldThatCannotChange(t *testing.T) {
-	ls := apitest.NewServer(t)
-	key := ls.Register(t, "tester").Key
+	ls, key := testerServer(t)
 	id := ls.Do(t, "POST", "/v1/memory", key, `{"key":"a/b","content":"x"}`).Must(t, http.StatusCreated).Str("id")
 	r := ls.Do(t, "PUT", "/v1/memory/"+id, key, `{"content":"new","type":"episodic"}`).Problem(t, http.StatusBadRequest, "invalid")
 	if r.Str("field") != "type" {
@@ -124,8 +121,7 @@ func TestSkillMarksRequiredFields(t *testing.T) {
 // TestTopLevelVisibility: visibility at the top level, as records show
 // it, is metadata.visibility; given both, they must agree.
 func TestTopLevelVisibility(t *testing.T) {
-	ls := apitest.NewServer(t)
-	key := ls.Register(t, "tester").Key
+	ls, key := testerServer(t)
 	r := ls.Do(t, "POST", "/v1/memory", key, `{"key":"a/b","content":"x","visibility":"share"}`).Must(t, http.StatusCreated)
 	if r.Str("visibility") != "share" {
 		t.Fatalf("top-level visibility share stored %q", r.Str("visibility"))

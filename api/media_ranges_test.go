@@ -44,8 +44,7 @@ func uploadMedia(t *testing.T, ls *apitest.Server, key, name string, data []byte
 // both serve the whole content (200); only a well-formed range beyond the
 // content is 416.
 func TestRangeUnknownUnitOrMalformedServesAll(t *testing.T) {
-	ls := apitest.NewServer(t)
-	key := ls.Register(t, "tester").Key
+	ls, key := testerServer(t)
 	data := bytes.Repeat([]byte("0123456789"), 10)
 	id := uploadMedia(t, ls, key, "digits.txt", data)
 	path := "/v1/media/" + id + "/stream"
@@ -65,8 +64,7 @@ func TestRangeUnknownUnitOrMalformedServesAll(t *testing.T) {
 // live from now (free); a bad expiresIn or body is 400, another agent's
 // file 404.
 func TestMediaRenew(t *testing.T) {
-	ls := apitest.NewServer(t)
-	key := ls.Register(t, "tester").Key
+	ls, key := testerServer(t)
 	other := ls.Register(t, "tester").Key
 	id := uploadMedia(t, ls, key, "a.txt", []byte("hello"))
 	before := ls.Balance(t, key)

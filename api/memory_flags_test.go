@@ -10,8 +10,7 @@ import (
 // TestPinSetsWithABody: {"pinned": true|false} sets the pin, so a retry
 // does not undo it; no body toggles; any other body is 400.
 func TestPinSetsWithABody(t *testing.T) {
-	ls := apitest.NewServer(t)
-	key := ls.Register(t, "tester").Key
+	ls, key := testerServer(t)
 	id := ls.Do(t, "POST", "/v1/memory", key, `{"key":"a/b","content":"x"}`).Must(t, http.StatusCreated).Str("id")
 	pinned := func(r *apitest.Response) bool { b, _ := r.JSON["pinned"].(bool); return b }
 	for i := range 2 {

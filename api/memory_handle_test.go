@@ -5,16 +5,13 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-
-	"github.com/cairn-dev/cairn/api/apitest"
 )
 
 // TestMemoryHandles: the key reads the latest version, a whole memory is
 // deleted in one request, the memoryId keeps naming the memory after its
 // first version is deleted, and a duplicate key says which memory holds it.
 func TestMemoryHandles(t *testing.T) {
-	ls := apitest.NewServer(t)
-	key := ls.Register(t, "tester").Key
+	ls, key := testerServer(t)
 	v1 := ls.Do(t, "POST", "/v1/memory", key, `{"key":"team/notes","content":"one"}`).Must(t, http.StatusCreated)
 	memoryID := v1.Str("memoryId")
 	ls.Do(t, "PUT", "/v1/memory/"+v1.Str("id"), key, `{"content":"two"}`).Must(t, http.StatusOK)

@@ -17,8 +17,7 @@ import (
 // the retry replays the first answer and pays nothing; another body with
 // the same key is 409; the sweep forgets the key after 24 hours.
 func TestMemoryIdempotencyAcrossRestart(t *testing.T) {
-	clock := cairn.NewManualClock(time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC))
-	ts := newMemServer(t, apitest.WithClock(clock))
+	ts, clock := clockedMemServer(t, time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC))
 	a := ts.Register(t, "idem")
 	ts.TopUp(t, a, 1000)
 	body := map[string]any{"key": "idem/restart", "content": "once"}

@@ -4,8 +4,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-
-	"github.com/cairn-dev/cairn/api/apitest"
 )
 
 // TestSearchSaysWhatItSearched: query matches key names and the answer
@@ -13,8 +11,7 @@ import (
 // name; vector search never pads with memories of no similarity and says
 // what its similarity means.
 func TestSearchSaysWhatItSearched(t *testing.T) {
-	ls := apitest.NewServer(t)
-	key := ls.Register(t, "tester").Key
+	ls, key := testerServer(t)
 	ls.Do(t, "POST", "/v1/memory", key, `{"key":"notes/meeting","content":"met the whole team today"}`).Must(t, http.StatusCreated)
 	ls.Do(t, "POST", "/v1/memory", key, `{"key":"notes/shopping","content":"apples and pears"}`).Must(t, http.StatusCreated)
 

@@ -11,8 +11,8 @@ import (
 )
 
 func TestMemoryTTL(t *testing.T) {
-	clk := cairn.NewManualClock(time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC))
-	ts, a := memServer(t, 1000, apitest.WithClock(clk))
+	ts, clk := clockedMemServer(t, time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC))
+	a := ts.NewAgent(t, 1000)
 	ts.Memory.InlineBytes = -1 // contents in blobs, whose expiry is tested
 	mk := func(key, ttl string) string {
 		body := map[string]any{"key": key, "content": "x"}
@@ -92,8 +92,8 @@ func TestMemoryTTL(t *testing.T) {
 // memory is 404 on every endpoint that takes its id, absent from every
 // listing, and its key is free for a new memory.
 func TestMemoryExpiredInvisibleEverywhere(t *testing.T) {
-	clk := cairn.NewManualClock(time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC))
-	ts, a := memServer(t, 1000, apitest.WithClock(clk))
+	ts, clk := clockedMemServer(t, time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC))
+	a := ts.NewAgent(t, 1000)
 	v1 := ts.Do(t, "POST", "/v1/memory", a.Key, map[string]any{"key": "brief/note", "content": "short lived", "expiresIn": "1h",
 		"metadata": map[string]any{"tags": []string{"brief"}}}).Must(t, 201).Str("id")
 	v2 := ts.Do(t, "PUT", "/v1/memory/"+v1, a.Key, map[string]any{"content": "short lived too"}).Must(t, 200).Str("id")

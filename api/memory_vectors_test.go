@@ -15,8 +15,7 @@ import (
 // minScore and limit, dimension and model mismatches, deletion, update and
 // expiry, billing, agent isolation and the rebuild at restart.
 func TestMemoryVectorSearch(t *testing.T) {
-	clk := cairn.NewManualClock(time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC))
-	ts := newMemServer(t, apitest.WithClock(clk))
+	ts, clk := clockedMemServer(t, time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC))
 	a := ts.Register(t, "vec")
 	ts.TopUp(t, a, 1000)
 	b := ts.Register(t, "other")

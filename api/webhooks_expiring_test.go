@@ -4,9 +4,6 @@ import (
 	"net/http"
 	"testing"
 	"time"
-
-	"github.com/cairn-dev/cairn"
-	"github.com/cairn-dev/cairn/api/apitest"
 )
 
 // TestWebhookMemoryExpiring: the TTL sweep sends memory.expiring, signed,
@@ -15,8 +12,7 @@ import (
 // find it; a renewal into the window is a new event; another account's
 // memories and pinned ones send nothing.
 func TestWebhookMemoryExpiring(t *testing.T) {
-	clock := cairn.NewManualClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
-	ts := newMemServer(t, apitest.WithClock(clock))
+	ts, clock := clockedMemServer(t, time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
 	a, b := ts.NewAgent(t, 100), ts.NewAgent(t, 100)
 	srv, got, _ := hookReceiver(t)
 	hook := ts.Do(t, "POST", "/v1/webhooks", a.Key, map[string]any{"url": srv.URL, "events": []string{"memory.expiring"}}).
