@@ -34,7 +34,7 @@ func TestWebhookMemoryExpiring(t *testing.T) {
 	data := body["data"].(map[string]any)
 	if data["key"] != "soon" || data["id"] != soon || data["agentId"] != a.ID ||
 		data["expiresAt"] != clock.Now().Add(12*time.Hour).Format(time.RFC3339) {
-		t.Fatalf("memory.expiring %s", req.body)
+		t.Fatalf("memory.expiring %s", req.Body)
 	}
 	ts.Sweep(t) // the same memory and expiry: no second event
 	if n := deliveries(); n != 1 {

@@ -2,12 +2,10 @@ package api_test
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -15,47 +13,37 @@ import (
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/api/apitest"
-	"github.com/cairn-dev/cairn/webhook"
+	"github.com/cairn-dev/cairn/webhook/webhooktest"
 )
-
-// hookRequest is a request a receiver got.
-type hookRequest struct {
-	id, ts, sig string
-	body        []byte
-}
 
 // hookReceiver is a webhook endpoint on 127.0.0.1 that fails while
 // failing is set.
-func hookReceiver(t *testing.T) (*httptest.Server, chan hookRequest, *atomic.Bool) {
-	got := make(chan hookRequest, 100)
+func hookReceiver(t *testing.T) (*httptest.Server, chan webhooktest.Request, *atomic.Bool) {
 	var failing atomic.Bool
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		got <- hookRequest{r.Header.Get("webhook-id"), r.Header.Get("webhook-timestamp"), r.Header.Get("webhook-signature"), b}
+	srv, got := webhooktest.Receiver(t, func(int) int {
 		if failing.Load() {
-			w.WriteHeader(http.StatusServiceUnavailable)
+			return http.StatusServiceUnavailable
 		}
-	}))
-	t.Cleanup(srv.Close)
+		return http.StatusOK
+	})
 	return srv, got, &failing
 }
 
 // nextHooks waits for a request of each event type (others skipped),
 // checking every signature with secret, and returns them by type with
 // their decoded bodies.
-func nextHooks(t *testing.T, got chan hookRequest, secret string, events ...string) (map[string]hookRequest, map[string]map[string]any) {
+func nextHooks(t *testing.T, got chan webhooktest.Request, secret string, events ...string) (map[string]webhooktest.Request, map[string]map[string]any) {
 	t.Helper()
-	reqs, bodies := map[string]hookRequest{}, map[string]map[string]any{}
+	reqs, bodies := map[string]webhooktest.Request{}, map[string]map[string]any{}
 	deadline := time.After(30 * time.Second)
 	for len(reqs) < len(events) {
 		select {
 		case r := <-got:
 			var b map[string]any
-			if err := json.Unmarshal(r.body, &b); err != nil {
+			if err := json.Unmarshal(r.Body, &b); err != nil {
 				t.Fatal(err)
 			}
-			ts, _ := strconv.ParseInt(r.ts, 10, 64)
-			if !webhook.Verify(secret, r.id, ts, r.body, r.sig) {
+			if !r.Verify(secret) {
 				t.Fatalf("a delivery whose signature does not verify: %+v", r)
 			}
 			if typ, _ := b["type"].(string); slices.Contains(events, typ) {
@@ -69,7 +57,7 @@ func nextHooks(t *testing.T, got chan hookRequest, secret string, events ...stri
 }
 
 // nextHook is nextHooks of one event type.
-func nextHook(t *testing.T, got chan hookRequest, secret, event string) (hookRequest, map[string]any) {
+func nextHook(t *testing.T, got chan webhooktest.Request, secret, event string) (webhooktest.Request, map[string]any) {
 	t.Helper()
 	reqs, bodies := nextHooks(t, got, secret, event)
 	return reqs[event], bodies[event]
@@ -113,7 +101,7 @@ func TestWebhooksEndToEnd(t *testing.T) {
 	hit, data := reqs["watchlist.hit"], bodies["watchlist.hit"]["data"].(map[string]any)
 	if data["change"] != "sanctioned" || data["address"] != watched || data["listVersion"] != ing.Num("listVersion") ||
 		!strings.Contains(data["proofUrl"].(string), "/v1/compliance/merkle-proof?") {
-		t.Fatalf("watchlist.hit %s", hit.body)
+		t.Fatalf("watchlist.hit %s", hit.Body)
 	}
 	if p := ls.Do(t, "GET", data["proofUrl"].(string), a.Key, nil).Must(t, http.StatusOK); p.JSON["listed"] != true {
 		t.Fatalf("the proof of the hit: %s", p.Body)
@@ -125,21 +113,21 @@ func TestWebhooksEndToEnd(t *testing.T) {
 	ds := ls.Do(t, "GET", "/v1/webhooks/"+id+"/deliveries", a.Key, nil).Must(t, http.StatusOK).JSON["deliveries"].([]any)
 	var hitDelivery map[string]any
 	for _, d := range ds {
-		if d := d.(map[string]any); d["id"] == hit.id {
+		if d := d.(map[string]any); d["id"] == hit.ID {
 			hitDelivery = d
 		}
 	}
 	if len(ds) != 2 || hitDelivery == nil || hitDelivery["eventType"] != "watchlist.hit" {
 		t.Fatalf("deliveries %v", ds)
 	}
-	ls.Do(t, "POST", "/v1/webhooks/"+id+"/deliveries/"+hit.id+"/redeliver", b.Key, nil).Problem(t, http.StatusNotFound, "not_found")
+	ls.Do(t, "POST", "/v1/webhooks/"+id+"/deliveries/"+hit.ID+"/redeliver", b.Key, nil).Problem(t, http.StatusNotFound, "not_found")
 	rot := ls.Do(t, "POST", "/v1/webhooks/"+id+"/rotate-secret", a.Key, nil).Must(t, http.StatusOK)
 	if rot.Str("secret") == secret {
 		t.Fatal("rotation kept the secret")
 	}
-	ls.Do(t, "POST", "/v1/webhooks/"+id+"/deliveries/"+hit.id+"/redeliver", a.Key, nil).Must(t, http.StatusAccepted)
+	ls.Do(t, "POST", "/v1/webhooks/"+id+"/deliveries/"+hit.ID+"/redeliver", a.Key, nil).Must(t, http.StatusAccepted)
 	again, _ := nextHook(t, got, rot.Str("secret"), "watchlist.hit")
-	if again.id != hit.id || string(again.body) != string(hit.body) {
+	if again.ID != hit.ID || string(again.Body) != string(hit.Body) {
 		t.Fatalf("redelivered %+v, first %+v", again, hit)
 	}
 	ls.Do(t, "DELETE", "/v1/webhooks/"+id, b.Key, nil).Problem(t, http.StatusNotFound, "not_found")
@@ -174,7 +162,7 @@ func TestWebhookRetriedAfterReceiverFailure(t *testing.T) {
 	})
 	clock.Advance(5 * time.Second)
 	second, _ := nextHook(t, got, hook.Str("secret"), "list.version")
-	if second.id != first.id || string(second.body) != string(first.body) {
+	if second.ID != first.ID || string(second.Body) != string(first.Body) {
 		t.Fatalf("retry %+v, first %+v", second, first)
 	}
 	waitFor(t, func() bool {

@@ -2,7 +2,6 @@ package webhook_test
 
 import (
 	"context"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -14,31 +13,13 @@ import (
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/store/pebble"
 	"github.com/cairn-dev/cairn/webhook"
+	"github.com/cairn-dev/cairn/webhook/webhooktest"
 )
-
-// request is what a receiver got.
-type request struct {
-	id, ts, sig string
-	body        []byte
-}
 
 // receiver is a webhook endpoint on 127.0.0.1 answering each request with
 // the next status of statuses (the last one repeated).
-func receiver(t *testing.T, statuses ...int) (*httptest.Server, chan request) {
-	got := make(chan request, 100)
-	var mu sync.Mutex
-	n := 0
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		mu.Lock()
-		st := statuses[min(n, len(statuses)-1)]
-		n++
-		mu.Unlock()
-		got <- request{r.Header.Get("webhook-id"), r.Header.Get("webhook-timestamp"), r.Header.Get("webhook-signature"), b}
-		w.WriteHeader(st)
-	}))
-	t.Cleanup(srv.Close)
-	return srv, got
+func receiver(t *testing.T, statuses ...int) (*httptest.Server, chan webhooktest.Request) {
+	return webhooktest.Receiver(t, func(n int) int { return statuses[min(n, len(statuses)-1)] })
 }
 
 type fixture struct {
@@ -69,18 +50,6 @@ func newFixtureConfig(t *testing.T, cfg webhook.Config) *fixture {
 	go func() { svc.Run(ctx); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })
 	return &fixture{db, svc, clock}
-}
-
-// next waits for the receiver's next request.
-func next(t *testing.T, got chan request) request {
-	t.Helper()
-	select {
-	case r := <-got:
-		return r
-	case <-time.After(20 * time.Second):
-		t.Fatal("no delivery")
-	}
-	return request{}
 }
 
 // subscribe creates account d1's endpoint at url for list.version events.
@@ -128,11 +97,11 @@ func TestDeliverySignedAndRetried(t *testing.T) {
 	srv, got := receiver(t, 500, 204)
 	e := f.subscribe(t, srv.URL+"/hook")
 	f.emitVersion(t, "7", map[string]int{"listVersion": 7})
-	first := next(t, got)
-	ts, _ := strconv.ParseInt(first.ts, 10, 64)
-	if !webhook.Verify(e.Secret, first.id, ts, first.body, first.sig) || ts != f.clock.Now().Unix() ||
-		!strings.Contains(string(first.body), `"type":"list.version"`) || !strings.Contains(string(first.body), `"data":{"listVersion":7}`) {
-		t.Fatalf("first attempt %+v %s", first, first.body)
+	first := webhooktest.Next(t, got)
+	ts, _ := strconv.ParseInt(first.Timestamp, 10, 64)
+	if !first.Verify(e.Secret) || ts != f.clock.Now().Unix() ||
+		!strings.Contains(string(first.Body), `"type":"list.version"`) || !strings.Contains(string(first.Body), `"data":{"listVersion":7}`) {
+		t.Fatalf("first attempt %+v %s", first, first.Body)
 	}
 	d := f.waitDelivery(t, e, func(d cairn.WebhookDelivery) bool { return d.Attempts == 1 })
 	if d.Status != cairn.DeliveryPending || d.LastStatus != 500 || !d.NextAttemptAt.Equal(f.clock.Now().Add(5*time.Second)) {
@@ -140,8 +109,8 @@ func TestDeliverySignedAndRetried(t *testing.T) {
 	}
 	f.clock.Advance(5 * time.Second)
 	f.svc.Wake()
-	second := next(t, got)
-	if second.id != first.id || string(second.body) != string(first.body) {
+	second := webhooktest.Next(t, got)
+	if second.ID != first.ID || string(second.Body) != string(first.Body) {
 		t.Fatalf("retry %+v, first %+v", second, first)
 	}
 	d = f.waitDelivery(t, e, func(d cairn.WebhookDelivery) bool { return d.Status == cairn.DeliveryDelivered })
@@ -163,7 +132,7 @@ func TestDeliveryFailsAfterADay(t *testing.T) {
 	f.emitVersion(t, "1", 1)
 	var delays []time.Duration
 	for attempts := 1; ; attempts++ {
-		next(t, got)
+		webhooktest.Next(t, got)
 		d := f.waitDelivery(t, e, func(d cairn.WebhookDelivery) bool { return d.Attempts == attempts })
 		if d.Status == cairn.DeliveryFailed {
 			break
@@ -388,6 +357,6 @@ func TestEnableAgain(t *testing.T) {
 		t.Fatalf("enabled: %+v %v", ep, err)
 	}
 	f.emitVersion(t, "2", 2)
-	next(t, got)
+	webhooktest.Next(t, got)
 	f.waitDelivery(t, e, func(d cairn.WebhookDelivery) bool { return d.Status == cairn.DeliveryDelivered })
 }

@@ -2,16 +2,12 @@ package main
 
 import (
 	"context"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"os"
-	"strconv"
 	"testing"
 	"time"
 
 	"github.com/cairn-dev/cairn/client"
-	"github.com/cairn-dev/cairn/webhook"
+	"github.com/cairn-dev/cairn/webhook/webhooktest"
 )
 
 // TestE2EClientWatchlists drives the client's watchlist, alert and
@@ -29,16 +25,7 @@ func TestE2EClientWatchlists(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := pub.WithAPIKey(reg.APIKey)
-	type hit struct {
-		id, ts, sig string
-		body        []byte
-	}
-	hits := make(chan hit, 10)
-	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		hits <- hit{r.Header.Get("webhook-id"), r.Header.Get("webhook-timestamp"), r.Header.Get("webhook-signature"), b}
-	}))
-	defer recv.Close()
+	recv, hits := webhooktest.Receiver(t, nil)
 	hook, err := c.CreateWebhook(ctx, recv.URL, []string{"watchlist.hit"})
 	if err != nil || hook.Secret == "" {
 		t.Fatalf("webhook %+v %v", hook, err)
@@ -61,14 +48,8 @@ func TestE2EClientWatchlists(t *testing.T) {
 	if _, err := c.RunIngest(ctx); err != nil {
 		t.Fatal(err)
 	}
-	var got hit
-	select {
-	case got = <-hits:
-	case <-time.After(30 * time.Second):
-		t.Fatal("no watchlist.hit")
-	}
-	sec, _ := strconv.ParseInt(got.ts, 10, 64)
-	if !webhook.Verify(hook.Secret, got.id, sec, got.body, got.sig) {
+	got := webhooktest.Next(t, hits)
+	if !got.Verify(hook.Secret) {
 		t.Fatalf("unverified %+v", got)
 	}
 	var alerts []client.Alert
@@ -82,10 +63,10 @@ func TestE2EClientWatchlists(t *testing.T) {
 		t.Fatalf("alerts %+v", alerts)
 	}
 	ds, err := c.ListWebhookDeliveries(ctx, hook.ID, 10, "")
-	if err != nil || len(ds.Deliveries) != 1 || ds.Deliveries[0].ID != got.id {
+	if err != nil || len(ds.Deliveries) != 1 || ds.Deliveries[0].ID != got.ID {
 		t.Fatalf("deliveries %+v %v", ds, err)
 	}
-	if _, err := c.RedeliverWebhook(ctx, hook.ID, got.id); err != nil {
+	if _, err := c.RedeliverWebhook(ctx, hook.ID, got.ID); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.DeleteWebhook(ctx, hook.ID); err != nil {

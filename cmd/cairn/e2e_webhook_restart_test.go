@@ -2,14 +2,14 @@ package main
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/cairn-dev/cairn/webhook/webhooktest"
 )
 
 // TestWebhookSurvivesKill: a watchlist.hit whose first attempt failed is
@@ -21,15 +21,12 @@ func TestWebhookSurvivesKill(t *testing.T) {
 		t.Skip("starts subprocesses")
 	}
 	var ok atomic.Bool
-	ids := make(chan string, 100)
-	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.Copy(io.Discard, r.Body)
-		ids <- r.Header.Get("webhook-id")
+	recv, got := webhooktest.Receiver(t, func(int) int {
 		if !ok.Load() {
-			w.WriteHeader(http.StatusServiceUnavailable)
+			return http.StatusServiceUnavailable
 		}
-	}))
-	defer recv.Close()
+		return http.StatusOK
+	})
 	dir := t.TempDir()
 	list := filepath.Join(t.TempDir(), "eth.txt")
 	orig, err := os.ReadFile("testdata/sanctioned_addresses_ETH.txt")
@@ -54,7 +51,7 @@ func TestWebhookSurvivesKill(t *testing.T) {
 		t.Fatal(err)
 	}
 	ts.do(t, "POST", "/v1/admin/ingest", admin, nil).must(t, http.StatusOK)
-	first := waitID(t, ids)
+	first := webhooktest.Next(t, got).ID
 	// The failed attempt is recorded before the kill.
 	deliveries := func(ts *testServer) []map[string]any {
 		var out []map[string]any
@@ -71,25 +68,13 @@ func TestWebhookSurvivesKill(t *testing.T) {
 	_ = proc.cmd.Wait()
 	ok.Store(true)
 	ts = serveProcess(t, nil, args...).server()
-	if id := waitID(t, ids); id != first {
+	if id := webhooktest.Next(t, got).ID; id != first {
 		t.Fatalf("a delivery of another id after the restart: %s, want %s", id, first)
 	}
 	waitUntil(t, func() bool { ds := deliveries(ts); return len(ds) == 1 && ds[0]["status"] == "delivered" })
 	if alerts := ts.do(t, "GET", "/v1/compliance/alerts", a.Key, nil).must(t, http.StatusOK).JSON["alerts"].([]any); len(alerts) != 1 {
 		t.Fatalf("alerts after the restart: %v", alerts)
 	}
-}
-
-// waitID waits for the receiver's next webhook-id.
-func waitID(t *testing.T, ids chan string) string {
-	t.Helper()
-	select {
-	case id := <-ids:
-		return id
-	case <-time.After(60 * time.Second):
-		t.Fatal("no webhook delivery")
-	}
-	return ""
 }
 
 // waitUntil polls ok until it holds (failing after 60 s).
