@@ -75,15 +75,7 @@ var accountConcurrencyTests = []test{
 			a := &cairn.Agent{ID: cairn.NewID(), DeveloperID: dev.ID, KeyHash: key, CreatedAt: now()}
 			errs[i] = s.CreateAccount(ctx, dev, a, grant(dev.ID, 100))
 		})
-		n := 0
-		for _, err := range errs {
-			if err == nil {
-				n++
-			} else if !cairn.IsCode(err, cairn.ECONFLICT) {
-				t.Fatalf("CreateAccount: %v", err)
-			}
-		}
-		if n != 1 {
+		if n := succeeded(t, "CreateAccount", errs, cairn.ECONFLICT); n != 1 {
 			t.Fatalf("%d accounts created with one key, want 1", n)
 		}
 	}},

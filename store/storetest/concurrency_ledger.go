@@ -22,6 +22,21 @@ func parallel(n int, fn func(i int)) {
 	wg.Wait()
 }
 
+// succeeded counts the nil errors of errs, failing the test on an error
+// whose code is not code (what a lost race may answer).
+func succeeded(t *testing.T, what string, errs []error, code string) int {
+	t.Helper()
+	n := 0
+	for _, err := range errs {
+		if err == nil {
+			n++
+		} else if !cairn.IsCode(err, code) {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	return n
+}
+
 // charges fires one concurrent charge per cost at devID and returns which
 // succeeded. Every failure must be EPAYMENT.
 func charges(t *testing.T, s store.Store, devID string, costs []int64) []bool {
@@ -102,11 +117,7 @@ var ledgerConcurrencyTests = []test{
 		}
 		errs := make([]error, devs*each)
 		parallel(devs*each, func(i int) { errs[i] = s.Apply(ctx, charge(ids[i%devs], 3)) })
-		for _, err := range errs {
-			if err != nil && !cairn.IsCode(err, cairn.EPAYMENT) {
-				t.Fatalf("Apply: %v", err)
-			}
-		}
+		succeeded(t, "Apply", errs, cairn.EPAYMENT)
 		for _, id := range ids {
 			if n := len(checkLedger(t, s, id)); n != 1+100/3 {
 				t.Fatalf("developer %s has %d entries, want %d", id, n, 1+100/3)
@@ -154,14 +165,7 @@ var ledgerConcurrencyTests = []test{
 				Operation: "deposit", Amount: 100, UniqueKey: "aptos:0xabc",
 			})
 		})
-		n := 0
-		for _, err := range errs {
-			if err == nil {
-				n++
-			} else if !cairn.IsCode(err, cairn.ECONFLICT) {
-				t.Fatalf("Apply: %v", err)
-			}
-		}
+		n := succeeded(t, "Apply", errs, cairn.ECONFLICT)
 		var total int64
 		for _, id := range ids {
 			for _, e := range checkLedger(t, s, id) {
