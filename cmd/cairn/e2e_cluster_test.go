@@ -28,10 +28,10 @@ func eventually(t *testing.T, what string, cond func() bool) {
 // paid request: slowly enough to stay within the rate limit).
 func eventuallyEvery(t *testing.T, what string, interval time.Duration, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatalf("not within 30s: %s", what)
+			t.Fatalf("not within 60s: %s", what)
 		}
 		time.Sleep(interval)
 	}

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/cairn-dev/cairn/webhook/webhooktest"
 )
@@ -60,7 +59,7 @@ func TestWebhookSurvivesKill(t *testing.T) {
 		_ = json.Unmarshal(b, &out)
 		return out
 	}
-	waitUntil(t, func() bool { ds := deliveries(ts); return len(ds) == 1 && ds[0]["attempts"] == 1.0 })
+	eventually(t, "the failed attempt recorded", func() bool { ds := deliveries(ts); return len(ds) == 1 && ds[0]["attempts"] == 1.0 })
 	if err := proc.cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
@@ -71,20 +70,8 @@ func TestWebhookSurvivesKill(t *testing.T) {
 	if id := webhooktest.Next(t, got).ID; id != first {
 		t.Fatalf("a delivery of another id after the restart: %s, want %s", id, first)
 	}
-	waitUntil(t, func() bool { ds := deliveries(ts); return len(ds) == 1 && ds[0]["status"] == "delivered" })
+	eventually(t, "the delivery delivered after the restart", func() bool { ds := deliveries(ts); return len(ds) == 1 && ds[0]["status"] == "delivered" })
 	if alerts := ts.do(t, "GET", "/v1/compliance/alerts", a.Key, nil).must(t, http.StatusOK).JSON["alerts"].([]any); len(alerts) != 1 {
 		t.Fatalf("alerts after the restart: %v", alerts)
-	}
-}
-
-// waitUntil polls ok until it holds (failing after 60 s).
-func waitUntil(t *testing.T, ok func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for !ok() {
-		if time.Now().After(deadline) {
-			t.Fatal("condition not reached")
-		}
-		time.Sleep(50 * time.Millisecond)
 	}
 }
