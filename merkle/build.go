@@ -101,37 +101,6 @@ func sortByHash(dst []Hash, ids []int32, leaves []Hash) {
 	sortBuckets(dst, ids, start)
 }
 
-// sortByHashInPlace is sortByHash of the leaves in h, in value order,
-// sorted where they are: the buckets are filled by swapping each leaf
-// into the next free slot of its own (an in-place radix pass), then sorted
-// as sortByHash sorts them. (hash, value index) orders the leaves totally,
-// so the result is sortByHash's.
-func sortByHashInPlace(h []Hash, ids []int32) {
-	if len(h) < parallelSort {
-		sortByHash(h, ids, slices.Clone(h))
-		return
-	}
-	for i := range ids {
-		ids[i] = int32(i)
-	}
-	start := bucketStarts(h)
-	next := slices.Clone(start[:1<<bucketBits])
-	for b := range next {
-		for end := start[b+1]; next[b] < end; next[b]++ {
-			i := next[b]
-			x, xi := h[i], ids[i]
-			for o := binary.BigEndian.Uint16(x[:2]); int(o) != b; o = binary.BigEndian.Uint16(x[:2]) {
-				j := next[o]
-				next[o]++
-				x, h[j] = h[j], x
-				xi, ids[j] = ids[j], xi
-			}
-			h[i], ids[i] = x, xi
-		}
-	}
-	sortBuckets(h, ids, start)
-}
-
 // bucketStarts returns, for each bucket (a two-byte prefix), the position
 // of its first leaf once sorted, and the number of leaves at the end.
 func bucketStarts(leaves []Hash) []int32 {

@@ -34,7 +34,7 @@ const MaxLeaves = math.MaxInt32 / 2
 // on all CPUs. Build copies leaves; zero leaves is EINVALID.
 func Build(leaves []Hash, sortLeaves bool) (*Tree, error) {
 	n := len(leaves)
-	t, err := newTree(n, sortLeaves)
+	t, _, err := newTree(n, sortLeaves)
 	if err != nil {
 		return nil, err
 	}
@@ -56,35 +56,39 @@ func Build(leaves []Hash, sortLeaves bool) (*Tree, error) {
 }
 
 // BuildSortedFunc is Build(leaves, true) over the n leaf hashes that fill
-// writes, in value order, into the slice it is given: the tree's own leaf
-// slots, sorted there in place, so that a large tree never holds its
-// leaves twice.
+// writes, in value order, into the slice it is given: the slots of the
+// tree's internal nodes, not hashed yet, and one slot allocated with them,
+// from which they are sorted into the leaf slots. A large tree never holds
+// its leaves in an array of their own.
 func BuildSortedFunc(n int, fill func(leaves []Hash)) (*Tree, error) {
-	t, err := newTree(n, true)
+	t, area, err := newTree(n, true)
 	if err != nil {
 		return nil, err
 	}
-	fill(t.nodes[n-1:])
-	sortByHashInPlace(t.nodes[n-1:], t.vidx)
+	fill(area)
+	sortByHash(t.nodes[n-1:], t.vidx, area)
 	t.placeSorted()
 	t.finish()
 	return t, nil
 }
 
-// newTree allocates a tree of n leaves.
-func newTree(n int, sorted bool) (*Tree, error) {
+// newTree allocates a tree of n leaves. Its nodes are all of their array
+// but the first slot: area, the first n slots of the array (that one and
+// the internal nodes'), is free until the internal nodes are hashed.
+func newTree(n int, sorted bool) (t *Tree, area []Hash, err error) {
 	if n == 0 {
-		return nil, cairn.Errorf(cairn.EINVALID, "merkle: a tree needs at least one leaf")
+		return nil, nil, cairn.Errorf(cairn.EINVALID, "merkle: a tree needs at least one leaf")
 	}
 	if n > MaxLeaves {
-		return nil, cairn.Errorf(cairn.ETOOLARGE, "merkle: %d leaves exceed the limit of %d", n, MaxLeaves)
+		return nil, nil, cairn.Errorf(cairn.ETOOLARGE, "merkle: %d leaves exceed the limit of %d", n, MaxLeaves)
 	}
+	all := make([]Hash, 2*n)
 	return &Tree{
-		nodes:  make([]Hash, 2*n-1),
+		nodes:  all[1:],
 		tidx:   make([]int32, n),
 		vidx:   make([]int32, n),
 		sorted: sorted,
-	}, nil
+	}, all[:n], nil
 }
 
 // placeSorted reverses the sorted leaf slots, so that leaf position k

@@ -96,9 +96,9 @@ func TestBuildMatchesReference(t *testing.T) {
 }
 
 // TestBuildSortedFuncMatchesReference builds each tree from its leaves
-// written into the tree's own slots, sorted there in place (small inputs,
-// large ones through the in-place radix pass, crowded buckets, repeated
-// hashes): the nodes and every value's tree index are the reference's.
+// written into the tree's own array (small inputs, large ones through the
+// bucket sort, crowded buckets, repeated hashes): the nodes and every
+// value's tree index are the reference's.
 func TestBuildSortedFuncMatchesReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	for _, tc := range []struct {
