@@ -50,7 +50,14 @@ func (p *Pipeline) restore(ctx context.Context, newer, keepSources bool) (bool, 
 	if newer && v.Version <= installed {
 		return false, nil
 	}
-	builders := map[string]*screening.ListingsBuilder{} // community listings under SourceCommunity
+	// community listings under SourceCommunity; each builder made room for
+	// the entries its source had (the stored entries come in key order, so
+	// that Sorted below neither sorts nor copies them).
+	builders := map[string]*screening.ListingsBuilder{}
+	for name, sv := range v.Sources {
+		builders[name] = &screening.ListingsBuilder{}
+		builders[name].Grow(sv.Entries)
+	}
 	if err := p.Store.ListEntries(ctx, func(e cairn.ListEntry) error {
 		b := builders[e.Source]
 		if b == nil {
@@ -64,7 +71,10 @@ func (p *Pipeline) restore(ctx context.Context, newer, keepSources bool) (bool, 
 		return false, fmt.Errorf("restore list entries: %w", err)
 	}
 	bySource := make(map[string]*screening.Listings, len(builders))
-	for name, b := range builders { // already in key order; sorting keeps the invariant explicit
+	for name, b := range builders { // in key order: Sorted checks it, and sorts only if not
+		if b.Len() == 0 { // a source without entries has no listings
+			continue
+		}
 		if bySource[name], err = b.Sorted(); err != nil {
 			return false, err
 		}

@@ -191,12 +191,16 @@ func TestLeafHashStrings3(t *testing.T) {
 		if got := LeafHashStrings3(a, b, c); got != want {
 			t.Fatalf("%d,%d,%d: %s, want %s", len(a), len(b), len(c), got, want)
 		}
-		got := LeafHashesStrings3Func(1, func(_ int, s []byte) (string, []byte, []byte) {
+		triple := func(_ int, s []byte) (string, []byte, []byte) {
 			s = append(s, b...)
 			return a, s[:len(b)], append(s, c...)[len(b):]
-		})
+		}
+		got := LeafHashesStrings3Func(1, triple)
 		if got[0] != want {
 			t.Fatalf("%d,%d,%d: func form %s, want %s", len(a), len(b), len(c), got[0], want)
+		}
+		if tr, err := BuildStrings3Func(1, triple); err != nil || tr.Root() != want {
+			t.Fatalf("%d,%d,%d: tree of one leaf: %v", len(a), len(b), len(c), err)
 		}
 	}
 	for _, tc := range [][3]string{

@@ -89,13 +89,7 @@ func sortByHash(dst []Hash, ids []int32, leaves []Hash) {
 		}
 		return
 	}
-	start := make([]int32, 1<<bucketBits+1)
-	for i := range leaves {
-		start[int(binary.BigEndian.Uint16(leaves[i][:2]))+1]++
-	}
-	for b := 1; b < len(start); b++ {
-		start[b] += start[b-1]
-	}
+	start := bucketStarts(leaves)
 	next := slices.Clone(start[:1<<bucketBits])
 	for i := range leaves {
 		b := binary.BigEndian.Uint16(leaves[i][:2])
@@ -104,26 +98,55 @@ func sortByHash(dst []Hash, ids []int32, leaves []Hash) {
 		dst[p] = leaves[i]
 		ids[p] = int32(i)
 	}
+	sortBuckets(dst, ids, start)
+}
+
+// bucketStarts returns, for each bucket (a two-byte prefix), the position
+// of its first leaf once sorted, and the number of leaves at the end.
+func bucketStarts(leaves []Hash) []int32 {
+	start := make([]int32, 1<<bucketBits+1)
+	for i := range leaves {
+		start[int(binary.BigEndian.Uint16(leaves[i][:2]))+1]++
+	}
+	for b := 1; b < len(start); b++ {
+		start[b] += start[b-1]
+	}
+	return start
+}
+
+// sortBuckets sorts each bucket of h (given by start) with its ids, in
+// parallel.
+func sortBuckets(h []Hash, ids []int32, start []int32) {
 	forChunks(0, 1<<bucketBits, 1<<10, func(a, b int) {
+		var scratch bucketScratch
 		for bk := a; bk < b; bk++ {
 			lo, hi := int(start[bk]), int(start[bk+1])
-			sortBucket(dst[lo:hi], ids[lo:hi])
+			sortBucket(h[lo:hi], ids[lo:hi], &scratch)
 		}
 	})
 }
 
+// bucketScratch is the buffers of sortBucket, reused from one bucket to
+// the next: a tree of ten million leaves has some 150 per bucket, and
+// buffers of their own would be 440 MB of garbage.
+type bucketScratch struct {
+	perm []int
+	h    []Hash
+	ids  []int32
+}
+
 // sortBucket sorts one bucket of hashes with their ids: insertion sort for
 // the usual handful, a full sort for a crowded bucket.
-func sortBucket(h []Hash, ids []int32) {
+func sortBucket(h []Hash, ids []int32, s *bucketScratch) {
 	if len(h) > 32 {
-		perm := make([]int, len(h))
-		for i := range perm {
-			perm[i] = i
+		s.perm = s.perm[:0]
+		for i := range h {
+			s.perm = append(s.perm, i)
 		}
-		slices.SortFunc(perm, func(a, b int) int { return lessLeaf(&h[a], &h[b], ids[a], ids[b]) })
-		hs, is := slices.Clone(h), slices.Clone(ids)
-		for k, p := range perm {
-			h[k], ids[k] = hs[p], is[p]
+		slices.SortFunc(s.perm, func(a, b int) int { return lessLeaf(&h[a], &h[b], ids[a], ids[b]) })
+		s.h, s.ids = append(s.h[:0], h...), append(s.ids[:0], ids...)
+		for k, p := range s.perm {
+			h[k], ids[k] = s.h[p], s.ids[p]
 		}
 		return
 	}

@@ -182,11 +182,24 @@ func TestLeafHashesStrings2Func(t *testing.T) {
 		for i := range pairs {
 			pairs[i] = [2]string{"evm", strings.Repeat("ab", i%50)}
 		}
-		got := LeafHashesStrings2Func(n, func(i int, scratch []byte) (string, []byte) {
+		pair := func(i int, scratch []byte) (string, []byte) {
 			return pairs[i][0], append(scratch, pairs[i][1]...)
-		})
-		if want := LeafHashesStrings2(pairs); !slices.Equal(got, want) {
+		}
+		got := LeafHashesStrings2Func(n, pair)
+		want := LeafHashesStrings2(pairs)
+		if !slices.Equal(got, want) {
 			t.Fatalf("n=%d: leaves differ", n)
+		}
+		if n == 0 {
+			continue
+		}
+		// The tree over the same leaves, hashed into its own slots.
+		tr, err := BuildStrings2Func(n, pair)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ref, _ := Build(want, true); !slices.Equal(tr.Nodes(), ref.Nodes()) {
+			t.Fatalf("n=%d: BuildStrings2Func's nodes differ from Build's", n)
 		}
 	}
 }

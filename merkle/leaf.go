@@ -74,10 +74,20 @@ func LeafHashesStrings2(pairs [][2]string) []Hash {
 // pair may append to scratch (a buffer of its own per goroutine). Hashed
 // on all CPUs for large inputs; pair is called concurrently.
 func LeafHashesStrings2Func(n int, pair func(i int, scratch []byte) (string, []byte)) []Hash {
-	return leafHashes(n, func(i int, dst, scratch []byte) []byte {
+	return leafHashes(n, strings2Enc(pair))
+}
+
+// BuildStrings2Func is Build(LeafHashesStrings2Func(n, pair), true), the
+// leaves hashed into the tree's own slots (BuildSortedFunc).
+func BuildStrings2Func(n int, pair func(i int, scratch []byte) (string, []byte)) (*Tree, error) {
+	return BuildSortedFunc(n, func(leaves []Hash) { leafHashesInto(leaves, strings2Enc(pair)) })
+}
+
+func strings2Enc(pair func(i int, scratch []byte) (string, []byte)) func(i int, dst, scratch []byte) []byte {
+	return func(i int, dst, scratch []byte) []byte {
 		a, b := pair(i, scratch)
 		return appendStrings2(dst, a, b)
-	})
+	}
 }
 
 // LeafHashStrings3 returns StandardLeafHash([]string{"string", "string",
@@ -124,10 +134,20 @@ func appendStrings3(dst []byte, a string, b, c []byte) []byte {
 // which triple may append to scratch (a buffer of its own per goroutine).
 // Hashed on all CPUs for large inputs; triple is called concurrently.
 func LeafHashesStrings3Func(n int, triple func(i int, scratch []byte) (string, []byte, []byte)) []Hash {
-	return leafHashes(n, func(i int, dst, scratch []byte) []byte {
+	return leafHashes(n, strings3Enc(triple))
+}
+
+// BuildStrings3Func is Build(LeafHashesStrings3Func(n, triple), true),
+// the leaves hashed into the tree's own slots (BuildSortedFunc).
+func BuildStrings3Func(n int, triple func(i int, scratch []byte) (string, []byte, []byte)) (*Tree, error) {
+	return BuildSortedFunc(n, func(leaves []Hash) { leafHashesInto(leaves, strings3Enc(triple)) })
+}
+
+func strings3Enc(triple func(i int, scratch []byte) (string, []byte, []byte)) func(i int, dst, scratch []byte) []byte {
+	return func(i int, dst, scratch []byte) []byte {
 		a, b, c := triple(i, scratch)
 		return appendStrings3(dst, a, b, c)
-	})
+	}
 }
 
 // leafHashes returns the StandardMerkleTree leaves of n encodings, leaf
@@ -136,7 +156,13 @@ func LeafHashesStrings3Func(n int, triple func(i int, scratch []byte) (string, [
 // enc is called concurrently.
 func leafHashes(n int, enc func(i int, dst, scratch []byte) []byte) []Hash {
 	out := make([]Hash, n)
-	forChunks(0, n, parallelNodes, func(lo, hi int) {
+	leafHashesInto(out, enc)
+	return out
+}
+
+// leafHashesInto is leafHashes into out: leaf i at out[i].
+func leafHashesInto(out []Hash, enc func(i int, dst, scratch []byte) []byte) {
+	forChunks(0, len(out), parallelNodes, func(lo, hi int) {
 		k := hasherPool.Get().(*hasher)
 		var scratch [256]byte
 		for i := lo; i < hi; i += 4 {
@@ -148,5 +174,4 @@ func leafHashes(n int, enc func(i int, dst, scratch []byte) []byte) []Hash {
 		}
 		hasherPool.Put(k)
 	})
-	return out
 }

@@ -34,28 +34,16 @@ const MaxLeaves = math.MaxInt32 / 2
 // on all CPUs. Build copies leaves; zero leaves is EINVALID.
 func Build(leaves []Hash, sortLeaves bool) (*Tree, error) {
 	n := len(leaves)
-	if n == 0 {
-		return nil, cairn.Errorf(cairn.EINVALID, "merkle: a tree needs at least one leaf")
-	}
-	if n > MaxLeaves {
-		return nil, cairn.Errorf(cairn.ETOOLARGE, "merkle: %d leaves exceed the limit of %d", n, MaxLeaves)
-	}
-	t := &Tree{
-		nodes:  make([]Hash, 2*n-1),
-		tidx:   make([]int32, n),
-		vidx:   make([]int32, n),
-		sorted: sortLeaves,
+	t, _, err := newTree(n, sortLeaves)
+	if err != nil {
+		return nil, err
 	}
 	last := 2*n - 2
 	if sortLeaves {
 		// Sort straight into the leaf slots, then reverse them: leaf
 		// position k lives at node last-k.
-		leafSlots := t.nodes[n-1:]
-		sortByHash(leafSlots, t.vidx, leaves)
-		slices.Reverse(leafSlots)
-		for k, v := range t.vidx {
-			t.tidx[v] = int32(last - k)
-		}
+		sortByHash(t.nodes[n-1:], t.vidx, leaves)
+		t.placeSorted()
 	} else {
 		for k := range leaves {
 			t.nodes[last-k] = leaves[k]
@@ -63,9 +51,61 @@ func Build(leaves []Hash, sortLeaves bool) (*Tree, error) {
 			t.tidx[k] = int32(last - k)
 		}
 	}
-	hashInternal(t.nodes, n)
-	t.indexPrefixes()
+	t.finish()
 	return t, nil
+}
+
+// BuildSortedFunc is Build(leaves, true) over the n leaf hashes that fill
+// writes, in value order, into the slice it is given: the slots of the
+// tree's internal nodes, not hashed yet, and one slot allocated with them,
+// from which they are sorted into the leaf slots. A large tree never holds
+// its leaves in an array of their own.
+func BuildSortedFunc(n int, fill func(leaves []Hash)) (*Tree, error) {
+	t, area, err := newTree(n, true)
+	if err != nil {
+		return nil, err
+	}
+	fill(area)
+	sortByHash(t.nodes[n-1:], t.vidx, area)
+	t.placeSorted()
+	t.finish()
+	return t, nil
+}
+
+// newTree allocates a tree of n leaves. Its nodes are all of their array
+// but the first slot: area, the first n slots of the array (that one and
+// the internal nodes'), is free until the internal nodes are hashed.
+func newTree(n int, sorted bool) (t *Tree, area []Hash, err error) {
+	if n == 0 {
+		return nil, nil, cairn.Errorf(cairn.EINVALID, "merkle: a tree needs at least one leaf")
+	}
+	if n > MaxLeaves {
+		return nil, nil, cairn.Errorf(cairn.ETOOLARGE, "merkle: %d leaves exceed the limit of %d", n, MaxLeaves)
+	}
+	all := make([]Hash, 2*n)
+	return &Tree{
+		nodes:  all[1:],
+		tidx:   make([]int32, n),
+		vidx:   make([]int32, n),
+		sorted: sorted,
+	}, all[:n], nil
+}
+
+// placeSorted reverses the sorted leaf slots, so that leaf position k
+// lives at node 2n-2-k, and indexes them by value.
+func (t *Tree) placeSorted() {
+	n := len(t.vidx)
+	last := 2*n - 2
+	slices.Reverse(t.nodes[n-1:])
+	for k, v := range t.vidx {
+		t.tidx[v] = int32(last - k)
+	}
+}
+
+// finish hashes the internal nodes and indexes the leaves' prefixes.
+func (t *Tree) finish() {
+	hashInternal(t.nodes, len(t.tidx))
+	t.indexPrefixes()
 }
 
 // Root returns the root: nodes[0].

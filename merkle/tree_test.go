@@ -95,6 +95,37 @@ func TestBuildMatchesReference(t *testing.T) {
 	}
 }
 
+// TestBuildSortedFuncMatchesReference builds each tree from its leaves
+// written into the tree's own array (small inputs, large ones through the
+// bucket sort, crowded buckets, repeated hashes): the nodes and every
+// value's tree index are the reference's.
+func TestBuildSortedFuncMatchesReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, tc := range []struct {
+		n          int
+		skew, dups bool
+	}{{1, false, false}, {2, false, true}, {1000, false, true}, {parallelSort, false, false},
+		{4*parallelSort + 3, false, true}, {2*parallelSort + 1, true, true}} {
+		leaves := randomLeaves(r, tc.n, tc.skew, tc.dups)
+		tr, err := BuildSortedFunc(len(leaves), func(dst []Hash) { copy(dst, leaves) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		nodes, tidx := refTree(leaves, true)
+		if !slices.Equal(tr.Nodes(), nodes) {
+			t.Fatalf("%+v: nodes differ from the reference", tc)
+		}
+		for v, want := range tidx {
+			if got, _ := tr.TreeIndex(v); got != want {
+				t.Fatalf("%+v: value %d: tree index %d, want %d", tc, v, got, want)
+			}
+		}
+	}
+	if _, err := BuildSortedFunc(0, func([]Hash) {}); !cairn.IsCode(err, cairn.EINVALID) {
+		t.Errorf("no leaves: %v, want EINVALID", err)
+	}
+}
+
 func TestTreeErrors(t *testing.T) {
 	tr, err := Build(randomLeaves(rand.New(rand.NewPCG(7, 8)), 5, false, false), true)
 	if err != nil {

@@ -162,14 +162,22 @@ func Build(version uint64, builtAt time.Time, groups ...[]Listing) (*Index, erro
 func BuildFrom(version uint64, builtAt time.Time, groups ...*Listings) (*Index, error) {
 	table, remap, n, evm := shareMatches(groups)
 	ix := &Index{Version: version, BuiltAt: builtAt, entries: newEntries(n-evm, table), bySource: map[string]int{}}
-	uses := make([]int, len(table))
+	uses := countUses(groups, remap, len(table))
+	// Each tree has at most a leaf per listing of its class: room for
+	// them all, so that the values are not copied as they grow.
+	for m, c := range uses {
+		if SanctionsSource(table[m].Source) {
+			ix.values.ref = slices.Grow(ix.values.ref, c)
+		} else {
+			ix.cvalues.ref = slices.Grow(ix.cvalues.ref, c)
+		}
+	}
 	// Addresses of other families go to a map, in the groups' order; EVM
 	// addresses are collected, sorted and merged into the EVM table.
 	refs := make([]evmRef, 0, evm)
 	for gi, g := range groups {
 		for i := range g.Len() {
 			m := remap[gi][g.match[i]]
-			uses[m]++
 			if k, packed := g.evmKey(i); packed {
 				refs = append(refs, newEVMRef(k, m, gi, i))
 				continue
@@ -273,17 +281,28 @@ func shareMatches(groups []*Listings) (table []Match, remap [][]uint32, n, evm i
 	return table, remap, n, evm
 }
 
+// countUses returns how many listings of the groups have each match of
+// the shared table (remap: shareMatches').
+func countUses(groups []*Listings, remap [][]uint32, matches int) []int {
+	uses := make([]int, matches)
+	for gi, g := range groups {
+		for i := range g.Len() {
+			uses[remap[gi][g.match[i]]]++
+		}
+	}
+	return uses
+}
+
 // valuesTree is the StandardMerkleTree of the (family, address) values, in
 // their order, nil for none.
 func (ix *Index) valuesTree(vals *leafValues) (*merkle.Tree, error) {
 	if vals.Len() == 0 {
 		return nil, nil
 	}
-	leaves := merkle.LeafHashesStrings2Func(vals.Len(), func(i int, scratch []byte) (string, []byte) {
+	return merkle.BuildStrings2Func(vals.Len(), func(i int, scratch []byte) (string, []byte) {
 		f, a := vals.value(i, &ix.entries.evm, scratch)
 		return string(f), a
 	})
-	return merkle.Build(leaves, true)
 }
 
 // Len is the number of distinct listed addresses, of either class.

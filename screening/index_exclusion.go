@@ -166,13 +166,12 @@ func (ix *Index) buildExclusion(class string) (*exclusion, error) {
 		x.fams[i].first = n
 		n += x.fams[i].len() + 1
 	}
-	leaves := merkle.LeafHashesStrings3Func(n, func(v int, scratch []byte) (string, []byte, []byte) {
+	var err error
+	if x.tree, err = merkle.BuildStrings3Func(n, func(v int, scratch []byte) (string, []byte, []byte) {
 		g, k := x.gap(v)
 		low, high := g.bounds(scratch, k, t)
 		return string(g.f), low, high
-	})
-	var err error
-	if x.tree, err = merkle.Build(leaves, true); err != nil {
+	}); err != nil {
 		return nil, err
 	}
 	return x, nil

@@ -293,6 +293,18 @@ func (b *ListingsBuilder) Append(o *ListingsBuilder) {
 // Len is the number of listings added.
 func (b *ListingsBuilder) Len() int { return len(b.l.end) }
 
+// Grow makes room for n more listings of EVM addresses (the bulk of every
+// list; others grow the room as they need), so that a builder told its
+// size is built without copies and holds no slack.
+func (b *ListingsBuilder) Grow(n int) {
+	if n <= 0 {
+		return
+	}
+	b.l.data = slices.Grow(b.l.data, n*(1+len([20]byte{})))
+	b.l.end = slices.Grow(b.l.end, n)
+	b.l.match = slices.Grow(b.l.match, n)
+}
+
 // Listings returns the listings in the order added and empties b.
 func (b *ListingsBuilder) Listings() (*Listings, error) {
 	l, err := b.l, b.err
@@ -307,13 +319,15 @@ func (b *ListingsBuilder) Listings() (*Listings, error) {
 // once (of listings with equal keys, the first added stays), and empties
 // b.
 //
-// The sort orders fixed-size keys (the family's rank and the address's
-// first 14 bytes, which tell almost every pair of listings apart) with the
-// listing's position, and compares the listings themselves only on a tie;
-// then it copies the listings once, in order.
+// Listings added in key order, each key once (a list version's stored
+// entries), are returned as they are: neither sorted nor copied. Others
+// are sorted: the sort orders fixed-size keys (the family's rank and the
+// address's first 14 bytes, which tell almost every pair of listings
+// apart) with the listing's position, and compares the listings
+// themselves only on a tie; then it copies the listings once, in order.
 func (b *ListingsBuilder) Sorted() (*Listings, error) {
 	l, err := b.Listings()
-	if err != nil || l.Len() == 0 {
+	if err != nil || l.Len() == 0 || l.sortedOnce() {
 		return l, err
 	}
 	keys := l.sortKeys()
@@ -344,6 +358,17 @@ func (b *ListingsBuilder) Sorted() (*Listings, error) {
 		out.match = append(out.match, l.match[i])
 	}
 	return out, nil
+}
+
+// sortedOnce reports whether the listings are in key order, each key
+// once.
+func (l *Listings) sortedOnce() bool {
+	for i := 1; i < l.Len(); i++ {
+		if l.Compare(i-1, l, i) >= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // listingKey is a listing's sort key: hi is the rank of its family (16

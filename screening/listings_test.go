@@ -71,6 +71,50 @@ func TestListingsSorted(t *testing.T) {
 	}
 }
 
+// TestListingsSortedInKeyOrder: listings added in key order, each key
+// once (a version's stored entries), come back as they were added, in the
+// builder's own arrays (Grow made room for them all); a repeated key or
+// one pair out of order makes Sorted sort, as for any other input.
+func TestListingsSortedInKeyOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for round := range 20 {
+		sorted, err := NewListings(randomListings(rng, 1+rng.IntN(2000)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := slices.Collect(sorted.All())
+		var b ListingsBuilder
+		b.Grow(len(in))
+		data := b.l.data[:1]
+		for _, l := range in {
+			b.Add(l.Family, l.Address, l.Match)
+		}
+		got, err := b.Sorted()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !got.Equal(sorted) || !slices.Equal(got.fams, sorted.fams) {
+			t.Fatalf("round %d: listings in key order came back changed", round)
+		}
+		if len(got.data) <= cap(data) && &got.data[0] != &data[0] {
+			t.Fatalf("round %d: listings in key order were copied", round)
+		}
+		if len(in) < 2 {
+			continue
+		}
+		// A repeat of a key, then a swap: each is sorted as any input.
+		for _, bad := range [][]Listing{slices.Insert(slices.Clone(in), 1, in[0]),
+			append([]Listing{in[1], in[0]}, in[2:]...)} {
+			for _, l := range bad {
+				b.Add(l.Family, l.Address, l.Match)
+			}
+			if got, err := b.Sorted(); err != nil || !got.Equal(sorted) {
+				t.Fatalf("round %d: %v, or listings not in key order were not sorted", round, err)
+			}
+		}
+	}
+}
+
 // TestListingsCompact: listings read back as added; a canonical EVM
 // address is held as its 20 bytes, anything else as its string.
 func TestListingsCompact(t *testing.T) {
