@@ -35,12 +35,20 @@ func (db *DB) MemoryChannel() string { return channelOf("cairn_memory", db.schem
 // notifyMemory sends the change of m's head with the transaction: the
 // listeners hear it at commit, never for a rolled back one.
 func (db *DB) notifyMemory(ctx context.Context, tx pgx.Tx, agentID, memoryID, key string) error {
-	doc, err := json.Marshal(memoryNote{From: db.id, AgentID: agentID, MemoryID: memoryID, Key: key})
+	s, err := db.notifyStmt(agentID, memoryID, key)
 	if err != nil {
 		return err
 	}
-	_, err = tx.Exec(ctx, "SELECT pg_notify($1, $2)", db.MemoryChannel(), string(doc))
-	return mapErr(err, "notify memory change")
+	return s.exec(ctx, tx)
+}
+
+// notifyStmt is notifyMemory's statement.
+func (db *DB) notifyStmt(agentID, memoryID, key string) (stmt, error) {
+	doc, err := json.Marshal(memoryNote{From: db.id, AgentID: agentID, MemoryID: memoryID, Key: key})
+	if err != nil {
+		return stmt{}, err
+	}
+	return newStmt("notify memory change", "SELECT pg_notify($1, $2)", db.MemoryChannel(), string(doc)), nil
 }
 
 // MemoryFeed hears the memory changes committed by other processes on
