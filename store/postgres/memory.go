@@ -191,6 +191,54 @@ func (db *DB) MemoryByVersionID(ctx context.Context, agentID, versionID string) 
 	return decodeItem(hd, vd)
 }
 
+var _ store.MemoryReadLog = (*DB)(nil)
+
+// sqlReadLogged is MemoryByVersionID's read with the read's audit entry
+// (sqlAuditAsync's, synchronous_commit off for this statement only),
+// inserted when the memory is not expired at $3 and the version's content
+// is inlined.
+const sqlReadLogged = `WITH r AS (
+	SELECT m.head, v.record, m.key, v.version,
+		(m.expires_ns IS NULL OR m.expires_ns > $3) AND (v.record->>'inlined')::boolean IS TRUE AS logs
+	FROM memory_versions v JOIN memories m ON m.agent_id = v.agent_id AND m.id = v.memory_id
+	WHERE v.agent_id = $1 AND v.id = $2
+), a AS (
+	INSERT INTO audit (agent_id, id, action, resource, detail, request_id, ip, created_at)
+	SELECT $1, $4, $5, $2, jsonb_build_object('key', r.key, 'version', r.version), $6, $7, $8
+	FROM r, (SELECT ` + asyncCommitExpr + `) AS async WHERE r.logs
+	RETURNING 1
+)
+SELECT head, record, logs FROM r`
+
+// ReadMemoryVersion reads the head and the version and logs the read in
+// one statement (store.MemoryReadLog).
+func (db *DB) ReadMemoryVersion(ctx context.Context, agentID, versionID string, now time.Time, e *cairn.AuditEntry) (*cairn.Memory, *cairn.MemoryVersion, bool, error) {
+	if e == nil {
+		return nil, nil, false, cairn.Errorf(cairn.EINVALID, "Missing audit entry.")
+	}
+	if !cairn.ValidID(versionID) || !validText(agentID) {
+		return nil, nil, false, store.MemoryNotFound()
+	}
+	entry := db.prepareAudit(e)
+	entry.AgentID = agentID
+	var hd, vd []byte
+	var logged bool
+	err := db.pool.QueryRow(ctx, sqlReadLogged, agentID, versionID, nanos(now), entry.ID, entry.Action,
+		entry.RequestID, entry.IP, entry.CreatedAt).Scan(&hd, &vd, &logged)
+	if err != nil {
+		return nil, nil, false, memErr(err, "read memory version")
+	}
+	m, v, err := decodeItem(hd, vd)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	if logged {
+		entry.Resource, entry.Detail = versionID, map[string]any{"key": m.Key, "version": v.Version}
+		*e = entry
+	}
+	return m, v, logged, nil
+}
+
 func decodeItem(hd, vd []byte) (*cairn.Memory, *cairn.MemoryVersion, error) {
 	m, err := decodeJSON[cairn.Memory](hd, "memory")
 	if err != nil {
