@@ -78,3 +78,41 @@ func TestGetLogsEachReadOncePostgres(t *testing.T) {
 		t.Fatalf("read entries after the refused reads: %+v", es)
 	}
 }
+
+// TestGetChargedPostgres: GetCharged takes the charge with the read and
+// reports it taken; a charge the balance does not cover is EPAYMENT, with
+// nothing read, logged or taken.
+func TestGetChargedPostgres(t *testing.T) {
+	ctx := context.Background()
+	db := openPostgres(t, cairn.SystemClock{})
+	s := &memory.Service{Store: db, Audit: db, Clock: cairn.SystemClock{}}
+	if !s.ChargesReads() {
+		t.Fatal("PostgreSQL takes no charge with a read")
+	}
+	dev := &cairn.Developer{ID: cairn.NewID()}
+	agent := &cairn.Agent{ID: cairn.NewID(), DeveloperID: dev.ID, KeyHash: []byte(cairn.NewID()), DepositIndex: 1}
+	if err := db.CreateAccount(ctx, dev, agent, &cairn.LedgerEntry{ID: cairn.NewID(), DeveloperID: dev.ID, Kind: cairn.LedgerGrant, Amount: 1}); err != nil {
+		t.Fatal(err)
+	}
+	content := "text"
+	w, err := s.Create(ctx, agent.ID, &memory.Write{Type: "semantic", Key: "k", Content: &content})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var took []*cairn.LedgerEntry
+	charge := func() *cairn.LedgerEntry {
+		return &cairn.LedgerEntry{ID: cairn.NewID(), DeveloperID: dev.ID, AgentID: agent.ID, Kind: cairn.LedgerCharge, Operation: "memory.read", Amount: -1}
+	}
+	record := func(e *cairn.LedgerEntry) { took = append(took, e) }
+	if v, err := s.GetCharged(ctx, agent.ID, w.Version.ID, "req-1", charge(), record); err != nil || string(v.Content) != content ||
+		len(took) != 1 || took[0].Seq == 0 || took[0].BalanceAfter != 0 {
+		t.Fatalf("GetCharged = %+v, %v; took %+v", v, err, took)
+	}
+	if _, err := s.GetCharged(ctx, agent.ID, w.Version.ID, "req-2", charge(), record); !cairn.IsCode(err, cairn.EPAYMENT) || len(took) != 1 {
+		t.Fatalf("GetCharged short of credits: %v; took %+v", err, took)
+	}
+	es, err := db.ListAudit(ctx, agent.ID, cairn.AuditFilter{Action: cairn.AuditRead}, "", 10)
+	if err != nil || len(es) != 1 || es[0].RequestID != "req-1" {
+		t.Fatalf("read entries = %+v, %v", es, err)
+	}
+}
