@@ -161,12 +161,3 @@ type MemoryMatch struct {
 	Key   string
 	Score float64
 }
-
-// MemoryRead is what a store's read of a version that also logs it and
-// takes its charge (store.MemoryReadLog) read and did: on an error too.
-type MemoryRead struct {
-	Memory  *Memory
-	Version *MemoryVersion
-	Logged  bool // the read's audit entry was appended
-	Charged bool // the read's charge was applied
-}

@@ -28,7 +28,7 @@ func (s *Server) memoryRoutes(agent *gin.RouterGroup) {
 	agent.GET("/memory/audit", h(s.memoryAudit))
 	agent.GET("/memory/by-key", s.paid(billing.OpMemoryRead), h(s.getMemoryByKey))
 	agent.GET("/memory/vector-spaces", h(s.vectorSpaces))
-	agent.GET("/memory/:id", fixedPathMethod, s.paid(""), h(s.getMemory)) // charged by getMemory
+	agent.GET("/memory/:id", fixedPathMethod, s.paid(billing.OpMemoryRead), h(s.getMemory))
 	agent.PUT("/memory/:id", fixedPathMethod, strictBody[memoryPutRequest](), s.paid(billing.OpMemoryUpdate), h(s.putMemory))
 	agent.DELETE("/memory/:id", fixedPathMethod, s.paid(billing.OpMemoryDelete), h(s.deleteMemory))
 	agent.GET("/memory/:id/history", h(s.memoryHistory))
@@ -82,40 +82,24 @@ func (s *Server) create(c *gin.Context, w *memory.Write) error {
 }
 
 // getMemory is GET /v1/memory/:id (spec 4.2): any version's id; with
-// ?agentId= a shared memory of another agent of the developer. It is
-// charged before anything else, as paid would charge it; a read of the
-// agent's own memory on a store that takes the charge with the read
-// (PostgreSQL) is charged, read and logged in one step.
+// ?agentId= a shared memory of another agent of the developer.
 func (s *Server) getMemory(c *gin.Context) error {
-	ctx, b := c.Request.Context(), billOf(c)
+	owner, err := s.sharedOwner(c)
+	if err != nil {
+		return err
+	}
 	var v *memory.View
-	var err error
-	if id, ok := c.GetQuery("agentId"); (!ok || id == agentOf(c).ID) && s.Memory.ChargesReads() {
-		v, err = s.Memory.GetCharged(ctx, agentOf(c).ID, c.Param("id"), requestID(c), b.Pending(billing.OpMemoryRead), b.Took)
+	if owner != "" {
+		v, err = s.Memory.GetShared(c.Request.Context(), owner, c.Param("id"), "", requestID(c))
 	} else {
-		v, err = s.getMemoryCharged(c, b)
+		v, err = s.Memory.Get(c.Request.Context(), agentOf(c).ID, c.Param("id"), true, requestID(c))
 	}
 	if err != nil {
-		return s.topUpHelp(principalOf(c), err)
+		return err
 	}
 	etag(c, v.Memory.Latest)
 	writeJSON(c, http.StatusOK, toMemoryJSON(v, true))
 	return nil
-}
-
-// getMemoryCharged charges the read, then reads as getMemory.
-func (s *Server) getMemoryCharged(c *gin.Context, b *billing.Bill) (*memory.View, error) {
-	if err := b.Charge(c.Request.Context(), billing.OpMemoryRead); err != nil {
-		return nil, err
-	}
-	owner, err := s.sharedOwner(c)
-	if err != nil {
-		return nil, err
-	}
-	if owner != "" {
-		return s.Memory.GetShared(c.Request.Context(), owner, c.Param("id"), "", requestID(c))
-	}
-	return s.Memory.Get(c.Request.Context(), agentOf(c).ID, c.Param("id"), true, requestID(c))
 }
 
 // getMemoryByKey is GET /v1/memory/by-key?key=K: the latest version of

@@ -99,24 +99,6 @@ func (bl *Bill) ChargeAmount(ctx context.Context, op string, amount int64) error
 	return nil
 }
 
-// Pending returns op's live charge as an entry for the store to apply
-// with what it pays for, in one step (store.MemoryReadLog), nil when op is
-// free; Took records it once applied. A charge applied that way is the
-// bill's as one Charge takes.
-func (bl *Bill) Pending(op string) *cairn.LedgerEntry {
-	amount := bl.b.Pricing.Cost(op)
-	if amount <= 0 {
-		return nil
-	}
-	return bl.b.Ledger.chargeEntry(bl.developerID, bl.agentID, op, amount, bl.requestID)
-}
-
-// Took records e, a charge of Pending the store applied.
-func (bl *Bill) Took(e *cairn.LedgerEntry) {
-	bl.charges = append(bl.charges, e)
-	bl.b.Ledger.charged(e)
-}
-
 // Charged is what the bill has taken so far, in credits.
 func (bl *Bill) Charged() int64 {
 	var n int64

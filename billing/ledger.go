@@ -32,27 +32,17 @@ func (l *Ledger) Charge(ctx context.Context, developerID, agentID, op string, am
 	if amount <= 0 {
 		return nil, cairn.Errorf(cairn.EINTERNAL, "billing: non-positive charge")
 	}
-	e := l.chargeEntry(developerID, agentID, op, amount, requestID)
-	if err := l.Store.Apply(ctx, e); err != nil {
-		return nil, err
-	}
-	l.charged(e)
-	return e, nil
-}
-
-// chargeEntry is the entry of a charge of amount credits, to apply.
-func (l *Ledger) chargeEntry(developerID, agentID, op string, amount int64, requestID string) *cairn.LedgerEntry {
-	return &cairn.LedgerEntry{
+	e := &cairn.LedgerEntry{
 		ID: cairn.NewID(), DeveloperID: developerID, AgentID: agentID, Kind: cairn.LedgerCharge,
 		Operation: op, Amount: -amount, RequestID: requestID, Origin: l.Origin, CreatedAt: l.Clock.Now(),
 	}
-}
-
-// charged observes the charge e, applied.
-func (l *Ledger) charged(e *cairn.LedgerEntry) {
-	if l.OnCharge != nil {
-		l.OnCharge(e.Operation, -e.Amount)
+	if err := l.Store.Apply(ctx, e); err != nil {
+		return nil, err
 	}
+	if l.OnCharge != nil {
+		l.OnCharge(op, amount)
+	}
+	return e, nil
 }
 
 // Refund returns amount credits of charge (at most what it took) as a new

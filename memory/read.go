@@ -12,33 +12,8 @@ import (
 // Get returns the version with the id and, when withContent, its original
 // content. An expired memory is ENOTFOUND even before the sweep.
 func (s *Service) Get(ctx context.Context, agentID, id string, withContent bool, reqID string) (*View, error) {
-	return s.get(ctx, agentID, id, withContent, reqID, nil, nil)
-}
-
-// ChargesReads reports whether GetCharged can take a read's charge: when
-// the store reads, logs and charges in one step (store.MemoryReadLog).
-func (s *Service) ChargesReads() bool {
-	_, ok := store.ReadLogOf(s.Store)
-	return ok
-}
-
-// GetCharged is Get with content that first applies charge (a ledger
-// entry to apply, as store.Ledger.Apply would: nil when the read is free)
-// in the same step of the store as the read, calling took with it once
-// applied, also when the read then fails. A charge the balance does not
-// cover is the error (EPAYMENT), with nothing read or logged. Only when
-// ChargesReads.
-func (s *Service) GetCharged(ctx context.Context, agentID, id, reqID string, charge *cairn.LedgerEntry, took func(*cairn.LedgerEntry)) (*View, error) {
-	if charge != nil && !s.ChargesReads() {
-		return nil, cairn.Errorf(cairn.EINTERNAL, "memory: the store takes no charge with a read")
-	}
-	return s.get(ctx, agentID, id, true, reqID, charge, took)
-}
-
-// get is Get, with GetCharged's charge when not nil.
-func (s *Service) get(ctx context.Context, agentID, id string, withContent bool, reqID string, charge *cairn.LedgerEntry, took func(*cairn.LedgerEntry)) (*View, error) {
 	now := s.now().Now()
-	m, v, logged, err := s.readLogged(ctx, agentID, id, now, reqID, charge, took)
+	m, v, logged, err := s.readLogged(ctx, agentID, id, now, reqID)
 	if err != nil {
 		return nil, err
 	}
@@ -66,17 +41,13 @@ func (s *Service) get(ctx context.Context, agentID, id string, withContent bool,
 // readLogged is lookup that, when the store reads and logs in one step
 // (store.MemoryReadLog) and the id is a version's, also logs the read as
 // Get does; logged reports whether it did (then the content, inlined, is
-// in the version read). charge, when not nil, is applied first by the same
-// step (took is called once it is).
-func (s *Service) readLogged(ctx context.Context, agentID, id string, now time.Time, reqID string, charge *cairn.LedgerEntry, took func(*cairn.LedgerEntry)) (*cairn.Memory, *cairn.MemoryVersion, bool, error) {
+// in the version read).
+func (s *Service) readLogged(ctx context.Context, agentID, id string, now time.Time, reqID string) (*cairn.Memory, *cairn.MemoryVersion, bool, error) {
 	if rl, ok := store.ReadLogOf(s.Store); ok {
 		e := &cairn.AuditEntry{AgentID: agentID, Action: cairn.AuditRead, RequestID: reqID}
-		r, err := rl.ReadMemoryVersion(ctx, agentID, id, now, e, charge)
-		if r.Charged {
-			took(charge)
-		}
-		if !cairn.IsCode(err, cairn.ENOTFOUND) || charge != nil && !r.Charged {
-			return r.Memory, r.Version, r.Logged, err
+		m, v, logged, err := rl.ReadMemoryVersion(ctx, agentID, id, now, e)
+		if !cairn.IsCode(err, cairn.ENOTFOUND) {
+			return m, v, logged, err
 		}
 	}
 	m, v, err := s.lookup(ctx, agentID, id)

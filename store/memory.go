@@ -83,21 +83,16 @@ type Memories interface {
 
 // MemoryReadLog is implemented by a store that reads a version and logs
 // the read in one step (PostgreSQL: one statement, one round trip where
-// MemoryByVersionID and LogMemoryRead take two), with the charge of the
-// read in the same step; the memory service reads with it when the store
-// has it.
+// MemoryByVersionID and LogMemoryRead take two); the memory service reads
+// with it when the store has it.
 type MemoryReadLog interface {
 	// ReadMemoryVersion is MemoryByVersionID that also appends e (with
 	// Resource the version id and Detail {"key": the memory's key,
 	// "version": the version's number}) as LogMemoryRead does, in the
 	// same step, when the memory is not expired at now and the version's
-	// content is inlined in its record (the read then has all it needs).
-	// charge, when not nil, is applied first, exactly as Apply would
-	// apply it on its own: when Apply would fail, that is the error and
-	// nothing is read or logged. The result says what was done, on an
-	// error too (a charge applied and the version not found); nothing is
-	// logged on an error.
-	ReadMemoryVersion(ctx context.Context, agentID, versionID string, now time.Time, e *cairn.AuditEntry, charge *cairn.LedgerEntry) (cairn.MemoryRead, error)
+	// content is inlined in its record (the read then has all it needs);
+	// logged reports whether it did. Nothing is logged on an error.
+	ReadMemoryVersion(ctx context.Context, agentID, versionID string, now time.Time, e *cairn.AuditEntry) (m *cairn.Memory, v *cairn.MemoryVersion, logged bool, err error)
 }
 
 // ReadLogOf returns s as a MemoryReadLog, ok false when it has none (the

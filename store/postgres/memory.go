@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
-	"strconv"
 	"strings"
 	"time"
 
@@ -192,119 +191,52 @@ func (db *DB) MemoryByVersionID(ctx context.Context, agentID, versionID string) 
 	return decodeItem(hd, vd)
 }
 
-// readLoggedCTEs are the r and a queries of MemoryByVersionID's read with
-// the read's audit entry (sqlAuditAsync's, synchronous_commit off for the
-// statement only), inserted when the memory is not expired and the
-// version's content is inlined; the parameters from $first: agent id,
-// version id, now in Unix nanoseconds, then the entry's id, action,
-// request id, IP and time. cond adds to the read's condition.
-func readLoggedCTEs(first int, cond string) string {
-	p := func(i int) string { return "$" + strconv.Itoa(first+i) }
-	return `r AS (
-	SELECT m.head, v.record, m.key, v.version,
-		(m.expires_ns IS NULL OR m.expires_ns > ` + p(2) + `) AND (v.record->>'inlined')::boolean IS TRUE AS logs
-	FROM memory_versions v JOIN memories m ON m.agent_id = v.agent_id AND m.id = v.memory_id
-	WHERE v.agent_id = ` + p(0) + ` AND v.id = ` + p(1) + cond + `
-), a AS (
-	INSERT INTO audit (agent_id, id, action, resource, detail, request_id, ip, created_at)
-	SELECT ` + p(0) + `, ` + p(3) + `, ` + p(4) + `, ` + p(1) + `, jsonb_build_object('key', r.key, 'version', r.version), ` +
-		p(5) + `, ` + p(6) + `, ` + p(7) + `
-	FROM r, (SELECT ` + asyncCommitExpr + `) AS async WHERE r.logs
-	RETURNING 1
-)`
-}
-
-var (
-	// sqlReadLogged reads and logs (readLoggedCTEs from $1).
-	sqlReadLogged = "WITH " + readLoggedCTEs(1, "") + "\nSELECT head, record, logs FROM r"
-	// sqlReadCharged is sqlCharge ($1 to $12) with sqlReadLogged (from
-	// $13) after it, which reads only when the charge was taken: a row
-	// with the charge's seq and balance comes back when it was, with the
-	// read's columns NULL when nothing was found.
-	sqlReadCharged = func() string {
-		i := strings.Index(sqlCharge, "INSERT INTO ledger")
-		return strings.TrimSpace(sqlCharge[:i]) + ", l AS (\n" + sqlCharge[i:] + "\n), " +
-			readLoggedCTEs(13, " AND EXISTS (SELECT FROM d)") +
-			"\nSELECT l.seq, l.balance_after, r.head, r.record, r.logs FROM l LEFT JOIN r ON true"
-	}()
-)
-
 var _ store.MemoryReadLog = (*DB)(nil)
 
-// chargeThenRead applies a charge with apply, then reads and logs without
-// one: ReadMemoryVersion where the charge does not go in the statement.
-func (db *DB) chargeThenRead(ctx context.Context, agentID, versionID string, now time.Time, e *cairn.AuditEntry, apply func() error) (cairn.MemoryRead, error) {
-	if err := apply(); err != nil {
-		return cairn.MemoryRead{}, err
-	}
-	out, err := db.ReadMemoryVersion(ctx, agentID, versionID, now, e, nil)
-	out.Charged = true
-	return out, err
-}
+// sqlReadLogged is MemoryByVersionID's read with the read's audit entry
+// (sqlAuditAsync's, synchronous_commit off for this statement only),
+// inserted when the memory is not expired at $3 and the version's content
+// is inlined.
+const sqlReadLogged = `WITH r AS (
+	SELECT m.head, v.record, m.key, v.version,
+		(m.expires_ns IS NULL OR m.expires_ns > $3) AND (v.record->>'inlined')::boolean IS TRUE AS logs
+	FROM memory_versions v JOIN memories m ON m.agent_id = v.agent_id AND m.id = v.memory_id
+	WHERE v.agent_id = $1 AND v.id = $2
+), a AS (
+	INSERT INTO audit (agent_id, id, action, resource, detail, request_id, ip, created_at)
+	SELECT $1, $4, $5, $2, jsonb_build_object('key', r.key, 'version', r.version), $6, $7, $8
+	FROM r, (SELECT ` + asyncCommitExpr + `) AS async WHERE r.logs
+	RETURNING 1
+)
+SELECT head, record, logs FROM r`
 
-// ReadMemoryVersion reads the head and the version, logs the read and
-// takes its charge in one statement (store.MemoryReadLog); a charge the
-// statement refuses is then applied as Apply applies it (telling a short
-// balance from an unknown developer, or taking it after a concurrent
-// credit), and the read done on its own after it.
-func (db *DB) ReadMemoryVersion(ctx context.Context, agentID, versionID string, now time.Time, e *cairn.AuditEntry, charge *cairn.LedgerEntry) (cairn.MemoryRead, error) {
-	var out cairn.MemoryRead
+// ReadMemoryVersion reads the head and the version and logs the read in
+// one statement (store.MemoryReadLog).
+func (db *DB) ReadMemoryVersion(ctx context.Context, agentID, versionID string, now time.Time, e *cairn.AuditEntry) (*cairn.Memory, *cairn.MemoryVersion, bool, error) {
 	if e == nil {
-		return out, cairn.Errorf(cairn.EINVALID, "Missing audit entry.")
-	}
-	orig := charge
-	if charge != nil {
-		entry := db.prepareEntry(charge)
-		if !db.groupsCharge(&entry) || !cairn.ValidID(versionID) || !validText(agentID) {
-			return db.chargeThenRead(ctx, agentID, versionID, now, e, func() error { return db.Apply(ctx, orig) })
-		}
-		charge = &entry
+		return nil, nil, false, cairn.Errorf(cairn.EINVALID, "Missing audit entry.")
 	}
 	if !cairn.ValidID(versionID) || !validText(agentID) {
-		return out, store.MemoryNotFound()
+		return nil, nil, false, store.MemoryNotFound()
 	}
-	a := db.prepareAudit(e)
-	a.AgentID = agentID
-	args := []any{agentID, versionID, nanos(now), a.ID, a.Action, a.RequestID, a.IP, a.CreatedAt}
+	entry := db.prepareAudit(e)
+	entry.AgentID = agentID
 	var hd, vd []byte
-	var logged *bool
-	var err error
-	if charge == nil {
-		err = db.pool.QueryRow(ctx, sqlReadLogged, args...).Scan(&hd, &vd, &logged)
-	} else {
-		c := charge // a grouped charge has no unique key: NULL
-		args = append([]any{c.DeveloperID, c.Amount, c.ID, c.AgentID, c.Kind, c.Operation, c.RequestID, c.RefID, c.Reason,
-			nil, c.CreatedAt, c.Origin}, args...)
-		err = db.pool.QueryRow(ctx, sqlReadCharged, args...).Scan(&c.Seq, &c.BalanceAfter, &hd, &vd, &logged)
-		if errors.Is(err, pgx.ErrNoRows) { // refused: tell why, or take it after a concurrent credit
-			return db.chargeThenRead(ctx, agentID, versionID, now, e, func() error {
-				err := db.inTx(ctx, func(tx pgx.Tx) error { return applyLocked(ctx, tx, c) })
-				if err == nil {
-					*orig = *c
-				}
-				return err
-			})
-		}
-		if err == nil {
-			db.chargeCommitted()
-			*orig = *c
-			out.Charged = true
-		}
-	}
-	if err == nil && hd == nil {
-		err = pgx.ErrNoRows
-	}
+	var logged bool
+	err := db.pool.QueryRow(ctx, sqlReadLogged, agentID, versionID, nanos(now), entry.ID, entry.Action,
+		entry.RequestID, entry.IP, entry.CreatedAt).Scan(&hd, &vd, &logged)
 	if err != nil {
-		return out, memErr(err, "read memory version")
+		return nil, nil, false, memErr(err, "read memory version")
 	}
-	if out.Memory, out.Version, err = decodeItem(hd, vd); err != nil {
-		return out, err
+	m, v, err := decodeItem(hd, vd)
+	if err != nil {
+		return nil, nil, false, err
 	}
-	if out.Logged = logged != nil && *logged; out.Logged {
-		a.Resource, a.Detail = versionID, map[string]any{"key": out.Memory.Key, "version": out.Version.Version}
-		*e = a
+	if logged {
+		entry.Resource, entry.Detail = versionID, map[string]any{"key": m.Key, "version": v.Version}
+		*e = entry
 	}
-	return out, nil
+	return m, v, logged, nil
 }
 
 func decodeItem(hd, vd []byte) (*cairn.Memory, *cairn.MemoryVersion, error) {
