@@ -56,6 +56,7 @@ type DB struct {
 	closed atomic.Bool
 
 	charges chargeFlusher // charges.go
+	notes   noteQueue     // memory_feed.go
 }
 
 var _ store.Store = (*DB)(nil)

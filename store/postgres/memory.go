@@ -95,7 +95,8 @@ func headStmt(m *cairn.Memory, insert bool, textOf string) (stmt, error) {
 }
 
 // CreateMemoryVersion writes the version, the head, the audit entry and
-// the idempotency record in one transaction, its statements sent together:
+// the idempotency record in one transaction, notified after its commit
+// (notifyCommitted), its statements sent together:
 // a first version's in one round trip (an implicit transaction), a later
 // one's after the read of the head it locks. A new memory's key is unique
 // by memories_key_key; a later version locks the head row, so of
@@ -130,15 +131,11 @@ func (db *DB) CreateMemoryVersion(ctx context.Context, m *cairn.Memory, v *cairn
 		if err != nil {
 			return err
 		}
-		ns, err := db.notifyStmt(head.AgentID, head.ID, head.Key)
-		if err != nil {
-			return err
-		}
 		// The version's text, indexed once, is the memory's from now on:
 		// the version first, then the head row in one write.
 		stmts := []stmt{newStmt("insert memory version", `INSERT INTO memory_versions (agent_id, id, memory_id, version, record, fts)
 			VALUES ($1, $2, $3, $4, $5, `+ftsOf("$6")+`)`,
-			head.AgentID, ver.ID, head.ID, ver.Version, doc, searchText(ver.SearchText)), hs, ns}
+			head.AgentID, ver.ID, head.ID, ver.Version, doc, searchText(ver.SearchText)), hs}
 		if audit != nil {
 			stmts = append(stmts, auditStmt(sqlAudit, &entry))
 		}
@@ -169,6 +166,7 @@ func (db *DB) CreateMemoryVersion(ctx context.Context, m *cairn.Memory, v *cairn
 	if err != nil {
 		return err
 	}
+	db.notifyCommitted(ctx, head.AgentID, head.ID, head.Key)
 	if audit != nil {
 		*audit = entry
 	}
