@@ -70,3 +70,43 @@ func TestChargeCommitsWithoutWaiting(t *testing.T) {
 		t.Fatal("flush still due after Close")
 	}
 }
+
+// TestChargesTogether: the charges of one batch go in one statement when
+// the balance covers them all, numbered and balanced in their order; when
+// it does not, each is applied on its own, so those that fit are taken
+// and the others refused with the balance they saw.
+func TestChargesTogether(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t, Options{})
+	dev := &cairn.Developer{ID: cairn.NewID()}
+	agent := &cairn.Agent{ID: cairn.NewID(), DeveloperID: dev.ID, KeyHash: []byte(cairn.NewID()), DepositIndex: 1}
+	if err := db.CreateAccount(ctx, dev, agent, &cairn.LedgerEntry{ID: cairn.NewID(), DeveloperID: dev.ID, Kind: cairn.LedgerGrant, Amount: 10}); err != nil {
+		t.Fatal(err)
+	}
+	batch := func(costs ...int64) *chargeBatch {
+		b := &chargeBatch{errs: make([]error, len(costs))}
+		for _, c := range costs {
+			e := db.prepareEntry(&cairn.LedgerEntry{DeveloperID: dev.ID, AgentID: agent.ID, Kind: cairn.LedgerCharge, Operation: "memory.read", Amount: -c})
+			b.entries = append(b.entries, &e)
+		}
+		db.applyBatch(ctx, b)
+		return b
+	}
+	b := batch(1, 2, 3)
+	for i, want := range []struct {
+		seq uint64
+		bal int64
+	}{{2, 9}, {3, 7}, {4, 4}} {
+		if e := b.entries[i]; b.errs[i] != nil || e.Seq != want.seq || e.BalanceAfter != want.bal {
+			t.Fatalf("charge %d: %+v, %v; want seq %d, balance %d", i, e, b.errs[i], want.seq, want.bal)
+		}
+	}
+	b = batch(2, 2, 5) // 9 > 4 left: each alone, the last refused
+	if b.errs[0] != nil || b.errs[1] != nil || !cairn.IsCode(b.errs[2], cairn.EPAYMENT) || b.entries[1].Seq != 6 || b.entries[1].BalanceAfter != 0 {
+		t.Fatalf("charges beyond the balance: %+v, %v", b.entries, b.errs)
+	}
+	es, err := db.Transactions(ctx, dev.ID, 0, 10)
+	if err != nil || len(es) != 6 || es[0].BalanceAfter != 0 {
+		t.Fatalf("ledger = %+v, %v", es, err)
+	}
+}

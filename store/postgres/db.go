@@ -56,6 +56,7 @@ type DB struct {
 	closed atomic.Bool
 
 	charges chargeFlusher // charges.go
+	chargeQ chargeQueues  // charges.go
 	notes   noteQueue     // memory_feed.go
 }
 

@@ -47,16 +47,14 @@ func (db *DB) Apply(ctx context.Context, e *cairn.LedgerEntry) error {
 		return cairn.Errorf(cairn.EINVALID, "Missing ledger entry.")
 	}
 	entry := db.prepareEntry(e)
-	sql := sqlApply
+	var err error
 	if db.groupsCharge(&entry) {
-		sql = sqlCharge
-	}
-	ok, err := insertEntry(ctx, db.pool, sql, &entry)
-	if ok && sql == sqlCharge {
-		db.chargeCommitted()
-	}
-	if err == nil && !ok {
-		err = db.inTx(ctx, func(tx pgx.Tx) error { return applyLocked(ctx, tx, &entry) })
+		err = db.applyCharge(ctx, &entry)
+	} else {
+		var ok bool
+		if ok, err = insertEntry(ctx, db.pool, sqlApply, &entry); err == nil && !ok {
+			err = db.inTx(ctx, func(tx pgx.Tx) error { return applyLocked(ctx, tx, &entry) })
+		}
 	}
 	if err != nil {
 		return err
