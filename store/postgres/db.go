@@ -56,7 +56,6 @@ type DB struct {
 	closed atomic.Bool
 
 	charges chargeFlusher // charges.go
-	chargeQ chargeQueues  // charges.go
 	notes   noteQueue     // memory_feed.go
 }
 

@@ -47,14 +47,16 @@ func (db *DB) Apply(ctx context.Context, e *cairn.LedgerEntry) error {
 		return cairn.Errorf(cairn.EINVALID, "Missing ledger entry.")
 	}
 	entry := db.prepareEntry(e)
-	var err error
+	sql := sqlApply
 	if db.groupsCharge(&entry) {
-		err = db.applyCharge(ctx, &entry)
-	} else {
-		var ok bool
-		if ok, err = insertEntry(ctx, db.pool, sqlApply, &entry); err == nil && !ok {
-			err = db.inTx(ctx, func(tx pgx.Tx) error { return applyLocked(ctx, tx, &entry) })
-		}
+		sql = sqlCharge
+	}
+	ok, err := insertEntry(ctx, db.pool, sql, &entry)
+	if ok && sql == sqlCharge {
+		db.chargeCommitted()
+	}
+	if err == nil && !ok {
+		err = db.inTx(ctx, func(tx pgx.Tx) error { return applyLocked(ctx, tx, &entry) })
 	}
 	if err != nil {
 		return err
