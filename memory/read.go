@@ -3,21 +3,24 @@ package memory
 import (
 	"context"
 	"io"
+	"time"
 
 	"github.com/cairn-dev/cairn"
+	"github.com/cairn-dev/cairn/store"
 )
 
 // Get returns the version with the id and, when withContent, its original
 // content. An expired memory is ENOTFOUND even before the sweep.
 func (s *Service) Get(ctx context.Context, agentID, id string, withContent bool, reqID string) (*View, error) {
-	m, v, err := s.lookup(ctx, agentID, id)
+	now := s.now().Now()
+	m, v, logged, err := s.readLogged(ctx, agentID, id, now, reqID)
 	if err != nil {
 		return nil, err
 	}
 	if v == nil {
 		return nil, versionGone(m)
 	}
-	if m.Expired(s.now().Now()) {
+	if m.Expired(now) {
 		return nil, memExpired(m)
 	}
 	view := &View{Memory: *m, Version: *v}
@@ -26,10 +29,29 @@ func (s *Service) Get(ctx context.Context, agentID, id string, withContent bool,
 			return nil, err
 		}
 	}
+	if logged {
+		return view, nil
+	}
 	if err := s.audit(ctx, agentID, cairn.AuditRead, v.ID, reqID, map[string]any{"key": m.Key, "version": v.Version}); err != nil {
 		return nil, err
 	}
 	return view, nil
+}
+
+// readLogged is lookup that, when the store reads and logs in one step
+// (store.MemoryReadLog) and the id is a version's, also logs the read as
+// Get does; logged reports whether it did (then the content, inlined, is
+// in the version read).
+func (s *Service) readLogged(ctx context.Context, agentID, id string, now time.Time, reqID string) (*cairn.Memory, *cairn.MemoryVersion, bool, error) {
+	if rl, ok := store.ReadLogOf(s.Store); ok {
+		e := &cairn.AuditEntry{AgentID: agentID, Action: cairn.AuditRead, RequestID: reqID}
+		m, v, logged, err := rl.ReadMemoryVersion(ctx, agentID, id, now, e)
+		if !cairn.IsCode(err, cairn.ENOTFOUND) {
+			return m, v, logged, err
+		}
+	}
+	m, v, err := s.lookup(ctx, agentID, id)
+	return m, v, false, err
 }
 
 // content reads and decompresses a version's content: its blob, or the

@@ -81,6 +81,27 @@ type Memories interface {
 	SetServerEmbedding(ctx context.Context, agentID, versionID string, e *cairn.Embedding) error
 }
 
+// MemoryReadLog is implemented by a store that reads a version and logs
+// the read in one step (PostgreSQL: one statement, one round trip where
+// MemoryByVersionID and LogMemoryRead take two); the memory service reads
+// with it when the store has it.
+type MemoryReadLog interface {
+	// ReadMemoryVersion is MemoryByVersionID that also appends e (with
+	// Resource the version id and Detail {"key": the memory's key,
+	// "version": the version's number}) as LogMemoryRead does, in the
+	// same step, when the memory is not expired at now and the version's
+	// content is inlined in its record (the read then has all it needs);
+	// logged reports whether it did. Nothing is logged on an error.
+	ReadMemoryVersion(ctx context.Context, agentID, versionID string, now time.Time, e *cairn.AuditEntry) (m *cairn.Memory, v *cairn.MemoryVersion, logged bool, err error)
+}
+
+// ReadLogOf returns s as a MemoryReadLog, ok false when it has none (the
+// one place that asks).
+func ReadLogOf(s Memories) (rl MemoryReadLog, ok bool) {
+	rl, ok = s.(MemoryReadLog)
+	return rl, ok
+}
+
 // MemorySearch is implemented by a backend that answers memory search
 // itself, from what each write commits, so that every process sharing the
 // store finds every write at once (PostgreSQL: a tsvector column under a

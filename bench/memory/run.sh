@@ -12,8 +12,10 @@
 # store and PostgreSQL (a fresh schema each), with this build.
 # With PROFILE=<file>, the first run serves --pprof-listen and a CPU profile
 # of its closed-loop gets is written to <file> (go tool pprof).
+# PORT (default 18090) is the server's port, PORT+1 its pprof port.
 set -euo pipefail
 rate=${1:-500}
+port=${PORT:-18090}
 secs=${2:-10}
 root=$(pwd)
 work=$(mktemp -d)
@@ -49,21 +51,21 @@ run() { # build round
     store=(--store "$url" --postgres-schema "$schema")
   fi
   local prof=()
-  [ -n "${PROFILE:-}" ] && [ ! -e "$PROFILE" ] && prof=(--pprof-listen 127.0.0.1:18091)
-  "$work/$bin" serve --listen 127.0.0.1:18090 --data-dir "$dir" --admin-token bench-admin-token-0123456789abcdef0123 \
+  [ -n "${PROFILE:-}" ] && [ ! -e "$PROFILE" ] && prof=(--pprof-listen 127.0.0.1:$((port + 1)))
+  "$work/$bin" serve --listen 127.0.0.1:$port --data-dir "$dir" --admin-token bench-admin-token-0123456789abcdef0123 \
     --rate-limit-per-key 0 --write-limit-per-agent 0 --log-level error "${store[@]}" "${prof[@]}" 2>"$work/cairn-$1-$2.log" &
   pid=$!
-  for _ in $(seq 100); do curl -sf 127.0.0.1:18090/healthz >/dev/null && break; sleep 0.1; done
+  for _ in $(seq 100); do curl -sf 127.0.0.1:$port/healthz >/dev/null && break; sleep 0.1; done
   . bench/lib.sh
   local key L
-  key=$(bench_agent 18090 bench-admin-token-0123456789abcdef0123)
-  L="$work/load -url http://127.0.0.1:18090 -key $key -dur ${secs}s"
+  key=$(bench_agent "$port" bench-admin-token-0123456789abcdef0123)
+  L="$work/load -url http://127.0.0.1:$port -key $key -dur ${secs}s"
   {
     $L -op create -rate "$rate" -ids "$dir.ids"
     $L -op get -rate "$rate" -ids "$dir.ids"
     $L -op create -rate 0 -conns 16
     if [ ${#prof[@]} -gt 0 ]; then
-      curl -sf -o "$PROFILE" "127.0.0.1:18091/debug/pprof/profile?seconds=$((secs > 1 ? secs - 1 : 1))" &
+      curl -sf -o "$PROFILE" "127.0.0.1:$((port + 1))/debug/pprof/profile?seconds=$((secs > 1 ? secs - 1 : 1))" &
     fi
     $L -op get -rate 0 -conns 16 -ids "$dir.ids"
     wait

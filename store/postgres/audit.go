@@ -47,13 +47,23 @@ const asyncCommitExpr = `set_config('synchronous_commit', 'off', true)`
 // insertAudit inserts e as prepared by prepareAudit, with sqlAudit or
 // sqlAuditAsync.
 func insertAudit(ctx context.Context, q querier, sql string, e *cairn.AuditEntry) error {
+	var one int
+	err := q.QueryRow(ctx, sql, auditArgs(e)...).Scan(&one)
+	return mapErr(err, "insert audit entry")
+}
+
+// auditStmt is insertAudit's statement, to send with others.
+func auditStmt(sql string, e *cairn.AuditEntry) stmt {
+	return newStmt("insert audit entry", sql, auditArgs(e)...)
+}
+
+// auditArgs are the arguments of sqlAudit and sqlAuditAsync for e.
+func auditArgs(e *cairn.AuditEntry) []any {
 	var detail any
 	if e.Detail != nil {
 		detail = e.Detail
 	}
-	var one int
-	err := q.QueryRow(ctx, sql, e.AgentID, e.ID, e.Action, e.Resource, detail, e.RequestID, e.IP, e.CreatedAt).Scan(&one)
-	return mapErr(err, "insert audit entry")
+	return []any{e.AgentID, e.ID, e.Action, e.Resource, detail, e.RequestID, e.IP, e.CreatedAt}
 }
 
 // auditQueries are the four shapes of a listing (action filter or not,

@@ -29,14 +29,22 @@ type Options struct {
 	// connections' search_path and is created when absent. "" keeps the
 	// search_path of the URL (by default "public").
 	Schema string
-	// MaxConns caps the pool (0: the pgxpool default, or pool_max_conns
-	// in the URL).
+	// MaxConns caps the pool (0: pool_max_conns in the URL, else
+	// DefaultMaxConns).
 	MaxConns int32
 	// ChargeFlush is the longest a charge's commit goes without a flush
 	// of the WAL (charges.go): 0 means DefaultChargeFlush, a negative
 	// value that every charge waits for its own.
 	ChargeFlush time.Duration
 }
+
+// DefaultMaxConns is the least size of the pool unless the URL or
+// Options set one. A request mostly waits on the database (its round
+// trips, a commit's WAL flush) rather than using a CPU, so the pool is not
+// sized by the cores as pgxpool's default (4 on 2 cores) is: with 16,
+// concurrent requests reach the database together, and their commits
+// share WAL flushes.
+const DefaultMaxConns = 16
 
 // DB is a store.Store on a PostgreSQL database. It is safe for concurrent
 // use.
@@ -48,6 +56,7 @@ type DB struct {
 	closed atomic.Bool
 
 	charges chargeFlusher // charges.go
+	notes   noteQueue     // memory_feed.go
 }
 
 var _ store.Store = (*DB)(nil)
@@ -63,8 +72,11 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 	if opts.Schema != "" {
 		cfg.ConnConfig.RuntimeParams["search_path"] = pgx.Identifier{opts.Schema}.Sanitize()
 	}
-	if opts.MaxConns > 0 {
+	switch {
+	case opts.MaxConns > 0:
 		cfg.MaxConns = opts.MaxConns
+	case !strings.Contains(url, "pool_max_conns"):
+		cfg.MaxConns = max(cfg.MaxConns, DefaultMaxConns)
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {

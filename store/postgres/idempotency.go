@@ -41,11 +41,13 @@ func (db *DB) idemRow(r *cairn.IdempotencyRecord) (*idemRow, error) {
 
 // put inserts the record or replaces the one of the same agent, route and
 // key.
-func (r *idemRow) put(ctx context.Context, tx pgx.Tx) error {
-	_, err := tx.Exec(ctx, `INSERT INTO idempotency (agent_id, route, key, expires_ns, record) VALUES ($1, $2, $3, $4, $5)
+func (r *idemRow) put(ctx context.Context, tx pgx.Tx) error { return r.stmt().exec(ctx, tx) }
+
+// stmt is put's statement.
+func (r *idemRow) stmt() stmt {
+	return newStmt("write idempotency record", `INSERT INTO idempotency (agent_id, route, key, expires_ns, record) VALUES ($1, $2, $3, $4, $5)
 		ON CONFLICT (agent_id, route, key) DO UPDATE SET expires_ns = EXCLUDED.expires_ns, record = EXCLUDED.record`,
 		r.agent, r.route, r.key, r.expires, r.doc)
-	return mapErr(err, "write idempotency record")
 }
 
 // PutIdempotency stores r, replacing the record of its agent, route and key.

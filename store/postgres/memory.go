@@ -53,9 +53,19 @@ func memHead(ctx context.Context, q querier, agentID, id string, lock bool) (*ca
 // second UPDATE of the row would leave a dead tuple, and its index
 // entries, for every write).
 func putHead(ctx context.Context, tx pgx.Tx, m *cairn.Memory, insert bool, textOf string) error {
-	doc, err := json.Marshal(m)
+	s, err := headStmt(m, insert, textOf)
 	if err != nil {
 		return err
+	}
+	return s.exec(ctx, tx)
+}
+
+// headStmt is putHead's statement. A clash of keys fails with the
+// database's error, for the caller to name the key.
+func headStmt(m *cairn.Memory, insert bool, textOf string) (stmt, error) {
+	doc, err := json.Marshal(m)
+	if err != nil {
+		return stmt{}, err
 	}
 	args := []any{m.AgentID, m.ID, m.Key, m.Type, m.Visibility, m.Pinned, m.Importance,
 		nanos(m.UpdatedAt), memExpiry(m), m.Latest, doc, strings.ToLower(m.Key)}
@@ -76,15 +86,19 @@ func putHead(ctx context.Context, tx pgx.Tx, m *cairn.Memory, insert bool, textO
 		sql = `INSERT INTO memories (agent_id, id, key, type, visibility, pinned, importance, updated_ns, expires_ns, latest, head, key_lower` + cols + `)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12` + vals + `)`
 	}
-	_, err = tx.Exec(ctx, sql, args...)
-	if violates(err, "memories_key_key") {
-		return err // the caller names the key
-	}
-	return mapErr(err, "write memory")
+	return stmt{sql: sql, args: args, fail: func(err error) error {
+		if violates(err, "memories_key_key") {
+			return err
+		}
+		return mapErr(err, "write memory")
+	}}, nil
 }
 
 // CreateMemoryVersion writes the version, the head, the audit entry and
-// the idempotency record in one transaction. A new memory's key is unique
+// the idempotency record in one transaction, notified after its commit
+// (notifyCommitted), its statements sent together:
+// a first version's in one round trip (an implicit transaction), a later
+// one's after the read of the head it locks. A new memory's key is unique
 // by memories_key_key; a later version locks the head row, so of
 // concurrent writers of the same version one wins and the others find the
 // latest moved (EPRECONDITION).
@@ -100,10 +114,45 @@ func (db *DB) CreateMemoryVersion(ctx context.Context, m *cairn.Memory, v *cairn
 		}
 		ir = r
 	}
+	var entry cairn.AuditEntry
+	if audit != nil {
+		entry = db.prepareAudit(audit)
+	}
 	head, ver := *m, *v
-	err := db.inTxAudit(ctx, audit, func(tx pgx.Tx) error {
-		prior := 0
-		if ver.Version > 1 {
+	// write sends the statements of the version with the head prior
+	// versions counted before it.
+	write := func(q batcher, prior int) error {
+		head.AddVersion(&ver, prior)
+		doc, err := json.Marshal(&ver)
+		if err != nil {
+			return err
+		}
+		hs, err := headStmt(&head, ver.Version == 1, ver.ID)
+		if err != nil {
+			return err
+		}
+		// The version's text, indexed once, is the memory's from now on:
+		// the version first, then the head row in one write.
+		stmts := []stmt{newStmt("insert memory version", `INSERT INTO memory_versions (agent_id, id, memory_id, version, record, fts)
+			VALUES ($1, $2, $3, $4, $5, `+ftsOf("$6")+`)`,
+			head.AgentID, ver.ID, head.ID, ver.Version, doc, searchText(ver.SearchText)), hs}
+		if audit != nil {
+			stmts = append(stmts, auditStmt(sqlAudit, &entry))
+		}
+		if ir != nil {
+			stmts = append(stmts, ir.stmt())
+		}
+		err = runBatch(ctx, q, stmts)
+		if violates(err, "memories_key_key") {
+			return cairn.Errorf(cairn.ECONFLICT, "Key %q is already in use.", head.Key).With("key", head.Key)
+		}
+		return err
+	}
+	var err error
+	if ver.Version == 1 {
+		err = write(db.pool, 0)
+	} else {
+		err = db.inTx(ctx, func(tx pgx.Tx) error {
 			cur, err := memHead(ctx, tx, head.AgentID, head.ID, true)
 			if err != nil {
 				return err
@@ -111,36 +160,15 @@ func (db *DB) CreateMemoryVersion(ctx context.Context, m *cairn.Memory, v *cairn
 			if cur.Latest != ver.Version-1 || cur.Key != head.Key {
 				return cairn.Errorf(cairn.EPRECONDITION, "Memory changed: latest version is %d.", cur.Latest).With("version", cur.Latest)
 			}
-			prior = cur.Versions
-		}
-		head.AddVersion(&ver, prior)
-		doc, err := json.Marshal(&ver)
-		if err != nil {
-			return err
-		}
-		// The version's text, indexed once, is the memory's from now on:
-		// the version first, then the head row in one write.
-		if _, err := tx.Exec(ctx, `INSERT INTO memory_versions (agent_id, id, memory_id, version, record, fts)
-			VALUES ($1, $2, $3, $4, $5, `+ftsOf("$6")+`)`,
-			head.AgentID, ver.ID, head.ID, ver.Version, doc, searchText(ver.SearchText)); err != nil {
-			return mapErr(err, "insert memory version")
-		}
-		if err := putHead(ctx, tx, &head, ver.Version == 1, ver.ID); err != nil {
-			if violates(err, "memories_key_key") {
-				return cairn.Errorf(cairn.ECONFLICT, "Key %q is already in use.", head.Key).With("key", head.Key)
-			}
-			return err
-		}
-		if err := db.notifyMemory(ctx, tx, head.AgentID, head.ID, head.Key); err != nil {
-			return err
-		}
-		if ir != nil {
-			return ir.put(ctx, tx)
-		}
-		return nil
-	})
+			return write(tx, cur.Versions)
+		})
+	}
 	if err != nil {
 		return err
+	}
+	db.notifyCommitted(ctx, head.AgentID, head.ID, head.Key)
+	if audit != nil {
+		*audit = entry
 	}
 	*m, *v = head, ver
 	return nil
@@ -159,6 +187,54 @@ func (db *DB) MemoryByVersionID(ctx context.Context, agentID, versionID string) 
 		return nil, nil, memErr(err, "read memory version")
 	}
 	return decodeItem(hd, vd)
+}
+
+var _ store.MemoryReadLog = (*DB)(nil)
+
+// sqlReadLogged is MemoryByVersionID's read with the read's audit entry
+// (sqlAuditAsync's, synchronous_commit off for this statement only),
+// inserted when the memory is not expired at $3 and the version's content
+// is inlined.
+const sqlReadLogged = `WITH r AS (
+	SELECT m.head, v.record, m.key, v.version,
+		(m.expires_ns IS NULL OR m.expires_ns > $3) AND (v.record->>'inlined')::boolean IS TRUE AS logs
+	FROM memory_versions v JOIN memories m ON m.agent_id = v.agent_id AND m.id = v.memory_id
+	WHERE v.agent_id = $1 AND v.id = $2
+), a AS (
+	INSERT INTO audit (agent_id, id, action, resource, detail, request_id, ip, created_at)
+	SELECT $1, $4, $5, $2, jsonb_build_object('key', r.key, 'version', r.version), $6, $7, $8
+	FROM r, (SELECT ` + asyncCommitExpr + `) AS async WHERE r.logs
+	RETURNING 1
+)
+SELECT head, record, logs FROM r`
+
+// ReadMemoryVersion reads the head and the version and logs the read in
+// one statement (store.MemoryReadLog).
+func (db *DB) ReadMemoryVersion(ctx context.Context, agentID, versionID string, now time.Time, e *cairn.AuditEntry) (*cairn.Memory, *cairn.MemoryVersion, bool, error) {
+	if e == nil {
+		return nil, nil, false, cairn.Errorf(cairn.EINVALID, "Missing audit entry.")
+	}
+	if !cairn.ValidID(versionID) || !validText(agentID) {
+		return nil, nil, false, store.MemoryNotFound()
+	}
+	entry := db.prepareAudit(e)
+	entry.AgentID = agentID
+	var hd, vd []byte
+	var logged bool
+	err := db.pool.QueryRow(ctx, sqlReadLogged, agentID, versionID, nanos(now), entry.ID, entry.Action,
+		entry.RequestID, entry.IP, entry.CreatedAt).Scan(&hd, &vd, &logged)
+	if err != nil {
+		return nil, nil, false, memErr(err, "read memory version")
+	}
+	m, v, err := decodeItem(hd, vd)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	if logged {
+		entry.Resource, entry.Detail = versionID, map[string]any{"key": m.Key, "version": v.Version}
+		*e = entry
+	}
+	return m, v, logged, nil
 }
 
 func decodeItem(hd, vd []byte) (*cairn.Memory, *cairn.MemoryVersion, error) {

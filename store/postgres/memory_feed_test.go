@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"strings"
@@ -113,5 +114,46 @@ func TestMemoryChangesNotified(t *testing.T) {
 	case c := <-elsewhere:
 		t.Fatalf("a process on another schema heard %+v", c)
 	default:
+	}
+}
+
+// TestConcurrentCreatesAllNotified: the notes of concurrent creates, sent
+// after their commits in shared statements, reach a listener one each.
+func TestConcurrentCreatesAllNotified(t *testing.T) {
+	ctx := context.Background()
+	a, b := openPair(t)
+	feed, err := b.ListenMemoryChanges(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	heard := make(chan MemoryChange, 100)
+	fctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go b.FollowMemoryChanges(fctx, feed, 50*time.Millisecond, slog.New(slog.NewTextHandler(io.Discard, nil)), func() {},
+		func(c MemoryChange) { heard <- c })
+	const n = 40
+	errs := make(chan error, n)
+	for i := range n {
+		go func() {
+			m := &cairn.Memory{ID: cairn.NewID(), AgentID: "agent", Type: "semantic", Key: fmt.Sprint("k", i), Visibility: "private", Tags: []string{}}
+			errs <- a.CreateMemoryVersion(ctx, m, &cairn.MemoryVersion{ID: m.ID, Version: 1}, nil, nil)
+		}()
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	keys := map[string]bool{}
+	for len(keys) < n {
+		select {
+		case c := <-heard:
+			if keys[c.Key] {
+				t.Fatalf("%s heard twice", c.Key)
+			}
+			keys[c.Key] = true
+		case <-time.After(20 * time.Second):
+			t.Fatalf("heard %d of %d creates within 20s", len(keys), n)
+		}
 	}
 }

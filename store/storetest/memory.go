@@ -71,6 +71,50 @@ func RunMemoryTests(t *testing.T, open func(t *testing.T) store.Memories) {
 		}
 		create(t, s, "agent-b", "notes/one", 0) // keys are per agent
 	})
+	t.Run("ReadLogged", func(t *testing.T) {
+		s := open(t)
+		rl, ok := store.ReadLogOf(s)
+		if !ok {
+			t.Skip("the store reads and logs in two steps")
+		}
+		m, _ := create(t, s, "agent-a", "inline", 2*time.Hour)
+		inl := &cairn.MemoryVersion{ID: cairn.NewID(), Version: 2, CreatedAt: t0, Inlined: true, Inline: []byte("x")}
+		if err := s.CreateMemoryVersion(ctx, m, inl, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		_, blobbed := create(t, s, "agent-a", "blob", 0)
+		read := func(agent, id string, now time.Time) (*cairn.MemoryVersion, bool, error) {
+			e := &cairn.AuditEntry{AgentID: agent, Action: cairn.AuditRead, RequestID: "req"}
+			_, v, logged, err := rl.ReadMemoryVersion(ctx, agent, id, now, e)
+			if logged && (e.ID == "" || e.Resource != id) {
+				t.Errorf("logged entry %+v", e)
+			}
+			return v, logged, err
+		}
+		if v, logged, err := read("agent-a", inl.ID, t0); err != nil || !logged || string(v.Inline) != "x" {
+			t.Fatalf("inlined version: %+v %v %v", v, logged, err)
+		}
+		for _, tc := range []struct {
+			name, agent, id string
+			now             time.Time
+			found           bool
+		}{
+			{"expired", "agent-a", inl.ID, t0.Add(2 * time.Hour), true},
+			{"blob", "agent-a", blobbed.ID, t0, true},
+			{"another agent's", "agent-b", inl.ID, t0, false},
+			{"unknown", "agent-a", cairn.NewID(), t0, false},
+		} {
+			v, logged, err := read(tc.agent, tc.id, tc.now)
+			if logged || tc.found != (err == nil) || !tc.found && !cairn.IsCode(err, cairn.ENOTFOUND) || tc.found && v.ID != tc.id {
+				t.Errorf("%s: %+v logged %v, %v", tc.name, v, logged, err)
+			}
+		}
+		got, err := s.(store.Audit).ListAudit(ctx, "agent-a", cairn.AuditFilter{Action: cairn.AuditRead}, "", 10)
+		if err != nil || len(got) != 1 || got[0].Resource != inl.ID || got[0].RequestID != "req" ||
+			fmt.Sprint(got[0].Detail) != fmt.Sprint(map[string]any{"key": "inline", "version": 2.0}) {
+			t.Fatalf("read entries = %+v, %v", got, err)
+		}
+	})
 	t.Run("VersionsAndDelete", func(t *testing.T) {
 		s := open(t)
 		m, v1 := create(t, s, "agent-a", "k", 0)
