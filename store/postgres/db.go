@@ -54,6 +54,7 @@ type DB struct {
 	schema string // Options.Schema: the scope of the leader lock
 	id     string // names this DB's memory change notifications
 	closed atomic.Bool
+	trgm   atomic.Int32 // memory_search.go: 0 not known yet, 1 no trigram index, 2 one
 
 	charges chargeFlusher // charges.go
 	notes   noteQueue     // memory_feed.go

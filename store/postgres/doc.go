@@ -29,13 +29,14 @@
 // process finds every write at once: full text from a tsvector of the
 // latest version's text (memories.fts, copied to memory_search; the query's words and
 // phrases each through websearch_to_tsquery, joined by OR as bleve joins
-// them, ranked by ts_rank; the configuration memory_text is bleve's
-// standard analyzer: lower-cased words without English stop words,
-// unstemmed), keys
-// by LIKE over the key lower-cased (the keys that start with the needle
-// first, through a btree range, as they outrank the others; the rest
-// through a pg_trgm trigram index when the extension can be created, else
-// over the agent's keys), tags and expiry in the same statement. Search
+// them, ranked by ts_rank, those holding all the words first, at most
+// maxRanked memories per word ranked; the configuration memory_text is
+// bleve's standard analyzer: lower-cased words without English stop
+// words, unstemmed), keys by LIKE over the key lower-cased (the keys that
+// start with the needle first, through a btree range, as they outrank the
+// others; the rest in key order, stopped at the limit, then through a
+// pg_trgm trigram index when the extension can be created), tags and
+// expiry in each statement. Search
 // reads memory_search, a narrow copy of the heads' searched columns (key,
 // expiry, tags, tsvector) under those indexes, kept by a trigger on
 // memories in every write's transaction: ranking a common word reads its

@@ -50,14 +50,9 @@ var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 
 // SearchMemories answers a search from memory_search, the narrow copy of
 // the heads that migration 0015 keeps for it: full text through
-// memory_search_fts_idx (textQuery, ranked by ts_rank), keys through
-// key_lower (LIKE, served by memory_search_key_trgm_idx when pg_trgm is
-// installed), tags through memory_search_tags_idx and expiry from
-// expires_ns, all in one statement. A key search without text reads the
-// keys that start with the needle first, through
-// memory_search_key_lower_idx: they outrank every other match, so when there
-// are enough of them they are the answer, and the substring search (every
-// key of the agent without pg_trgm) is not run.
+// memory_search_fts_idx (searchText), keys through key_lower (searchKeys),
+// tags through memory_search_tags_idx and expiry from expires_ns, checked
+// in each statement.
 func (db *DB) SearchMemories(ctx context.Context, agentID string, q cairn.MemorySearchQuery) ([]cairn.MemoryMatch, error) {
 	if q.Limit < 1 {
 		return nil, cairn.Errorf(cairn.EINVALID, "A search needs a positive limit.")
@@ -66,59 +61,196 @@ func (db *DB) SearchMemories(ctx context.Context, agentID string, q cairn.Memory
 		return []cairn.MemoryMatch{}, nil // nothing stored can match
 	}
 	needle := strings.ToLower(q.Key)
-	var args []any
-	arg := func(v any) string {
-		args = append(args, v)
-		return "$" + strconv.Itoa(len(args))
+	if needle != "" && q.Text == "" {
+		return db.searchKeys(ctx, agentID, needle, q)
 	}
-	// base starts a statement's arguments and conditions: the agent, the
-	// expiry and the tags.
-	base := func(limit int) (string, error) {
-		args = []any{agentID, nanos(q.Now), limit}
-		where := "m.agent_id = $1 AND (m.expires_ns IS NULL OR m.expires_ns > $2)"
-		if len(q.Tags) > 0 {
-			tags, err := json.Marshal(q.Tags)
-			if err != nil {
-				return "", err
-			}
-			where += " AND m.tags @> " + arg(string(tags)) + "::jsonb"
-		}
-		return where, nil
+	if q.Text != "" {
+		return db.searchText(ctx, agentID, needle, q)
 	}
-	from, score := "memory_search m", "1"
-	where, err := base(q.Limit)
+	st, where, err := newSearchStmt(agentID, q, q.Limit)
 	if err != nil {
 		return nil, err
 	}
-	if needle != "" && q.Text == "" {
-		starts := likeEscaper.Replace(needle) + "%"
-		out, err := db.searchMemories(ctx, from, where+" AND m.key_lower LIKE "+arg(starts),
-			"CASE WHEN m.key_lower = "+arg(needle)+" THEN 3 ELSE 2 END", args)
-		if err != nil || len(out) == q.Limit {
-			return out, err
+	return db.searchMemories(ctx, "memory_search m", where, "1", st.args)
+}
+
+// searchStmt gathers the arguments of a search statement.
+type searchStmt struct{ args []any }
+
+// arg adds an argument and returns its placeholder.
+func (st *searchStmt) arg(v any) string {
+	st.args = append(st.args, v)
+	return "$" + strconv.Itoa(len(st.args))
+}
+
+// newSearchStmt starts a statement's arguments and conditions: the agent
+// ($1), the expiry ($2), the limit ($3) and the tags.
+func newSearchStmt(agentID string, q cairn.MemorySearchQuery, limit int) (*searchStmt, string, error) {
+	st := &searchStmt{args: []any{agentID, nanos(q.Now), limit}}
+	where := "m.agent_id = $1 AND (m.expires_ns IS NULL OR m.expires_ns > $2)"
+	if len(q.Tags) > 0 {
+		tags, err := json.Marshal(q.Tags)
+		if err != nil {
+			return nil, "", err
 		}
-		if where, err = base(q.Limit - len(out)); err != nil {
-			return nil, err
+		where += " AND m.tags @> " + st.arg(string(tags)) + "::jsonb"
+	}
+	return st, where, nil
+}
+
+// keyOrder is the expression of memory_search_key_idx: the key's order,
+// in which the reads that stop at a bound go.
+const keyOrder = "(key || '')"
+
+// keyWindow is how many of the agent's first keys (through
+// memory_search_key_idx alone) a key search reads for the keys that hold
+// its needle before it asks the trigram index: a needle in 1 key of 500
+// fills a limit of 20 from there, without the recheck of most of the table
+// that the trigram index needs for a common needle.
+var keyWindow = 10000
+
+// searchKeys answers a key search without text. The keys that start with
+// the needle come first, through memory_search_key_lower_idx: they outrank
+// every other match, so when there are enough of them they are the answer.
+// The keys that hold it elsewhere (score 1) come by key, read in key order
+// through memory_search_key_idx alone and stopped at the limit (no index
+// orders the keys that hold a substring): without pg_trgm, all the keys
+// (as far as needed); with it, the agent's first keyWindow keys, and when
+// they hold too few matches, every key through memory_search_key_trgm_idx
+// (a rare needle). With tags (which memory_search_key_idx lacks), the
+// tags index and the trigram index or the agent's keys.
+func (db *DB) searchKeys(ctx context.Context, agentID, needle string, q cairn.MemorySearchQuery) ([]cairn.MemoryMatch, error) {
+	starts := likeEscaper.Replace(needle) + "%"
+	st, where, err := newSearchStmt(agentID, q, q.Limit)
+	if err != nil {
+		return nil, err
+	}
+	out, err := db.searchMemories(ctx, "memory_search m", where+" AND m.key_lower LIKE "+st.arg(starts),
+		"CASE WHEN m.key_lower = "+st.arg(needle)+" THEN 3 ELSE 2 END", st.args)
+	if err != nil || len(out) == q.Limit {
+		return out, err
+	}
+	limit := q.Limit - len(out)
+	trgm, err := db.keyTrigram(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if len(q.Tags) == 0 {
+		bound := " OFFSET 0" // read as far as needed, in key order
+		if trgm {
+			bound = " LIMIT " + strconv.Itoa(keyWindow)
 		}
-		where += " AND m.key_lower NOT LIKE " + arg(starts) + " AND " + keyLike(agentID, needle, arg)
-		rest, err := db.searchMemories(ctx, from, where, score, args)
-		return append(out, rest...), err
+		// The key comes out as keyOrder, so that the statement's order
+		// by key is the order of the scan and stops it at the limit.
+		keys := "(SELECT agent_id, " + keyOrder + " AS key, key_lower, expires_ns FROM memory_search WHERE agent_id = $1 ORDER BY " +
+			keyOrder + bound + ") m"
+		st, where, _ := newSearchStmt(agentID, q, limit)
+		rest, err := db.searchMemories(ctx, keys, where+" AND m.key_lower NOT LIKE "+st.arg(starts)+
+			" AND m.key_lower LIKE "+st.arg("%"+likeEscaper.Replace(needle)+"%"), "1", st.args)
+		if err != nil || len(rest) == limit || !trgm {
+			return append(out, rest...), err
+		}
 	}
-	if needle != "" {
-		where += " AND " + keyLike(agentID, needle, arg)
+	st, where, err = newSearchStmt(agentID, q, limit)
+	if err != nil {
+		return nil, err
 	}
-	if q.Text != "" {
-		from += ", (SELECT " + textQuery(q.Text, arg) + " AS q) AS t"
-		where += " AND m.fts @@ t.q"
-		score = "ts_rank(m.fts, t.q)"
+	where += " AND m.key_lower NOT LIKE " + st.arg(starts) + " AND " + keyLike(agentID, needle, st.arg)
+	rest, err := db.searchMemories(ctx, "memory_search m", where, "1", st.args)
+	return append(out, rest...), err
+}
+
+// keyTrigram reports whether memory_search_key_trgm_idx exists (whether
+// migration 0015 found pg_trgm), asked once.
+func (db *DB) keyTrigram(ctx context.Context) (bool, error) {
+	switch db.trgm.Load() {
+	case 1:
+		return false, nil
+	case 2:
+		return true, nil
 	}
-	return db.searchMemories(ctx, from, where, score, args)
+	var ok bool
+	if err := db.pool.QueryRow(ctx, "SELECT to_regclass('memory_search_key_trgm_idx') IS NOT NULL").Scan(&ok); err != nil {
+		return false, mapErr(err, "search memories")
+	}
+	db.trgm.Store(map[bool]int32{false: 1, true: 2}[ok])
+	return ok, nil
 }
 
 // keyLike is the condition that the key holds needle, in the expression
 // of memory_search_key_trgm_idx.
 func keyLike(agentID, needle string, arg func(any) string) string {
 	return "(m.agent_id || ' ' || m.key_lower) LIKE " + arg(likeEscaper.Replace(agentID)+" %"+likeEscaper.Replace(needle)+"%")
+}
+
+// maxRanked bounds the memories one full-text statement reads for each
+// of its groups (below): ts_rank needs each memory's tsvector (a GIN
+// index keeps no term frequencies), and a word held by every memory of an
+// agent of 100,000 took 55 ms to rank.
+var maxRanked = 2000
+
+// searchText answers a search with text (and a key needle, tags), in up
+// to two statements, each ranking by ts_rank of the whole query
+// (textQuery), then by key.
+//
+// The first ranks the memories holding every word of the query: all of
+// them when at most maxRanked do, else the first maxRanked by key. When
+// they fill the limit (or the query has a single word) they are the
+// answer. Else the second ranks the memories holding some of the words
+// but not all, after the first's: for each word, those holding it (all of
+// them when at most maxRanked do, else the first maxRanked by key), so
+// that the memories of a rare word are ranked however common the other
+// words are. A memory holding all the words thus comes before one holding
+// fewer; for two words of one lexeme each that is ts_rank's order anyway
+// (a memory holding both, once each, ranks above one holding either any
+// number of times). When no word is held by more than maxRanked memories,
+// every memory holding a word is ranked, as without the bound.
+func (db *DB) searchText(ctx context.Context, agentID, needle string, q cairn.MemorySearchQuery) ([]cairn.MemoryMatch, error) {
+	pos, neg := queryWords(q.Text)
+	if len(pos) == 0 {
+		return []cairn.MemoryMatch{}, nil // nothing to find
+	}
+	// stmt is the statement of the memories held by each of the
+	// tsqueries that group returns (of the argument pieces it is given),
+	// first maxRanked by key for each, ranked together.
+	stmt := func(limit int, group func(st *searchStmt) []string) (*searchStmt, string, string, error) {
+		st, where, err := newSearchStmt(agentID, q, limit)
+		if err != nil {
+			return nil, "", "", err
+		}
+		if needle != "" {
+			where += " AND " + keyLike(agentID, needle, st.arg)
+		}
+		rank := textQuery(pos, neg, " || ", st.arg)
+		var subs []string
+		for _, cond := range group(st) {
+			subs = append(subs, "(SELECT m.key, m.fts FROM memory_search m WHERE "+where+" AND "+cond+
+				" ORDER BY (m.key || '') LIMIT "+strconv.Itoa(maxRanked)+")")
+		}
+		return st, "(" + strings.Join(subs, " UNION ") + ") m", "ts_rank(m.fts, " + rank + ")", nil
+	}
+	all := func(st *searchStmt) string { return "m.fts @@ " + textQuery(pos, neg, " && ", st.arg) }
+	st, from, score, err := stmt(q.Limit, func(st *searchStmt) []string { return []string{all(st)} })
+	if err != nil {
+		return nil, err
+	}
+	out, err := db.searchMemories(ctx, from, "true", score, st.args)
+	if err != nil || len(out) == q.Limit || len(pos) == 1 {
+		return out, err
+	}
+	st, from, score, err = stmt(q.Limit-len(out), func(st *searchStmt) []string {
+		not := " AND NOT " + all(st)
+		conds := make([]string, len(pos))
+		for i, w := range pos {
+			conds[i] = "m.fts @@ " + textQuery([]string{w}, neg, "", st.arg) + not
+		}
+		return conds
+	})
+	if err != nil {
+		return nil, err
+	}
+	rest, err := db.searchMemories(ctx, from, "true", score, st.args)
+	return append(out, rest...), err
 }
 
 // searchMemories runs a search statement: the keys and scores of the rows
@@ -144,19 +276,10 @@ func (db *DB) searchMemories(ctx context.Context, from, where, score string, arg
 	return out, nil
 }
 
-// textQuery is the SQL of the tsquery of a full-text query, its pieces
-// passed through arg: the query's words and "quoted phrases" (each one
-// parsed and normalized by websearch_to_tsquery in the configuration
-// memory_text) joined by OR, as bleve's match query joins its terms, so
-// that a memory holding some of the words is found and ts_rank ranks
-// those holding more of them, and more often, first; each -word or
-// -"phrase" must not appear; "or" between words is what they are joined
-// by anyway. With all words joined by AND (websearch_to_tsquery of the
-// whole query), 5 of the 14 natural-language queries of the relevance
-// corpus (cmd/cairn/testdata/relevance) found anything, against 14 of 14
-// for bleve; joined by OR, 14 of 14.
-func textQuery(text string, arg func(any) string) string {
-	var pos, neg []string
+// queryWords splits a full-text query into its words and "quoted phrases"
+// that must appear (pos) and those after a - that must not (neg); "or"
+// between words is what they are joined by anyway.
+func queryWords(text string) (pos, neg []string) {
 	for _, tok := range queryTokens(text) {
 		switch {
 		case strings.EqualFold(tok, "or"):
@@ -166,19 +289,31 @@ func textQuery(text string, arg func(any) string) string {
 			pos = append(pos, tok)
 		}
 	}
-	if len(pos) == 0 {
-		return "''::tsquery" // matches nothing
-	}
+	return pos, neg
+}
+
+// textQuery is the SQL of the tsquery of a full-text query, its pieces
+// passed through arg: the query's words and "quoted phrases" pos (each
+// one parsed and normalized by websearch_to_tsquery in the configuration
+// memory_text) joined by join, " || " or " && ", and none of neg. The
+// ranking query joins them by OR, as bleve's match query joins its terms,
+// so that a memory holding some of the words is found and ts_rank ranks
+// those holding more of them, and more often, first. With all words
+// joined by AND alone (websearch_to_tsquery of the whole query), 5 of the
+// 14 natural-language queries of the relevance corpus
+// (cmd/cairn/testdata/relevance) found anything, against 14 of 14 for
+// bleve; joined by OR, 14 of 14.
+func textQuery(pos, neg []string, join string, arg func(any) string) string {
 	parse := func(tok string) string { return "websearch_to_tsquery('memory_text', " + arg(tok) + ")" }
 	q := make([]string, len(pos))
 	for i, tok := range pos {
 		q[i] = parse(tok)
 	}
-	out := "(" + strings.Join(q, " || ") + ")"
+	out := "(" + strings.Join(q, join) + ")"
 	for _, tok := range neg {
 		out += " && !!" + parse(tok)
 	}
-	return out
+	return "(" + out + ")"
 }
 
 // queryTokens splits a query at white space, except inside double quotes:

@@ -81,16 +81,84 @@ func TestMemorySearchTableMigration(t *testing.T) {
 		{cairn.MemorySearchQuery{Text: "tomatoes", Tags: []string{"t1"}}, "[notes/garden]"},
 	} {
 		tc.q.Limit, tc.q.Now = 20, t0
-		got, err := db.SearchMemories(ctx, "agent", tc.q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		keys := []string{}
-		for _, m := range got {
-			keys = append(keys, m.Key)
-		}
-		if fmt.Sprint(keys) != tc.want {
+		if keys := searchedKeys(t, db, tc.q); keys != tc.want {
 			t.Errorf("SearchMemories(%+v) after the migration = %v, want %s", tc.q, keys, tc.want)
 		}
 	}
+}
+
+// TestMemorySearchBounds checks the reads that stop at a bound, with and
+// without the trigram index, with the bounds lowered: a key substring
+// found in the agent's first keys (by key, upper case first) or, when
+// they hold too few, in all of them; a full-text word held by more
+// memories than a search ranks, ranked from its first ones by key, while
+// the memories holding all the words, or a rarer word, are still found.
+func TestMemorySearchBounds(t *testing.T) {
+	ctx := context.Background()
+	defer func(w, r int) { keyWindow, maxRanked = w, r }(keyWindow, maxRanked)
+	keyWindow, maxRanked = 3, 3
+	unpriv := pgtest.NewUnprivileged(t, testURL(t))
+	for _, trgm := range []bool{true, false} {
+		t.Run(fmt.Sprintf("trigram=%v", trgm), func(t *testing.T) {
+			var db *DB
+			if trgm {
+				db = openTest(t, Options{Schema: newSchema(t, testURL(t))})
+			} else {
+				var err error
+				if db, err = Open(ctx, unpriv.Schema(t), Options{}); err != nil {
+					t.Fatal(err)
+				}
+				defer db.Close()
+			}
+			if got, err := db.keyTrigram(ctx); err != nil || got != trgm {
+				t.Fatalf("keyTrigram = %v, %v; want %v", got, err, trgm)
+			}
+			t0 := time.Unix(1_800_000_000, 0).UTC()
+			for key, body := range map[string]string{
+				"B/XY": "one", "a/xy": "two", "b/0": "three", "c/xy": "four", "d/0": "five", "e/xy": "six",
+				"k1": "common", "k2": "common", "k3": "common", "k4": "common common common", "k5": "common rare",
+			} {
+				m := &cairn.Memory{ID: cairn.NewID(), AgentID: "agent", Type: "semantic", Key: key, Importance: 0.5,
+					Visibility: "private", CreatedAt: t0, UpdatedAt: t0}
+				v := &cairn.MemoryVersion{ID: m.ID, Version: 1, CreatedAt: t0, SearchText: &body}
+				if err := db.CreateMemoryVersion(ctx, m, v, nil, nil); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, tc := range []struct {
+				q    cairn.MemorySearchQuery
+				want string
+			}{
+				{cairn.MemorySearchQuery{Key: "xy", Limit: 2}, "[B/XY a/xy]"},             // from the first three keys
+				{cairn.MemorySearchQuery{Key: "xy", Limit: 3}, "[B/XY a/xy c/xy]"},        // they hold two: all keys
+				{cairn.MemorySearchQuery{Key: "xy", Limit: 9}, "[B/XY a/xy c/xy e/xy]"},   // every match
+				{cairn.MemorySearchQuery{Key: "/0", Limit: 9}, "[b/0 d/0]"},               // none in the first three
+				{cairn.MemorySearchQuery{Text: "common", Limit: 9}, "[k1 k2 k3]"},         // the first three by key
+				{cairn.MemorySearchQuery{Text: "common rare", Limit: 9}, "[k5 k1 k2 k3]"}, // both words first
+				{cairn.MemorySearchQuery{Text: "zebra common rare", Limit: 9}, "[k5 k1 k2 k3]"},
+				{cairn.MemorySearchQuery{Text: "zebra common rare", Limit: 2}, "[k5 k1]"},
+				{cairn.MemorySearchQuery{Text: "rare -common", Limit: 9}, "[]"},
+			} {
+				tc.q.Now = t0
+				if keys := searchedKeys(t, db, tc.q); keys != tc.want {
+					t.Errorf("SearchMemories(%+v) = %v, want %s", tc.q, keys, tc.want)
+				}
+			}
+		})
+	}
+}
+
+// searchedKeys is the keys SearchMemories finds for the agent "agent", as
+// fmt.Sprint prints them.
+func searchedKeys(t *testing.T, db *DB, q cairn.MemorySearchQuery) string {
+	t.Helper()
+	got, err := db.SearchMemories(context.Background(), "agent", q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := []string{}
+	for _, m := range got {
+		keys = append(keys, m.Key)
+	}
+	return fmt.Sprint(keys)
 }
