@@ -31,33 +31,25 @@ func isMigration(user *api.UserTransaction) bool {
 
 // aptDeposited returns the APT a successful user transaction moved into
 // owner's account from other accounts: what arrived (fungible-asset
-// Deposit events into owner's primary APT store, legacy coin DepositEvents
-// of owner's CoinStore<AptosCoin>) less what left owner's own stores,
-// capped by what left other accounts' APT stores (fungible-asset Withdraw
-// events from an APT store that is not owner's, legacy coin
-// WithdrawEvents and CoinWithdraw events of another account). A Deposit
-// that nobody paid for, such as a CoinStore migrated into the fungible
-// store inside another call, or a mint, adds nothing.
+// Deposit events into owner's primary APT store, coin deposits into
+// owner's CoinStore<AptosCoin>: legacy DepositEvents or CoinDeposit module
+// events, see coinPath) less what left owner's own stores, capped by what
+// left other accounts' APT stores (fungible-asset Withdraw events from an
+// APT store that is not owner's, coin withdrawals of another account:
+// legacy WithdrawEvents or CoinWithdraw module events). A Deposit that
+// nobody paid for, such as a CoinStore migrated into the fungible store
+// inside another call, or a mint, adds nothing.
 func aptDeposited(user *api.UserTransaction, owner aptossdk.AccountAddress) (uint64, error) {
 	ownStore := PrimaryAPTStore(owner)
 	stores := aptStores(user)
-	coinDeposits, coinWithdraws := coinStoreGUIDs(user)
+	coin := newCoinPath(user)
 	var in, outOwn, outOthers uint64
-	add := func(sum *uint64, text any) error {
-		s, _ := text.(string)
-		n, err := strconv.ParseUint(s, 10, 64)
-		if err != nil || *sum+n < *sum {
-			return cairn.Errorf(cairn.EUPSTREAM, "The node's answer holds an amount that does not decode.")
-		}
-		*sum += n
-		return nil
-	}
 	for _, e := range user.Events {
 		var err error
 		switch e.Type {
 		case faDepositEvent:
 			if store, ok := addressField(e.Data["store"]); ok && store == ownStore {
-				err = add(&in, e.Data["amount"])
+				err = addAmount(&in, e.Data["amount"])
 			}
 		case faWithdrawEvent:
 			store, ok := addressField(e.Data["store"])
@@ -65,32 +57,54 @@ func aptDeposited(user *api.UserTransaction, owner aptossdk.AccountAddress) (uin
 			switch {
 			case !ok:
 			case store == ownStore || apt && holder == owner:
-				err = add(&outOwn, e.Data["amount"])
+				err = addAmount(&outOwn, e.Data["amount"])
 			case apt:
-				err = add(&outOthers, e.Data["amount"])
+				err = addAmount(&outOthers, e.Data["amount"])
 			}
-		case coinDepositEvent:
-			if a, ok := coinDeposits[eventGUID(e)]; ok && a == owner {
-				err = add(&in, e.Data["amount"])
-			}
-		case coinWithdrawEvent:
-			if a, ok := coinWithdraws[eventGUID(e)]; ok {
-				err = add(pick(a == owner, &outOwn, &outOthers), e.Data["amount"])
-			}
-		case coinWithdrawV2:
-			a, ok := addressField(e.Data["account"])
-			if ct, _ := e.Data["coin_type"].(string); ok && ct == aptCoinType {
-				err = add(pick(a == owner, &outOwn, &outOthers), e.Data["amount"])
-			}
+		default:
+			err = coin.add(e, owner)
 		}
 		if err != nil {
 			return 0, err
 		}
 	}
+	coinIn, coinOut := coin.counted()
+	err := addChecked(&in, coinIn)
+	for a, n := range coinOut {
+		if err == nil {
+			err = addChecked(pick(a == owner, &outOwn, &outOthers), n)
+		}
+	}
+	if err != nil {
+		return 0, err
+	}
 	if in <= outOwn {
 		return 0, nil
 	}
 	return min(in-outOwn, outOthers), nil
+}
+
+// addAmount adds an event's amount, a decimal u64 in a string, to sum.
+func addAmount(sum *uint64, text any) error {
+	s, _ := text.(string)
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		return errAmount()
+	}
+	return addChecked(sum, n)
+}
+
+// addChecked adds n to sum, refusing an overflow.
+func addChecked(sum *uint64, n uint64) error {
+	if *sum+n < *sum {
+		return errAmount()
+	}
+	*sum += n
+	return nil
+}
+
+func errAmount() error {
+	return cairn.Errorf(cairn.EUPSTREAM, "The node's answer holds an amount that does not decode.")
 }
 
 func pick(own bool, ownSum, othersSum *uint64) *uint64 {
@@ -132,43 +146,6 @@ func aptStores(user *api.UserTransaction) map[aptossdk.AccountAddress]aptossdk.A
 		out[PrimaryAPTStore(*user.Sender)] = *user.Sender
 	}
 	return out
-}
-
-type guidKey struct {
-	addr aptossdk.AccountAddress
-	num  uint64
-}
-
-func eventGUID(e *api.Event) guidKey {
-	if e.Guid == nil || e.Guid.AccountAddress == nil {
-		return guidKey{num: ^uint64(0)}
-	}
-	return guidKey{*e.Guid.AccountAddress, e.Guid.CreationNumber}
-}
-
-// coinStoreGUIDs finds, in the transaction's changes, every
-// CoinStore<AptosCoin> and maps the GUIDs of its deposit and withdraw
-// events to the account holding it.
-func coinStoreGUIDs(user *api.UserTransaction) (deposits, withdraws map[guidKey]aptossdk.AccountAddress) {
-	deposits, withdraws = map[guidKey]aptossdk.AccountAddress{}, map[guidKey]aptossdk.AccountAddress{}
-	for _, c := range user.Changes {
-		w, ok := c.Inner.(*api.WriteSetChangeWriteResource)
-		if !ok || w.Address == nil || w.Data == nil || w.Data.Type != aptCoinStore {
-			continue
-		}
-		for field, m := range map[string]map[guidKey]aptossdk.AccountAddress{"deposit_events": deposits, "withdraw_events": withdraws} {
-			events, _ := w.Data.Data[field].(map[string]any)
-			guid, _ := events["guid"].(map[string]any)
-			id, _ := guid["id"].(map[string]any)
-			addr, ok := addressField(id["addr"])
-			numText, _ := id["creation_num"].(string)
-			num, err := strconv.ParseUint(numText, 10, 64)
-			if ok && err == nil {
-				m[guidKey{addr, num}] = *w.Address
-			}
-		}
-	}
-	return deposits, withdraws
 }
 
 // addressField parses an address member of an event or resource.

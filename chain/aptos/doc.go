@@ -10,7 +10,10 @@
 // looked up on a node's REST API is a deposit of APT into an agent's address
 // when it is a committed, successful user transaction with a
 // 0x1::fungible_asset::Deposit event into the address's primary APT store,
-// or a legacy 0x1::coin::DepositEvent of its CoinStore<AptosCoin>.
+// or a coin deposit into its CoinStore<AptosCoin>: a legacy
+// 0x1::coin::DepositEvent on the store's handle, or a 0x1::coin::CoinDeposit
+// module event of AptosCoin naming the address (counted once when a
+// transaction shows one transfer both ways).
 //
 // It also keeps the mnemonic: given by the operator, or generated once and
 // stored in the data directory with mode 0600.
