@@ -107,19 +107,28 @@ func faDeposit(t *testing.T, hash, owner string, octas uint64, success bool) str
 // account's.
 func coinDeposit(t *testing.T, hash, owner string, octas uint64, apt bool) string {
 	t.Helper()
-	const recordedOwner = "0x4c1b416e4e3793724dabd2d10909689bd534159a2d4d4b605ec22d9e593bbad3"
-	m := recorded(t, "mainnet_v147811396_coin_v1_deposit_event_usdt_claim.json")
+	name := "mainnet_v147811396_coin_v1_deposit_event_usdt_claim.json"
 	if apt {
-		m = recorded(t, "edited_coin_v1_apt_transfer.json")
+		name = "edited_coin_v1_apt_transfer.json"
 	}
+	return coinTransfer(t, name, "0x4c1b416e4e3793724dabd2d10909689bd534159a2d4d4b605ec22d9e593bbad3", hash, owner, octas)
+}
+
+// coinTransfer is the recording name of a coin transfer to recordedTo,
+// its hash set to hash, recordedTo replaced by owner and every coin event's
+// amount (handle and module events) set to octas.
+func coinTransfer(t *testing.T, name, recordedTo, hash, owner string, octas uint64) string {
+	t.Helper()
+	m := recorded(t, name)
 	m["hash"] = hash
 	for _, e := range m["events"].([]any) {
 		ev := e.(map[string]any)
-		if ev["type"] == "0x1::coin::DepositEvent" || ev["type"] == "0x1::coin::WithdrawEvent" {
+		switch ev["type"] {
+		case "0x1::coin::DepositEvent", "0x1::coin::WithdrawEvent", "0x1::coin::CoinDeposit", "0x1::coin::CoinWithdraw":
 			ev["data"].(map[string]any)["amount"] = fmt.Sprint(octas)
 		}
 	}
-	return strings.ReplaceAll(encode(t, m), recordedOwner, owner)
+	return strings.ReplaceAll(encode(t, m), recordedTo, owner)
 }
 
 func txHash(n int) string { return fmt.Sprintf("0x%064x", 0xd0000+n) }
