@@ -173,17 +173,52 @@ func (s *Service) heldTop(root merkle.Hash, n int) []merkle.Hash {
 		return nil
 	}
 	for _, v := range s.Screening.Held() {
-		ix, ok := s.Screening.Version(v)
-		if !ok {
-			continue
-		}
-		for _, class := range [...]string{screening.ClassSanctions, screening.ClassCommunity} {
-			for _, exclusion := range [...]bool{false, true} {
-				if top := ix.Top(class, exclusion, n); len(top) == n && top[0] == root {
-					return top
+		if ix, ok := s.Screening.Version(v); ok {
+			for _, t := range treeTops(ix, n) {
+				if len(t.top) == n && t.top[0] == root {
+					return t.top
 				}
 			}
 		}
 	}
 	return nil
+}
+
+// treeTop is the first nodes of one of an index's trees.
+type treeTop struct {
+	class     string
+	exclusion bool // the class's exclusion tree
+	top       []merkle.Hash
+}
+
+// treeTops gives the first n nodes (fewer for a smaller tree) of each of
+// ix's non-empty trees: each class's membership and exclusion tree.
+func treeTops(ix *screening.Index, n int) []treeTop {
+	var out []treeTop
+	for _, class := range [...]string{screening.ClassSanctions, screening.ClassCommunity} {
+		for _, exclusion := range [...]bool{false, true} {
+			if top := ix.Top(class, exclusion, n); len(top) > 0 {
+				out = append(out, treeTop{class, exclusion, top})
+			}
+		}
+	}
+	return out
+}
+
+// StoreTops stores the top records of the current index's trees, ahead of
+// the first screening against its list version, which would otherwise
+// store them on its way (and the screenings beside it would wait): called
+// once a version is installed. A top record already stored is left as it
+// is; a failure is logged, and the first screening tries again.
+func (s *Service) StoreTops(ctx context.Context) {
+	if s.Proofs == nil || s.Screening == nil {
+		return
+	}
+	ix := s.Screening.Current()
+	for _, t := range treeTops(ix, s.topNodes()) {
+		if err := s.storeTop(ctx, ix, t.class, t.exclusion, t.top[0], len(t.top)); err != nil && s.Logger != nil {
+			s.Logger.WarnContext(ctx, "storing a tree's top record failed", "version", ix.Version, "class", t.class,
+				"exclusion", t.exclusion, "err", err)
+		}
+	}
 }
