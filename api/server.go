@@ -182,6 +182,9 @@ func New(d Deps) (*Server, error) {
 		reportLimit:      ratelimit.New(ReportsPerHour, time.Hour).Stored(d.RateLimits),
 	}
 	d.Registry.MustRegister(newChainCollector(s))
+	if r, ok := d.Health.(syncReporter); ok {
+		d.Registry.MustRegister(newStoreCollector(r))
+	}
 	s.biller = &billing.Biller{Ledger: d.Ledger, Pricing: d.Pricing, Settled: d.Settled, StatusOf: errStatus,
 		Clock: d.Clock, Logger: d.Logger}
 	if d.Ledger.OnCharge == nil {

@@ -71,3 +71,31 @@ medians() {
       }
     }' "$1"
 }
+
+# scrape port token file: the server's /metrics, read with the admin token,
+# into file.
+scrape() { curl -sf -H "Authorization: Bearer $2" "127.0.0.1:$1/metrics" >"$3"; }
+
+# hist_quantiles before after name [selector]: p50, p90 and p99 of the
+# observations a histogram of /metrics (name, on the lines holding
+# selector) made between two scrapes, each as the upper bound of the
+# bucket it falls in.
+hist_quantiles() {
+  awk -v name="$3" -v sel="${4:-}" '
+    FNR == 1 { f++ }
+    index($0, name "_bucket{") == 1 && index($0, sel) > 0 {
+      le = $0; sub(/.*le="/, "", le); sub(/".*/, "", le)
+      if (f == 1) { b[le] = $NF } else { a[le] = $NF; order[++n] = le }
+    }
+    END {
+      total = a["+Inf"] - b["+Inf"]
+      if (total <= 0) { print name ": no observations"; exit }
+      out = name " " sel " (" total "):"
+      split("50 90 99", qs, " ")
+      for (k = 1; k <= 3; k++) {
+        for (i = 1; i < n && a[order[i]] - b[order[i]] < qs[k] / 100 * total; i++) {}
+        out = out " p" qs[k] "<=" order[i] "s"
+      }
+      print out
+    }' "$1" "$2"
+}

@@ -38,20 +38,20 @@ func BenchmarkProofPieces(b *testing.B) {
 	})
 	b.Run("MembershipProofs", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := resultProofs(ix, results); err != nil {
+			if _, err := resultProofs(ix, results, topNodesOf(topLevels)); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
 	b.Run("ExclusionProofs", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := resultGaps(ix, results, false); err != nil {
+			if _, err := resultGaps(ix, results, false, topNodesOf(topLevels)); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
-	proofs, _ := resultProofs(ix, results)
-	gaps, _ := resultGaps(ix, results, false)
+	proofs, _ := resultProofs(ix, results, topNodesOf(topLevels))
+	gaps, _ := resultGaps(ix, results, false, topNodesOf(topLevels))
 	head := []byte(`{"screeningId":"01a21ad5-5dff-7293-ab44-133036507fa2","timestamp":"2026-05-01T00:00:00Z"}`)
 	rec := &proofRecord{head: head, results: appendResults(nil, results, "2026-05-01T00:00:00Z"), proofs: proofs, gaps: gaps}
 	for _, format := range []byte{proofFormatV2, proofFormatV3, proofFormatV4} {

@@ -14,6 +14,11 @@ import (
 	"github.com/cairn-dev/cairn/screening"
 )
 
+// testTopNodes is the top of the records of these tests: the first 16
+// levels, which trees of 40,000 leaves exceed (the service's 20 levels
+// hold them whole).
+var testTopNodes = topNodesOf(16)
+
 // noTops is the topSource of a service that has no top record.
 func noTops(merkle.Hash, int) ([]merkle.Hash, error) { return nil, errRecord }
 
@@ -300,11 +305,11 @@ func TestProofRecordFormatsAgree(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			proofs, err := resultProofs(ix, results)
+			proofs, err := resultProofs(ix, results, testTopNodes)
 			if err != nil {
 				t.Fatal(err)
 			}
-			gaps, err := resultGaps(ix, results, community)
+			gaps, err := resultGaps(ix, results, community, testTopNodes)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -332,7 +337,7 @@ func TestProofRecordFormatsAgree(t *testing.T) {
 					}
 				})
 			}
-			if whole := n < topNodes/2; whole != (below == 0) || below > hashes/4 || len(v4) > len(v3)-32*(hashes-below)+512 {
+			if whole := n < testTopNodes/2; whole != (below == 0) || below > hashes/4 || len(v4) > len(v3)-32*(hashes-below)+512 {
 				t.Fatalf("list of %d: record of version 4 %d bytes, of version 3 %d, for %d proof hashes, %d below the top", n, len(v4), len(v3), hashes, below)
 			}
 			if _, err := parseProofRecord(v4, noTops); err == nil {
@@ -363,7 +368,7 @@ func TestProofRecordV4Malformed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	proofs, err := resultProofs(ix, results)
+	proofs, err := resultProofs(ix, results, testTopNodes)
 	if err != nil {
 		t.Fatal(err)
 	}

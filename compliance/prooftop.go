@@ -14,20 +14,39 @@ import (
 
 // The paths of a batch's leaves meet near the root, and every screening
 // against a list version proves its leaves up to the same roots: the
-// proof hashes of a tree's first levels are the same few thousand from one
-// stored proof to the next. A record of version 4 leaves those of a tree's
-// first topNodes nodes (its root and the topLevels-1 levels below it, all
-// of the nodes of a tree of fewer) to the tree's top record: the hashes of
-// those nodes in the tree's flat layout, 32 bytes each, stored once in the
+// proof hashes of a tree's first levels are the same from one stored proof
+// to the next. A record of version 4 leaves those of a tree's first
+// topLevels levels (its first 2^topLevels - 1 nodes, all of the nodes of a
+// smaller tree) to the tree's top record: the hashes of those
+// nodes in the tree's flat layout, 32 bytes each, stored once in the
 // Proofs store under topID (no screening id: never served as a proof)
 // before the first record that leaves hashes to it. Two tops of one root
 // are the same bytes (the root commits to every node), so instances
 // sharing a store may store the same top record, the second finding it
 // there.
-const (
-	topLevels = 16
-	topNodes  = 1<<topLevels - 1 // 2 MiB of hashes for a tree of 32,768 leaves or more
-)
+//
+// Twenty levels hold every node of a tree of up to 524,288 leaves, every
+// internal node of one of up to 1,048,576, and all but the lowest four
+// levels of one of 10 million: at 1,000,000 addresses a record keeps at
+// most one proof hash per proven leaf (its sibling), 8.7 KB
+// for a batch of 100 where sixteen levels left 21.5 KB, and every
+// screening writes those bytes twice (the log, then the blob file). The
+// price is paid once per tree and version: 32 MiB in the store
+// (BENCHMARKS.md, "Proof records with twenty levels of tops").
+const topLevels = 20 // 32 MiB of hashes for a tree of 524,288 leaves or more
+
+// topNodes is how many of a tree's first nodes the service's records leave
+// to its top record: those of topLevels, or of Service.topLevels when set
+// (the tests' smaller trees).
+func (s *Service) topNodes() int {
+	if s.topLevels > 0 {
+		return topNodesOf(s.topLevels)
+	}
+	return topNodesOf(topLevels)
+}
+
+// topNodesOf is the number of nodes of a tree's first levels.
+func topNodesOf(levels int) int { return 1<<levels - 1 }
 
 // topID is the Proofs store id of the top record of the first n nodes of
 // the tree of root.
@@ -42,9 +61,9 @@ type topKey struct {
 }
 
 // maxReadTops bounds the top records a service keeps in memory once read
-// (2 MiB each at most): the trees of the versions proofs are read for,
-// mostly the current one.
-const maxReadTops = 4
+// (32 MiB each at most): the trees of older versions proofs are read for.
+// Those of the versions the index holds are read from its trees.
+const maxReadTops = 2
 
 // topCache holds what a service knows of the top records: those it stored
 // or found stored, and those it read back.
@@ -107,6 +126,9 @@ func (s *Service) storeTop(ctx context.Context, ix *screening.Index, class strin
 // readTop returns the first n node hashes of the tree of root from its top
 // record: errRecord when it is missing or is not the top of that root.
 func (s *Service) readTop(ctx context.Context, root merkle.Hash, n int) ([]merkle.Hash, error) {
+	if top := s.heldTop(root, n); top != nil {
+		return top, nil
+	}
 	k := topKey{root, n}
 	c := &s.tops
 	c.mu.Lock()
@@ -139,4 +161,64 @@ func (s *Service) readTop(ctx context.Context, root merkle.Hash, n int) ([]merkl
 	}
 	c.read[k] = top
 	return top, nil
+}
+
+// heldTop returns the first n nodes of the tree of root from the index
+// being served, or the one kept beside it while a newer version is
+// anchored, when root is one of their trees' roots: nil otherwise. The
+// nodes are the tree's own (Top is a view), so a proof of those versions
+// reads no top record and copies nothing.
+func (s *Service) heldTop(root merkle.Hash, n int) []merkle.Hash {
+	if s.Screening == nil {
+		return nil
+	}
+	for _, v := range s.Screening.Held() {
+		if ix, ok := s.Screening.Version(v); ok {
+			for _, t := range treeTops(ix, n) {
+				if len(t.top) == n && t.top[0] == root {
+					return t.top
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// treeTop is the first nodes of one of an index's trees.
+type treeTop struct {
+	class     string
+	exclusion bool // the class's exclusion tree
+	top       []merkle.Hash
+}
+
+// treeTops gives the first n nodes (fewer for a smaller tree) of each of
+// ix's non-empty trees: each class's membership and exclusion tree.
+func treeTops(ix *screening.Index, n int) []treeTop {
+	var out []treeTop
+	for _, class := range [...]string{screening.ClassSanctions, screening.ClassCommunity} {
+		for _, exclusion := range [...]bool{false, true} {
+			if top := ix.Top(class, exclusion, n); len(top) > 0 {
+				out = append(out, treeTop{class, exclusion, top})
+			}
+		}
+	}
+	return out
+}
+
+// StoreTops stores the top records of the current index's trees, ahead of
+// the first screening against its list version, which would otherwise
+// store them on its way (and the screenings beside it would wait): called
+// once a version is installed. A top record already stored is left as it
+// is; a failure is logged, and the first screening tries again.
+func (s *Service) StoreTops(ctx context.Context) {
+	if s.Proofs == nil || s.Screening == nil {
+		return
+	}
+	ix := s.Screening.Current()
+	for _, t := range treeTops(ix, s.topNodes()) {
+		if err := s.storeTop(ctx, ix, t.class, t.exclusion, t.top[0], len(t.top)); err != nil && s.Logger != nil {
+			s.Logger.WarnContext(ctx, "storing a tree's top record failed", "version", ix.Version, "class", t.class,
+				"exclusion", t.exclusion, "err", err)
+		}
+	}
 }

@@ -158,11 +158,11 @@ func (s *Service) prove(ctx context.Context, ix *screening.Index, results []scre
 	if s.PublicURL != "" {
 		doc.ProofURL = s.PublicURL + "/v1/compliance/proofs/" + doc.ScreeningID
 	}
-	proofs, err := resultProofs(ix, results)
+	proofs, err := resultProofs(ix, results, s.topNodes())
 	if err != nil {
 		return nil, err
 	}
-	gaps, err := resultGaps(ix, results, community)
+	gaps, err := resultGaps(ix, results, community, s.topNodes())
 	if err != nil {
 		return nil, err
 	}
@@ -241,8 +241,9 @@ func matchCounts(r screening.Result) (sanctions, community int) {
 // resultProofs is the multiproof of the listed results of each class, in
 // class name order (a class with no listed result is left out). An
 // address screened twice is proved once (MultiProofIn proves each leaf
-// once).
-func resultProofs(ix *screening.Index, results []screening.Result) ([]classProof, error) {
+// once). The record leaves the hashes of each tree's first top nodes to
+// its top record (prooftop.go).
+func resultProofs(ix *screening.Index, results []screening.Result, top int) ([]classProof, error) {
 	var community, sanctions [][2]string // the classes in name order
 	for _, r := range results {
 		inSanctions, inCommunity := listedIn(r)
@@ -268,7 +269,7 @@ func resultProofs(ix *screening.Index, results []screening.Result) ([]classProof
 			return nil, err
 		}
 		out = append(out, classProof{c.class, ResultProof{Root: c.root, Leaves: mp.Leaves, Proof: mp.Proof, ProofFlags: mp.ProofFlags, Values: mp.Values},
-			shape{nodes: mp.Nodes, top: len(ix.Top(c.class, false, topNodes))}})
+			shape{nodes: mp.Nodes, top: len(ix.Top(c.class, false, top))}})
 	}
 	return out, nil
 }
@@ -279,8 +280,9 @@ func resultProofs(ix *screening.Index, results []screening.Result) ([]classProof
 // when the community list was consulted, every one that no community
 // escalation lists from the community tree. A class with no such result
 // is left out; a gap shared by several results is proved once. The slice
-// is never nil (a document of version 2 has "exclusionProofs").
-func resultGaps(ix *screening.Index, results []screening.Result, community bool) ([]gapProof, error) {
+// is never nil (a document of version 2 has "exclusionProofs"). top is
+// resultProofs'.
+func resultGaps(ix *screening.Index, results []screening.Result, community bool, top int) ([]gapProof, error) {
 	var notCommunity, notSanctions [][2]string
 	for _, r := range results {
 		if r.Status == screening.StatusInvalidAddress {
@@ -308,7 +310,7 @@ func resultGaps(ix *screening.Index, results []screening.Result, community bool)
 			return nil, err
 		}
 		out = append(out, gapProof{c.class, GapResultProof{Root: ix.ExclusionRootOf(c.class), Leaves: mp.Leaves, Proof: mp.Proof,
-			ProofFlags: mp.ProofFlags, Values: mp.Values}, shape{nodes: mp.Nodes, top: len(ix.Top(c.class, true, topNodes))}})
+			ProofFlags: mp.ProofFlags, Values: mp.Values}, shape{nodes: mp.Nodes, top: len(ix.Top(c.class, true, top))}})
 	}
 	return out, nil
 }

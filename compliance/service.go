@@ -81,6 +81,9 @@ type Service struct {
 	Logger *slog.Logger
 
 	tops topCache // the trees' top records (prooftop.go)
+	// topLevels is how many of a tree's first levels records leave to its
+	// top record (0: the package's topLevels).
+	topLevels int
 }
 
 // ParseAddress checks one (address, chain): a known chain (EINVALID naming

@@ -13,6 +13,8 @@
 # written there (for RSS and CPU readings from another shell). CAIRN_FLAGS
 # adds flags to cairn serve (for example --pprof-listen 127.0.0.1:18091, then
 # PROFILE=<file> writes a CPU profile of the server over the wrk run).
+# After the wrk run, the p50/p90/p99 inside the server, from /metrics: the
+# screening route's latency and the waits of the store's synced commits.
 set -euo pipefail
 secs=${1:-10}
 conns=${2:-8}
@@ -36,8 +38,14 @@ if [ -n "${PROFILE:-}" ]; then
   pp=$(echo "${CAIRN_FLAGS:-}" | sed -nE 's/.*--pprof-listen[ =]([^ ]+).*/\1/p')
   curl -sf -o "$PROFILE" "http://$pp/debug/pprof/profile?seconds=$((secs - 2))" &
 fi
+scrape 18090 "$admin" "$work/m0"
 wrk -t1 -c"$conns" -d"${secs}s" --latency -s "$work/post.lua" http://127.0.0.1:18090/v1/compliance/screen \
   | grep -E 'Requests/sec|50%|99%|Non-2xx'
+# Inside the server over the wrk run: the screening requests' latency, and
+# the waits of the store's synced commits (a screening's proof write is one).
+scrape 18090 "$admin" "$work/m1"
+hist_quantiles "$work/m0" "$work/m1" cairn_http_request_duration_seconds 'route="/v1/compliance/screen"'
+hist_quantiles "$work/m0" "$work/m1" cairn_store_sync_wait_seconds
 # Latency at stated rates (open loop, from a second process): requests/s x 100 addresses.
 go build -o "$work/load" ./bench/memory/load
 echo "$body" > "$work/body.json"

@@ -107,3 +107,28 @@ func TestE2EReadyzNeedsAList(t *testing.T) {
 	ts.do(t, "GET", "/readyz", "", nil).must(t, 200)
 	metricLine(t, ts, `cairn_ingest_source_failing{source="list:ETH"} 0`)
 }
+
+// TestE2EStoreSyncWaitsInMetrics: on the embedded store, /metrics shows
+// the synced commits' waits as a histogram (every registration is one)
+// and the write stalls.
+func TestE2EStoreSyncWaitsInMetrics(t *testing.T) {
+	ts := startServer(t, testConfig(t, t.TempDir()))
+	ts.register(t, "a")
+	body := string(ts.do(t, "GET", "/metrics", admin, nil).must(t, 200).Body)
+	value := func(name string) string {
+		for _, l := range strings.Split(body, "\n") {
+			if v, ok := strings.CutPrefix(l, name+" "); ok {
+				return v
+			}
+		}
+		t.Fatalf("/metrics lacks %s:\n%s", name, grepLines(body, "cairn_store"))
+		return ""
+	}
+	count := value("cairn_store_sync_wait_seconds_count")
+	if count == "0" || value(`cairn_store_sync_wait_seconds_bucket{le="+Inf"}`) != count {
+		t.Fatalf("synced commits' waits:\n%s", grepLines(body, "cairn_store"))
+	}
+	value("cairn_store_sync_wait_seconds_sum")
+	value("cairn_store_write_stalls_total")
+	value("cairn_store_write_stall_seconds_total")
+}

@@ -139,13 +139,15 @@ func Deps(p Parts) api.Deps {
 		hooks.Recovery.Synced = p.Anchorer.Synced
 	}
 	if p.Pipeline != nil {
-		// Each committed version is announced, and its alerts sent.
+		// Each committed version is announced, and its alerts sent; the
+		// top records of its trees are stored before screenings need them.
 		prev := p.Pipeline.OnVersion
 		p.Pipeline.OnVersion = func(ctx context.Context, v cairn.ListVersion) {
 			if prev != nil {
 				prev(ctx, v)
 			}
 			hooks.ListVersion(ctx, v)
+			complianceSvc.StoreTops(ctx)
 		}
 	}
 	var deposits *billing.Deposits

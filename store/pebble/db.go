@@ -56,6 +56,7 @@ type DB struct {
 	frees   stripes      // free screening windows, per developer
 	rates   stripes      // stored rate limit counters, per key
 	proofs  stripes      // screening proofs, per id
+	syncs   *syncStats   // synced commits' waits, write stalls (syncstats.go)
 
 	hookMu       sync.Mutex // webhook deliveries and their queue (webhooks.go)
 	screenMu     sync.Mutex // the screening counter (screenings.go)
@@ -95,6 +96,8 @@ func Open(dir string, opts Options) (*DB, error) {
 		return nil, errors.New("pebble: empty data directory")
 	}
 	separateProofValues(po)
+	syncs := &syncStats{}
+	syncs.listen(po)
 	po.MemTableSize = memTableSize
 	size := opts.CacheSize
 	if size <= 0 {
@@ -111,7 +114,7 @@ func Open(dir string, opts Options) (*DB, error) {
 	if clock == nil {
 		clock = cairn.SystemClock{}
 	}
-	db := &DB{db: pdb, clock: clock, seed: maphash.MakeSeed()}
+	db := &DB{db: pdb, clock: clock, seed: maphash.MakeSeed(), syncs: syncs}
 	flush := opts.ChargeFlush
 	if flush == 0 {
 		flush = DefaultChargeFlush

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/cockroachdb/pebble/v2"
 )
@@ -82,6 +83,7 @@ func (db *DB) commitUnlock(b *pebble.Batch, unlock func()) error {
 		unlock()
 		return err
 	}
+	t0 := time.Now()
 	err := db.db.ApplyNoSyncWait(b, pebble.Sync)
 	unlock()
 	if err != nil {
@@ -90,6 +92,7 @@ func (db *DB) commitUnlock(b *pebble.Batch, unlock func()) error {
 	if err := b.SyncWait(); err != nil {
 		return fmt.Errorf("pebble: sync: %w", err)
 	}
+	db.syncs.observe(time.Since(t0))
 	return nil
 }
 
@@ -99,9 +102,11 @@ func (db *DB) commit(b *pebble.Batch) error {
 	if err := db.flushCharges(); err != nil {
 		return err
 	}
+	t0 := time.Now()
 	if err := b.Commit(pebble.Sync); err != nil {
 		return fmt.Errorf("pebble: commit: %w", err)
 	}
+	db.syncs.observe(time.Since(t0))
 	return nil
 }
 
