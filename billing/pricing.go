@@ -53,11 +53,16 @@ const MaxCost = 1_000_000
 const pricingSetting = "pricing"
 
 // Pricing is the live price list. It is read on every priced request, so it
-// is cached in memory and written through to the store.
+// is cached in memory; changes are merged into the stored list in the
+// store's transaction, so that changes made at the same moment on several
+// instances sharing the store all take effect.
 type Pricing struct {
 	store store.Settings
-	mu    sync.RWMutex
-	costs map[string]int64
+	// refresh orders this instance's reads and writes of the stored list,
+	// so that a list read before a change never replaces the changed one.
+	refresh sync.Mutex
+	mu      sync.RWMutex // guards costs
+	costs   map[string]int64
 }
 
 // NewPricing loads the stored price list, or the defaults when none was set.
@@ -71,38 +76,53 @@ func NewPricing(ctx context.Context, s store.Settings) (*Pricing, error) {
 	return p, nil
 }
 
-// stored reads the price list from the store: the defaults, overridden
-// by the stored prices.
+// stored reads the price list from the store.
 func (p *Pricing) stored(ctx context.Context) (map[string]int64, error) {
-	costs := DefaultCosts()
 	b, err := p.store.Setting(ctx, pricingSetting)
-	switch {
-	case cairn.IsCode(err, cairn.ENOTFOUND):
-	case err != nil:
-		return nil, err
-	default:
-		var stored map[string]int64
-		if err := json.Unmarshal(b, &stored); err != nil {
-			return nil, err
-		}
-		maps.Copy(costs, stored)
+	if cairn.IsCode(err, cairn.ENOTFOUND) {
+		b, err = nil, nil
 	}
+	if err != nil {
+		return nil, err
+	}
+	return decodeCosts(b)
+}
+
+// decodeCosts returns the defaults overridden by the stored prices b (nil:
+// none stored).
+func decodeCosts(b []byte) (map[string]int64, error) {
+	costs := DefaultCosts()
+	if b == nil {
+		return costs, nil
+	}
+	var stored map[string]int64
+	if err := json.Unmarshal(b, &stored); err != nil {
+		return nil, err
+	}
+	maps.Copy(costs, stored)
 	return costs, nil
+}
+
+// install makes costs the live list and reports whether it changed.
+func (p *Pricing) install(costs map[string]int64) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	changed := !maps.Equal(costs, p.costs)
+	p.costs = costs
+	return changed
 }
 
 // Reload reads the price list from the store again, so that a change
 // another instance sharing the store made applies here too, and reports
 // whether it changed.
 func (p *Pricing) Reload(ctx context.Context) (bool, error) {
+	p.refresh.Lock()
+	defer p.refresh.Unlock()
 	costs, err := p.stored(ctx)
 	if err != nil {
 		return false, err
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	changed := !maps.Equal(costs, p.costs)
-	p.costs = costs
-	return changed, nil
+	return p.install(costs), nil
 }
 
 // Cost returns the live cost of op (0 for an unpriced operation).
@@ -119,9 +139,10 @@ func (p *Pricing) Costs() map[string]int64 {
 	return maps.Clone(p.costs)
 }
 
-// Set changes the price of the named operations; others keep their price.
-// Unknown operations and costs outside 0..MaxCost are EINVALID and change
-// nothing.
+// Set changes the price of the named operations; others keep their price,
+// as stored when the change commits (another instance may have changed
+// them since this one read the list). Unknown operations and costs outside
+// 0..MaxCost are EINVALID and change nothing. It returns the new list.
 func (p *Pricing) Set(ctx context.Context, changes map[string]int64) (map[string]int64, error) {
 	if len(changes) == 0 {
 		return nil, cairn.Errorf(cairn.EINVALID, "operationCosts must name at least one operation.")
@@ -135,19 +156,21 @@ func (p *Pricing) Set(ctx context.Context, changes map[string]int64) (map[string
 			return nil, cairn.Errorf(cairn.EINVALID, "Cost of %q must be between 0 and %d.", op, MaxCost).With("operation", op)
 		}
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	// On the stored list, not this instance's copy: another instance may
-	// have changed other prices since it was read.
-	next, err := p.stored(ctx)
+	p.refresh.Lock()
+	defer p.refresh.Unlock()
+	var next map[string]int64
+	_, err := p.store.UpdateSetting(ctx, pricingSetting, func(old []byte) ([]byte, error) {
+		costs, err := decodeCosts(old)
+		if err != nil {
+			return nil, err
+		}
+		maps.Copy(costs, changes)
+		next = costs
+		return json.Marshal(costs)
+	})
 	if err != nil {
 		return nil, err
 	}
-	maps.Copy(next, changes)
-	b, _ := json.Marshal(next)
-	if err := p.store.PutSetting(ctx, pricingSetting, b); err != nil {
-		return nil, err
-	}
-	p.costs = next
+	p.install(next)
 	return maps.Clone(next), nil
 }

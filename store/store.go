@@ -181,4 +181,12 @@ type Settings interface {
 	// the one another writer stored first (one of two concurrent calls
 	// wins, and both see its value).
 	PutSettingIfAbsent(ctx context.Context, name string, value []byte) ([]byte, error)
+	// UpdateSetting runs fn on the stored value (nil when never set)
+	// inside the backend's transaction and stores what fn returns when
+	// fn returns nil (fn's error is returned as is, and nothing is
+	// written); it returns the value stored. Concurrent updates of one
+	// setting, by this process or another sharing the store, run one
+	// after the other, each on the value the previous one stored, so
+	// that none is lost. fn must not call the store.
+	UpdateSetting(ctx context.Context, name string, fn func(old []byte) ([]byte, error)) ([]byte, error)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -48,5 +49,51 @@ func TestE2EClusterPricing(t *testing.T) {
 	eventually(t, "the first instance shows the second's change", func() bool { return cost(a, "memory.read") == 2 })
 	if cost(a, "memory.write") != 7 || cost(b, "memory.write") != 7 {
 		t.Fatal("a change of another price dropped the first change")
+	}
+}
+
+// TestE2EClusterPricingConcurrent: administrators change different prices
+// on two instances at the same moment, round after round (on each
+// instance, one administrator per price); after each round, both
+// instances show every change of the round.
+func TestE2EClusterPricingConcurrent(t *testing.T) {
+	a, b := pgPair(t)
+	ops := [2][]string{{"memory.write", "memory.read", "memory.update"}, {"media.upload", "search", "agent.create"}}
+	const rounds = 10
+	for r := 1; r <= rounds; r++ {
+		want := map[string]float64{}
+		errs := make(chan error, len(ops[0])+len(ops[1]))
+		for i, ts := range []*testServer{a, b} {
+			for j, op := range ops[i] {
+				cost := 1000*i + 100*j + r
+				want[op] = float64(cost)
+				go func() {
+					res, err := ts.client().Try(t, "PUT", "/v1/admin/pricing", admin, map[string]any{"operationCosts": map[string]any{op: cost}})
+					if err == nil && res.Status != 200 {
+						err = fmt.Errorf("status %d: %s", res.Status, res.Body)
+					}
+					if err != nil {
+						err = fmt.Errorf("instance %d, setting %s: %w", i, op, err)
+					}
+					errs <- err
+				}()
+			}
+		}
+		for range cap(errs) {
+			if err := <-errs; err != nil {
+				t.Fatal(err)
+			}
+		}
+		for i, ts := range []*testServer{a, b} {
+			eventually(t, fmt.Sprintf("instance %d shows every change of round %d", i, r), func() bool {
+				costs, _ := ts.do(t, "GET", "/v1/billing/pricing", "", nil).must(t, 200).JSON["operationCosts"].(map[string]any)
+				for op, cost := range want {
+					if costs[op] != cost {
+						return false
+					}
+				}
+				return true
+			})
+		}
 	}
 }

@@ -67,6 +67,9 @@ type DB struct {
 	// ids, key hashes, developer creation by CreateAccount and deposit
 	// indexes. Creation is rare; the hot paths never take it.
 	idx sync.Mutex
+	// settingMu serializes the writes of settings (settings.go), so that
+	// a read-modify-write of one sees every write before it.
+	settingMu sync.Mutex
 	// anchorMu serializes the anchor records' check-and-write (anchors.go).
 	anchorMu sync.Mutex
 	// reportStatsMu serializes the report statistics' read-modify-write

@@ -50,3 +50,46 @@ func (db *DB) PutSettingIfAbsent(ctx context.Context, name string, value []byte)
 	}
 	return db.Setting(ctx, name)
 }
+
+// UpdateSetting runs fn on the setting's row locked in one transaction:
+// the row is inserted empty when absent (concurrent first updates wait on
+// that insert as on the lock of an existing row), read FOR UPDATE, and
+// written back with fn's result. Updates from every instance sharing the
+// database run one after the other; an error of fn rolls all back.
+func (db *DB) UpdateSetting(ctx context.Context, name string, fn func(old []byte) ([]byte, error)) ([]byte, error) {
+	if name == "" {
+		return nil, cairn.Errorf(cairn.EINVALID, "Missing setting name.")
+	}
+	var out []byte
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `INSERT INTO settings (name, value) VALUES ($1, '') ON CONFLICT (name) DO NOTHING`, name)
+		if err != nil {
+			return mapErr(err, "write setting")
+		}
+		var old []byte // nil: this transaction created the row
+		if tag.RowsAffected() == 0 {
+			if err := tx.QueryRow(ctx, "SELECT value FROM settings WHERE name = $1 FOR UPDATE", name).Scan(&old); err != nil {
+				return mapErr(err, "read setting")
+			}
+			if old == nil {
+				old = []byte{}
+			}
+		}
+		v, err := fn(old)
+		if err != nil {
+			return err
+		}
+		if v == nil {
+			v = []byte{}
+		}
+		if _, err := tx.Exec(ctx, "UPDATE settings SET value = $2 WHERE name = $1", name, v); err != nil {
+			return mapErr(err, "write setting")
+		}
+		out = v
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
