@@ -1,6 +1,8 @@
 package pebble
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -89,22 +91,30 @@ func (pg *changePage) add(c cairn.ListChange) error {
 }
 
 // versionHistory reads version v's history rows through their index: the
-// skipped ones are index keys alone.
+// skipped ones are index keys alone, and each row is one seek of an
+// iterator over the history, forward from the last.
 func versionHistory(ctx context.Context, r pebble.Reader, v uint64, pg *changePage) error {
+	hp := []byte(listHistoryPrefix)
+	rows, err := r.NewIter(&pebble.IterOptions{LowerBound: hp, UpperBound: prefixEnd(hp)})
+	if err != nil {
+		return fmt.Errorf("pebble: iterate history: %w", err)
+	}
+	defer rows.Close()
 	prefix := binary.BigEndian.AppendUint64([]byte(listHistoryByVersionPrefix), v)
 	return forEach(ctx, r, prefix, prefixEnd(prefix), func(k, _ []byte) error {
 		if pg.skip() {
 			return nil
 		}
 		hk := historyKeyOf(prefix, k)
-		val, closer, err := r.Get(hk)
+		if !rows.SeekGE(hk) || !bytes.Equal(rows.Key(), hk) {
+			return cmp.Or(rows.Error(), fmt.Errorf("pebble: history row %q of version %d: %w", hk, v, pebble.ErrNotFound))
+		}
+		val, err := rows.ValueAndErr()
 		if err != nil {
-			return fmt.Errorf("pebble: history row %q of version %d: %w", hk, v, err)
+			return fmt.Errorf("pebble: read %q: %w", hk, err)
 		}
 		var c cairn.ListChange
-		err = json.Unmarshal(val, &c)
-		closer.Close()
-		if err != nil {
+		if err := json.Unmarshal(val, &c); err != nil {
 			return fmt.Errorf("pebble: decode history: %w", err)
 		}
 		return pg.add(c)
