@@ -31,8 +31,9 @@ func (s *Server) complianceRoutes(v1 *gin.RouterGroup) {
 	// changes: operators read them with the admin token too.
 	v1.GET("/compliance/merkle-root", s.agentDeveloperOrAdminAuth, s.limited(), h(s.merkleRoot))
 	v1.GET("/compliance/versions", s.agentDeveloperOrAdminAuth, s.limited(), h(s.listVersions))
-	// A version's changes are found by reading the whole history and
-	// list: each read counts against the write limit too.
+	// A page of a version's changes costs the changes it skips: a deep
+	// cursor into a large version reads that far, so each read counts
+	// against the write limit too.
 	scans := s.rateLimit(policy{name: "writes", l: s.writeLimit, key: byAgent, when: always})
 	v1.GET("/compliance/versions/:version/changes", s.agentDeveloperOrAdminAuth, s.limited(), scans, h(s.versionChanges))
 	// No account: the unguessable screening id is the capability a

@@ -47,8 +47,11 @@ type Compliance interface {
 	// delisted, and entries v listed that a later version delisted), by
 	// family, address, listing before delisting, source and entity id;
 	// then the entries v listed that are still listed, in key order. An
-	// unknown version is ENOTFOUND. It reads the whole history and the
-	// current entries: a look at a version, not a path of screening.
+	// unknown version is ENOTFOUND. Both backends read the page from
+	// indexes by version: it costs the changes it skips and returns, not
+	// the list (the embedded store scans for versions committed before its
+	// index, and the current entries of a version that listed most of the
+	// list).
 	VersionChanges(ctx context.Context, v uint64, offset, limit int) ([]cairn.ListChange, error)
 }
 

@@ -21,6 +21,7 @@ import (
 //	scr/h/<family><address><version BE uint64><n BE u32> ListChange (JSON): every change, as stored before segments
 //	scr/l/<family><address><source><entityID>            ListEntry (JSON): the current entries before segments;
 //	                                                     read until the first version with a segment drops them
+//	scr/x/, scr/b/, scr/i/                               a version's changes by version (compliance_byversion.go)
 const (
 	listVersionPrefix = PrefixCompliance + "v/"
 	listEntryPrefix   = PrefixCompliance + "l/"
@@ -84,17 +85,26 @@ func (db *DB) PrepareListVersion(ctx context.Context, version uint64, builtAt ti
 			p.Discard()
 			return nil, err
 		} else if ok {
+			// No changes: an index of none.
+			if err := p.b.Set(listIndexedKey(version), []byte{versionListingsIndexed}, nil); err != nil {
+				p.Discard()
+				return nil, err
+			}
 			return p, nil
 		}
 	}
 	v := cairn.ListVersion{Version: version, BuiltAt: builtAt}
 	m := &segmentMerge{b: p.b, r: snap, v: v, added: newEntryCursor(added), removed: newEntryCursor(removed),
-		out: segmentWriter{b: p.b, version: version}, at: map[uint64]time.Time{}}
+		out: segmentWriter{b: p.b, version: version}, at: map[uint64]time.Time{}, indexed: map[uint64]bool{}}
 	if err := db.scanCurrent(ctx, snap, m.prev); err != nil {
 		p.Discard()
 		return nil, err
 	}
 	if err := m.finish(); err != nil {
+		p.Discard()
+		return nil, err
+	}
+	if err := m.indexVersion(); err != nil {
 		p.Discard()
 		return nil, err
 	}

@@ -125,6 +125,7 @@ type segmentWriter struct {
 	version uint64
 	enc     chunkEncoder
 	first   cairn.ListEntry
+	n       int // entries added
 	err     error
 }
 
@@ -136,6 +137,7 @@ func (w *segmentWriter) add(e segEntry) {
 		w.first = e.ListEntry
 	}
 	w.enc.add(e)
+	w.n++
 	if w.enc.count == segmentChunk {
 		w.flush()
 	}
@@ -159,6 +161,7 @@ type segmentMerge struct {
 	added, removed *entryCursor
 	out            segmentWriter
 	at             map[uint64]time.Time // version -> built at, for history rows
+	indexed        map[uint64]bool      // version -> its listings are indexed (compliance_byversion.go)
 	refreshed      []int                // positions in added.es of the additions that only gave a current entry new details
 }
 
@@ -230,6 +233,9 @@ func (m *segmentMerge) prev(p segEntry) error {
 		p.ListEntry = *a // new details, same listing: not counted as listed
 		m.refreshed = append(m.refreshed, m.added.i)
 		m.added.next()
+		if err := m.reindex(p); err != nil {
+			return err
+		}
 	}
 	m.out.add(p)
 	return m.out.err
@@ -247,8 +253,12 @@ func (m *segmentMerge) finish() error {
 }
 
 // removal stages the rows of a current entry that leaves: its listing
-// (unless a row already holds it) and its delisting.
+// (unless a row already holds it) and its delisting; and drops it from the
+// index of its version's listings.
 func (m *segmentMerge) removal(p segEntry) error {
+	if err := m.unindex(p); err != nil {
+		return err
+	}
 	if p.since > 0 {
 		at, err := m.builtAt(p.since)
 		if err != nil {
@@ -285,9 +295,10 @@ func versionBuiltAt(r pebble.Reader, v uint64) (time.Time, error) {
 	return h.BuiltAt, nil
 }
 
-// row stages one history row. Its key names the entry and whether it is a
-// listing, so rows never collide; it is longer than the rows written
-// before segments (<version><n BE uint32>), which it cannot equal.
+// row stages one history row and its key in the index by version. Its key
+// names the entry and whether it is a listing, so rows never collide; it
+// is longer than the rows written before segments (<version><n BE
+// uint32>), which it cannot equal.
 func (m *segmentMerge) row(e cairn.ListEntry, v uint64, at time.Time, listed bool) error {
 	k := binary.BigEndian.AppendUint64(key(listHistoryPrefix, e.Family, e.Address), v)
 	if listed {
@@ -296,6 +307,9 @@ func (m *segmentMerge) row(e cairn.ListEntry, v uint64, at time.Time, listed boo
 		k = append(k, 1)
 	}
 	k = appendComponent(appendComponent(k, e.Source), e.EntityID)
+	if err := m.b.Set(historyByVersionKey(v, k), nil, nil); err != nil {
+		return err
+	}
 	return setJSON(m.b, k, cairn.ListChange{Version: v, At: at, Listed: listed, Entry: e})
 }
 

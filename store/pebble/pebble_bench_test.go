@@ -100,8 +100,9 @@ func BenchmarkRawPebble(b *testing.B) {
 	})
 }
 
-// BenchmarkVersionChanges measures the changes of a version that changed
-// one entry, over a list of a million (storetest.BenchVersionChanges).
+// BenchmarkVersionChanges measures pages of the changes of a version that
+// changed 1,000 entries, over a list of a million
+// (storetest.BenchVersionChanges).
 func BenchmarkVersionChanges(b *testing.B) {
 	storetest.BenchVersionChanges(b, openBench(b, false), 1_000_000)
 }

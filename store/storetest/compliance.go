@@ -142,6 +142,7 @@ func RunComplianceTests(t *testing.T, open func(t *testing.T) store.Compliance) 
 			t.Fatalf("changes of a version not built: %v", err)
 		}
 	})
+	t.Run("VersionChangesPages", func(t *testing.T) { testVersionChangesPages(t, open(t)) })
 	t.Run("ErrVersionOutOfOrder", func(t *testing.T) {
 		s := open(t)
 		for _, v := range []uint64{0, 2} {
