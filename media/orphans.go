@@ -92,9 +92,9 @@ func (s *Service) deleteOrphan(ctx context.Context, agentID, id, name string) er
 	return s.Blobs.Delete(ctx, name)
 }
 
-// queueOrphan adds o to the retried deletes, due at once, and starts the
-// worker if it is not running. After Close, or when the queue is full, o
-// is given up.
+// queueOrphan adds o to the retried deletes, due at once unless an attempt
+// just failed (o.err), and starts the worker if it is not running. After
+// Close, or when the queue is full, o is given up.
 func (s *Service) queueOrphan(o *orphan) {
 	q := &s.orphans
 	q.mu.Lock()
@@ -109,6 +109,9 @@ func (s *Service) queueOrphan(o *orphan) {
 	}
 	now := time.Now()
 	o.since, o.next, o.delay = now, now, q.firstDelay()
+	if o.err != nil {
+		q.backoff(o, now)
+	}
 	if q.pending == nil {
 		q.pending = map[string]*orphan{}
 		q.wake = make(chan struct{}, 1)
@@ -204,8 +207,13 @@ func (s *Service) failed(o *orphan, err error, now time.Time) {
 		s.giveUp(o, "the blob store did not take the delete in time")
 		return
 	}
-	o.next = now.Add(o.delay)
-	o.delay = min(2*o.delay, q.maxDelay())
+	q.backoff(o, now)
+}
+
+// backoff makes o due after its delay, and doubles the delay up to the
+// longest.
+func (q *orphans) backoff(o *orphan, now time.Time) {
+	o.next, o.delay = now.Add(o.delay), min(2*o.delay, q.maxDelay())
 }
 
 // nextDue returns how long until the earliest pending delete is due (an
