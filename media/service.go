@@ -2,6 +2,7 @@ package media
 
 import (
 	"context"
+	"log/slog"
 	"time"
 
 	"github.com/cairn-dev/cairn"
@@ -18,7 +19,8 @@ const (
 	MaxDescLen  = 5000
 )
 
-// Service implements the media operations.
+// Service implements the media operations. Close stops its background
+// work (the retried deletes of failed uploads' blobs).
 type Service struct {
 	Store store.Media
 	Blobs blob.Store
@@ -30,8 +32,12 @@ type Service struct {
 	// store is seen within RecordCacheTTL (a stream of it then finds its
 	// blob gone, reads the store again and answers 404).
 	RecordCacheTTL time.Duration
+	// Logger takes the warnings of blobs of failed uploads that could not
+	// be deleted (nil: none are written).
+	Logger *slog.Logger
 
-	cache ttlcache.Lazy[string, cairn.Media]
+	cache   ttlcache.Lazy[string, cairn.Media]
+	orphans orphans // the retried deletes of failed uploads' blobs
 }
 
 // maxRecordCache bounds the records the cache holds.

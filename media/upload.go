@@ -55,6 +55,8 @@ func (b *bodyReader) Read(p []byte) (int, error) {
 
 // Stage writes the file to the blob store under a fresh blob name, with
 // the expiry the options known so far give, and returns it uncommitted.
+// When the blob store fails, the blob is deleted (see dropBlob): the store
+// may have kept it although the Put failed.
 func (s *Service) Stage(ctx context.Context, agentID string, f File, o Options) (*Staged, error) {
 	ttl, err := o.TTL()
 	if err != nil {
@@ -75,6 +77,10 @@ func (s *Service) Stage(ctx context.Context, agentID string, f File, o Options) 
 		var ce *cairn.Error
 		switch {
 		case body.err == nil:
+			// The store failed, and may have kept the object all the same
+			// (its answer lost on the way): delete it, at once unless the
+			// store just said it is unreachable.
+			s.dropBlob(ctx, agentID, st.m.ID, st.m.StorageName(), !cairn.IsCode(err, cairn.EUNAVAILABLE))
 			return nil, cairn.Upstream(err, "Writing the file to the storage network failed.", keepCodes...)
 		case errors.As(body.err, &ce):
 			return nil, ce
@@ -103,7 +109,7 @@ func (st *Staged) Commit(ctx context.Context, o Options) (*cairn.Media, error) {
 	m.ExpiresAt = m.CreatedAt.Add(ttl)
 	if exp := o.blobExpiry(m.CreatedAt, ttl); !exp.Equal(st.blobExpiry) {
 		if err := st.s.Blobs.ExtendExpiry(ctx, m.StorageName(), exp); err != nil {
-			st.Discard(ctx)
+			st.discard(ctx, err)
 			return nil, cairn.Upstream(err, "Writing the file to the storage network failed.", keepCodes...)
 		}
 	}
@@ -111,20 +117,26 @@ func (st *Staged) Commit(ctx context.Context, o Options) (*cairn.Media, error) {
 		Detail:    map[string]any{"kind": "media", "blobName": m.BlobName, "sizeBytes": m.SizeBytes},
 		RequestID: o.RequestID, CreatedAt: m.CreatedAt}
 	if err := st.s.Store.CreateMedia(ctx, &m, audit); err != nil {
-		st.Discard(ctx)
+		st.discard(ctx, err)
 		return nil, err
 	}
 	st.done = true
 	return &m, nil
 }
 
-// Discard removes the staged blob; it does nothing after Commit.
-func (st *Staged) Discard(ctx context.Context) {
+// Discard removes the staged blob; it does nothing after Commit. A delete
+// the stores cannot do now is retried in the background (dropBlob).
+func (st *Staged) Discard(ctx context.Context) { st.discard(ctx, nil) }
+
+// discard is Discard after err: the delete waits for the background when
+// err says a store is unreachable, as trying it now would only wait for
+// the same failure.
+func (st *Staged) discard(ctx context.Context, err error) {
 	if st.done {
 		return
 	}
 	st.done = true
-	_ = st.s.Blobs.Delete(context.WithoutCancel(ctx), st.m.StorageName())
+	st.s.dropBlob(ctx, st.m.AgentID, st.m.ID, st.m.StorageName(), !cairn.IsCode(err, cairn.EUNAVAILABLE))
 }
 
 // Upload stores a file with its options in one call: Stage, then Commit.

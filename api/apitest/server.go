@@ -120,7 +120,8 @@ func start(t testing.TB, dir string, setup []func(*wiring.Parts)) *Server {
 	p.Memory, err = wiring.Memory(ctx, db, blobs, wiring.MemoryOptions{IndexDir: filepath.Join(dir, "memory-index"), Clock: p.Clock})
 	must(t, err)
 	closers = append(closers, func() { p.Memory.Vectors.Close(); _ = p.Memory.Index.Close() })
-	p.Media = &media.Service{Store: db, Blobs: blobs, Clock: p.Clock, RecordCacheTTL: p.CacheTTL}
+	p.Media = &media.Service{Store: db, Blobs: blobs, Clock: p.Clock, RecordCacheTTL: p.CacheTTL, Logger: p.Logger}
+	closers = append(closers, p.Media.Close)
 	p.Pricing, err = billing.NewPricing(ctx, db)
 	must(t, err)
 	p.DepositAddresses, err = aptos.NewHD(DepositMnemonic, "mainnet")

@@ -41,7 +41,10 @@
 // the PUT carries If-None-Match: *, which the server checks atomically; if
 // the name is taken by an expired blob, the Put replaces it with If-Match
 // on that object's ETag, so that a concurrent Put that took the name first
-// still wins. New finds out whether the server honours If-None-Match by
+// still wins. A PUT the client sends again because the answer to one the
+// server stored was lost is refused the same way; the object then carries
+// this Put's own version tag (gen), so the Put succeeds. New finds out
+// whether the server honours If-None-Match by
 // writing a probe object twice (Options.Conditional overrides). When it
 // does not (s3rver, some gateways), create-only is a best-effort check: a
 // HEAD of the name, then the PUT; two processes creating one name at the

@@ -84,6 +84,10 @@ func (s *Store) upload(ctx context.Context, key string, sp *spool, rec *record, 
 		}
 		old, err := s.head(ctx, key)
 		switch {
+		case err == nil && old.Gen == rec.Gen:
+			// Our own blob: the client sent the PUT again after an attempt
+			// the server stored lost its answer.
+			return nil
 		case cairn.IsCode(err, cairn.ENOTFOUND): // deleted meanwhile
 			cond = "*"
 		case notOurs(err), err == nil && !blob.Expired(old.ExpiresAt, s.clock.Now()):

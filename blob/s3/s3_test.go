@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
@@ -35,7 +36,13 @@ type server struct {
 // fakeServer starts an in-process gofakes3 server for the test.
 func fakeServer(t *testing.T) *server {
 	t.Helper()
-	ts := httptest.NewServer(gofakes3.New(s3mem.New()).Server())
+	return handlerServer(t, gofakes3.New(s3mem.New()).Server())
+}
+
+// handlerServer serves h, an S3 service, for the test.
+func handlerServer(t *testing.T, h http.Handler) *server {
+	t.Helper()
+	ts := httptest.NewServer(h)
 	t.Cleanup(ts.Close)
 	u, err := url.Parse(ts.URL)
 	if err != nil {

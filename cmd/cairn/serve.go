@@ -87,6 +87,9 @@ type Main struct {
 	recovery *billing.Recovery
 	sweepers []wiring.Sweeper
 	memory   *memory.Service
+	// media retries the deletes of failed uploads' blobs in the
+	// background until Close.
+	media    *media.Service
 	pipeline *ingest.Pipeline
 	// webhooks sends the webhook deliveries (every instance; deliveries
 	// are leased, so that instances share them).
@@ -292,7 +295,8 @@ func (m *Main) openStores(ctx context.Context, _ *opening) error {
 // store), the ingestion pipeline and the anchorer over the stores.
 func (m *Main) openServices(ctx context.Context, o *opening) error {
 	cfg := m.Config
-	o.media = &media.Service{Store: m.core, Blobs: m.blobs, Clock: m.Clock, RecordCacheTTL: cfg.CacheTTL}
+	o.media = &media.Service{Store: m.core, Blobs: m.blobs, Clock: m.Clock, RecordCacheTTL: cfg.CacheTTL, Logger: m.Logger}
+	m.media = o.media
 	var err error
 	// Memory records, their audit entries and the account entries
 	// (register, rotate_key) live in one store: the one log lists them all.
@@ -551,6 +555,11 @@ func (m *Main) Close() error {
 	}
 	m.metrics.close()
 	m.pprof.close()
+	if m.media != nil {
+		// Before the stores close: its retried deletes use them.
+		m.media.Close()
+		m.media = nil
+	}
 	if m.memFeed != nil {
 		m.memFeed.Close()
 		m.memFeed = nil
