@@ -77,15 +77,15 @@ medians() {
 scrape() { curl -sf -H "Authorization: Bearer $2" "127.0.0.1:$1/metrics" >"$3"; }
 
 # hist_quantiles before after name [selector]: p50, p90 and p99 of the
-# observations a histogram of /metrics (name, on the lines holding
-# selector) made between two scrapes, each as the upper bound of the
-# bucket it falls in.
+# observations a histogram of /metrics (name, summed over the series whose
+# lines hold selector: every status of a route) made between two scrapes,
+# each as the upper bound of the bucket it falls in.
 hist_quantiles() {
   awk -v name="$3" -v sel="${4:-}" '
     FNR == 1 { f++ }
     index($0, name "_bucket{") == 1 && index($0, sel) > 0 {
       le = $0; sub(/.*le="/, "", le); sub(/".*/, "", le)
-      if (f == 1) { b[le] = $NF } else { a[le] = $NF; order[++n] = le }
+      if (f == 1) { b[le] += $NF } else { if (!(le in a)) order[++n] = le; a[le] += $NF }
     }
     END {
       total = a["+Inf"] - b["+Inf"]
