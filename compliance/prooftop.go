@@ -109,18 +109,35 @@ func (s *Service) storeTop(ctx context.Context, ix *screening.Index, class strin
 	if len(top) != n || top[0] != root {
 		return cairn.Errorf(cairn.EINTERNAL, "The top of the %s tree does not match its proof.", class)
 	}
+	// Another instance, or this one before a restart, may have stored it:
+	// then it is not sent again (up to 32 MiB).
+	id := topID(root, n)
+	found, err := s.Proofs.HasProof(ctx, id)
+	if err != nil {
+		return err
+	}
+	if found {
+		c.markStored(k)
+		return nil
+	}
 	b := make([]byte, 0, 32*n)
 	for i := range top {
 		b = append(b, top[i][:]...)
 	}
-	if err := s.Proofs.PutProof(ctx, topID(root, n), b); err != nil && !cairn.IsCode(err, cairn.ECONFLICT) {
+	if err := s.Proofs.PutProof(ctx, id, b); err != nil && !cairn.IsCode(err, cairn.ECONFLICT) {
 		return err
 	}
+	c.markStored(k)
+	return nil
+}
+
+// markStored records that the top record k is in the store. The caller
+// holds c.mu.
+func (c *topCache) markStored(k topKey) {
 	if c.stored == nil {
 		c.stored = map[topKey]bool{}
 	}
 	c.stored[k] = true
-	return nil
 }
 
 // readTop returns the first n node hashes of the tree of root from its top

@@ -20,4 +20,8 @@ type Proofs interface {
 
 	// Proof returns the document stored under id (ENOTFOUND when none).
 	Proof(ctx context.Context, id string) ([]byte, error)
+
+	// HasProof reports whether a document is stored under id, without
+	// reading it (a tree's top record is tens of MiB).
+	HasProof(ctx context.Context, id string) (bool, error)
 }

@@ -2,6 +2,9 @@ package pebble
 
 import (
 	"context"
+	"fmt"
+
+	"github.com/cockroachdb/pebble/v2"
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/store"
@@ -25,9 +28,9 @@ func (db *DB) PutProof(ctx context.Context, id string, doc []byte) error {
 	k := proofKey(id)
 	st := db.lock(&db.proofs, id)
 	defer st.Unlock()
-	if old, err := db.getBytes(k); err != nil {
+	if ok, err := db.has(k); err != nil {
 		return err
-	} else if old != nil {
+	} else if ok {
 		return cairn.Errorf(cairn.ECONFLICT, "A proof with id %q exists.", id)
 	}
 	b := db.db.NewBatch()
@@ -51,4 +54,22 @@ func (db *DB) Proof(ctx context.Context, id string) ([]byte, error) {
 		return nil, cairn.Errorf(cairn.ENOTFOUND, "No proof with id %q.", id)
 	}
 	return v, nil
+}
+
+// HasProof seeks the id's key without reading its value, which lies in a
+// blob file for any record of size (db.go).
+func (db *DB) HasProof(ctx context.Context, id string) (bool, error) {
+	if err := db.usable(ctx); err != nil {
+		return false, err
+	}
+	k := proofKey(id)
+	it, err := db.db.NewIter(&pebble.IterOptions{LowerBound: k, UpperBound: append(k[:len(k):len(k)], 0)})
+	if err != nil {
+		return false, fmt.Errorf("pebble: iterate: %w", err)
+	}
+	found := it.First()
+	if err := it.Close(); err != nil {
+		return false, fmt.Errorf("pebble: iterate: %w", err)
+	}
+	return found, nil
 }

@@ -31,3 +31,10 @@ func (db *DB) Proof(ctx context.Context, id string) ([]byte, error) {
 	}
 	return doc, mapErr(err, "read proof")
 }
+
+// HasProof asks for the id's row without its document.
+func (db *DB) HasProof(ctx context.Context, id string) (bool, error) {
+	var ok bool
+	err := db.pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM proofs WHERE id = $1)", id).Scan(&ok)
+	return ok, mapErr(err, "find proof")
+}

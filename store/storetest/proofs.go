@@ -18,7 +18,16 @@ func RunProofTests(t *testing.T, open func(t *testing.T) store.Proofs) {
 		s := open(t)
 		doc := bytes.Repeat([]byte{0, 1, 2, 0xff}, 20000) // binary, 80 KB
 		buf := slices.Clone(doc)
+		if ok, err := s.HasProof(ctx, "p1"); ok || err != nil {
+			t.Fatalf("HasProof before the write: %v, %v", ok, err)
+		}
 		mustOK(t, s.PutProof(ctx, "p1", buf), "PutProof")
+		if ok, err := s.HasProof(ctx, "p1"); !ok || err != nil {
+			t.Fatalf("HasProof after the write: %v, %v", ok, err)
+		}
+		if ok, err := s.HasProof(ctx, "p"); ok || err != nil {
+			t.Fatalf("HasProof of a prefix of a stored id: %v, %v", ok, err)
+		}
 		clear(buf) // the caller's buffer is its own again
 		got, err := s.Proof(ctx, "p1")
 		if err != nil || !bytes.Equal(got, doc) {
