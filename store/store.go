@@ -139,6 +139,15 @@ type Ledger interface {
 	// fails with EPAYMENT (Details "required" and "available") and writes
 	// nothing; concurrent calls never overspend. An entry whose UniqueKey was
 	// already used fails with ECONFLICT. An unknown developer is ENOTFOUND.
+	//
+	// A store may defer a charge (kind charge, negative, no UniqueKey):
+	// accept it against a balance it holds in memory and write it with
+	// others shortly after, before any read of that balance or ledger and
+	// before any other entry of the account. Its Seq and BalanceAfter are
+	// then 0 on return (the ledger read later has them). PostgreSQL's may
+	// still refuse a deferred charge when another instance spent the
+	// balance meanwhile: the charge is then dropped (the service's loss,
+	// counted), and a refund of it is a no-op that succeeds.
 	Apply(ctx context.Context, e *cairn.LedgerEntry) error
 
 	// Transactions returns up to limit entries of the developer's ledger,

@@ -51,6 +51,7 @@ func (db *DB) CreateAccount(ctx context.Context, dev *cairn.Developer, agent *ca
 	*dev, *agent = d, a
 	if grant != nil {
 		*grant = g
+		db.deferred.observe(d.ID, d.LedgerSeq, d.Balance)
 	}
 	return nil
 }

@@ -47,8 +47,12 @@ func normalizeAgentTimes(a *cairn.Agent) {
 	}
 }
 
-// Developer returns the developer with the id.
+// Developer returns the developer with the id, its deferred charges
+// applied first.
 func (db *DB) Developer(ctx context.Context, id string) (*cairn.Developer, error) {
+	if err := db.flushDeveloper(ctx, id); err != nil {
+		return nil, err
+	}
 	var d cairn.Developer
 	err := db.pool.QueryRow(ctx, "SELECT id, balance, ledger_seq, created_at FROM developers WHERE id = $1", id).
 		Scan(&d.ID, &d.Balance, &d.LedgerSeq, &d.CreatedAt)
@@ -58,6 +62,7 @@ func (db *DB) Developer(ctx context.Context, id string) (*cairn.Developer, error
 		return nil, mapErr(err, "read developer")
 	}
 	d.CreatedAt = d.CreatedAt.UTC()
+	db.deferred.observe(d.ID, d.LedgerSeq, d.Balance)
 	return &d, nil
 }
 

@@ -39,7 +39,13 @@ type chargeFlusher struct {
 // groupsCharge reports whether e is committed without waiting for the
 // disk.
 func (db *DB) groupsCharge(e *cairn.LedgerEntry) bool {
-	return db.charges.interval > 0 && e.Kind == cairn.LedgerCharge && e.Amount < 0 && e.UniqueKey == ""
+	return db.charges.interval > 0 && isCharge(e)
+}
+
+// isCharge reports whether e is a charge that may be grouped or deferred:
+// negative, of kind charge, without a unique key.
+func isCharge(e *cairn.LedgerEntry) bool {
+	return e.Kind == cairn.LedgerCharge && e.Amount < 0 && e.UniqueKey == ""
 }
 
 // chargeCommitted schedules a flush within the interval, unless one is

@@ -15,7 +15,7 @@ import (
 // not, and Close runs the flush that is due.
 func TestChargeCommitsWithoutWaiting(t *testing.T) {
 	ctx := context.Background()
-	db := openTest(t, Options{ChargeFlush: time.Hour})
+	db := openTest(t, Options{ChargeFlush: time.Hour, ChargeDefer: -1})
 	dev := &cairn.Developer{ID: cairn.NewID()}
 	if err := db.CreateAccount(ctx, dev, &cairn.Agent{ID: cairn.NewID(), KeyHash: []byte(cairn.NewID())}, nil); err != nil {
 		t.Fatal(err)

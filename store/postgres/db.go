@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"strings"
 	"sync/atomic"
@@ -36,6 +37,14 @@ type Options struct {
 	// of the WAL (charges.go): 0 means DefaultChargeFlush, a negative
 	// value that every charge waits for its own.
 	ChargeFlush time.Duration
+	// ChargeDefer is the longest a charge accepted without the database
+	// waits to be applied with its account's others (deferred_charges.go):
+	// 0 means DefaultChargeDefer, a negative value that every charge is
+	// applied at once.
+	ChargeDefer time.Duration
+	// Logger receives the warnings of deferred charges (nil:
+	// slog.Default()).
+	Logger *slog.Logger
 }
 
 // DefaultMaxConns is the least size of the pool unless the URL or
@@ -56,8 +65,9 @@ type DB struct {
 	closed atomic.Bool
 	trgm   atomic.Int32 // memory_search.go: 0 not known yet, 1 no trigram index, 2 one
 
-	charges chargeFlusher // charges.go
-	notes   noteQueue     // memory_feed.go
+	charges  chargeFlusher   // charges.go
+	deferred deferredCharges // deferred_charges.go
+	notes    noteQueue       // memory_feed.go
 }
 
 var _ store.Store = (*DB)(nil)
@@ -93,6 +103,7 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 	}
 	db := &DB{pool: pool, clock: clock, schema: opts.Schema, id: cairn.NewID()}
 	db.charges.interval = cmp.Or(opts.ChargeFlush, DefaultChargeFlush)
+	db.deferred.init(cmp.Or(opts.ChargeDefer, DefaultChargeDefer), opts.Logger)
 	return db, nil
 }
 
@@ -115,6 +126,7 @@ func (db *DB) Ping(ctx context.Context) error {
 // Closing a closed DB does nothing.
 func (db *DB) Close() error {
 	if db.closed.CompareAndSwap(false, true) {
+		db.closeDeferred()
 		db.closeCharges()
 		db.pool.Close()
 	}

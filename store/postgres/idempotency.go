@@ -98,10 +98,14 @@ func (db *DB) DeleteExpiredIdempotency(ctx context.Context, now time.Time, limit
 	return int(tag.RowsAffected()), nil
 }
 
-// MarkSettled inserts the marks in one statement.
+// MarkSettled inserts the marks in one statement, after the deferred
+// charges (of every account: a mark names no account).
 func (db *DB) MarkSettled(ctx context.Context, chargeIDs []string, at time.Time) error {
 	if len(chargeIDs) == 0 {
 		return nil
+	}
+	if err := db.flushAll(ctx); err != nil {
+		return err
 	}
 	_, err := db.pool.Exec(ctx, `INSERT INTO settled (at_ns, charge_id) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING`,
 		nanos(at), chargeIDs)

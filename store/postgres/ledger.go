@@ -41,12 +41,29 @@ var sqlCharge = strings.Replace(sqlApply, "FROM d\n", "FROM d, (SELECT "+asyncCo
 // row is locked to tell an unknown developer from a short balance, and the
 // entry is applied after all if a concurrent credit made room. ID and
 // CreatedAt are assigned when empty; Seq and BalanceAfter are always the
-// store's. e is changed only on success.
+// store's.
+//
+// A charge may instead be deferred (deferred_charges.go): accepted in
+// memory and applied with the account's others within ChargeDefer, its Seq
+// and BalanceAfter left 0. Any other entry first applies the account's
+// waiting charges; a refund of a charge the database refused as unpaid is
+// a no-op that succeeds (Seq 0). e is changed only on success.
 func (db *DB) Apply(ctx context.Context, e *cairn.LedgerEntry) error {
 	if e == nil {
 		return cairn.Errorf(cairn.EINVALID, "Missing ledger entry.")
 	}
 	entry := db.prepareEntry(e)
+	if isCharge(&entry) && db.deferCharge(&entry) {
+		*e = entry
+		return nil
+	}
+	if err := db.flushDeveloper(ctx, entry.DeveloperID); err != nil {
+		return err
+	}
+	if entry.Kind == cairn.LedgerRefund && entry.RefID != "" && db.deferred.isUnpaid(entry.RefID) {
+		*e = entry
+		return nil
+	}
 	sql := sqlApply
 	if db.groupsCharge(&entry) {
 		sql = sqlCharge
@@ -61,6 +78,7 @@ func (db *DB) Apply(ctx context.Context, e *cairn.LedgerEntry) error {
 	if err != nil {
 		return err
 	}
+	db.deferred.observe(entry.DeveloperID, entry.Seq, entry.BalanceAfter)
 	*e = entry
 	return nil
 }
@@ -128,13 +146,17 @@ func applyLocked(ctx context.Context, tx pgx.Tx, e *cairn.LedgerEntry) error {
 const ledgerColumns = `developer_id, seq, id, agent_id, kind, operation, amount, balance_after,
 	request_id, ref_id, reason, coalesce(unique_key, ''), created_at, origin`
 
-// Transactions lists the developer's ledger newest first from beforeSeq,
+// Transactions lists the developer's ledger newest first from beforeSeq
+// (its deferred charges applied first),
 // a backward range scan of the primary key. An unknown developer has an
 // empty ledger.
 func (db *DB) Transactions(ctx context.Context, developerID string, beforeSeq uint64, limit int) ([]cairn.LedgerEntry, error) {
 	out := []cairn.LedgerEntry{}
 	if limit <= 0 {
 		return out, nil
+	}
+	if err := db.flushDeveloper(ctx, developerID); err != nil {
+		return nil, err
 	}
 	before := int64(math.MaxInt64)
 	if beforeSeq > 0 && beforeSeq < math.MaxInt64 {
@@ -149,10 +171,14 @@ func (db *DB) Transactions(ctx context.Context, developerID string, beforeSeq ui
 		WHERE developer_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3`, developerID, before, limit)
 }
 
-// LedgerSince reads the entries from since in time order, a range scan of
+// LedgerSince reads the entries from since in time order (every
+// account's deferred charges applied first), a range scan of
 // ledger_created_at_idx, a page at a time so that fn never runs inside a
 // query.
 func (db *DB) LedgerSince(ctx context.Context, since time.Time, fn func(e *cairn.LedgerEntry) bool) error {
+	if err := db.flushAll(ctx); err != nil {
+		return err
+	}
 	const page = 1000
 	at, dev, seq := dbTime(since), "", int64(0)
 	for {
@@ -190,8 +216,12 @@ func (db *DB) LedgerSince(ctx context.Context, since time.Time, fn func(e *cairn
 	}
 }
 
-// LedgerByUniqueKey reads the entry holding the unique key.
+// LedgerByUniqueKey reads the entry holding the unique key, every
+// account's deferred charges applied first.
 func (db *DB) LedgerByUniqueKey(ctx context.Context, uk string) (*cairn.LedgerEntry, error) {
+	if err := db.flushAll(ctx); err != nil {
+		return nil, err
+	}
 	var e cairn.LedgerEntry
 	err := db.pool.QueryRow(ctx, `SELECT `+ledgerColumns+` FROM ledger WHERE unique_key = $1`, uk).Scan(
 		&e.DeveloperID, &e.Seq, &e.ID, &e.AgentID, &e.Kind, &e.Operation, &e.Amount,

@@ -14,9 +14,7 @@ var ledgerTests = []test{
 		c := charge(dev.ID, 5)
 		c.AgentID = a.ID
 		mustOK(t, s.Apply(ctx, c), "Apply charge")
-		if c.Seq != 2 || c.BalanceAfter != 95 || c.CreatedAt.IsZero() {
-			t.Fatalf("charge seq %d after %d at %v, want 2, 95 and a time", c.Seq, c.BalanceAfter, c.CreatedAt)
-		}
+		wantCharged(t, c, 2, 95) // and the ledger read below holds it so
 		r := &cairn.LedgerEntry{
 			ID: cairn.NewID(), DeveloperID: dev.ID, AgentID: a.ID, Kind: cairn.LedgerRefund,
 			Operation: "memory.write", Amount: 5, RefID: c.ID, RequestID: c.RequestID, CreatedAt: now(),
@@ -52,8 +50,9 @@ var ledgerTests = []test{
 		// A failed entry leaves no gap in the sequence.
 		c := charge(dev.ID, 1)
 		mustOK(t, s.Apply(ctx, c), "Apply")
-		if c.Seq != 2 {
-			t.Fatalf("seq = %d, want 2", c.Seq)
+		wantCharged(t, c, 2, 99)
+		if es := checkLedger(t, s, dev.ID); len(es) != 2 || es[0].ID != c.ID || es[0].Seq != 2 {
+			t.Fatalf("ledger after the charge: %+v", es)
 		}
 	}},
 	{"Apply/ErrUniqueKeyUsed", func(t *testing.T, s store.Store) {

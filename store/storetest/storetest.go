@@ -113,6 +113,18 @@ func charge(devID string, cost int64) *cairn.LedgerEntry {
 	}
 }
 
+// wantCharged checks the Seq and BalanceAfter Apply gave the charge c:
+// seq and bal, or both 0 for a charge a store deferred (store.Ledger), in
+// which case they are set to seq and bal for the comparisons with the
+// ledger read later. CreatedAt is set either way.
+func wantCharged(t *testing.T, c *cairn.LedgerEntry, seq uint64, bal int64) {
+	t.Helper()
+	if c.CreatedAt.IsZero() || (c.Seq != seq || c.BalanceAfter != bal) && (c.Seq != 0 || c.BalanceAfter != 0) {
+		t.Fatalf("charge seq %d after %d at %v, want %d, %d (or 0, 0 deferred) and a time", c.Seq, c.BalanceAfter, c.CreatedAt, seq, bal)
+	}
+	c.Seq, c.BalanceAfter = seq, bal
+}
+
 // createAccount creates a developer with one agent and, when balance > 0, a
 // starter grant of balance credits.
 func createAccount(t *testing.T, s store.Store, balance int64) (*cairn.Developer, *cairn.Agent) {
