@@ -44,3 +44,36 @@ func (c *storeCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(c.stalls, prometheus.CounterValue, float64(n))
 	ch <- prometheus.MustNewConstMetric(c.stalled, prometheus.CounterValue, s)
 }
+
+// unpaidReporter is PostgreSQL's account of the deferred charges it
+// refused after serving their requests (store/postgres
+// deferred_charges.go): another instance had spent the balance.
+type unpaidReporter interface {
+	UnpaidCharges() (count, credits uint64)
+}
+
+// unpaidCollector reports them at each scrape.
+type unpaidCollector struct {
+	r              unpaidReporter
+	count, credits *prometheus.Desc
+}
+
+func newUnpaidCollector(r unpaidReporter) *unpaidCollector {
+	return &unpaidCollector{r: r,
+		count: prometheus.NewDesc("cairn_charges_unpaid_total",
+			"Deferred charges PostgreSQL refused after their requests were served (another instance spent the balance meanwhile).", nil, nil),
+		credits: prometheus.NewDesc("cairn_charges_unpaid_credits_total",
+			"Credits of those charges: served and never paid.", nil, nil),
+	}
+}
+
+func (c *unpaidCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- c.count
+	ch <- c.credits
+}
+
+func (c *unpaidCollector) Collect(ch chan<- prometheus.Metric) {
+	n, credits := c.r.UnpaidCharges()
+	ch <- prometheus.MustNewConstMetric(c.count, prometheus.CounterValue, float64(n))
+	ch <- prometheus.MustNewConstMetric(c.credits, prometheus.CounterValue, float64(credits))
+}

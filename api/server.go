@@ -185,6 +185,9 @@ func New(d Deps) (*Server, error) {
 	if r, ok := d.Health.(syncReporter); ok {
 		d.Registry.MustRegister(newStoreCollector(r))
 	}
+	if r, ok := d.Health.(unpaidReporter); ok {
+		d.Registry.MustRegister(newUnpaidCollector(r))
+	}
 	s.biller = &billing.Biller{Ledger: d.Ledger, Pricing: d.Pricing, Settled: d.Settled, StatusOf: errStatus,
 		Clock: d.Clock, Logger: d.Logger}
 	if d.Ledger.OnCharge == nil {

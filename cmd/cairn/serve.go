@@ -595,7 +595,12 @@ func (m *Main) openCore(ctx context.Context) (store.Store, error) {
 	case u == "" || u == "pebble":
 		return m.store, nil
 	case isPostgresURL(u):
-		pg, err := postgres.Open(ctx, u, postgres.Options{Clock: m.Clock, Schema: m.Config.PostgresSchema})
+		deferCharges := m.Config.PostgresChargeDefer
+		if deferCharges <= 0 {
+			deferCharges = -1 // postgres.Options: none deferred
+		}
+		pg, err := postgres.Open(ctx, u, postgres.Options{Clock: m.Clock, Schema: m.Config.PostgresSchema,
+			ChargeDefer: deferCharges, Logger: m.Logger})
 		if err != nil {
 			return nil, fmt.Errorf("open postgres store: %w", err)
 		}
