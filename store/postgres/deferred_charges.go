@@ -22,7 +22,9 @@ import (
 // is at most chargeFreshFor old, the balance net of every charge waiting
 // and of this one stays at least deferFloor, and the charges waiting stay
 // within maxDeferredCredits; otherwise it goes to the database as every
-// other entry (after those waiting), which decides every 402. Within ChargeDefer of the first charge
+// other entry (after those waiting), which decides every 402. A debit
+// Apply sent to the database counts as taken until its answer (a balance
+// reported meanwhile may or may not hold it). Within ChargeDefer of the first charge
 // waiting, each account's charges are applied in one statement: one
 // UPDATE of the developer's row and one INSERT of the entries, numbered
 // and balanced in their order (sqlChargeGroup), whose balance refreshes
@@ -105,6 +107,7 @@ type deferAcct struct {
 	queue     []cairn.LedgerEntry
 	queued    int64 // the sum of the queue's amounts
 	inflight  int64 // the sum of the amounts being applied
+	syncing   int64 // the sum of the debits sent by Apply and not answered yet
 	recheck   bool  // the queue holds charges of a group whose outcome was not known
 }
 
@@ -142,7 +145,7 @@ func (db *DB) deferCharge(e *cairn.LedgerEntry) bool {
 		return false
 	}
 	waiting := a.queued + a.inflight + e.Amount // >= -2*maxDeferredCredits
-	if waiting < -maxDeferredCredits || a.base < deferFloor-waiting {
+	if waiting < -maxDeferredCredits || a.base+a.syncing < deferFloor-waiting {
 		return false
 	}
 	a.queue = append(a.queue, *e)
@@ -161,16 +164,50 @@ func (d *deferredCharges) observe(devID string, seq uint64, balance int64) {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if a := d.acct(devID); a != nil {
+		a.see(seq, balance)
+	}
+}
+
+// acct returns the account's state, created when absent (nil once
+// closed). d.mu is held.
+func (d *deferredCharges) acct(devID string) *deferAcct {
 	a := d.accts[devID]
-	if a == nil {
-		if d.closed {
-			return
-		}
+	if a == nil && !d.closed {
 		a = &deferAcct{}
 		d.accts[devID] = a
 	}
-	if seq >= a.seq {
+	return a
+}
+
+// see records the balance at seq unless a later one is known. d.mu is
+// held.
+func (a *deferAcct) see(seq uint64, balance int64) {
+	if seq > 0 && seq >= a.seq {
 		a.base, a.seq, a.refreshed = balance, seq, time.Now()
+	}
+}
+
+// reserve counts a debit that Apply sends to the database as in flight
+// until the returned function records its answer (seq 0: refused): until
+// then the balance reported may or may not include it, so charges are
+// deferred as if it was taken. A credit is only observed.
+func (d *deferredCharges) reserve(devID string, amount int64) (done func(seq uint64, balance int64)) {
+	if d.interval <= 0 || amount >= 0 {
+		return func(seq uint64, balance int64) { d.observe(devID, seq, balance) }
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	a := d.acct(devID)
+	if a == nil {
+		return func(uint64, int64) {}
+	}
+	a.syncing += amount
+	return func(seq uint64, balance int64) {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		a.syncing -= amount
+		a.see(seq, balance)
 	}
 }
 
@@ -224,7 +261,7 @@ func (db *DB) pendingAccts(forget bool) map[string]*deferAcct {
 		switch {
 		case len(a.queue) > 0 || a.inflight != 0:
 			out[id] = a
-		case forget && time.Since(a.refreshed) > d.freshFor && a.flushMu.TryLock():
+		case forget && a.syncing == 0 && time.Since(a.refreshed) > d.freshFor && a.flushMu.TryLock():
 			delete(d.accts, id)
 			a.flushMu.Unlock()
 		}
@@ -301,9 +338,7 @@ func (db *DB) flushAcct(ctx context.Context, devID string, a *deferAcct) error {
 		a.recheck = true
 		return err
 	}
-	if res.seq >= a.seq && res.seq > 0 {
-		a.base, a.seq, a.refreshed = res.balance, res.seq, time.Now()
-	}
+	a.see(res.seq, res.balance)
 	if len(res.unpaid) > 0 {
 		var credits int64
 		until := time.Now().Add(unpaidKeepFor)

@@ -284,6 +284,53 @@ func TestDeferredChargesTwoInstances(t *testing.T) {
 	}
 }
 
+// TestDeferredChargesCountDebitsInFlight: while a debit sent to the
+// database is unanswered (here held by another connection's lock of the
+// developer row), charges are accepted as if it were taken.
+func TestDeferredChargesCountDebitsInFlight(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t, Options{ChargeDefer: time.Hour})
+	db.deferred.freshFor = time.Hour
+	other := openTest(t, Options{Schema: db.schema, ChargeDefer: -1})
+	dev := newFunded(t, db, deferFloor+100)
+	tx, err := other.pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, "SELECT 1 FROM developers WHERE id = $1 FOR UPDATE", dev); err != nil {
+		t.Fatal(err)
+	}
+	debit := chargeOf(dev, 95)
+	debit.UniqueKey = "k/" + cairn.NewID() // never deferred
+	done := make(chan error, 1)
+	go func() { done <- db.Apply(ctx, debit) }()
+	for {
+		db.deferred.mu.Lock()
+		syncing := db.deferred.accts[dev].syncing
+		db.deferred.mu.Unlock()
+		if syncing == -95 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if c := db.prepareEntry(chargeOf(dev, 10)); db.deferCharge(&c) {
+		t.Fatal("a charge deferred against the balance before a debit in flight")
+	}
+	if c := db.prepareEntry(chargeOf(dev, 5)); !db.deferCharge(&c) {
+		t.Fatal("a charge that fits beside the debit in flight not deferred")
+	}
+	if err := tx.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := receive(t, done, "the debit"); err != nil {
+		t.Fatal(err)
+	}
+	if es := exactLedger(t, db, dev); len(es) != 3 || es[2].BalanceAfter != deferFloor {
+		t.Fatalf("%d entries, want the grant, the debit and the charge", len(es))
+	}
+}
+
 // TestDeferredChargesClose: Close applies the charges still waiting.
 func TestDeferredChargesClose(t *testing.T) {
 	ctx := context.Background()

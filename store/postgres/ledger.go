@@ -68,6 +68,7 @@ func (db *DB) Apply(ctx context.Context, e *cairn.LedgerEntry) error {
 	if db.groupsCharge(&entry) {
 		sql = sqlCharge
 	}
+	done := db.deferred.reserve(entry.DeveloperID, entry.Amount)
 	ok, err := insertEntry(ctx, db.pool, sql, &entry)
 	if ok && sql == sqlCharge {
 		db.chargeCommitted()
@@ -76,9 +77,10 @@ func (db *DB) Apply(ctx context.Context, e *cairn.LedgerEntry) error {
 		err = db.inTx(ctx, func(tx pgx.Tx) error { return applyLocked(ctx, tx, &entry) })
 	}
 	if err != nil {
+		done(0, 0)
 		return err
 	}
-	db.deferred.observe(entry.DeveloperID, entry.Seq, entry.BalanceAfter)
+	done(entry.Seq, entry.BalanceAfter)
 	*e = entry
 	return nil
 }
