@@ -28,6 +28,16 @@ func chargeOf(devID string, cost int64) *cairn.LedgerEntry {
 	return &cairn.LedgerEntry{DeveloperID: devID, Kind: cairn.LedgerCharge, Operation: "memory.read", Amount: -cost, RequestID: cairn.NewID()}
 }
 
+// openDeferring opens a store whose charges are deferred until something
+// reads or moves their account (an interval and a freshness bound too long
+// to elapse), and another on its schema that defers none.
+func openDeferring(t *testing.T) (db, other *DB) {
+	t.Helper()
+	db = openTest(t, Options{ChargeDefer: time.Hour})
+	db.deferred.freshFor = time.Hour
+	return db, openTest(t, Options{Schema: db.schema, ChargeDefer: -1})
+}
+
 func refundOf(c *cairn.LedgerEntry) *cairn.LedgerEntry {
 	return &cairn.LedgerEntry{DeveloperID: c.DeveloperID, Kind: cairn.LedgerRefund, Operation: c.Operation, Amount: -c.Amount,
 		RefID: c.ID, UniqueKey: "refund/" + c.ID}
@@ -81,9 +91,7 @@ func exactLedger(t *testing.T, db *DB, devID string) []cairn.LedgerEntry {
 // take exactly the balance.
 func TestDeferredCharges(t *testing.T) {
 	ctx := context.Background()
-	db := openTest(t, Options{ChargeDefer: time.Hour})
-	db.deferred.freshFor = time.Hour
-	other := openTest(t, Options{Schema: db.schema, ChargeDefer: -1})
+	db, other := openDeferring(t)
 	dev := newFunded(t, db, 200)
 	var ids []string
 	for range 5 {
@@ -194,9 +202,7 @@ func TestDeferredCharges(t *testing.T) {
 // the others are unpaid and counted, and their refunds credit nothing.
 func TestDeferredChargesUnpaid(t *testing.T) {
 	ctx := context.Background()
-	db := openTest(t, Options{ChargeDefer: time.Hour})
-	db.deferred.freshFor = time.Hour
-	other := openTest(t, Options{Schema: db.schema, ChargeDefer: -1})
+	db, other := openDeferring(t)
 	dev := newFunded(t, db, deferFloor+10)
 	var cs []*cairn.LedgerEntry
 	for _, cost := range []int64{2, 2, 3, 1, 2} { // 10 in all
@@ -289,9 +295,7 @@ func TestDeferredChargesTwoInstances(t *testing.T) {
 // developer row), charges are accepted as if it were taken.
 func TestDeferredChargesCountDebitsInFlight(t *testing.T) {
 	ctx := context.Background()
-	db := openTest(t, Options{ChargeDefer: time.Hour})
-	db.deferred.freshFor = time.Hour
-	other := openTest(t, Options{Schema: db.schema, ChargeDefer: -1})
+	db, other := openDeferring(t)
 	dev := newFunded(t, db, deferFloor+100)
 	tx, err := other.pool.Begin(ctx)
 	if err != nil {
