@@ -57,7 +57,9 @@ func envOr(k, def string) string {
 // every create that was acknowledged (201) is readable with its content
 // and found by vector search, whichever process acknowledged it; the
 // balance is the sum of the ledger and never went below zero; every
-// acknowledged paid request was charged. Requests the killed process
+// acknowledged paid request was charged, but for the deferred charges the
+// killed process lost and those refused as unpaid (a bound of the
+// service's loss). Requests the killed process
 // never answered may or may not have happened, and are not checked.
 func TestE2EClusterKill(t *testing.T) {
 	if testing.Short() {
@@ -167,11 +169,17 @@ func TestE2EClusterKill(t *testing.T) {
 	if bal < 0 || int64(bal) != sum {
 		t.Fatalf("balance %d, ledger sum %d", bal, sum)
 	}
-	if spent := credits - bal; spent < paid {
-		t.Fatalf("%d credits spent, but the acknowledged requests cost %d", spent, paid)
+	// Charges are deferred (README, Credits): the killed process loses
+	// those it had not written yet, at most postgres.maxDeferredCredits (64)
+	// of the account, and when the account runs out each process may have
+	// served up to 64 credits that the other spent meanwhile. Both cost the
+	// service, never the client.
+	const deferredBound = 3 * 64
+	if spent := credits - bal; spent < paid-deferredBound {
+		t.Fatalf("%d credits spent, but the acknowledged requests cost %d (more than %d unpaid)", spent, paid, deferredBound)
 	}
-	t.Logf("%d creates acknowledged (%d by the killed process), %d requests unanswered; balance %d, %d credits of acknowledged requests",
-		len(acks), len(acksOnDead), unanswered, bal, paid)
+	t.Logf("%d creates acknowledged (%d by the killed process), %d requests unanswered; balance %d, %d credits spent, %d of acknowledged requests",
+		len(acks), len(acksOnDead), unanswered, bal, credits-bal, paid)
 	if len(acksOnDead) == 0 || unanswered == 0 {
 		t.Fatalf("the kill was not in the middle of the load: %d acknowledged by the killed process, %d unanswered", len(acksOnDead), unanswered)
 	}
