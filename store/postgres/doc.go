@@ -13,7 +13,11 @@
 // balance, the per-developer sequence and the entry commit together and
 // concurrent charges never overspend. Uniqueness (agent ids, key hashes,
 // deposit indexes, ledger unique keys) is enforced by unique indexes and a
-// violation becomes ECONFLICT.
+// violation becomes ECONFLICT. Charges are the exception to one statement
+// each: an instance takes them in memory against the balance it last read
+// and applies each account's together within ChargeDefer
+// (deferred_charges.go), within a bound of 64 credits an instance may have
+// to forgo when other instances spend the same account meanwhile.
 //
 // Processes sharing a schema hear of each other's commits through
 // LISTEN/NOTIFY on dedicated connections (cluster.go, memory_feed.go): a
