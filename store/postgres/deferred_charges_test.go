@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -128,25 +129,38 @@ func TestDeferredCharges(t *testing.T) {
 			t.Fatalf("entry %d: %+v, want charge %s of 3", i+2, got[i+1], id)
 		}
 	}
-	// A deferred charge, then its refund: applied in that order.
+	// A deferred charge is in LedgerSince at once.
 	c := chargeOf(dev, 1)
 	if err := db.Apply(ctx, c); err != nil || c.Seq != 0 {
 		t.Fatalf("charge: %v, seq %d; want deferred", err, c.Seq)
 	}
+	var since []string
+	if err := db.LedgerSince(ctx, c.CreatedAt, func(e *cairn.LedgerEntry) bool { since = append(since, e.ID); return true }); err != nil ||
+		!slices.Contains(since, c.ID) {
+		t.Fatalf("LedgerSince after a deferred charge: %v, %v", since, err)
+	}
+	if err := db.Apply(ctx, refundOf(c)); err != nil {
+		t.Fatal(err)
+	}
+	// A deferred charge, then its refund: applied in that order.
+	c = chargeOf(dev, 1)
+	if err := db.Apply(ctx, c); err != nil || c.Seq != 0 {
+		t.Fatalf("charge: %v, seq %d; want deferred", err, c.Seq)
+	}
 	r := refundOf(c)
-	if err := db.Apply(ctx, r); err != nil || r.Seq != 10 || r.BalanceAfter != 183 {
-		t.Fatalf("refund of a deferred charge: %+v %v, want seq 10 balance 183", r, err)
+	if err := db.Apply(ctx, r); err != nil || r.Seq != 12 || r.BalanceAfter != 183 {
+		t.Fatalf("refund of a deferred charge: %+v %v, want seq 12 balance 183", r, err)
 	}
 	got = exactLedger(t, db, dev)
-	if got[8].ID != c.ID || got[9].ID != r.ID {
-		t.Fatalf("ledger ends %+v, %+v; want the charge then its refund", got[8], got[9])
+	if got[10].ID != c.ID || got[11].ID != r.ID {
+		t.Fatalf("ledger ends %+v, %+v; want the charge then its refund", got[10], got[11])
 	}
 	// Beyond maxDeferredCredits waiting, a charge applies them and itself.
 	for i := range maxDeferredCredits + 1 {
 		if err := db.Apply(ctx, chargeOf(dev, 1)); err != nil {
 			t.Fatal(err)
 		}
-		if n, want := ledgerRows(t, other, dev), 10+(i/maxDeferredCredits)*(maxDeferredCredits+1); n != want {
+		if n, want := ledgerRows(t, other, dev), 12+(i/maxDeferredCredits)*(maxDeferredCredits+1); n != want {
 			t.Fatalf("after %d more charges: %d rows, want %d", i+1, n, want)
 		}
 	}
