@@ -48,8 +48,8 @@ type deferredAudit struct {
 
 	mu       sync.Mutex
 	queue    []pendingAudit
-	inflight int         // entries taken and not answered yet
-	timer    *time.Timer // set while a flush is due
+	inflight int // entries taken and not answered yet
+	timer    flushTimer
 	closed   bool
 }
 
@@ -90,9 +90,7 @@ func (db *DB) deferAudit(e cairn.AuditEntry) bool {
 		return false
 	}
 	d.queue = append(d.queue, p)
-	if d.timer == nil {
-		d.timer = time.AfterFunc(d.interval, db.flushAuditTimer)
-	}
+	d.timer.arm(d.interval, db.flushAuditTimer)
 	return true
 }
 
@@ -161,17 +159,15 @@ func hasAgent(q []pendingAudit, agentID string) bool {
 // retryLater schedules a flush after deferRetry unless one is due. d.mu is
 // held.
 func (d *deferredAudit) retryLater(db *DB) {
-	if d.timer == nil && !d.closed {
-		d.timer = time.AfterFunc(deferRetry, db.flushAuditTimer)
+	if !d.closed {
+		d.timer.arm(deferRetry, db.flushAuditTimer)
 	}
 }
 
 // flushAuditTimer is the timer's: it inserts every waiting entry.
 func (db *DB) flushAuditTimer() {
 	d := &db.audits
-	d.mu.Lock()
-	d.timer = nil
-	d.mu.Unlock()
+	d.timer.start(&d.mu)
 	if db.closed.Load() {
 		return // Close inserts them
 	}
@@ -211,10 +207,7 @@ func (db *DB) closeAudit() {
 	d := &db.audits
 	d.mu.Lock()
 	d.closed = true
-	if d.timer != nil {
-		d.timer.Stop()
-		d.timer = nil
-	}
+	d.timer.stop()
 	d.mu.Unlock()
 	var err error
 	for try := 0; try < 3; try++ {

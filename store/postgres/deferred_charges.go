@@ -88,7 +88,7 @@ type deferredCharges struct {
 
 	mu     sync.Mutex
 	accts  map[string]*deferAcct // by developer id
-	timer  *time.Timer           // set while a flush is due
+	timer  flushTimer
 	closed bool
 	unpaid map[string]time.Time // refused charge ids: when to forget them
 
@@ -150,9 +150,7 @@ func (db *DB) deferCharge(e *cairn.LedgerEntry) bool {
 	}
 	a.queue = append(a.queue, *e)
 	a.queued += e.Amount
-	if d.timer == nil {
-		d.timer = time.AfterFunc(d.interval, db.flushDeferred)
-	}
+	d.timer.arm(d.interval, db.flushDeferred)
 	return true
 }
 
@@ -282,9 +280,7 @@ func (db *DB) pendingAccts(forget bool) map[string]*deferAcct {
 // failed.
 func (db *DB) flushDeferred() {
 	d := &db.deferred
-	d.mu.Lock()
-	d.timer = nil
-	d.mu.Unlock()
+	d.timer.start(&d.mu)
 	if db.closed.Load() {
 		return // Close applies them
 	}
@@ -304,8 +300,8 @@ func (db *DB) flushDeferred() {
 	wg.Wait()
 	if failed.Load() {
 		d.mu.Lock()
-		if d.timer == nil && !d.closed {
-			d.timer = time.AfterFunc(deferRetry, db.flushDeferred)
+		if !d.closed {
+			d.timer.arm(deferRetry, db.flushDeferred)
 		}
 		d.mu.Unlock()
 	}
@@ -518,10 +514,7 @@ func (db *DB) closeDeferred() {
 	d := &db.deferred
 	d.mu.Lock()
 	d.closed = true
-	if d.timer != nil {
-		d.timer.Stop()
-		d.timer = nil
-	}
+	d.timer.stop()
 	d.mu.Unlock()
 	if err := db.flushAll(context.Background()); err != nil {
 		d.logger.Warn("deferred charges lost at close", "err", err)
