@@ -82,21 +82,16 @@ type Memories interface {
 }
 
 // MemoryReadLog is implemented by a store that reads a version and logs
-// the read with one round trip on the request's path where
-// MemoryByVersionID and LogMemoryRead take two (PostgreSQL: one SELECT,
-// the entry inserted shortly after with others'); the memory service
-// reads with it when the store has it.
+// the read in one step (PostgreSQL: one statement, one round trip where
+// MemoryByVersionID and LogMemoryRead take two); the memory service reads
+// with it when the store has it.
 type MemoryReadLog interface {
 	// ReadMemoryVersion is MemoryByVersionID that also appends e (with
 	// Resource the version id and Detail {"key": the memory's key,
-	// "version": the version's number}) as LogMemoryRead does, at once
-	// or shortly after, and always before any read of the audit trail
-	// through this store (ListAudit), when the memory is not expired at
-	// now and the version's content is inlined in its record (the read
-	// then has all it needs); logged reports whether it did, e then
-	// holding the entry with its ID and CreatedAt. Nothing is logged on
-	// an error. An entry not inserted yet is lost with the process, as a
-	// crash of the store may lose the last read entries (LogMemoryRead).
+	// "version": the version's number}) as LogMemoryRead does, in the
+	// same step, when the memory is not expired at now and the version's
+	// content is inlined in its record (the read then has all it needs);
+	// logged reports whether it did. Nothing is logged on an error.
 	ReadMemoryVersion(ctx context.Context, agentID, versionID string, now time.Time, e *cairn.AuditEntry) (m *cairn.Memory, v *cairn.MemoryVersion, logged bool, err error)
 }
 

@@ -71,10 +71,7 @@ type StoreConfig struct {
 	// trip to PostgreSQL waits to be applied with its account's others (0:
 	// each charge is applied on the request's path).
 	PostgresChargeDefer time.Duration
-	// PostgresAuditDefer is the longest the audit entry of a memory read
-	// waits to be inserted with others (0: each is inserted by its read).
-	PostgresAuditDefer time.Duration
-	TTLSweepInterval   time.Duration
+	TTLSweepInterval    time.Duration
 	// CacheTTL is how long an authenticated API key's agent and a media
 	// record read are remembered (0: not at all).
 	CacheTTL time.Duration
@@ -254,7 +251,6 @@ func DefaultConfig() Config {
 			ListPollInterval:      30 * time.Second,
 			MemoryCatchUpInterval: 5 * time.Minute,
 			PostgresChargeDefer:   postgres.DefaultChargeDefer,
-			PostgresAuditDefer:    postgres.DefaultAuditDefer,
 			TTLSweepInterval:      time.Minute,
 			CacheTTL:              5 * time.Second,
 		},
@@ -309,7 +305,6 @@ func newServeFlagSet(c *Config) *flag.FlagSet {
 	fs.DurationVar(&c.LeaderInterval, "leader-interval", c.LeaderInterval, "with a postgres:// --store: how often an instance that does not lead tries to become the leader (which runs the TTL sweeps, scheduled ingestion and anchoring), and the leader checks its lock; also how often the price list is read again for another instance's change")
 	fs.DurationVar(&c.MemoryCatchUpInterval, "memory-catch-up-interval", c.MemoryCatchUpInterval, "with a postgres:// --store: how often an instance compares its memory vector index with the store, in case the notification of another instance's change was lost")
 	fs.DurationVar(&c.PostgresChargeDefer, "postgres-charge-defer", c.PostgresChargeDefer, "with a postgres:// --store: the longest a charge accepted against the account's balance as last read waits to be written with the account's others, off the request's path (0: each charge is written on its request's path)")
-	fs.DurationVar(&c.PostgresAuditDefer, "postgres-audit-defer", c.PostgresAuditDefer, "with a postgres:// --store: the longest the audit entry of a memory read waits to be inserted with others, off the request's path; a crash of the instance loses those waiting (0: each is inserted by its read)")
 	fs.DurationVar(&c.ListPollInterval, "list-poll-interval", c.ListPollInterval, "with a postgres:// --store: how often an instance checks for a list version another instance stored, besides being notified of each")
 	fs.StringVar(&c.DepositMnemonic, "deposit-mnemonic", c.DepositMnemonic, "BIP-39 mnemonic of the deposit HD seed (empty: generated once and kept in the data dir)")
 	fs.StringVar(&c.DepositMnemonicFile, "deposit-mnemonic-file", c.DepositMnemonicFile, "file (mode 0600) holding the BIP-39 mnemonic of the deposit HD seed: one file for every instance sharing a store, whose seed must be the same (a start with another is refused)")

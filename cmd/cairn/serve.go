@@ -599,12 +599,8 @@ func (m *Main) openCore(ctx context.Context) (store.Store, error) {
 		if deferCharges <= 0 {
 			deferCharges = -1 // postgres.Options: none deferred
 		}
-		deferAudit := m.Config.PostgresAuditDefer
-		if deferAudit <= 0 {
-			deferAudit = -1 // postgres.Options: none deferred
-		}
 		pg, err := postgres.Open(ctx, u, postgres.Options{Clock: m.Clock, Schema: m.Config.PostgresSchema,
-			ChargeDefer: deferCharges, AuditDefer: deferAudit, Logger: m.Logger})
+			ChargeDefer: deferCharges, Logger: m.Logger})
 		if err != nil {
 			return nil, fmt.Errorf("open postgres store: %w", err)
 		}

@@ -21,7 +21,7 @@ type flagSection struct {
 var serveSections = []flagSection{
 	{"HTTP", []string{"listen", "public-url", "trusted-proxies", "http-read-timeout", "http-write-timeout",
 		"http-idle-timeout", "max-header-bytes", "max-body-bytes", "shutdown-timeout"}},
-	{"Store", []string{"data-dir", "store", "postgres-url", "postgres-schema", "postgres-charge-defer", "postgres-audit-defer", "leader-interval", "list-poll-interval",
+	{"Store", []string{"data-dir", "store", "postgres-url", "postgres-schema", "postgres-charge-defer", "leader-interval", "list-poll-interval",
 		"memory-catch-up-interval", "ttl-sweep-interval", "cache-ttl"}},
 	{"Blob store", []string{"blob", "blob-cache-bytes", "s3-endpoint", "s3-bucket", "s3-access-key", "s3-secret-key",
 		"s3-secure", "s3-region"}},

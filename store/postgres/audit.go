@@ -83,15 +83,11 @@ var auditQueries = [2][2]string{
 const auditColumns = `agent_id, id, action, resource, detail, request_id, ip, created_at`
 
 // ListAudit lists the agent's log newest first (ids are UUIDv7, so by
-// time), strictly before beforeID, after inserting the agent's read
-// entries waiting (deferred_audit.go).
+// time), strictly before beforeID.
 func (db *DB) ListAudit(ctx context.Context, agentID string, f cairn.AuditFilter, beforeID string, limit int) ([]cairn.AuditEntry, error) {
 	out := []cairn.AuditEntry{}
 	if limit <= 0 {
 		return out, nil
-	}
-	if err := db.flushAudit(ctx, agentID); err != nil {
-		return nil, err
 	}
 	args := []any{agentID, limit}
 	var filtered, paged int

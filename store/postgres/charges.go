@@ -33,7 +33,7 @@ const DefaultChargeFlush = 5 * time.Millisecond
 type chargeFlusher struct {
 	interval time.Duration // <= 0: charges commit synchronously
 	mu       sync.Mutex
-	timer    flushTimer
+	timer    *time.Timer // set while a flush is due
 }
 
 // groupsCharge reports whether e is committed without waiting for the
@@ -54,14 +54,18 @@ func (db *DB) chargeCommitted() {
 	c := &db.charges
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.timer.arm(c.interval, db.flushCharges)
+	if c.timer == nil {
+		c.timer = time.AfterFunc(c.interval, db.flushCharges)
+	}
 }
 
 // flushCharges flushes the WAL up to now with one synced commit. On a
 // failure the database's own WAL writer still flushes them shortly.
 func (db *DB) flushCharges() {
 	c := &db.charges
-	c.timer.start(&c.mu)
+	c.mu.Lock()
+	c.timer = nil
+	c.mu.Unlock()
 	if db.closed.Load() {
 		return
 	}
@@ -75,7 +79,8 @@ func (db *DB) flushCharges() {
 func (db *DB) closeCharges() {
 	c := &db.charges
 	c.mu.Lock()
-	due := c.timer.stop()
+	due := c.timer != nil && c.timer.Stop()
+	c.timer = nil
 	c.mu.Unlock()
 	if due {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

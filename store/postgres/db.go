@@ -42,13 +42,8 @@ type Options struct {
 	// 0 means DefaultChargeDefer, a negative value that every charge is
 	// applied at once.
 	ChargeDefer time.Duration
-	// AuditDefer is the longest the audit entry of a read waits to be
-	// inserted with the others waiting (deferred_audit.go): 0 means
-	// DefaultAuditDefer, a negative value that each is inserted by its
-	// read.
-	AuditDefer time.Duration
-	// Logger receives the warnings of deferred charges and audit entries
-	// (nil: slog.Default()).
+	// Logger receives the warnings of deferred charges (nil:
+	// slog.Default()).
 	Logger *slog.Logger
 }
 
@@ -72,7 +67,6 @@ type DB struct {
 
 	charges  chargeFlusher   // charges.go
 	deferred deferredCharges // deferred_charges.go
-	audits   deferredAudit   // deferred_audit.go
 	notes    noteQueue       // memory_feed.go
 }
 
@@ -110,7 +104,6 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 	db := &DB{pool: pool, clock: clock, schema: opts.Schema, id: cairn.NewID()}
 	db.charges.interval = cmp.Or(opts.ChargeFlush, DefaultChargeFlush)
 	db.deferred.init(cmp.Or(opts.ChargeDefer, DefaultChargeDefer), opts.Logger)
-	db.audits.init(cmp.Or(opts.AuditDefer, DefaultAuditDefer), opts.Logger)
 	return db, nil
 }
 
@@ -134,7 +127,6 @@ func (db *DB) Ping(ctx context.Context) error {
 func (db *DB) Close() error {
 	if db.closed.CompareAndSwap(false, true) {
 		db.closeDeferred()
-		db.closeAudit()
 		db.closeCharges()
 		db.pool.Close()
 	}

@@ -88,7 +88,7 @@ type deferredCharges struct {
 
 	mu     sync.Mutex
 	accts  map[string]*deferAcct // by developer id
-	timer  flushTimer
+	timer  *time.Timer           // set while a flush is due
 	closed bool
 	unpaid map[string]time.Time // refused charge ids: when to forget them
 
@@ -150,7 +150,9 @@ func (db *DB) deferCharge(e *cairn.LedgerEntry) bool {
 	}
 	a.queue = append(a.queue, *e)
 	a.queued += e.Amount
-	d.timer.arm(d.interval, db.flushDeferred)
+	if d.timer == nil {
+		d.timer = time.AfterFunc(d.interval, db.flushDeferred)
+	}
 	return true
 }
 
@@ -280,7 +282,9 @@ func (db *DB) pendingAccts(forget bool) map[string]*deferAcct {
 // failed.
 func (db *DB) flushDeferred() {
 	d := &db.deferred
-	d.timer.start(&d.mu)
+	d.mu.Lock()
+	d.timer = nil
+	d.mu.Unlock()
 	if db.closed.Load() {
 		return // Close applies them
 	}
@@ -300,8 +304,8 @@ func (db *DB) flushDeferred() {
 	wg.Wait()
 	if failed.Load() {
 		d.mu.Lock()
-		if !d.closed {
-			d.timer.arm(deferRetry, db.flushDeferred)
+		if d.timer == nil && !d.closed {
+			d.timer = time.AfterFunc(deferRetry, db.flushDeferred)
 		}
 		d.mu.Unlock()
 	}
@@ -514,7 +518,10 @@ func (db *DB) closeDeferred() {
 	d := &db.deferred
 	d.mu.Lock()
 	d.closed = true
-	d.timer.stop()
+	if d.timer != nil {
+		d.timer.Stop()
+		d.timer = nil
+	}
 	d.mu.Unlock()
 	if err := db.flushAll(context.Background()); err != nil {
 		d.logger.Warn("deferred charges lost at close", "err", err)

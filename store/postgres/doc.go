@@ -18,11 +18,6 @@
 // and applies each account's together within ChargeDefer
 // (deferred_charges.go), within a bound of 64 credits an instance may have
 // to forgo when other instances spend the same account meanwhile.
-// Likewise the audit entry of a memory read (ReadMemoryVersion) waits in
-// memory and is inserted with the others within AuditDefer
-// (deferred_audit.go), and before ListAudit reads the agent's log: the
-// read is one SELECT, and a crash of the process loses the entries of the
-// last interval, which were never synced anyway.
 //
 // Processes sharing a schema hear of each other's commits through
 // LISTEN/NOTIFY on dedicated connections (cluster.go, memory_feed.go): a

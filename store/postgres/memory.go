@@ -176,26 +176,17 @@ func (db *DB) CreateMemoryVersion(ctx context.Context, m *cairn.Memory, v *cairn
 
 // MemoryByVersionID returns the head and the version with the id.
 func (db *DB) MemoryByVersionID(ctx context.Context, agentID, versionID string) (*cairn.Memory, *cairn.MemoryVersion, error) {
-	m, v, _, err := db.readVersion(ctx, agentID, versionID)
-	return m, v, err
-}
-
-// readVersion reads the head and the version with the id, and the
-// memory's expires_ns (nil: it never expires).
-func (db *DB) readVersion(ctx context.Context, agentID, versionID string) (*cairn.Memory, *cairn.MemoryVersion, *int64, error) {
 	if !cairn.ValidID(versionID) || !validText(agentID) {
-		return nil, nil, nil, store.MemoryNotFound()
+		return nil, nil, store.MemoryNotFound()
 	}
 	var hd, vd []byte
-	var exp *int64
-	err := db.pool.QueryRow(ctx, `SELECT m.head, v.record, m.expires_ns FROM memory_versions v
+	err := db.pool.QueryRow(ctx, `SELECT m.head, v.record FROM memory_versions v
 		JOIN memories m ON m.agent_id = v.agent_id AND m.id = v.memory_id
-		WHERE v.agent_id = $1 AND v.id = $2`, agentID, versionID).Scan(&hd, &vd, &exp)
+		WHERE v.agent_id = $1 AND v.id = $2`, agentID, versionID).Scan(&hd, &vd)
 	if err != nil {
-		return nil, nil, nil, memErr(err, "read memory version")
+		return nil, nil, memErr(err, "read memory version")
 	}
-	m, v, err := decodeItem(hd, vd)
-	return m, v, exp, err
+	return decodeItem(hd, vd)
 }
 
 var _ store.MemoryReadLog = (*DB)(nil)
@@ -203,8 +194,7 @@ var _ store.MemoryReadLog = (*DB)(nil)
 // sqlReadLogged is MemoryByVersionID's read with the read's audit entry
 // (sqlAuditAsync's, synchronous_commit off for this statement only),
 // inserted when the memory is not expired at $3 and the version's content
-// is inlined: ReadMemoryVersion's one statement when entries are not
-// deferred.
+// is inlined.
 const sqlReadLogged = `WITH r AS (
 	SELECT m.head, v.record, m.key, v.version,
 		(m.expires_ns IS NULL OR m.expires_ns > $3) AND (v.record->>'inlined')::boolean IS TRUE AS logs
@@ -218,40 +208,12 @@ const sqlReadLogged = `WITH r AS (
 )
 SELECT head, record, logs FROM r`
 
-// ReadMemoryVersion reads the head and the version and logs the read
-// (store.MemoryReadLog) when the memory is not expired at now (its
-// expires_ns, as sqlReadLogged decides) and the version's content is
-// inlined: the read is one SELECT and the entry waits to be inserted with
-// others (deferred_audit.go), unless entries are not deferred (then read
-// and entry are sqlReadLogged's one statement) or cannot wait (then the
-// entry is inserted before the answer).
+// ReadMemoryVersion reads the head and the version and logs the read in
+// one statement (store.MemoryReadLog).
 func (db *DB) ReadMemoryVersion(ctx context.Context, agentID, versionID string, now time.Time, e *cairn.AuditEntry) (*cairn.Memory, *cairn.MemoryVersion, bool, error) {
 	if e == nil {
 		return nil, nil, false, cairn.Errorf(cairn.EINVALID, "Missing audit entry.")
 	}
-	if !db.audits.deferring() {
-		return db.readLoggedAtOnce(ctx, agentID, versionID, now, e)
-	}
-	m, v, exp, err := db.readVersion(ctx, agentID, versionID)
-	if err != nil {
-		return nil, nil, false, err
-	}
-	if exp != nil && *exp <= nanos(now) || !v.Inlined {
-		return m, v, false, nil
-	}
-	entry := db.prepareAudit(e)
-	entry.AgentID, entry.Resource, entry.Detail = agentID, versionID, map[string]any{"key": m.Key, "version": v.Version}
-	if !db.deferAudit(entry) {
-		if err := insertAudit(ctx, db.pool, sqlAuditAsync, &entry); err != nil {
-			return nil, nil, false, err
-		}
-	}
-	*e = entry
-	return m, v, true, nil
-}
-
-// readLoggedAtOnce is ReadMemoryVersion in one statement, sqlReadLogged.
-func (db *DB) readLoggedAtOnce(ctx context.Context, agentID, versionID string, now time.Time, e *cairn.AuditEntry) (*cairn.Memory, *cairn.MemoryVersion, bool, error) {
 	if !cairn.ValidID(versionID) || !validText(agentID) {
 		return nil, nil, false, store.MemoryNotFound()
 	}
