@@ -18,7 +18,8 @@ var benchIndex = sync.OnceValues(func() (*screening.Index, error) {
 // BenchmarkProofPieces times each piece of a screening's proof document
 // for 100 addresses (BenchQueries: 50 listed, 50 clear in gaps of their
 // own) against a 1,000,000-address list: the lookups, the membership and
-// the exclusion multiproofs, and the record's encoding and reading.
+// the exclusion multiproofs, the results' JSON, and the record's encoding
+// and reading.
 func BenchmarkProofPieces(b *testing.B) {
 	ix, err := benchIndex()
 	if err != nil {
@@ -49,6 +50,13 @@ func BenchmarkProofPieces(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
+	})
+	b.Run("Results", func(b *testing.B) {
+		var buf []byte
+		for b.Loop() {
+			buf = appendResults(buf[:0], results, "2026-05-01T00:00:00Z")
+		}
+		b.ReportMetric(float64(len(buf)), "B/results")
 	})
 	proofs, _ := resultProofs(ix, results, topNodesOf(topLevels))
 	gaps, _ := resultGaps(ix, results, false, topNodesOf(topLevels))
