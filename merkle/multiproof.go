@@ -38,27 +38,41 @@ func MultiProofWalk(nodes []int, step func(sibling int, pair bool)) bool {
 		}
 	}
 	// The queue only ever holds tree indices in descending order: parents
-	// of consumed nodes are pushed at the back and are smaller. It holds
-	// the leaves and at most one parent per step, each leaf having at most
-	// depth ancestors.
-	depth := 1
-	if len(nodes) > 0 {
-		depth = bits.Len(uint(nodes[0]) + 1)
+	// of consumed nodes are pushed at the back and are smaller. Each step
+	// takes one or two nodes and puts back one, so it never holds more
+	// than the leaves: a ring of that size (on the stack for a batch).
+	var small [128]int
+	ring := small[:]
+	if len(nodes) > len(small) {
+		ring = make([]int, len(nodes))
 	}
-	queue := make([]int, len(nodes), len(nodes)*(depth+1))
-	copy(queue, nodes)
-	for head := 0; head < len(queue) && queue[head] > 0; {
-		j := queue[head]
-		head++
+	ring = ring[:copy(ring, nodes)]
+	head, live := 0, len(ring)
+	for live > 0 && ring[head] > 0 {
+		j := ring[head]
+		head, live = next(head, len(ring)), live-1
 		s := sibling(j)
-		pair := head < len(queue) && queue[head] == s
+		pair := live > 0 && ring[head] == s
 		if pair {
-			head++
+			head, live = next(head, len(ring)), live-1
 		}
 		step(s, pair)
-		queue = append(queue, (j-1)/2)
+		tail := head + live
+		if tail >= len(ring) {
+			tail -= len(ring)
+		}
+		ring[tail] = (j - 1) / 2
+		live++
 	}
 	return true
+}
+
+// next is the position after i in a ring of n.
+func next(i, n int) int {
+	if i++; i == n {
+		return 0
+	}
+	return i
 }
 
 // Top returns the hashes of the first n nodes of the tree in its flat
@@ -83,15 +97,13 @@ func (t *Tree) MultiProof(indices []int) (MultiProof, error) {
 			return MultiProof{}, cairn.Errorf(cairn.EINVALID, "merkle: cannot prove a duplicated leaf index")
 		}
 	}
-	// A leaf has at most depth ancestors: the steps and proof hashes are
-	// at most that many per leaf.
-	depth := bits.Len(uint(len(t.nodes)))
+	steps := maxSteps(len(t.nodes), len(tis))
 	mp := MultiProof{
 		Leaves:     make([]Hash, len(tis)),
 		Indices:    make([]int, len(tis)),
 		Nodes:      tis,
-		Proof:      make([]Hash, 0, max(len(tis)*depth, 1)),
-		ProofFlags: make([]bool, 0, len(tis)*depth),
+		Proof:      make([]Hash, 0, max(steps, 1)),
+		ProofFlags: make([]bool, 0, steps),
 	}
 	for k, ti := range tis {
 		mp.Leaves[k] = t.nodes[ti]
@@ -107,6 +119,18 @@ func (t *Tree) MultiProof(indices []int) (MultiProof, error) {
 		mp.Proof = append(mp.Proof, t.nodes[0])
 	}
 	return mp, nil
+}
+
+// maxSteps bounds the steps (and so the proof hashes) of a multiproof of
+// k leaves of a tree of n nodes: one per parent of a proven node, all on
+// the levels above the deepest leaves, and level l (the root's is 0)
+// holds at most min(k, 2^l) of them.
+func maxSteps(n, k int) int {
+	steps := 0
+	for l := range bits.Len(uint(n)) - 1 {
+		steps += min(k, 1<<l)
+	}
+	return steps
 }
 
 // ProcessMultiProof returns the root a multiproof implies, with
