@@ -83,7 +83,16 @@ func (t *Tree) Top(n int) []Hash { return t.nodes[:min(n, len(t.nodes)):min(n, l
 // MultiProof returns the multiproof of the leaves with the given value
 // indices, in any order. Duplicates are EINVALID, as in OpenZeppelin. No
 // indices gives the proof [root] with no leaves and no flags.
-func (t *Tree) MultiProof(indices []int) (MultiProof, error) {
+func (t *Tree) MultiProof(indices []int) (MultiProof, error) { return t.MultiProofBelow(indices, 0) }
+
+// MultiProofBelow is MultiProof with only those of the proof hashes that
+// are of nodes at tree index top or beyond, in their order: for a caller
+// that has the tree's first top nodes (Top) from elsewhere, which need
+// not be gathered from the tree (at a million leaves, all but the
+// leaves' own level: nodes far apart in memory). Its flags, leaves and
+// nodes are MultiProof's; with top > 0 it does not verify by itself.
+// With no indices, the proof is [root] whatever top is.
+func (t *Tree) MultiProofBelow(indices []int, top int) (MultiProof, error) {
 	tis := make([]int, len(indices))
 	for k, i := range indices {
 		if i < 0 || i >= len(t.tidx) {
@@ -97,13 +106,12 @@ func (t *Tree) MultiProof(indices []int) (MultiProof, error) {
 			return MultiProof{}, cairn.Errorf(cairn.EINVALID, "merkle: cannot prove a duplicated leaf index")
 		}
 	}
-	steps := maxSteps(len(t.nodes), len(tis))
 	mp := MultiProof{
 		Leaves:     make([]Hash, len(tis)),
 		Indices:    make([]int, len(tis)),
 		Nodes:      tis,
-		Proof:      make([]Hash, 0, max(steps, 1)),
-		ProofFlags: make([]bool, 0, steps),
+		Proof:      make([]Hash, 0, max(maxSteps(len(t.nodes), len(tis), top), 1)),
+		ProofFlags: make([]bool, 0, maxSteps(len(t.nodes), len(tis), 0)),
 	}
 	for k, ti := range tis {
 		mp.Leaves[k] = t.nodes[ti]
@@ -111,7 +119,7 @@ func (t *Tree) MultiProof(indices []int) (MultiProof, error) {
 	}
 	MultiProofWalk(tis, func(s int, pair bool) {
 		mp.ProofFlags = append(mp.ProofFlags, pair)
-		if !pair {
+		if !pair && s >= top {
 			mp.Proof = append(mp.Proof, t.nodes[s])
 		}
 	})
@@ -121,14 +129,18 @@ func (t *Tree) MultiProof(indices []int) (MultiProof, error) {
 	return mp, nil
 }
 
-// maxSteps bounds the steps (and so the proof hashes) of a multiproof of
-// k leaves of a tree of n nodes: one per parent of a proven node, all on
-// the levels above the deepest leaves, and level l (the root's is 0)
-// holds at most min(k, 2^l) of them.
-func maxSteps(n, k int) int {
+// maxSteps bounds the steps of a multiproof of k leaves of a tree of n
+// nodes, and so its proof hashes, counting only the steps whose sibling
+// is at tree index top or beyond: one step per parent of a proven node,
+// all on the levels above the deepest leaves, and level l (the root's is
+// 0, its nodes at tree indices 2^l-1 to 2^(l+1)-2) holds at most
+// min(k, 2^l) of them, the siblings on the level below.
+func maxSteps(n, k, top int) int {
 	steps := 0
 	for l := range bits.Len(uint(n)) - 1 {
-		steps += min(k, 1<<l)
+		if 1<<(l+2)-2 >= top { // the level below has a node at top or beyond
+			steps += min(k, 1<<l)
+		}
 	}
 	return steps
 }
