@@ -103,6 +103,20 @@ type shape struct {
 	nodes []int
 	// top is how many of the tree's first nodes its top record holds.
 	top int
+	// cut tells that the multiproof holds only the proof hashes of nodes
+	// at top or beyond, those a record of version 4 keeps
+	// (merkle.Tree.MultiProofBelow): it has no record of another version
+	// and no document (proofRecord.document) until read back.
+	cut bool
+}
+
+// below is the tree index from which a cut multiproof holds its proof
+// hashes: 0 (all of them) when it is not cut.
+func (sh shape) below() int {
+	if sh.cut {
+		return sh.top
+	}
+	return 0
 }
 
 // GapResultProof is the OpenZeppelin multiproof of exclusion tree leaves
@@ -118,7 +132,7 @@ var errRecord = errors.New("compliance: malformed proof record")
 // "merkleProofs" (an object by class), "exclusionProofs" (an object by
 // class; not in documents of version 1) and "results".
 func (r *proofRecord) document() ([]byte, error) {
-	if !isObject(r.head) {
+	if !isObject(r.head) || r.cut() {
 		return nil, errRecord
 	}
 	byClass := make(map[string]ResultProof, len(r.proofs))
@@ -167,6 +181,21 @@ func (r *proofRecord) appendBinary(dst []byte) []byte {
 		return r.appendFormat(dst, proofFormatV4)
 	}
 	return r.appendFormat(dst, proofFormatV3)
+}
+
+// cut tells whether a multiproof of the record is cut (shape.cut).
+func (r *proofRecord) cut() bool {
+	for _, p := range r.proofs {
+		if p.shape.cut {
+			return true
+		}
+	}
+	for _, p := range r.gaps {
+		if p.shape.cut {
+			return true
+		}
+	}
+	return false
 }
 
 // shaped tells whether every multiproof of the record has its shape.
@@ -237,6 +266,9 @@ func appendMulti(dst []byte, format byte, root merkle.Hash, leaves, proof []merk
 	if format == proofFormatV4 {
 		return appendShaped(dst, proof, sh)
 	}
+	if sh.cut {
+		panic("compliance: a multiproof cut below its tree's top has no record of version " + string('0'+format))
+	}
 	if format != proofFormatV3 {
 		dst = appendHashes(dst, leaves)
 	}
@@ -252,8 +284,8 @@ func appendShaped(dst []byte, proof []merkle.Hash, sh shape) []byte {
 	for _, n := range sh.nodes {
 		dst = binary.AppendUvarint(dst, uint64(n))
 	}
-	if len(sh.nodes) == 0 {
-		return appendHashes(dst, proof)
+	if len(sh.nodes) == 0 || sh.cut {
+		return appendHashes(dst, proof) // a cut multiproof's are those kept
 	}
 	// The hashes go after room for their count, which is known once
 	// they are: then the count is put before them.

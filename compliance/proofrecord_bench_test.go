@@ -18,7 +18,9 @@ var benchIndex = sync.OnceValues(func() (*screening.Index, error) {
 // BenchmarkProofPieces times each piece of a screening's proof document
 // for 100 addresses (BenchQueries: 50 listed, 50 clear in gaps of their
 // own) against a 1,000,000-address list: the lookups, the membership and
-// the exclusion multiproofs, and the record's encoding and reading.
+// the exclusion multiproofs (cut to the record's hashes, as screenings take
+// them), the results' JSON, and the record's encoding
+// and reading.
 func BenchmarkProofPieces(b *testing.B) {
 	ix, err := benchIndex()
 	if err != nil {
@@ -38,20 +40,27 @@ func BenchmarkProofPieces(b *testing.B) {
 	})
 	b.Run("MembershipProofs", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := resultProofs(ix, results, topNodesOf(topLevels)); err != nil {
+			if _, err := resultProofs(ix, results, topNodesOf(topLevels), true); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
 	b.Run("ExclusionProofs", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := resultGaps(ix, results, false, topNodesOf(topLevels)); err != nil {
+			if _, err := resultGaps(ix, results, false, topNodesOf(topLevels), true); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
-	proofs, _ := resultProofs(ix, results, topNodesOf(topLevels))
-	gaps, _ := resultGaps(ix, results, false, topNodesOf(topLevels))
+	b.Run("Results", func(b *testing.B) {
+		var buf []byte
+		for b.Loop() {
+			buf = appendResults(buf[:0], results, "2026-05-01T00:00:00Z")
+		}
+		b.ReportMetric(float64(len(buf)), "B/results")
+	})
+	proofs, _ := resultProofs(ix, results, topNodesOf(topLevels), false) // whole: every version encodes them
+	gaps, _ := resultGaps(ix, results, false, topNodesOf(topLevels), false)
 	head := []byte(`{"screeningId":"01a21ad5-5dff-7293-ab44-133036507fa2","timestamp":"2026-05-01T00:00:00Z"}`)
 	rec := &proofRecord{head: head, results: appendResults(nil, results, "2026-05-01T00:00:00Z"), proofs: proofs, gaps: gaps}
 	for _, format := range []byte{proofFormatV2, proofFormatV3, proofFormatV4} {

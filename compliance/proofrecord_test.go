@@ -305,14 +305,18 @@ func TestProofRecordFormatsAgree(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			proofs, err := resultProofs(ix, results, testTopNodes)
-			if err != nil {
-				t.Fatal(err)
+			multiproofs := func(cut bool) ([]classProof, []gapProof) {
+				proofs, err := resultProofs(ix, results, testTopNodes, cut)
+				if err != nil {
+					t.Fatal(err)
+				}
+				gaps, err := resultGaps(ix, results, community, testTopNodes, cut)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return proofs, gaps
 			}
-			gaps, err := resultGaps(ix, results, community, testTopNodes)
-			if err != nil {
-				t.Fatal(err)
-			}
+			proofs, gaps := multiproofs(false)
 			if len(proofs) != 1 || len(gaps) != 1+b2i(community) || len(gaps[len(gaps)-1].Leaves) != 50 {
 				t.Fatalf("%d membership and %d exclusion multiproofs", len(proofs), len(gaps))
 			}
@@ -323,6 +327,16 @@ func TestProofRecordFormatsAgree(t *testing.T) {
 			v3, v4 := r.appendFormat(nil, proofFormatV3), r.appendBinary(nil)
 			if v4[0] != proofFormatV4 {
 				t.Fatalf("record of format %d", v4[0])
+			}
+			// Screenings cut their multiproofs to the hashes a record of
+			// version 4 keeps: the same record, byte for byte.
+			cutProofs, cutGaps := multiproofs(true)
+			cut := &proofRecord{head: r.head, results: r.results, proofs: cutProofs, gaps: cutGaps}
+			if got := cut.appendBinary(nil); !bytes.Equal(got, v4) {
+				t.Fatalf("list of %d: the record of the cut multiproofs (%d bytes) is not the record of the whole ones (%d)", n, len(got), len(v4))
+			}
+			if whole := n < testTopNodes/2; !whole && len(cutProofs[0].Proof) >= len(proofs[0].Proof) {
+				t.Fatalf("list of %d: cut multiproof of %d hashes, the whole one %d", n, len(cutProofs[0].Proof), len(proofs[0].Proof))
 			}
 			// All proof hashes are left to the top records when the trees
 			// are whole in them (6,000 nodes); when they are not (80,000
@@ -368,7 +382,7 @@ func TestProofRecordV4Malformed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	proofs, err := resultProofs(ix, results, testTopNodes)
+	proofs, err := resultProofs(ix, results, testTopNodes, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,7 +27,8 @@ var (
 // size with every address listed stays far below it).
 const maxProofBytes = 64 << 20
 
-// storeProof keeps the proof document of a screening against ix: as a
+// storeProof keeps the proof document of a screening against ix, under
+// id, drawn at random for it (cairn.NewRandomID) and written nowhere yet: as a
 // record (proofRecord.appendBinary) in the Proofs store, whose synced
 // commits concurrent screenings share, after the top records of its trees
 // (storeTops), or, when the service has none, as a JSON blob of its own.
@@ -39,7 +40,8 @@ func (s *Service) storeProof(ctx context.Context, ix *screening.Index, id string
 			// used again.
 			bp := recordPool.Get().(*[]byte)
 			b := rec.appendBinary(slices.Grow((*bp)[:0], proofRecordSize(rec)))
-			err = s.Proofs.PutProof(ctx, id, b)
+			// id was drawn at random for this screening (prove).
+			err = s.Proofs.PutNewProof(ctx, id, b)
 			*bp = b
 			recordPool.Put(bp)
 		}

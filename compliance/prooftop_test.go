@@ -21,7 +21,14 @@ type writesCounted struct {
 }
 
 func (w *writesCounted) PutProof(ctx context.Context, id string, doc []byte) error {
-	err := w.Proofs.PutProof(ctx, id, doc)
+	return w.count(id, w.Proofs.PutProof(ctx, id, doc))
+}
+
+func (w *writesCounted) PutNewProof(ctx context.Context, id string, doc []byte) error {
+	return w.count(id, w.Proofs.PutNewProof(ctx, id, doc))
+}
+
+func (w *writesCounted) count(id string, err error) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if strings.HasPrefix(id, "tree-top-") {

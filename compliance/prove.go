@@ -160,13 +160,13 @@ func (s *Service) ProveBatch(ctx context.Context, p Principal, qs []screening.Qu
 	}
 	if multiproof {
 		for class, dst := range map[string]**Multiproof{screening.ClassSanctions: &out.Multiproof, screening.ClassCommunity: &out.CommunityMultiproof} {
-			if *dst, err = multiproofOf(ix, class, listed[class]); err != nil {
+			if *dst, err = multiproofOf(ix, class, listed[class], 0); err != nil {
 				s.refund(ctx, p, pm)
 				return nil, err
 			}
 		}
 		for class, dst := range map[string]**GapMultiproof{screening.ClassSanctions: &out.ExclusionMultiproof, screening.ClassCommunity: &out.CommunityExclusionMultiproof} {
-			if *dst, err = gapMultiproofOf(ix, class, valid); err != nil {
+			if *dst, err = gapMultiproofOf(ix, class, valid, 0); err != nil {
 				s.refund(ctx, p, pm)
 				return nil, err
 			}
@@ -182,9 +182,10 @@ func proved(ix *screening.Index, n int) *Proved {
 }
 
 // multiproofOf is the multiproof of the pairs in the tree of class, its
-// lists never nil.
-func multiproofOf(ix *screening.Index, class string, pairs [][2]string) (*Multiproof, error) {
-	mp, values, err := ix.MultiProofIn(class, pairs)
+// lists never nil; with top > 0, of its proof hashes only those of nodes
+// at tree index top or beyond (merkle.Tree.MultiProofBelow).
+func multiproofOf(ix *screening.Index, class string, pairs [][2]string, top int) (*Multiproof, error) {
+	mp, values, err := ix.MultiProofInBelow(class, pairs, top)
 	if err != nil {
 		return nil, err
 	}
@@ -206,9 +207,9 @@ func nonNil(mp *merkle.MultiProof) {
 }
 
 // gapMultiproofOf is the multiproof of the gaps of the pairs that are not
-// in the tree of class, its lists never nil.
-func gapMultiproofOf(ix *screening.Index, class string, pairs [][2]string) (*GapMultiproof, error) {
-	mp, values, err := ix.ExclusionMultiProof(class, pairs)
+// in the tree of class, its lists never nil; top is multiproofOf's.
+func gapMultiproofOf(ix *screening.Index, class string, pairs [][2]string, top int) (*GapMultiproof, error) {
+	mp, values, err := ix.ExclusionMultiProofBelow(class, pairs, top)
 	if err != nil {
 		return nil, err
 	}

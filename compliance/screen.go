@@ -158,11 +158,16 @@ func (s *Service) prove(ctx context.Context, ix *screening.Index, results []scre
 	if s.PublicURL != "" {
 		doc.ProofURL = s.PublicURL + "/v1/compliance/proofs/" + doc.ScreeningID
 	}
-	proofs, err := resultProofs(ix, results, s.topNodes())
+	// With a Proofs store, the multiproofs are cut to what the record
+	// keeps (appendBinary writes version 4): the hashes of the trees'
+	// tops are neither gathered nor copied. A document stored as a blob
+	// holds them all.
+	cut := s.Proofs != nil
+	proofs, err := resultProofs(ix, results, s.topNodes(), cut)
 	if err != nil {
 		return nil, err
 	}
-	gaps, err := resultGaps(ix, results, community, s.topNodes())
+	gaps, err := resultGaps(ix, results, community, s.topNodes(), cut)
 	if err != nil {
 		return nil, err
 	}
@@ -242,8 +247,10 @@ func matchCounts(r screening.Result) (sanctions, community int) {
 // class name order (a class with no listed result is left out). An
 // address screened twice is proved once (MultiProofIn proves each leaf
 // once). The record leaves the hashes of each tree's first top nodes to
-// its top record (prooftop.go).
-func resultProofs(ix *screening.Index, results []screening.Result, top int) ([]classProof, error) {
+// its top record (prooftop.go); with cut, the multiproofs hold only the
+// proof hashes the record keeps (shape.cut), which only a record of
+// version 4 can hold.
+func resultProofs(ix *screening.Index, results []screening.Result, top int, cut bool) ([]classProof, error) {
 	var community, sanctions [][2]string // the classes in name order
 	for _, r := range results {
 		inSanctions, inCommunity := listedIn(r)
@@ -264,12 +271,13 @@ func resultProofs(ix *screening.Index, results []screening.Result, top int) ([]c
 		if len(c.pairs) == 0 {
 			continue
 		}
-		mp, err := multiproofOf(ix, c.class, c.pairs)
+		sh := shape{top: len(ix.Top(c.class, false, top)), cut: cut}
+		mp, err := multiproofOf(ix, c.class, c.pairs, sh.below())
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, classProof{c.class, ResultProof{Root: c.root, Leaves: mp.Leaves, Proof: mp.Proof, ProofFlags: mp.ProofFlags, Values: mp.Values},
-			shape{nodes: mp.Nodes, top: len(ix.Top(c.class, false, top))}})
+		sh.nodes = mp.Nodes
+		out = append(out, classProof{c.class, ResultProof{Root: c.root, Leaves: mp.Leaves, Proof: mp.Proof, ProofFlags: mp.ProofFlags, Values: mp.Values}, sh})
 	}
 	return out, nil
 }
@@ -281,8 +289,8 @@ func resultProofs(ix *screening.Index, results []screening.Result, top int) ([]c
 // escalation lists from the community tree. A class with no such result
 // is left out; a gap shared by several results is proved once. The slice
 // is never nil (a document of version 2 has "exclusionProofs"). top is
-// resultProofs'.
-func resultGaps(ix *screening.Index, results []screening.Result, community bool, top int) ([]gapProof, error) {
+// resultProofs', and so is cut.
+func resultGaps(ix *screening.Index, results []screening.Result, community bool, top int, cut bool) ([]gapProof, error) {
 	var notCommunity, notSanctions [][2]string
 	for _, r := range results {
 		if r.Status == screening.StatusInvalidAddress {
@@ -305,12 +313,14 @@ func resultGaps(ix *screening.Index, results []screening.Result, community bool,
 		if len(c.pairs) == 0 {
 			continue
 		}
-		mp, err := gapMultiproofOf(ix, c.class, c.pairs)
+		sh := shape{top: len(ix.Top(c.class, true, top)), cut: cut}
+		mp, err := gapMultiproofOf(ix, c.class, c.pairs, sh.below())
 		if err != nil {
 			return nil, err
 		}
+		sh.nodes = mp.Nodes
 		out = append(out, gapProof{c.class, GapResultProof{Root: ix.ExclusionRootOf(c.class), Leaves: mp.Leaves, Proof: mp.Proof,
-			ProofFlags: mp.ProofFlags, Values: mp.Values}, shape{nodes: mp.Nodes, top: len(ix.Top(c.class, true, top))}})
+			ProofFlags: mp.ProofFlags, Values: mp.Values}, sh})
 	}
 	return out, nil
 }

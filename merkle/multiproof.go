@@ -38,27 +38,41 @@ func MultiProofWalk(nodes []int, step func(sibling int, pair bool)) bool {
 		}
 	}
 	// The queue only ever holds tree indices in descending order: parents
-	// of consumed nodes are pushed at the back and are smaller. It holds
-	// the leaves and at most one parent per step, each leaf having at most
-	// depth ancestors.
-	depth := 1
-	if len(nodes) > 0 {
-		depth = bits.Len(uint(nodes[0]) + 1)
+	// of consumed nodes are pushed at the back and are smaller. Each step
+	// takes one or two nodes and puts back one, so it never holds more
+	// than the leaves: a ring of that size (on the stack for a batch).
+	var small [128]int
+	ring := small[:]
+	if len(nodes) > len(small) {
+		ring = make([]int, len(nodes))
 	}
-	queue := make([]int, len(nodes), len(nodes)*(depth+1))
-	copy(queue, nodes)
-	for head := 0; head < len(queue) && queue[head] > 0; {
-		j := queue[head]
-		head++
+	ring = ring[:copy(ring, nodes)]
+	head, live := 0, len(ring)
+	for live > 0 && ring[head] > 0 {
+		j := ring[head]
+		head, live = next(head, len(ring)), live-1
 		s := sibling(j)
-		pair := head < len(queue) && queue[head] == s
+		pair := live > 0 && ring[head] == s
 		if pair {
-			head++
+			head, live = next(head, len(ring)), live-1
 		}
 		step(s, pair)
-		queue = append(queue, (j-1)/2)
+		tail := head + live
+		if tail >= len(ring) {
+			tail -= len(ring)
+		}
+		ring[tail] = (j - 1) / 2
+		live++
 	}
 	return true
+}
+
+// next is the position after i in a ring of n.
+func next(i, n int) int {
+	if i++; i == n {
+		return 0
+	}
+	return i
 }
 
 // Top returns the hashes of the first n nodes of the tree in its flat
@@ -69,7 +83,16 @@ func (t *Tree) Top(n int) []Hash { return t.nodes[:min(n, len(t.nodes)):min(n, l
 // MultiProof returns the multiproof of the leaves with the given value
 // indices, in any order. Duplicates are EINVALID, as in OpenZeppelin. No
 // indices gives the proof [root] with no leaves and no flags.
-func (t *Tree) MultiProof(indices []int) (MultiProof, error) {
+func (t *Tree) MultiProof(indices []int) (MultiProof, error) { return t.MultiProofBelow(indices, 0) }
+
+// MultiProofBelow is MultiProof with only those of the proof hashes that
+// are of nodes at tree index top or beyond, in their order: for a caller
+// that has the tree's first top nodes (Top) from elsewhere, which need
+// not be gathered from the tree (at a million leaves, all but the
+// leaves' own level: nodes far apart in memory). Its flags, leaves and
+// nodes are MultiProof's; with top > 0 it does not verify by itself.
+// With no indices, the proof is [root] whatever top is.
+func (t *Tree) MultiProofBelow(indices []int, top int) (MultiProof, error) {
 	tis := make([]int, len(indices))
 	for k, i := range indices {
 		if i < 0 || i >= len(t.tidx) {
@@ -83,15 +106,12 @@ func (t *Tree) MultiProof(indices []int) (MultiProof, error) {
 			return MultiProof{}, cairn.Errorf(cairn.EINVALID, "merkle: cannot prove a duplicated leaf index")
 		}
 	}
-	// A leaf has at most depth ancestors: the steps and proof hashes are
-	// at most that many per leaf.
-	depth := bits.Len(uint(len(t.nodes)))
 	mp := MultiProof{
 		Leaves:     make([]Hash, len(tis)),
 		Indices:    make([]int, len(tis)),
 		Nodes:      tis,
-		Proof:      make([]Hash, 0, max(len(tis)*depth, 1)),
-		ProofFlags: make([]bool, 0, len(tis)*depth),
+		Proof:      make([]Hash, 0, max(maxSteps(len(t.nodes), len(tis), top), 1)),
+		ProofFlags: make([]bool, 0, maxSteps(len(t.nodes), len(tis), 0)),
 	}
 	for k, ti := range tis {
 		mp.Leaves[k] = t.nodes[ti]
@@ -99,7 +119,7 @@ func (t *Tree) MultiProof(indices []int) (MultiProof, error) {
 	}
 	MultiProofWalk(tis, func(s int, pair bool) {
 		mp.ProofFlags = append(mp.ProofFlags, pair)
-		if !pair {
+		if !pair && s >= top {
 			mp.Proof = append(mp.Proof, t.nodes[s])
 		}
 	})
@@ -107,6 +127,22 @@ func (t *Tree) MultiProof(indices []int) (MultiProof, error) {
 		mp.Proof = append(mp.Proof, t.nodes[0])
 	}
 	return mp, nil
+}
+
+// maxSteps bounds the steps of a multiproof of k leaves of a tree of n
+// nodes, and so its proof hashes, counting only the steps whose sibling
+// is at tree index top or beyond: one step per parent of a proven node,
+// all on the levels above the deepest leaves, and level l (the root's is
+// 0, its nodes at tree indices 2^l-1 to 2^(l+1)-2) holds at most
+// min(k, 2^l) of them, the siblings on the level below.
+func maxSteps(n, k, top int) int {
+	steps := 0
+	for l := range bits.Len(uint(n)) - 1 {
+		if 1<<(l+2)-2 >= top { // the level below has a node at top or beyond
+			steps += min(k, 1<<l)
+		}
+	}
+	return steps
 }
 
 // ProcessMultiProof returns the root a multiproof implies, with

@@ -279,6 +279,14 @@ func (ix *Index) ExclusionProof(class string, f Family, canonical string) (Gap, 
 // at most once, with the (family, low, high) values in the order of the
 // proof's leaves. Pairs in the class's tree are skipped.
 func (ix *Index) ExclusionMultiProof(class string, pairs [][2]string) (merkle.MultiProof, [][3]string, error) {
+	return ix.ExclusionMultiProofBelow(class, pairs, 0)
+}
+
+// ExclusionMultiProofBelow is ExclusionMultiProof with only the proof
+// hashes of nodes at tree index top or beyond
+// (merkle.Tree.MultiProofBelow), for a caller that has the exclusion
+// tree's Top(top) from elsewhere.
+func (ix *Index) ExclusionMultiProofBelow(class string, pairs [][2]string, top int) (merkle.MultiProof, [][3]string, error) {
 	x := ix.exclusionOf(class)
 	idx := make([]int, 0, len(pairs))
 	for _, p := range pairs {
@@ -288,7 +296,7 @@ func (ix *Index) ExclusionMultiProof(class string, pairs [][2]string) (merkle.Mu
 	}
 	slices.Sort(idx)
 	idx = slices.Compact(idx)
-	mp, err := x.tree.MultiProof(idx)
+	mp, err := x.tree.MultiProofBelow(idx, top)
 	if err != nil {
 		return merkle.MultiProof{}, nil, fmt.Errorf("screening: exclusion multiproof: %w", err)
 	}

@@ -154,6 +154,13 @@ func (ix *Index) MultiProof(pairs [][2]string) (merkle.MultiProof, [][2]string, 
 
 // MultiProofIn is MultiProof in the tree of class.
 func (ix *Index) MultiProofIn(class string, pairs [][2]string) (merkle.MultiProof, [][2]string, error) {
+	return ix.MultiProofInBelow(class, pairs, 0)
+}
+
+// MultiProofInBelow is MultiProofIn with only the proof hashes of nodes at
+// tree index top or beyond (merkle.Tree.MultiProofBelow), for a caller
+// that has the tree's Top(top) from elsewhere.
+func (ix *Index) MultiProofInBelow(class string, pairs [][2]string, top int) (merkle.MultiProof, [][2]string, error) {
 	t, vals, _ := ix.treeOf(class, noEntry)
 	if t == nil {
 		return merkle.MultiProof{Leaves: []merkle.Hash{}, Proof: []merkle.Hash{}, ProofFlags: []bool{}}, [][2]string{}, nil
@@ -170,7 +177,7 @@ func (ix *Index) MultiProofIn(class string, pairs [][2]string) (merkle.MultiProo
 			idx = append(idx, i)
 		}
 	}
-	mp, err := t.MultiProof(idx)
+	mp, err := t.MultiProofBelow(idx, top)
 	if err != nil {
 		return merkle.MultiProof{}, nil, err
 	}

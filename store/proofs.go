@@ -18,6 +18,17 @@ type Proofs interface {
 	// caller may use the buffer again.
 	PutProof(ctx context.Context, id string, doc []byte) error
 
+	// PutNewProof stores doc under id, durably, as PutProof does, for an
+	// id the caller has just drawn at random (cairn.NewRandomID, 122
+	// bits) and has never written: no stored document can have it, so
+	// the store may skip the check that PutProof makes (a read of the
+	// keyspace per write, for an answer that is always "none"). A second
+	// write of one id through PutNewProof is a bug of the caller that a
+	// backend need not detect: then either document may be the one
+	// stored. Any other id (a fixed name, one that came from outside)
+	// goes through PutProof.
+	PutNewProof(ctx context.Context, id string, doc []byte) error
+
 	// Proof returns the document stored under id (ENOTFOUND when none).
 	Proof(ctx context.Context, id string) ([]byte, error)
 

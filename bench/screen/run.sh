@@ -15,7 +15,9 @@
 # PROFILE=<file> writes a CPU profile of the server over the wrk run).
 # After the wrk run, the p50/p90/p99 inside the server, from /metrics: the
 # screening route's latency and the waits of the store's synced commits.
+# PORT (default 18090) is the server's port.
 set -euo pipefail
+port=${PORT:-18090}
 secs=${1:-10}
 conns=${2:-8}
 work=$(mktemp -d)
@@ -23,33 +25,33 @@ trap 'kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null; rm -rf "$work"' EXI
 go build -o "$work/cairn" ./cmd/cairn
 admin=benchbenchbenchbenchbenchbenchbench
 . bench/sources.sh
-"$work/cairn" serve --listen 127.0.0.1:18090 --data-dir "$work/data" --admin-token "$admin" \
+"$work/cairn" serve --listen 127.0.0.1:$port --data-dir "$work/data" --admin-token "$admin" \
   --rate-limit-per-key 0 --write-limit-per-agent 0 --log-level error "${srcs[@]}" ${CAIRN_FLAGS:-} 2>"$work/cairn.log" &
 [ -n "${PID_OUT:-}" ] && echo $! > "$PID_OUT"
-for _ in $(seq 100); do curl -sf 127.0.0.1:18090/healthz >/dev/null && break; sleep 0.1; done
+for _ in $(seq 100); do curl -sf 127.0.0.1:$port/healthz >/dev/null && break; sleep 0.1; done
 if [ "$want" -gt 0 ]; then
-  until curl -sf 127.0.0.1:18090/v1/compliance/stats | grep -q "\"totalAddresses\":$want"; do sleep 0.2; done
+  until curl -sf 127.0.0.1:$port/v1/compliance/stats | grep -q "\"totalAddresses\":$want"; do sleep 0.2; done
 fi
-key=$(bench_agent 18090 "$admin")
+key=$(bench_agent $port "$admin")
 post_lua "$work/post.lua" "$key" "$body"
-curl -sf -X POST 127.0.0.1:18090/v1/compliance/screen -H "Authorization: Bearer $key" -H 'Content-Type: application/json' -d "$body" \
+curl -sf -X POST 127.0.0.1:$port/v1/compliance/screen -H "Authorization: Bearer $key" -H 'Content-Type: application/json' -d "$body" \
   | grep -o '"status":"sanctioned"' | wc -l | xargs echo "sanctioned in one batch (want 50):"
 if [ -n "${PROFILE:-}" ]; then
   pp=$(echo "${CAIRN_FLAGS:-}" | sed -nE 's/.*--pprof-listen[ =]([^ ]+).*/\1/p')
   curl -sf -o "$PROFILE" "http://$pp/debug/pprof/profile?seconds=$((secs - 2))" &
 fi
-scrape 18090 "$admin" "$work/m0"
-wrk -t1 -c"$conns" -d"${secs}s" --latency -s "$work/post.lua" http://127.0.0.1:18090/v1/compliance/screen \
+scrape $port "$admin" "$work/m0"
+wrk -t1 -c"$conns" -d"${secs}s" --latency -s "$work/post.lua" http://127.0.0.1:$port/v1/compliance/screen \
   | grep -E 'Requests/sec|50%|99%|Non-2xx'
 # Inside the server over the wrk run: the screening requests' latency, and
 # the waits of the store's synced commits (a screening's proof write is one).
-scrape 18090 "$admin" "$work/m1"
+scrape $port "$admin" "$work/m1"
 hist_quantiles "$work/m0" "$work/m1" cairn_http_request_duration_seconds 'route="/v1/compliance/screen"'
 hist_quantiles "$work/m0" "$work/m1" cairn_store_sync_wait_seconds
 # Latency at stated rates (open loop, from a second process): requests/s x 100 addresses.
 go build -o "$work/load" ./bench/memory/load
 echo "$body" > "$work/body.json"
 for rate in ${RATES-300 500}; do
-  "$work/load" -url http://127.0.0.1:18090 -key "$key" -op post -path /v1/compliance/screen -body "$work/body.json" \
+  "$work/load" -url http://127.0.0.1:$port -key "$key" -op post -path /v1/compliance/screen -body "$work/body.json" \
     -rate "$rate" -dur "${secs}s"
 done

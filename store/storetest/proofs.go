@@ -46,6 +46,40 @@ func RunProofTests(t *testing.T, open func(t *testing.T) store.Proofs) {
 			t.Fatalf("PutProof without id: %v, want EINVALID", err)
 		}
 	})
+	t.Run("PutNew", func(t *testing.T) {
+		// Fresh random ids, written concurrently (as screenings do),
+		// read back; PutProof of one of them is then ECONFLICT.
+		s := open(t)
+		doc := bytes.Repeat([]byte{0xff, 0, 1, 2}, 20000)
+		ids := make([]string, 16)
+		var wg sync.WaitGroup
+		for i := range ids {
+			ids[i] = cairn.NewRandomID()
+			wg.Go(func() {
+				buf := append(slices.Clone(doc), byte(i))
+				if err := s.PutNewProof(ctx, ids[i], buf); err != nil {
+					t.Errorf("PutNewProof(%s): %v", ids[i], err)
+				}
+				clear(buf) // the caller's buffer is its own again
+			})
+		}
+		wg.Wait()
+		for i, id := range ids {
+			got, err := s.Proof(ctx, id)
+			if want := append(slices.Clone(doc), byte(i)); err != nil || !bytes.Equal(got, want) {
+				t.Fatalf("Proof(%s) = %d bytes, %v; want the %d stored", id, len(got), err, len(want))
+			}
+			if ok, err := s.HasProof(ctx, id); !ok || err != nil {
+				t.Fatalf("HasProof(%s) after PutNewProof: %v, %v", id, ok, err)
+			}
+		}
+		if err := s.PutProof(ctx, ids[0], []byte("other")); !cairn.IsCode(err, cairn.ECONFLICT) {
+			t.Fatalf("PutProof of an id written by PutNewProof: %v, want ECONFLICT", err)
+		}
+		if err := s.PutNewProof(ctx, "", doc); !cairn.IsCode(err, cairn.EINVALID) {
+			t.Fatalf("PutNewProof without id: %v, want EINVALID", err)
+		}
+	})
 	t.Run("ConcurrentPuts", func(t *testing.T) {
 		// 16 writers store 8 proofs each; 4 more race for one id, of
 		// which exactly one wins.
