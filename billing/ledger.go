@@ -68,7 +68,10 @@ func (l *Ledger) Refund(ctx context.Context, charge *cairn.LedgerEntry, amount i
 			return l.Store.LedgerByUniqueKey(ctx, e.UniqueKey)
 		}
 		if err == nil {
-			if l.OnRefund != nil {
+			// A store that dropped the charge unpaid (a deferred charge
+			// another instance's spending left uncovered: store.Ledger)
+			// takes its refund as a no-op, numbered 0: no credits moved.
+			if l.OnRefund != nil && e.Seq > 0 {
 				l.OnRefund(charge.Operation, amount)
 			}
 			return e, nil

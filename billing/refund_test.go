@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/cairn-dev/cairn"
 	"github.com/cairn-dev/cairn/billing"
@@ -75,5 +76,58 @@ func TestRefundRetryIsIdempotent(t *testing.T) {
 				t.Fatalf("balance %d, %v; want 100: the charge refunded exactly once", d.Balance, err)
 			}
 		})
+	}
+}
+
+// TestRefundOfUnpaidChargeMovesNothing: on PostgreSQL a deferred charge
+// that another instance's spending left uncovered is dropped unpaid; its
+// refund (its request failed) must then neither credit the account nor
+// count as a refund.
+func TestRefundOfUnpaidChargeMovesNothing(t *testing.T) {
+	url := pgtest.URL(t)
+	ctx := context.Background()
+	schema := pgtest.Schema(t, url)
+	db, err := postgres.Open(ctx, url, postgres.Options{Schema: schema, ChargeDefer: time.Hour}) // applied when read
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	other, err := postgres.Open(ctx, url, postgres.Options{Schema: schema, ChargeDefer: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	dev := &cairn.Developer{ID: cairn.NewID()}
+	agent := &cairn.Agent{ID: cairn.NewID(), KeyHash: []byte(cairn.NewID())}
+	if err := db.CreateAccount(ctx, dev, agent, &cairn.LedgerEntry{Kind: cairn.LedgerGrant, Operation: "starter", Amount: 100}); err != nil {
+		t.Fatal(err)
+	}
+	var refunds int64
+	l := &billing.Ledger{Store: db, Clock: cairn.SystemClock{}, OnRefund: func(_ string, n int64) { refunds += n }}
+	if _, err := l.Charge(ctx, dev.ID, agent.ID, billing.OpMemoryRead, 1, "req-1"); err != nil { // applied: the balance is now known
+		t.Fatal(err)
+	}
+	ch, err := l.Charge(ctx, dev.ID, agent.ID, billing.OpMemoryWrite, 5, "req-2")
+	if err != nil || ch.Seq != 0 {
+		t.Fatalf("second charge: %v, seq %d; want it deferred", err, ch.Seq)
+	}
+	spend := &cairn.LedgerEntry{DeveloperID: dev.ID, Kind: cairn.LedgerCharge, Operation: billing.OpMemoryWrite, Amount: -97}
+	if err := other.Apply(ctx, spend); err != nil { // 2 left: the deferred 5 no longer fits
+		t.Fatal(err)
+	}
+	if d, err := db.Developer(ctx, dev.ID); err != nil || d.Balance != 2 {
+		t.Fatalf("balance %+v, %v; want 2 (the deferred charge unpaid)", d, err)
+	}
+	if n, _ := db.UnpaidCharges(); n != 1 {
+		t.Fatalf("%d unpaid charges, want 1", n)
+	}
+	if _, err := l.Refund(ctx, ch, 0, "req-2"); err != nil {
+		t.Fatal(err)
+	}
+	if d, err := db.Developer(ctx, dev.ID); err != nil || d.Balance != 2 {
+		t.Fatalf("balance after the refund %+v, %v; want 2: the unpaid charge's refund credits nothing", d, err)
+	}
+	if refunds != 0 {
+		t.Fatalf("%d credits counted as refunded, want 0", refunds)
 	}
 }
