@@ -308,8 +308,10 @@ func resultProofs(ix *screening.Index, results []screening.Result, at []screenin
 // gather the results of one class.
 var locatedPool = sync.Pool{New: func() any { return new([]screening.Located) }}
 
+// putLocated hands a buffer back, emptied to its capacity: each class's
+// results were gathered in it in turn.
 func putLocated(bp *[]screening.Located) {
-	clear(*bp)
+	clear((*bp)[:cap(*bp)])
 	*bp = (*bp)[:0]
 	locatedPool.Put(bp)
 }
