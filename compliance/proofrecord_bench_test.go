@@ -27,27 +27,29 @@ func BenchmarkProofPieces(b *testing.B) {
 		b.Fatal(err)
 	}
 	qs := BenchQueries(SyntheticListings(1_000_000))
-	results, err := ix.Screen(qs, false)
+	results, loc, err := ix.ScreenLocated(qs, false, nil, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Run("Screen", func(b *testing.B) {
+		var out []screening.Result
+		var at []screening.Located
 		for b.Loop() {
-			if _, err := ix.Screen(qs, false); err != nil {
+			if out, at, err = ix.ScreenLocated(qs, false, out, at); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
 	b.Run("MembershipProofs", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := resultProofs(ix, results, topNodesOf(topLevels), true); err != nil {
+			if _, err := resultProofs(ix, results, loc, topNodesOf(topLevels), true); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
 	b.Run("ExclusionProofs", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := resultGaps(ix, results, false, topNodesOf(topLevels), true); err != nil {
+			if _, err := resultGaps(ix, results, loc, false, topNodesOf(topLevels), true); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -59,8 +61,8 @@ func BenchmarkProofPieces(b *testing.B) {
 		}
 		b.ReportMetric(float64(len(buf)), "B/results")
 	})
-	proofs, _ := resultProofs(ix, results, topNodesOf(topLevels), false) // whole: every version encodes them
-	gaps, _ := resultGaps(ix, results, false, topNodesOf(topLevels), false)
+	proofs, _ := resultProofs(ix, results, loc, topNodesOf(topLevels), false) // whole: every version encodes them
+	gaps, _ := resultGaps(ix, results, loc, false, topNodesOf(topLevels), false)
 	head := []byte(`{"screeningId":"01a21ad5-5dff-7293-ab44-133036507fa2","timestamp":"2026-05-01T00:00:00Z"}`)
 	rec := &proofRecord{head: head, results: appendResults(nil, results, "2026-05-01T00:00:00Z"), proofs: proofs, gaps: gaps}
 	for _, format := range []byte{proofFormatV2, proofFormatV3, proofFormatV4} {

@@ -301,16 +301,16 @@ func TestProofRecordFormatsAgree(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, community := range []bool{false, true} {
-			results, err := ix.Screen(BenchQueries(ls), community)
+			results, loc, err := ix.ScreenLocated(BenchQueries(ls), community, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			multiproofs := func(cut bool) ([]classProof, []gapProof) {
-				proofs, err := resultProofs(ix, results, testTopNodes, cut)
+				proofs, err := resultProofs(ix, results, loc, testTopNodes, cut)
 				if err != nil {
 					t.Fatal(err)
 				}
-				gaps, err := resultGaps(ix, results, community, testTopNodes, cut)
+				gaps, err := resultGaps(ix, results, loc, community, testTopNodes, cut)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -378,11 +378,11 @@ func TestProofRecordV4Malformed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	results, err := ix.Screen(BenchQueries(ls)[:3], false)
+	results, loc, err := ix.ScreenLocated(BenchQueries(ls)[:3], false, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	proofs, err := resultProofs(ix, results, testTopNodes, false)
+	proofs, err := resultProofs(ix, results, loc, testTopNodes, false)
 	if err != nil {
 		t.Fatal(err)
 	}

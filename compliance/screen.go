@@ -104,10 +104,13 @@ func (s *Service) Screen(ctx context.Context, p Principal, qs []screening.Query,
 		return nil, err
 	}
 	ix := s.Screening.Current()
-	results, err := ix.Screen(qs, includeCommunity)
+	buf := screenBufs.Get().(*screenBuf)
+	defer buf.release()
+	results, at, err := ix.ScreenLocated(qs, includeCommunity, buf.results, buf.at)
 	if err != nil {
 		return nil, err // an unknown chain is the client's mistake, list or not
 	}
+	buf.results, buf.at = results, at
 	if err := s.CheckReady(); err != nil {
 		return nil, err
 	}
@@ -115,7 +118,7 @@ func (s *Service) Screen(ctx context.Context, p Principal, qs []screening.Query,
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.prove(ctx, ix, results, includeCommunity)
+	out, err := s.prove(ctx, ix, results, at, includeCommunity)
 	if err != nil {
 		s.refund(ctx, p, pm)
 		return nil, err
@@ -128,8 +131,28 @@ func (s *Service) Screen(ctx context.Context, p Principal, qs []screening.Query,
 	return out, nil
 }
 
-// prove assembles the proof document of the results and stores it.
-func (s *Service) prove(ctx context.Context, ix *screening.Index, results []screening.Result, community bool) (*Screened, error) {
+// screenBuf holds a screening's results and where their addresses are
+// in the index (screening.Index.ScreenLocated) until its answer is
+// assembled: a screening encodes them (prove) and keeps neither.
+type screenBuf struct {
+	results []screening.Result
+	at      []screening.Located
+}
+
+var screenBufs = sync.Pool{New: func() any { return new(screenBuf) }}
+
+// release hands the buffers back, emptied: they would hold the request's
+// strings and the index's matches.
+func (b *screenBuf) release() {
+	clear(b.results)
+	clear(b.at)
+	b.results, b.at = b.results[:0], b.at[:0]
+	screenBufs.Put(b)
+}
+
+// prove assembles the proof document of the results and stores it; loc
+// tells where the results' addresses are in ix.
+func (s *Service) prove(ctx context.Context, ix *screening.Index, results []screening.Result, loc []screening.Located, community bool) (*Screened, error) {
 	at := Timestamp(s.Clock.Now())
 	// The results as json.Marshal of []ScreenResult encodes them
 	// (resultsjson.go), about 300 bytes each.
@@ -163,11 +186,11 @@ func (s *Service) prove(ctx context.Context, ix *screening.Index, results []scre
 	// tops are neither gathered nor copied. A document stored as a blob
 	// holds them all.
 	cut := s.Proofs != nil
-	proofs, err := resultProofs(ix, results, s.topNodes(), cut)
+	proofs, err := resultProofs(ix, results, loc, s.topNodes(), cut)
 	if err != nil {
 		return nil, err
 	}
-	gaps, err := resultGaps(ix, results, community, s.topNodes(), cut)
+	gaps, err := resultGaps(ix, results, loc, community, s.topNodes(), cut)
 	if err != nil {
 		return nil, err
 	}
@@ -244,42 +267,53 @@ func matchCounts(r screening.Result) (sanctions, community int) {
 }
 
 // resultProofs is the multiproof of the listed results of each class, in
-// class name order (a class with no listed result is left out). An
-// address screened twice is proved once (MultiProofIn proves each leaf
-// once). The record leaves the hashes of each tree's first top nodes to
-// its top record (prooftop.go); with cut, the multiproofs hold only the
-// proof hashes the record keeps (shape.cut), which only a record of
-// version 4 can hold.
-func resultProofs(ix *screening.Index, results []screening.Result, top int, cut bool) ([]classProof, error) {
-	var community, sanctions [][2]string // the classes in name order
-	for _, r := range results {
-		inSanctions, inCommunity := listedIn(r)
-		pair := [2]string{string(r.Family), r.Canonical}
-		if inCommunity {
-			community = append(community, pair)
-		}
-		if inSanctions {
-			sanctions = append(sanctions, pair)
-		}
-	}
+// class name order (a class with no listed result is left out); at tells
+// where the results' addresses are in ix (ScreenLocated). An address
+// screened twice is proved once. The record leaves the hashes of each
+// tree's first top nodes to its top record (prooftop.go); with cut, the
+// multiproofs hold only the proof hashes the record keeps (shape.cut),
+// which only a record of version 4 can hold.
+func resultProofs(ix *screening.Index, results []screening.Result, at []screening.Located, top int, cut bool) ([]classProof, error) {
+	bp := locatedPool.Get().(*[]screening.Located)
+	defer putLocated(bp)
 	var out []classProof
 	for _, c := range [...]struct {
-		class string
-		pairs [][2]string
-		root  merkle.Hash
-	}{{screening.ClassCommunity, community, ix.CommunityRoot()}, {screening.ClassSanctions, sanctions, ix.Root()}} {
-		if len(c.pairs) == 0 {
+		class     string
+		community bool
+		root      merkle.Hash
+	}{{screening.ClassCommunity, true, ix.CommunityRoot()}, {screening.ClassSanctions, false, ix.Root()}} {
+		in := (*bp)[:0]
+		for i, r := range results {
+			if inSanctions, inCommunity := listedIn(r); c.community && inCommunity || !c.community && inSanctions {
+				in = append(in, at[i])
+			}
+		}
+		*bp = in
+		if len(in) == 0 {
 			continue
 		}
 		sh := shape{top: len(ix.Top(c.class, false, top)), cut: cut}
-		mp, err := multiproofOf(ix, c.class, c.pairs, sh.below())
+		mp, values, err := ix.MultiProofAtBelow(c.class, in, sh.below())
 		if err != nil {
 			return nil, err
 		}
+		nonNil(&mp)
 		sh.nodes = mp.Nodes
-		out = append(out, classProof{c.class, ResultProof{Root: c.root, Leaves: mp.Leaves, Proof: mp.Proof, ProofFlags: mp.ProofFlags, Values: mp.Values}, sh})
+		out = append(out, classProof{c.class, ResultProof{Root: c.root, Leaves: mp.Leaves, Proof: mp.Proof, ProofFlags: mp.ProofFlags, Values: values}, sh})
 	}
 	return out, nil
+}
+
+// locatedPool holds the buffers in which resultProofs and resultGaps
+// gather the results of one class.
+var locatedPool = sync.Pool{New: func() any { return new([]screening.Located) }}
+
+// putLocated hands a buffer back, emptied to its capacity: each class's
+// results were gathered in it in turn.
+func putLocated(bp *[]screening.Located) {
+	clear((*bp)[:cap(*bp)])
+	*bp = (*bp)[:0]
+	locatedPool.Put(bp)
 }
 
 // resultGaps is the exclusion multiproof of each class's tree over the
@@ -288,39 +322,38 @@ func resultProofs(ix *screening.Index, results []screening.Result, top int, cut 
 // when the community list was consulted, every one that no community
 // escalation lists from the community tree. A class with no such result
 // is left out; a gap shared by several results is proved once. The slice
-// is never nil (a document of version 2 has "exclusionProofs"). top is
-// resultProofs', and so is cut.
-func resultGaps(ix *screening.Index, results []screening.Result, community bool, top int, cut bool) ([]gapProof, error) {
-	var notCommunity, notSanctions [][2]string
-	for _, r := range results {
-		if r.Status == screening.StatusInvalidAddress {
-			continue
-		}
-		inSanctions, inCommunity := listedIn(r)
-		pair := [2]string{string(r.Family), r.Canonical}
-		if community && !inCommunity {
-			notCommunity = append(notCommunity, pair)
-		}
-		if !inSanctions {
-			notSanctions = append(notSanctions, pair)
-		}
-	}
+// is never nil (a document of version 2 has "exclusionProofs"). at, top
+// and cut are resultProofs'.
+func resultGaps(ix *screening.Index, results []screening.Result, at []screening.Located, community bool, top int, cut bool) ([]gapProof, error) {
+	bp := locatedPool.Get().(*[]screening.Located)
+	defer putLocated(bp)
 	out := []gapProof{}
-	for _, c := range [...]struct {
-		class string
-		pairs [][2]string
-	}{{screening.ClassCommunity, notCommunity}, {screening.ClassSanctions, notSanctions}} {
-		if len(c.pairs) == 0 {
+	for _, class := range [...]string{screening.ClassCommunity, screening.ClassSanctions} {
+		if class == screening.ClassCommunity && !community {
 			continue
 		}
-		sh := shape{top: len(ix.Top(c.class, true, top)), cut: cut}
-		mp, err := gapMultiproofOf(ix, c.class, c.pairs, sh.below())
+		notIn := (*bp)[:0]
+		for i, r := range results {
+			if r.Status == screening.StatusInvalidAddress {
+				continue
+			}
+			if inSanctions, inCommunity := listedIn(r); class == screening.ClassCommunity && !inCommunity || class == screening.ClassSanctions && !inSanctions {
+				notIn = append(notIn, at[i])
+			}
+		}
+		*bp = notIn
+		if len(notIn) == 0 {
+			continue
+		}
+		sh := shape{top: len(ix.Top(class, true, top)), cut: cut}
+		mp, values, err := ix.ExclusionMultiProofAtBelow(class, notIn, sh.below())
 		if err != nil {
 			return nil, err
 		}
+		nonNil(&mp)
 		sh.nodes = mp.Nodes
-		out = append(out, gapProof{c.class, GapResultProof{Root: ix.ExclusionRootOf(c.class), Leaves: mp.Leaves, Proof: mp.Proof,
-			ProofFlags: mp.ProofFlags, Values: mp.Values}, sh})
+		out = append(out, gapProof{class, GapResultProof{Root: ix.ExclusionRootOf(class), Leaves: mp.Leaves, Proof: mp.Proof,
+			ProofFlags: mp.ProofFlags, Values: values}, sh})
 	}
 	return out, nil
 }

@@ -2,7 +2,6 @@ package screening
 
 import (
 	"encoding/hex"
-	"fmt"
 	"slices"
 
 	"github.com/cairn-dev/cairn/merkle"
@@ -105,16 +104,23 @@ func (g *gapFamily) search(canonical string, t *evmTable) (k int, listed, ok boo
 		// the one gap ("", "") holds every address, no lookup needed.
 		return 0, false, true
 	}
-	// The table's position of the address, then the class's: its slots
-	// are a subset of the table's, in the same order (all of them when
-	// every EVM address is of the class, the common case).
+	// The table's position of the address, then the class's.
 	q := t.lowerBound(&key)
-	listed = q < len(t.slots) && t.slots[q].k == key
+	k, listed = g.at(q, q < len(t.slots) && t.slots[q].k == key)
+	return k, listed, true
+}
+
+// at is search of the EVM address with q of the table's addresses below
+// it, inTable when it is the table's address q: the class's slots are a
+// subset of the table's, in the same order (all of them when every EVM
+// address is of the class, the common case). The class lists an EVM
+// address (g.n > 0).
+func (g *gapFamily) at(q int, inTable bool) (k int, listed bool) {
 	if g.evm == nil {
-		return q, listed, true
+		return q, inTable
 	}
 	k, found := slices.BinarySearch(g.evm, int32(q))
-	return k, listed && found, true
+	return k, inTable && found
 }
 
 // buildExclusion builds the exclusion tree of class over the index's
@@ -294,15 +300,5 @@ func (ix *Index) ExclusionMultiProofBelow(class string, pairs [][2]string, top i
 			idx = append(idx, v)
 		}
 	}
-	slices.Sort(idx)
-	idx = slices.Compact(idx)
-	mp, err := x.tree.MultiProofBelow(idx, top)
-	if err != nil {
-		return merkle.MultiProof{}, nil, fmt.Errorf("screening: exclusion multiproof: %w", err)
-	}
-	values := make([][3]string, len(mp.Indices))
-	for k, v := range mp.Indices {
-		values[k] = ix.gapValue(x, v)
-	}
-	return mp, values, nil
+	return ix.exclusionMultiProof(x, idx, top)
 }

@@ -104,18 +104,7 @@ func TestExclusionTrees(t *testing.T) {
 	community := map[Family][]string{
 		EVM: {"0x1111111111111111111111111111111111111111", sanctions[EVM][3]}, // one of them also sanctioned
 	}
-	var ls []Listing
-	for class, byFam := range map[string]map[Family][]string{SourceGovSDN: sanctions, SourceCommunity: community} {
-		for f, as := range byFam {
-			for i, a := range as {
-				ls = append(ls, Listing{Family: f, Address: a, Match: Match{EntityID: fmt.Sprint(i), Source: class, Category: "sanctions", Severity: "critical"}})
-			}
-		}
-	}
-	ix, err := Build(1, time.Unix(0, 0), ls)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ix := classIndex(t, sanctions, community)
 	for _, c := range []struct {
 		class  string
 		listed map[Family][]string
@@ -187,6 +176,25 @@ func TestExclusionTrees(t *testing.T) {
 			t.Fatalf("%s membership root %s, want %s", class, got, want.Root())
 		}
 	}
+}
+
+// classIndex is the index of the addresses listed by a sanctions source
+// (sanctions) and by community escalations (community).
+func classIndex(t *testing.T, sanctions, community map[Family][]string) *Index {
+	t.Helper()
+	var ls []Listing
+	for class, byFam := range map[string]map[Family][]string{SourceGovSDN: sanctions, SourceCommunity: community} {
+		for f, as := range byFam {
+			for i, a := range as {
+				ls = append(ls, Listing{Family: f, Address: a, Match: Match{EntityID: fmt.Sprint(i), Source: class, Category: "sanctions", Severity: "critical"}})
+			}
+		}
+	}
+	ix, err := Build(1, time.Unix(0, 0), ls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ix
 }
 
 // neighbourEVM is the EVM address one above (+1) or below (-1) a.

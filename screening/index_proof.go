@@ -181,13 +181,7 @@ func (ix *Index) MultiProofInBelow(class string, pairs [][2]string, top int) (me
 	if err != nil {
 		return merkle.MultiProof{}, nil, err
 	}
-	values := make([][2]string, len(mp.Indices))
-	for k, i := range mp.Indices {
-		var buf [64]byte
-		f, a := vals.value(i, &ix.entries.evm, buf[:0])
-		values[k] = [2]string{string(f), string(a)}
-	}
-	return mp, values, nil
+	return mp, ix.leafValues(vals, mp.Indices), nil
 }
 
 // Top returns the hashes of the first n nodes of the tree of class in its

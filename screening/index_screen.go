@@ -2,6 +2,7 @@ package screening
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -25,11 +26,29 @@ type Result struct {
 // Screen screens a batch. An unknown chain fails the whole batch with
 // EINVALID naming it; an invalid address gets its own status.
 func (ix *Index) Screen(qs []Query, includeCommunity bool) ([]Result, error) {
-	out := make([]Result, len(qs))
+	out, _, err := ix.screen(qs, includeCommunity, nil, nil, false)
+	return out, err
+}
+
+// ScreenLocated is Screen that also tells where each address is in the
+// index (loc[i] for qs[i]; the zero Located for an invalid address), for
+// the screening's multiproofs (MultiProofAtBelow,
+// ExclusionMultiProofAtBelow), which then look no address up again. The
+// results and locations are written to out and loc, grown to len(qs):
+// buffers the caller may use again once it is done with both.
+func (ix *Index) ScreenLocated(qs []Query, includeCommunity bool, out []Result, loc []Located) ([]Result, []Located, error) {
+	return ix.screen(qs, includeCommunity, out, loc, true)
+}
+
+func (ix *Index) screen(qs []Query, includeCommunity bool, out []Result, loc []Located, locate bool) ([]Result, []Located, error) {
+	out = slices.Grow(out[:0], len(qs))[:len(qs)]
+	if locate {
+		loc = slices.Grow(loc[:0], len(qs))[:len(qs)]
+	}
 	for i, q := range qs {
 		f, err := ChainFamily(q.Chain)
 		if err != nil {
-			return nil, UnknownChain(fmt.Sprintf("addresses[%d].chain", i), q.Chain)
+			return nil, nil, UnknownChain(fmt.Sprintf("addresses[%d].chain", i), q.Chain)
 		}
 		r := Result{Address: q.Address, Chain: q.Chain, Family: f, Matches: []Match{}, Checksum: "none"}
 		canon, st := Normalize(f, q.Address)
@@ -37,6 +56,9 @@ func (ix *Index) Screen(qs []Query, includeCommunity bool) ([]Result, error) {
 		case StatusInvalid:
 			r.Status = StatusInvalidAddress
 			out[i] = r
+			if locate {
+				loc[i] = Located{}
+			}
 			continue
 		case StatusBadChecksum:
 			r.Checksum = "invalid"
@@ -46,7 +68,14 @@ func (ix *Index) Screen(qs []Query, includeCommunity bool) ([]Result, error) {
 			}
 		}
 		r.Canonical, r.Status = canon, StatusClear
-		ms := ix.Lookup(f, canon)
+		l := ix.entries.locate(f, canon)
+		var ms []Match
+		if l.found {
+			ms = ix.entries.matches(l.e)
+		}
+		if locate {
+			loc[i] = l
+		}
 		community := 0
 		for _, m := range ms {
 			if m.Source == SourceCommunity {
@@ -75,7 +104,7 @@ func (ix *Index) Screen(qs []Query, includeCommunity bool) ([]Result, error) {
 		}
 		out[i] = r
 	}
-	return out, nil
+	return out, loc, nil
 }
 
 // mixedCase reports whether s has both upper- and lower-case letters, i.e.
