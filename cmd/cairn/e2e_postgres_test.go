@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/cairn-dev/cairn"
@@ -60,6 +61,14 @@ func TestE2EPostgresStore(t *testing.T) {
 	}
 	if bal := ts2.balance(t, a.Key); bal != 89 {
 		t.Fatalf("balance %d after a billed screening, want 89", bal)
+	}
+	// The deferred charges PostgreSQL refused as unpaid are counted in
+	// /metrics (none here: one instance never overspends its own view).
+	metrics := string(ts2.do(t, "GET", "/metrics", admin, nil).must(t, 200).Body)
+	for _, want := range []string{"cairn_charges_unpaid_total 0\n", "cairn_charges_unpaid_credits_total 0\n"} {
+		if !strings.Contains(metrics, want) {
+			t.Fatalf("/metrics lacks %q:\n%s", want, grepLines(metrics, "cairn_charges"))
+		}
 	}
 }
 
